@@ -1,0 +1,71 @@
+/**
+ * The normalized event model: what every provider module turns a verified request into.
+ * Provider-specific vocabulary stops here; the ratchet and the pipeline only ever see these types.
+ */
+import { MalformedRequestError } from './errors.js';
+
+export const EVENT_KINDS = ['delivered', 'soft_bounce', 'hard_bounce', 'complaint', 'unsubscribe', 'ignored'] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** The kinds that change suppression state; `ignored` events are acknowledged and dropped at the edge. */
+export type ActionableKind = Exclude<EventKind, 'ignored'>;
+
+export interface EventDetail {
+  /** Provider bounce class as sent (SES `Permanent`, SendGrid `bounce`/`blocked`, Mailgun `permanent`, ...). */
+  bounceType?: string;
+  bounceSubType?: string;
+  /** Enhanced SMTP status, e.g. `5.1.1`. */
+  status?: string;
+  diagnosticCode?: string;
+  /** ARF feedback type for complaints (`abuse`, `fraud`, ...). */
+  complaintFeedbackType?: string;
+  /** The provider did not send because the address was already on its own suppression list. */
+  echo?: boolean;
+  /** The provider's own event/type name, for audit. */
+  providerEventType?: string;
+}
+
+export interface NormalizedEvent {
+  provider: string;
+  /** Stable dedup key: identical across the provider's retries of the same event. */
+  eventId: string;
+  /** Trimmed, lower-cased address (see `normalizeRecipient`). */
+  recipient: string;
+  kind: EventKind;
+  /** Set when `kind` is `ignored`: why we acknowledged it without acting. */
+  ignoredReason?: string;
+  /** The provider's own event time, epoch milliseconds. Never arrival time. */
+  occurredAt: number;
+  detail: EventDetail;
+  /**
+   * The exact bytes this event came from, as UTF-8 text: the whole body for one-event requests,
+   * the element's own JSON for batches (a SendGrid batch can exceed DynamoDB's 400 KB item limit).
+   */
+  raw: string;
+}
+
+export function isActionable(event: NormalizedEvent): event is NormalizedEvent & { kind: ActionableKind } {
+  return event.kind !== 'ignored';
+}
+
+// Deliberately conservative: one @, a non-empty local part without whitespace, a dotted domain.
+// We are not validating deliverability, only refusing to key suppression state on garbage.
+const ADDRESS = /^[^\s@<>()[\],;:"]+@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;
+const MAX_ADDRESS_LENGTH = 320;
+
+/** Trims and lower-cases; throws MalformedRequestError when the result is not an email address. */
+export function normalizeRecipient(value: unknown): string {
+  if (typeof value !== 'string') throw new MalformedRequestError('recipient is not a string');
+  const address = value.trim().toLowerCase();
+  if (address.length === 0 || address.length > MAX_ADDRESS_LENGTH || !ADDRESS.test(address)) {
+    throw new MalformedRequestError('recipient is not an email address');
+  }
+  return address;
+}
+
+/** Masks the local part for logs (`a***@example.com`): addresses are personal data. */
+export function redactAddress(address: string): string {
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return '***';
+  return `${address[0]}***${address.slice(at)}`;
+}

@@ -1,0 +1,60 @@
+/**
+ * The provider port: one module per provider turns one raw request into zero or more normalized
+ * events, after authenticating it. Everything a module needs from outside arrives in ProviderDeps,
+ * so every module is pure and testable with an injected clock, keys and stores.
+ */
+import type { KeyObject } from 'node:crypto';
+import type { NormalizedEvent } from './event.js';
+import type { WebhookRequest } from './request.js';
+import type { Clock } from './time.js';
+
+/** Single-use token claims (Mailgun). Backed by a DynamoDB conditional put: never by process memory. */
+export interface NonceStore {
+  /** True when this call claimed the token; false when it was already claimed and has not expired. */
+  claim(namespace: string, token: string, expiresAtMs: number): Promise<boolean>;
+}
+
+/** SNS signing certificates, already validated by the caller's URL gate. Returns the certificate's public key. */
+export interface CertificateSource {
+  get(url: string): Promise<KeyObject>;
+}
+
+/** SNS control messages: not email events, but the edge acts on them after verification. */
+export type ControlMessage =
+  | { type: 'SubscriptionConfirmation'; topicArn: string; token: string; messageId: string }
+  | { type: 'UnsubscribeConfirmation'; topicArn: string; messageId: string };
+
+export interface Receipt {
+  events: NormalizedEvent[];
+  control?: ControlMessage;
+}
+
+export interface WebhookProvider {
+  readonly name: string;
+  /** Authenticates first (on the raw bytes), then parses. Throws a WebhookError subclass on rejection. */
+  receive(request: WebhookRequest): Promise<Receipt>;
+}
+
+export interface ProviderDeps {
+  /**
+   * The provider's current credentials, every one of which verifies (rotation overlap):
+   * signing secrets or public keys; for SES, the allowed SNS topic ARNs. Never empty: an
+   * unconfigured provider is not constructed at all and its route answers 404.
+   */
+  credentials: readonly string[];
+  now: Clock;
+  nonces: NonceStore;
+  certificates: CertificateSource;
+  /** Non-secret settings (time windows, IP allowlists) as environment-style strings; each module parses its own. */
+  settings: Readonly<Record<string, string | undefined>>;
+}
+
+export interface ProviderDefinition {
+  /** The route segment: `POST /webhooks/<name>`. */
+  readonly name: string;
+  /** Where the local runtime reads the comma-separated credentials list. */
+  readonly credentialsVariable: string;
+  /** Where the AWS stack passes the Secrets Manager ARN holding the same list (SES uses the topic allowlist instead). */
+  readonly secretArnVariable?: string;
+  create(deps: ProviderDeps): WebhookProvider;
+}

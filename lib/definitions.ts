@@ -1,0 +1,65 @@
+/**
+ * One source of truth for the tables and queues, read by the CDK stack, the local runtime and the
+ * adapters. Pure data: no CDK and no SDK imports, so the Lambda bundles can include it for free.
+ */
+
+/** Inbox: one row per admitted event, keyed `provider#eventId`; also holds Mailgun token claims. */
+export const INBOX_TABLE = {
+  defaultName: 'ratchet-inbox',
+  partitionKey: 'pk',
+  /** Epoch seconds. DynamoDB TTL may lag by up to 48 h, so every condition also treats `expiresAt < now` as absent. */
+  ttlAttribute: 'expiresAt',
+  /**
+   * Sparse GSI over rows still waiting to be enqueued: the two attributes exist only while status is
+   * `pending`, so the index holds just the rows the sweeper may need to re-send. The partition key is
+   * sharded so a busy edge never concentrates GSI writes on one partition.
+   */
+  pendingIndex: {
+    name: 'pending',
+    partitionKey: 'pendingShard',
+    sortKey: 'pendingSince',
+    shards: 8,
+  },
+} as const;
+
+/** Suppression list: the public contract sending code reads (see README). */
+export const SUPPRESSION_TABLE = {
+  defaultName: 'ratchet-suppressions',
+  partitionKey: 'email',
+} as const;
+
+export const CONSUMER = {
+  timeoutSeconds: 30,
+  memoryMb: 512,
+  batchSize: 10,
+  maxBatchingWindowSeconds: 1,
+  maxConcurrency: 5,
+} as const;
+
+export const QUEUE = {
+  defaultName: 'ratchet-events',
+  deadLetterSuffix: '-dlq',
+  maxReceiveCount: 5,
+  /** At least 6x the consumer timeout, as AWS recommends for SQS event sources. */
+  visibilityTimeoutSeconds: CONSUMER.timeoutSeconds * 6,
+  retentionDays: 14,
+  deadLetterRetentionDays: 14,
+} as const;
+
+export const EDGE = {
+  /** Well under SNS's 15 s delivery timeout, so a slow dependency surfaces as our 5xx rather than SNS's timeout. */
+  timeoutSeconds: 10,
+  memoryMb: 512,
+  /** Bodies above this are answered 413 before anything is parsed. */
+  maxBodyBytes: 1024 * 1024,
+} as const;
+
+export const SWEEPER = {
+  /** Rows pending longer than this are re-enqueued. */
+  pendingAfterSeconds: 5 * 60,
+  scheduleMinutes: 5,
+  timeoutSeconds: 60,
+} as const;
+
+/** Inbox rows live 90 days by default: far beyond every provider's retry horizon (SendGrid 24 h, Mailgun 8 h, SNS 1 h). */
+export const DEFAULT_INBOX_TTL_DAYS = 90;
