@@ -8,10 +8,18 @@ import type { NormalizedEvent } from './event.js';
 import type { WebhookRequest } from './request.js';
 import type { Clock } from './time.js';
 
-/** Single-use token claims (Mailgun). Backed by a DynamoDB conditional put: never by process memory. */
+/**
+ * Single-use token claims (Mailgun). Backed by a DynamoDB conditional put: never by process memory,
+ * which would forget on every cold start and is not shared between concurrent Lambdas.
+ */
 export interface NonceStore {
-  /** True when this call claimed the token; false when it was already claimed and has not expired. */
-  claim(namespace: string, token: string, expiresAtMs: number): Promise<boolean>;
+  /**
+   * True when this call claimed the token, or when it was claimed before with the *same* fingerprint
+   * (a hash of the exact body): that is the provider retrying a request we failed to store, which must
+   * still get through. False when the token was claimed with a different body (a replay carrying
+   * forged data) and the claim has not expired.
+   */
+  claim(namespace: string, token: string, fingerprint: string, expiresAtMs: number): Promise<boolean>;
 }
 
 /** SNS signing certificates, already validated by the caller's URL gate. Returns the certificate's public key. */
