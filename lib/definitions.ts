@@ -59,6 +59,19 @@ export const SWEEPER = {
   pendingAfterSeconds: 5 * 60,
   scheduleMinutes: 5,
   timeoutSeconds: 60,
+  memoryMb: 256,
+} as const;
+
+/**
+ * HTTP API `$default` stage throttling, across all routes (context `throttleRateLimit`,
+ * `throttleBurstLimit` override it). Providers retry a 429 later, except SNS: it counts every
+ * 2xx-4xx answer as delivered, so a throttled SES notification would be lost. The SES topic's HTTPS
+ * subscription therefore paces itself below the stage limit (context `snsMaxReceivesPerSecond`).
+ */
+export const API = {
+  throttleRateLimit: 100,
+  throttleBurstLimit: 200,
+  snsMaxReceivesPerSecond: 50,
 } as const;
 
 /** Inbox rows live 90 days by default: far beyond every provider's retry horizon (SendGrid 24 h, Mailgun 8 h, SNS 1 h). */

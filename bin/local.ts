@@ -1,0 +1,37 @@
+/** `npm start`: the whole system on this machine. See README "Run it locally". */
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+
+const { startLocalRuntime } = await import('../lib/local/runtime.js');
+const { PROVIDERS } = await import('../lambdas/core/providers/index.js');
+
+const runtime = await startLocalRuntime();
+
+for (const provider of runtime.usingDemo) {
+  console.warn(`!! DEMO CREDENTIALS: '${provider}' is using generated demo credentials from ${runtime.dataDir}/demo-credentials.json.`);
+}
+if (runtime.usingDemo.length > 0) {
+  console.warn('!! Set the provider variables (see README) before pointing a real provider at this server.');
+}
+for (const provider of PROVIDERS) console.log(`webhook: ${runtime.url}/webhooks/${provider.name}`);
+console.log(`suppression table: ${runtime.config.suppressionTable} (${runtime.config.dynamoEndpoint})`);
+console.log(`ready: Ratchet is listening on ${runtime.url}`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received, shutting down`);
+    runtime.stop().then(
+      () => {
+        console.log('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        console.error('shutdown failed', error);
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * SDK clients, built once per process (module scope in the Lambda entries, once per runtime locally).
+ * An explicit endpoint (dynalite, fauxqs, LocalStack) gets static dummy credentials, so the local stack
+ * never goes looking for an AWS profile.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+
+export interface ClientConfig {
+  region: string;
+  dynamoEndpoint?: string;
+  sqsEndpoint?: string;
+}
+
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+export function createDocumentClient(config: ClientConfig): DynamoDBDocumentClient {
+  const client = new DynamoDBClient({
+    region: config.region,
+    ...(config.dynamoEndpoint ? { endpoint: config.dynamoEndpoint, credentials: LOCAL_CREDENTIALS } : {}),
+  });
+  return DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+  });
+}
+
+export function createSqsClient(config: ClientConfig): SQSClient {
+  return new SQSClient({
+    region: config.region,
+    ...(config.sqsEndpoint ? { endpoint: config.sqsEndpoint, credentials: LOCAL_CREDENTIALS } : {}),
+  });
+}
+
+export function isConditionalCheckFailure(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
+}

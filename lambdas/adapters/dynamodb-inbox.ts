@@ -1,0 +1,181 @@
+/**
+ * The inbox table: exactly-once admission by conditional put on `provider#eventId`.
+ *
+ * dynalite (our local DynamoDB) ignores ReturnValuesOnConditionCheckFailure and never deletes expired
+ * TTL rows, and real DynamoDB may take 48 h to delete them, so: every condition treats an expired row
+ * as absent, and a failed condition is followed by a consistent read rather than relying on the
+ * returned item.
+ */
+import { gzipSync, gunzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { INBOX_TABLE } from '../../lib/definitions.js';
+import type { NormalizedEvent } from '../core/event.js';
+import { TransientError } from '../core/errors.js';
+import type { AdmitOutcome, InboxStatus, InboxStore, QueuedEvent } from '../core/pipeline/ports.js';
+import { isConditionalCheckFailure } from './aws-clients.js';
+
+/** DynamoDB bills a write unit per KB: raw payloads over this are stored gzip-compressed in `rawGz`. */
+export const RAW_INLINE_MAX_BYTES = 1024;
+
+const { partitionKey: PK, ttlAttribute: TTL, pendingIndex } = INBOX_TABLE;
+
+export interface InboxRow {
+  pk: string;
+  provider: string;
+  eventId: string;
+  event: Omit<NormalizedEvent, 'raw'>;
+  raw?: string;
+  rawGz?: Uint8Array;
+  receivedAt: number;
+  status: InboxStatus;
+  enqueuedAt?: number;
+  appliedAt?: number;
+  expiresAt: number;
+  pendingShard?: string;
+  pendingSince?: number;
+}
+
+export function inboxKey(provider: string, eventId: string): string {
+  return `${provider}#${eventId}`;
+}
+
+/** Transparently returns the stored raw payload, whichever attribute holds it. */
+export function rawPayload(row: Pick<InboxRow, 'raw' | 'rawGz'>): string | undefined {
+  if (row.raw !== undefined) return row.raw;
+  if (row.rawGz !== undefined) return gunzipSync(row.rawGz).toString('utf8');
+  return undefined;
+}
+
+export class DynamoInbox implements InboxStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly ttlSeconds: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async admit(event: NormalizedEvent, receivedAtMs: number): Promise<AdmitOutcome> {
+    const pk = inboxKey(event.provider, event.eventId);
+    const { raw, ...normalized } = event;
+    const item: InboxRow = {
+      pk,
+      provider: event.provider,
+      eventId: event.eventId,
+      event: normalized,
+      ...storedRaw(raw),
+      receivedAt: receivedAtMs,
+      status: 'pending',
+      expiresAt: Math.floor(receivedAtMs / 1000) + this.ttlSeconds,
+      pendingShard: shardOf(pk),
+      pendingSince: receivedAtMs,
+    };
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: item,
+          ConditionExpression: 'attribute_not_exists(#pk) OR #ttl < :now',
+          ExpressionAttributeNames: { '#pk': PK, '#ttl': TTL },
+          ExpressionAttributeValues: { ':now': Math.floor(receivedAtMs / 1000) },
+        }),
+      );
+      return { admitted: true, pk };
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw new TransientError('inbox put failed', { cause: error });
+    }
+    const existing = await this.get(pk);
+    // Gone between the failed condition and the read (expired and deleted): treat as still pending,
+    // so the caller re-sends rather than dropping it. Re-sending is always safe.
+    return { admitted: false, pk, status: existing?.status ?? 'pending' };
+  }
+
+  async markEnqueued(pk: string): Promise<void> {
+    await this.transition(pk, 'enqueued', this.now(), 'pending');
+  }
+
+  async markApplied(pk: string, appliedAtMs: number): Promise<void> {
+    await this.transition(pk, 'applied', appliedAtMs);
+  }
+
+  async listPending(olderThanMs: number, limit: number): Promise<QueuedEvent[]> {
+    const out: QueuedEvent[] = [];
+    for (let shard = 0; shard < pendingIndex.shards && out.length < limit; shard++) {
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await this.client
+          .send(
+            new QueryCommand({
+              TableName: this.tableName,
+              IndexName: pendingIndex.name,
+              KeyConditionExpression: '#shard = :shard AND #since < :cutoff',
+              ExpressionAttributeNames: { '#shard': pendingIndex.partitionKey, '#since': pendingIndex.sortKey },
+              ExpressionAttributeValues: { ':shard': shardName(shard), ':cutoff': olderThanMs },
+              Limit: limit - out.length,
+              ExclusiveStartKey: startKey,
+            }),
+          )
+          .catch((cause: unknown) => {
+            throw new TransientError('pending index query failed', { cause });
+          });
+        for (const key of page.Items ?? []) {
+          // The index is keys-only and eventually consistent: re-read the row before trusting it.
+          const row = await this.get(String(key[PK]));
+          if (row && row.status === 'pending') out.push({ pk: row.pk, event: row.event });
+        }
+        startKey = page.LastEvaluatedKey;
+      } while (startKey && out.length < limit);
+    }
+    return out;
+  }
+
+  async get(pk: string): Promise<InboxRow | undefined> {
+    try {
+      const result = await this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: { [PK]: pk }, ConsistentRead: true }),
+      );
+      return result.Item as InboxRow | undefined;
+    } catch (cause) {
+      throw new TransientError('inbox read failed', { cause });
+    }
+  }
+
+  /** Moves a row forward and out of the sweeper's index. Never moves it backwards (applied stays applied). */
+  private async transition(pk: string, to: 'enqueued' | 'applied', atMs: number, from?: InboxStatus): Promise<void> {
+    const stamp = to === 'enqueued' ? 'enqueuedAt' : 'appliedAt';
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { [PK]: pk },
+          UpdateExpression: `SET #status = :to, #stamp = :at REMOVE #shard, #since`,
+          ConditionExpression: from ? 'attribute_exists(#pk) AND #status = :from' : 'attribute_exists(#pk)',
+          ExpressionAttributeNames: {
+            '#pk': PK,
+            '#status': 'status',
+            '#stamp': stamp,
+            '#shard': pendingIndex.partitionKey,
+            '#since': pendingIndex.sortKey,
+          },
+          ExpressionAttributeValues: { ':to': to, ':at': atMs, ...(from ? { ':from': from } : {}) },
+        }),
+      );
+    } catch (error) {
+      // Already further along (or expired and gone): nothing to do.
+      if (isConditionalCheckFailure(error)) return;
+      throw new TransientError(`inbox mark ${to} failed`, { cause: error });
+    }
+  }
+}
+
+function storedRaw(raw: string): Pick<InboxRow, 'raw' | 'rawGz'> {
+  return Buffer.byteLength(raw, 'utf8') > RAW_INLINE_MAX_BYTES ? { rawGz: gzipSync(raw) } : { raw };
+}
+
+function shardName(shard: number): string {
+  return `pending#${shard}`;
+}
+
+function shardOf(pk: string): string {
+  return shardName(createHash('sha256').update(pk).digest().readUInt32BE(0) % pendingIndex.shards);
+}

@@ -1,0 +1,106 @@
+/**
+ * The suppression table behind a guarded write: consistent read → pure ratchet → conditional put on
+ * the `version` we read, retried on conflict. Never an unguarded read-then-write: two consumers
+ * applying events for the same address concurrently must end in the same record as applying them one
+ * after the other, and the version guard is what makes the loser re-read and re-apply.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { SUPPRESSION_TABLE } from '../../lib/definitions.js';
+import type { NormalizedEvent } from '../core/event.js';
+import { TransientError } from '../core/errors.js';
+import type { SuppressionStore } from '../core/pipeline/ports.js';
+import {
+  applyEvent,
+  DEFAULT_RATCHET_POLICY,
+  reactivate,
+  suppressManually,
+  type ApplyResult,
+  type RatchetPolicy,
+  type SuppressionRecord,
+} from '../core/suppression/index.js';
+import { isConditionalCheckFailure } from './aws-clients.js';
+
+/** Bookkeeping the adapter adds to every item; not part of the pure record. */
+interface StoredFields {
+  version: number;
+  updatedAt: number;
+}
+
+export interface ManualAction {
+  actor: string;
+  reason: string;
+  at: number;
+}
+
+export class DynamoSuppressionStore implements SuppressionStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly policy: RatchetPolicy = DEFAULT_RATCHET_POLICY,
+    private readonly options: { maxAttempts?: number; now?: () => number } = {},
+  ) {}
+
+  apply(event: Omit<NormalizedEvent, 'raw'>): Promise<ApplyResult> {
+    return this.update(event.recipient, (record) => applyEvent(record, { ...event, raw: '' }, this.policy));
+  }
+
+  reactivate(email: string, action: ManualAction): Promise<ApplyResult> {
+    return this.update(email, (record) => {
+      if (!record) throw new Error(`no suppression record for this address`);
+      return reactivate(record, action, this.policy);
+    });
+  }
+
+  suppress(email: string, action: ManualAction): Promise<ApplyResult> {
+    return this.update(email, (record) => suppressManually(record, email, action, this.policy));
+  }
+
+  async get(email: string): Promise<(SuppressionRecord & Partial<StoredFields>) | undefined> {
+    return (await this.read(email)).item;
+  }
+
+  private async update(
+    email: string,
+    change: (record: SuppressionRecord | undefined) => ApplyResult,
+  ): Promise<ApplyResult> {
+    const maxAttempts = this.options.maxAttempts ?? 40;
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      const { record, version } = await this.read(email);
+      const result = change(record);
+      if (!result.changed) return result;
+      try {
+        await this.client.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: { ...result.record, version: version + 1, updatedAt: (this.options.now ?? Date.now)() },
+            ConditionExpression: version === 0 ? 'attribute_not_exists(#email)' : '#version = :version',
+            ExpressionAttributeNames: version === 0 ? { '#email': SUPPRESSION_TABLE.partitionKey } : { '#version': 'version' },
+            ...(version === 0 ? {} : { ExpressionAttributeValues: { ':version': version } }),
+          }),
+        );
+        return result;
+      } catch (error) {
+        if (!isConditionalCheckFailure(error)) throw new TransientError('suppression write failed', { cause: error });
+      }
+      // Someone else wrote first: back off with jitter, re-read, re-apply.
+      await sleep(Math.random() * Math.min(100, 2 ** attempt));
+    }
+    throw new TransientError('suppression write kept conflicting; the message will be retried');
+  }
+
+  private async read(email: string): Promise<{ record?: SuppressionRecord; version: number; item?: SuppressionRecord & StoredFields }> {
+    let item: (SuppressionRecord & StoredFields) | undefined;
+    try {
+      const result = await this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: { [SUPPRESSION_TABLE.partitionKey]: email }, ConsistentRead: true }),
+      );
+      item = result.Item as (SuppressionRecord & StoredFields) | undefined;
+    } catch (cause) {
+      throw new TransientError('suppression read failed', { cause });
+    }
+    if (!item) return { version: 0 };
+    const { version, updatedAt: _updatedAt, ...record } = item;
+    return { record: record as SuppressionRecord, version: version ?? 0, item };
+  }
+}

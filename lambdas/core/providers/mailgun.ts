@@ -1,0 +1,93 @@
+/**
+ * Mailgun webhooks: one event per request, `{ "signature": {timestamp, token, signature}, "event-data": {...} }`.
+ *
+ * The signature lives in the body, so the body is parsed first, strictly: with duplicate keys refused,
+ * a body cannot carry two `token`s or two `signature`s for two parsers to disagree on.
+ * Then, in this order: HMAC over timestamp+token → timestamp within the window → event-data mapped →
+ * token claimed as single-use. The claim comes last so the nonce table only ever holds tokens of
+ * requests we accept; and it is what stops a captured signature object being replayed with forged
+ * event-data, since Mailgun does not sign event-data at all.
+ */
+import { createHash } from 'node:crypto';
+import { withRecipient } from '../classification.js';
+import { isWebhookError, MalformedRequestError, ReplayError, TransientError } from '../errors.js';
+import type { NormalizedEvent } from '../event.js';
+import { isRecord, parseJsonObject } from '../json.js';
+import type { NonceStore, ProviderDefinition, ProviderDeps, Receipt, WebhookProvider } from '../provider.js';
+import { bodyText, type WebhookRequest } from '../request.js';
+import { windowFromSettings } from '../settings.js';
+import { assertFresh, FIVE_MINUTES_MS, parseEventTime, type Clock, type Window } from '../time.js';
+import { classifyMailgunEvent } from './mailgun-mapping.js';
+import { mailgunKeyBytes, verifyMailgunSignature } from './mailgun-signature.js';
+
+export const MAILGUN = 'mailgun';
+export const MAILGUN_TOLERANCE_SETTING = 'MAILGUN_TOLERANCE_SECONDS';
+
+/**
+ * A claimed token only has to outlive the window: after `timestamp + maxAge` the window refuses it
+ * anyway. The margin covers the nonce store judging expiry by its own clock, not ours.
+ */
+const CLAIM_MARGIN_MS = FIVE_MINUTES_MS;
+/** Mailgun event ids are 22 characters; the bound keeps inbox keys small. */
+const MAX_EVENT_ID_LENGTH = 100;
+
+export const mailgunProvider: ProviderDefinition = {
+  name: MAILGUN,
+  credentialsVariable: 'MAILGUN_SIGNING_KEYS',
+  secretArnVariable: 'MAILGUN_SECRET_ARN',
+  create(deps: ProviderDeps): WebhookProvider {
+    const keys = mailgunKeyBytes(deps.credentials);
+    const window = windowFromSettings(deps.settings, MAILGUN_TOLERANCE_SETTING);
+    return {
+      name: MAILGUN,
+      receive: (request) => receiveMailgun(request, keys, window, deps.now, deps.nonces),
+    };
+  },
+};
+
+async function receiveMailgun(
+  request: WebhookRequest,
+  keys: readonly Buffer[],
+  window: Window,
+  now: Clock,
+  nonces: NonceStore,
+): Promise<Receipt> {
+  const text = bodyText(request.body);
+  const body = parseJsonObject(text, 'Mailgun body');
+  const signed = verifyMailgunSignature(body, text, keys);
+  const signedAtMs = signed.signedAtSeconds * 1000;
+  assertFresh(signedAtMs, now(), window);
+  const event = toEvent(body['event-data'], text);
+
+  // The fingerprint lets a provider retry of the very same body through (the inbox dedups it), while
+  // the same token with any other body is a replay.
+  const fingerprint = createHash('sha256').update(request.body).digest('hex');
+  let claimed: boolean;
+  try {
+    claimed = await nonces.claim(MAILGUN, signed.token, fingerprint, signedAtMs + window.maxAgeMs + CLAIM_MARGIN_MS);
+  } catch (cause) {
+    throw isWebhookError(cause) ? cause : new TransientError('could not claim the Mailgun token', { cause });
+  }
+  if (!claimed) throw new ReplayError('Mailgun token was already used with a different body');
+  return { events: [event] };
+}
+
+function toEvent(data: unknown, raw: string): NormalizedEvent {
+  if (!isRecord(data)) throw new MalformedRequestError('Mailgun event-data is missing');
+  if (typeof data.event !== 'string') throw new MalformedRequestError('Mailgun event-data has no event type');
+  const id = data.id;
+  if (typeof id !== 'string' || id.length === 0 || id.length > MAX_EVENT_ID_LENGTH) {
+    throw new MalformedRequestError('Mailgun event-data has no valid id');
+  }
+  // Float seconds with microseconds, e.g. 1529692198.641821.
+  const occurredAt = parseEventTime(data.timestamp, 'Mailgun event timestamp');
+  const classified = withRecipient(data.recipient, classifyMailgunEvent(data.event, data));
+  return {
+    provider: MAILGUN,
+    // `id` is only unique within a day, so the event's own timestamp (as sent, identical on retries) joins it.
+    eventId: `${id}:${String(data.timestamp).trim()}`,
+    occurredAt,
+    raw,
+    ...classified,
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * SendGrid's event vocabulary → our event kinds. One table, so the policy is reviewable in one place.
+ * Field reference: https://www.twilio.com/docs/sendgrid/for-developers/tracking-events/event
+ */
+import { compactDetail, stringField, type Classification } from '../classification.js';
+import type { EventDetail } from '../event.js';
+
+/**
+ * `dropped` means SendGrid did not send because the address is already on one of its own suppression
+ * lists: an echo of an earlier event (which we may have missed), not a new one.
+ */
+const DROPPED_ECHOES: Readonly<Record<string, Classification['kind']>> = {
+  'Bounced Address': 'hard_bounce',
+  'Spam Reporting Address': 'complaint',
+  'Unsubscribed Address': 'unsubscribe',
+};
+
+const IGNORED: Readonly<Record<string, string>> = {
+  processed: 'lifecycle: accepted for delivery, not an outcome',
+  deferred: 'temporary deferral: SendGrid keeps retrying',
+  open: 'engagement event',
+  click: 'engagement event',
+  group_resubscribe: 'a resubscribe never un-suppresses automatically',
+};
+
+/** Classifies one event object. `event` is the element's `event` field, already checked to be a string. */
+export function classifySendgridEvent(event: string, element: Readonly<Record<string, unknown>>): Classification {
+  // Custom args arrive as top-level keys too, so `type` is only read where SendGrid defines it.
+  const isBounce = event === 'bounce';
+  const detail: EventDetail = compactDetail({
+    bounceType: isBounce ? stringField(element.type) : undefined,
+    bounceSubType: isBounce ? stringField(element.bounce_classification) : undefined,
+    status: stringField(element.status),
+    diagnosticCode: stringField(element.reason),
+    providerEventType: event,
+  });
+
+  switch (event) {
+    case 'delivered':
+      return { kind: 'delivered', detail };
+    case 'bounce':
+      // `type` says which: `bounce` is SendGrid's hard bounce, `blocked` its temporary block.
+      if (element.type === 'bounce') return { kind: 'hard_bounce', detail };
+      if (element.type === 'blocked') return { kind: 'soft_bounce', detail };
+      // Guessing would either suppress an address on a block or drop a real bounce; neither is ours to pick.
+      return { kind: 'ignored', ignoredReason: 'bounce without a known type (bounce/blocked)', detail };
+    case 'spamreport':
+      return { kind: 'complaint', detail };
+    case 'unsubscribe':
+    case 'group_unsubscribe':
+      return { kind: 'unsubscribe', detail };
+    case 'dropped': {
+      const reason = typeof element.reason === 'string' ? element.reason : '';
+      const echoed = Object.hasOwn(DROPPED_ECHOES, reason) ? DROPPED_ECHOES[reason] : undefined;
+      if (echoed) return { kind: echoed, detail: { ...detail, echo: true } };
+      return { kind: 'ignored', ignoredReason: 'dropped for a reason that is not a suppression echo', detail };
+    }
+    default: {
+      const reason = Object.hasOwn(IGNORED, event) ? IGNORED[event] : undefined;
+      return { kind: 'ignored', ignoredReason: reason ?? 'unknown SendGrid event type', detail };
+    }
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Twilio SendGrid Event Webhook (signed): a JSON array of events per request, signed with ECDSA P-256.
+ *
+ * Order of work per request: verify the signature on the raw bytes → check the signed timestamp is
+ * fresh → strictly parse the array → map each element. The signature comes first so that a
+ * StaleRequestError always means "authentic but old": SendGrid does not document whether its retries
+ * (up to 24 h) re-sign with a fresh timestamp, and that is how an operator would find out.
+ */
+import type { KeyObject } from 'node:crypto';
+import { withRecipient } from '../classification.js';
+import { MalformedRequestError } from '../errors.js';
+import type { NormalizedEvent } from '../event.js';
+import { isRecord, parseJsonStrict } from '../json.js';
+import { arrayElementTexts } from '../json-slices.js';
+import type { ProviderDefinition, ProviderDeps, Receipt, WebhookProvider } from '../provider.js';
+import { bodyText, type WebhookRequest } from '../request.js';
+import { windowFromSettings } from '../settings.js';
+import { assertFresh, parseEventTime, type Window } from '../time.js';
+import { classifySendgridEvent } from './sendgrid-mapping.js';
+import { parseSendgridPublicKey, verifySendgridSignature } from './sendgrid-signature.js';
+
+export const SENDGRID = 'sendgrid';
+export const SENDGRID_TOLERANCE_SETTING = 'SENDGRID_TOLERANCE_SECONDS';
+
+/** "These IDs are up to 100 characters long and are URL safe" (SendGrid event reference). */
+const MAX_EVENT_ID_LENGTH = 100;
+
+export const sendgridProvider: ProviderDefinition = {
+  name: SENDGRID,
+  credentialsVariable: 'SENDGRID_PUBLIC_KEYS',
+  secretArnVariable: 'SENDGRID_SECRET_ARN',
+  create(deps: ProviderDeps): WebhookProvider {
+    // Parsed once per credentials list: a bad key or setting fails here, loudly, not per request.
+    const keys = deps.credentials.map(parseSendgridPublicKey);
+    const window = windowFromSettings(deps.settings, SENDGRID_TOLERANCE_SETTING);
+    return {
+      name: SENDGRID,
+      receive: async (request) => receiveSendgrid(request, keys, window, deps.now()),
+    };
+  },
+};
+
+function receiveSendgrid(request: WebhookRequest, keys: readonly KeyObject[], window: Window, nowMs: number): Receipt {
+  const { signedAtSeconds } = verifySendgridSignature(request, keys);
+  assertFresh(signedAtSeconds * 1000, nowMs, window);
+  return { events: parseSendgridBatch(bodyText(request.body)) };
+}
+
+/**
+ * Turns a verified body into events. The request is all-or-nothing on structure: a body that is not
+ * a strict JSON array, or an element without the fields every SendGrid event has (an object with
+ * `event`, `sg_event_id` and `timestamp`), is refused with 400, because we could not even name the
+ * event we would be dropping. A bad *recipient* only makes that one event ignored (see withRecipient).
+ *
+ * `raw` is the element's exact text sliced from the body (not a re-serialization), so it is the bytes
+ * SendGrid signed, and costs one extra linear scan of the body.
+ */
+export function parseSendgridBatch(text: string): NormalizedEvent[] {
+  const body = parseJsonStrict(text);
+  if (!Array.isArray(body)) throw new MalformedRequestError('SendGrid body is not a JSON array');
+  const raws = arrayElementTexts(text);
+  if (raws.length !== body.length) throw new Error('SendGrid batch slicing disagrees with JSON.parse');
+  return body.map((element: unknown, index) => toEvent(element, raws[index]!, index));
+}
+
+function toEvent(element: unknown, raw: string, index: number): NormalizedEvent {
+  if (!isRecord(element)) throw new MalformedRequestError(`SendGrid event ${index} is not an object`);
+  const eventId = element.sg_event_id;
+  if (typeof eventId !== 'string' || eventId.length === 0 || eventId.length > MAX_EVENT_ID_LENGTH) {
+    throw new MalformedRequestError(`SendGrid event ${index} has no valid sg_event_id`);
+  }
+  if (typeof element.event !== 'string') throw new MalformedRequestError(`SendGrid event ${index} has no event type`);
+  // Seconds per the docs; Marketing Single Sends have been seen with milliseconds, which this also reads.
+  const occurredAt = parseEventTime(element.timestamp, `SendGrid event ${index} timestamp`);
+  const classified = withRecipient(element.email, classifySendgridEvent(element.event, element));
+  return { provider: SENDGRID, eventId, occurredAt, raw, ...classified };
+}

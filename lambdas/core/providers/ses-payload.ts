@@ -1,0 +1,258 @@
+/**
+ * SES's own document (the SNS `Message`, JSON serialized into a string) → normalized events.
+ * Runs only after the SNS signature verified. Both publishing styles are read: identity feedback
+ * notifications (`notificationType`) and configuration-set event publishing (`eventType`).
+ */
+import { MalformedRequestError } from '../errors.js';
+import { normalizeRecipient, type EventDetail, type EventKind, type NormalizedEvent } from '../event.js';
+import { isRecord, parseJsonObject } from '../json.js';
+import { parseEventTime } from '../time.js';
+
+export interface SesMessageContext {
+  provider: string;
+  /** SNS MessageId: identical across SNS retries, so `${snsMessageId}:${recipient}` is a stable event id. */
+  snsMessageId: string;
+  /** The signed SNS Timestamp, epoch ms: the last-resort event time. */
+  snsTimestampMs: number;
+  /** The whole request body text. */
+  raw: string;
+}
+
+type Json = Record<string, unknown>;
+
+/** Event types we acknowledge without acting on, and why. */
+const IGNORED: Readonly<Record<string, string>> = {
+  Send: 'SES accepted the message; not a delivery outcome',
+  Reject: 'SES refused to send the message (virus); not a recipient outcome',
+  Open: 'engagement event',
+  Click: 'engagement event',
+  DeliveryDelay: 'SES is still retrying; only the final outcome counts',
+  'Rendering Failure': 'template rendering failed before sending; not a recipient outcome',
+  AmazonSnsSubscriptionSucceeded: 'SES confirmation that the SNS topic was attached',
+};
+
+export function sesEventsFromMessage(message: string, context: SesMessageContext): NormalizedEvent[] {
+  const payload = parseJsonObject(message, 'SNS Message');
+  const type = sesEventType(payload);
+  const mail = isRecord(payload['mail']) ? payload['mail'] : undefined;
+  const builder = new EventBuilder(context, type, mail);
+
+  switch (type) {
+    case 'Bounce':
+      return bounceEvents(requireRecord(payload['bounce'], 'bounce'), builder);
+    case 'Complaint':
+      return complaintEvents(requireRecord(payload['complaint'], 'complaint'), builder);
+    case 'Delivery':
+      return deliveryEvents(requireRecord(payload['delivery'], 'delivery'), builder);
+    case 'Subscription':
+      return subscriptionEvents(requireRecord(payload['subscription'], 'subscription'), builder);
+    default: {
+      // Unknown types are acknowledged, not refused: "Amazon SES reserves the right to add" event
+      // types, and a 4xx would make SNS drop them just the same, only without an audit record.
+      const reason = IGNORED[type] ?? 'unrecognized SES event type';
+      const detailObject = payload[EVENT_OBJECT_KEY[type] ?? ''];
+      const at = isRecord(detailObject) ? detailObject['timestamp'] : undefined;
+      return [builder.ignored(firstDestination(mail), reason, builder.occurredAt(at))];
+    }
+  }
+}
+
+/** Where each event type keeps its object (`Rendering Failure` → `failure`). */
+const EVENT_OBJECT_KEY: Readonly<Record<string, string>> = {
+  Send: 'send',
+  Reject: 'reject',
+  Open: 'open',
+  Click: 'click',
+  DeliveryDelay: 'deliveryDelay',
+  'Rendering Failure': 'failure',
+};
+
+function sesEventType(payload: Json): string {
+  const eventType = payload['eventType'];
+  const notificationType = payload['notificationType'];
+  if (eventType !== undefined && notificationType !== undefined && eventType !== notificationType) {
+    throw new MalformedRequestError('SES message has conflicting eventType and notificationType');
+  }
+  const type = eventType ?? notificationType;
+  if (typeof type !== 'string' || type === '') {
+    throw new MalformedRequestError('SNS Message is not an SES notification');
+  }
+  return type;
+}
+
+function bounceEvents(bounce: Json, builder: EventBuilder): NormalizedEvent[] {
+  const bounceType = requireString(bounce['bounceType'], 'bounce.bounceType');
+  // Only Permanent is hard. Transient and Undetermined are soft by SES's own definition, and a type
+  // we do not know yet is soft too: hard bounces suppress for good (the ratchet never loosens), so an
+  // unrecognized class must not be able to do that on a guess. A soft bounce is the recoverable error.
+  const kind: EventKind = bounceType === 'Permanent' ? 'hard_bounce' : 'soft_bounce';
+  const bounceSubType = optionalString(bounce['bounceSubType']);
+  const occurredAt = builder.occurredAt(bounce['timestamp']);
+  // Suppressed / OnAccountSuppressionList: SES never tried, the address was already on its own list.
+  const echo = bounceSubType === 'Suppressed' || bounceSubType === 'OnAccountSuppressionList' ? true : undefined;
+  return builder.perRecipient(requireList(bounce['bouncedRecipients'], 'bounce.bouncedRecipients'), (entry) => {
+    const recipient = requireRecord(entry, 'bounce.bouncedRecipients[]');
+    return {
+      address: recipient['emailAddress'],
+      kind,
+      occurredAt,
+      detail: {
+        bounceType,
+        bounceSubType,
+        status: optionalString(recipient['status']),
+        diagnosticCode: optionalString(recipient['diagnosticCode']),
+        echo,
+      },
+    };
+  });
+}
+
+function complaintEvents(complaint: Json, builder: EventBuilder): NormalizedEvent[] {
+  const complaintFeedbackType = optionalString(complaint['complaintFeedbackType']);
+  const occurredAt = builder.occurredAt(complaint['timestamp']);
+  const echo = complaint['complaintSubType'] === 'OnAccountSuppressionList' ? true : undefined;
+  // ARF `not-spam` is a recipient telling their ISP the mail is *not* spam: a record, not a complaint.
+  const notSpam = complaintFeedbackType === 'not-spam';
+  const list = requireList(complaint['complainedRecipients'], 'complaint.complainedRecipients');
+  return builder.perRecipient(list, (entry) => ({
+    address: requireRecord(entry, 'complaint.complainedRecipients[]')['emailAddress'],
+    kind: notSpam ? 'ignored' : 'complaint',
+    ignoredReason: notSpam ? 'complaint feedback type is not-spam' : undefined,
+    occurredAt,
+    detail: { complaintFeedbackType, echo },
+  }));
+}
+
+function deliveryEvents(delivery: Json, builder: EventBuilder): NormalizedEvent[] {
+  const occurredAt = builder.occurredAt(delivery['timestamp']);
+  return builder.perRecipient(requireList(delivery['recipients'], 'delivery.recipients'), (address) => ({
+    address,
+    kind: 'delivered',
+    occurredAt,
+    detail: {},
+  }));
+}
+
+function subscriptionEvents(subscription: Json, builder: EventBuilder): NormalizedEvent[] {
+  const occurredAt = builder.occurredAt(subscription['timestamp']);
+  const preferences = subscription['newTopicPreferences'];
+  const optedOut =
+    isRecord(preferences) &&
+    (preferences['unsubscribeAll'] === true ||
+      (Array.isArray(preferences['topicSubscriptionStatus']) &&
+        preferences['topicSubscriptionStatus'].some((s) => isRecord(s) && s['subscriptionStatus'] === 'OptOut')));
+  const destination = builder.mail?.['destination'];
+  if (!optedOut) {
+    return [builder.ignored(firstDestination(builder.mail), 'subscription change without an opt-out', occurredAt)];
+  }
+  // The subscription object does not name the recipient; SES puts it in mail.destination. With more
+  // than one destination we cannot tell who unsubscribed, and an unsubscribe is never undone, so we
+  // record the event instead of guessing.
+  const destinations = requireList(destination, 'mail.destination');
+  if (destinations.length > 1) {
+    return [builder.ignored('', 'subscription opt-out with several destinations: recipient is ambiguous', occurredAt)];
+  }
+  return builder.perRecipient(destinations, (address) => ({ address, kind: 'unsubscribe', occurredAt, detail: {} }));
+}
+
+interface EventSpec {
+  address: unknown;
+  kind: EventKind;
+  ignoredReason?: string | undefined;
+  occurredAt: number;
+  detail: EventDetail;
+}
+
+class EventBuilder {
+  constructor(
+    private readonly context: SesMessageContext,
+    private readonly providerEventType: string,
+    readonly mail: Json | undefined,
+  ) {}
+
+  /** The event object's own time, else when the mail was sent, else when SNS published. */
+  occurredAt(eventTimestamp: unknown): number {
+    if (eventTimestamp !== undefined && eventTimestamp !== null) return parseEventTime(eventTimestamp, 'SES timestamp');
+    const mailTimestamp = this.mail?.['timestamp'];
+    if (mailTimestamp !== undefined && mailTimestamp !== null) return parseEventTime(mailTimestamp, 'mail.timestamp');
+    return this.context.snsTimestampMs;
+  }
+
+  /** One event per distinct recipient; a repeated address would repeat the event id, so it is dropped. */
+  perRecipient(entries: unknown[], spec: (entry: unknown) => EventSpec): NormalizedEvent[] {
+    const seen = new Set<string>();
+    const events: NormalizedEvent[] = [];
+    for (const entry of entries) {
+      const s = spec(entry);
+      const recipient = normalizeRecipient(s.address);
+      if (seen.has(recipient)) continue;
+      seen.add(recipient);
+      events.push(this.event(recipient, s.kind, s.occurredAt, s.detail, s.ignoredReason));
+    }
+    return events;
+  }
+
+  /** Ignored events may have no recipient (`''`): nothing is keyed on it. */
+  ignored(recipient: string, reason: string, occurredAt: number): NormalizedEvent {
+    return this.event(recipient, 'ignored', occurredAt, {}, reason);
+  }
+
+  private event(
+    recipient: string,
+    kind: EventKind,
+    occurredAt: number,
+    detail: EventDetail,
+    ignoredReason: string | undefined,
+  ): NormalizedEvent {
+    const event: NormalizedEvent = {
+      provider: this.context.provider,
+      eventId: `${this.context.snsMessageId}:${recipient}`,
+      recipient,
+      kind,
+      occurredAt,
+      detail: withoutUndefined({ ...detail, providerEventType: this.providerEventType }),
+      raw: this.context.raw,
+    };
+    if (ignoredReason !== undefined) event.ignoredReason = ignoredReason;
+    return event;
+  }
+}
+
+/** For ignored events only: the first destination when it is an address, else `''`. */
+function firstDestination(mail: Json | undefined): string {
+  const destination = mail?.['destination'];
+  if (!Array.isArray(destination) || destination.length === 0) return '';
+  try {
+    return normalizeRecipient(destination[0]);
+  } catch {
+    return '';
+  }
+}
+
+function requireRecord(value: unknown, what: string): Json {
+  if (!isRecord(value)) throw new MalformedRequestError(`SES ${what} is missing or not an object`);
+  return value;
+}
+
+function requireString(value: unknown, what: string): string {
+  if (typeof value !== 'string' || value === '') throw new MalformedRequestError(`SES ${what} is missing or not a string`);
+  return value;
+}
+
+/** A list SES always fills: an empty one is as malformed as a missing one (nobody to attribute it to). */
+function requireList(value: unknown, what: string): unknown[] {
+  if (!Array.isArray(value) || value.length === 0) {
+    throw new MalformedRequestError(`SES ${what} is missing or empty`);
+  }
+  return value;
+}
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function withoutUndefined(detail: EventDetail): EventDetail {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(detail)) if (value !== undefined) out[key] = value;
+  return out as EventDetail;
+}

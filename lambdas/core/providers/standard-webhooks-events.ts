@@ -1,0 +1,172 @@
+/**
+ * Standard Webhooks is an envelope, not an email schema, so the vocabulary here is Resend's
+ * (`{type, created_at, data: {to: [...], ...}}`, resend.md §2), the main Standard Webhooks email sender,
+ * plus `email.unsubscribed` for senders that have one.
+ *
+ * Mapping:
+ *   email.delivered                       → delivered
+ *   email.bounced                         → hard_bounce when data.bounce.type is hard/permanent
+ *                                           (case-insensitive), soft_bounce for anything else
+ *   email.complained                      → complaint
+ *   email.unsubscribed                    → unsubscribe
+ *   contact.created / contact.updated     → unsubscribe when data.unsubscribed === true (Resend has
+ *                                           no email.unsubscribed: this is how its unsubscribes arrive;
+ *                                           re-sending it on every later contact edit is harmless,
+ *                                           unsubscribe is a one-way state), else ignored
+ *   everything else (email.sent, email.opened, email.clicked, email.delivery_delayed,
+ *   email.failed, email.suppressed, domain.*, …)        → ignored
+ *
+ * Dedup: `data.to` is a list, so an actionable event becomes one NormalizedEvent per distinct
+ * recipient, always with eventId `${webhook-id}:${recipient}`, whether there is one recipient or
+ * ten: one rule, no special case. An ignored request becomes a single event with eventId `webhook-id`,
+ * and so do the recipients of an actionable request that are not addresses (one ignored event for all).
+ * The webhook id is signed and stays the same across retries and manual replays (resend.md §4).
+ */
+import { compactDetail, INVALID_RECIPIENT_REASON, stringField, type Classification } from '../classification.js';
+import { MalformedRequestError } from '../errors.js';
+import { normalizeRecipient, type EventDetail, type NormalizedEvent } from '../event.js';
+import { isRecord } from '../json.js';
+import { parseEventTime } from '../time.js';
+
+export const STANDARD = 'standard';
+
+/** What the mapping table decides; `detail` is attached afterwards. */
+type Decision = Omit<Classification, 'detail'>;
+
+const HARD_BOUNCE_TYPES = new Set(['hard', 'permanent']);
+
+function decide(type: string, data: Record<string, unknown>): Decision {
+  switch (type) {
+    case 'email.delivered':
+      return { kind: 'delivered' };
+    case 'email.bounced': {
+      const bounceType = isRecord(data['bounce']) ? data['bounce']['type'] : undefined;
+      const hard = typeof bounceType === 'string' && HARD_BOUNCE_TYPES.has(bounceType.trim().toLowerCase());
+      return { kind: hard ? 'hard_bounce' : 'soft_bounce' };
+    }
+    case 'email.complained':
+      return { kind: 'complaint' };
+    case 'email.unsubscribed':
+      return { kind: 'unsubscribe' };
+    case 'contact.created':
+    case 'contact.updated':
+      return data['unsubscribed'] === true
+        ? { kind: 'unsubscribe' }
+        : { kind: 'ignored', ignoredReason: 'contact change without unsubscribe' };
+    default:
+      return { kind: 'ignored', ignoredReason: `event type ${type} is not tracked` };
+  }
+}
+
+/** `Jane <jane@example.com>` → `jane@example.com`: senders may echo the display form they were given. */
+function addressOf(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const angle = /<([^<>]*)>\s*$/.exec(value);
+  return angle ? angle[1] : value;
+}
+
+/**
+ * The recipients as sent: `data.to` (a list, or a single string) for email events, `data.email` for
+ * contact events. Split into distinct normalized addresses and a count of values that are not
+ * addresses: those cannot key suppression state, and are acknowledged as ignored rather than
+ * failing the request (see `withRecipient`), so one odd address never costs the others their event.
+ */
+function recipientsOf(type: string, data: Record<string, unknown>): { valid: string[]; invalid: number } {
+  const source = type.startsWith('contact.') ? data['email'] : data['to'];
+  const list: unknown[] = Array.isArray(source) ? source : [source];
+  const valid = new Set<string>();
+  let invalid = 0;
+  for (const value of list) {
+    try {
+      valid.add(normalizeRecipient(addressOf(value)));
+    } catch {
+      invalid++;
+    }
+  }
+  return { valid: [...valid], invalid };
+}
+
+/**
+ * The provider's event time: the envelope's `created_at` (Resend) or `timestamp` (the Standard
+ * Webhooks payload recommendation), then `data.created_at`, and only then the signed
+ * webhook-timestamp, which is the time of this delivery attempt rather than of the event.
+ */
+function occurredAt(body: Record<string, unknown>, data: Record<string, unknown>, signedAtMs: number): number {
+  for (const [value, what] of [
+    [body['created_at'], 'created_at'],
+    [body['timestamp'], 'timestamp'],
+    [data['created_at'], 'data.created_at'],
+  ] as const) {
+    if (value !== undefined && value !== null) return parseEventTime(value, what);
+  }
+  return signedAtMs;
+}
+
+/** Resend documents bounce.diagnosticCode as an array of SMTP diagnostic lines. */
+function diagnosticText(value: unknown): string | undefined {
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')) return value.join('; ');
+  return stringField(value);
+}
+
+function detailOf(type: string, data: Record<string, unknown>): EventDetail {
+  const bounce = type === 'email.bounced' && isRecord(data['bounce']) ? data['bounce'] : {};
+  return compactDetail({
+    providerEventType: type,
+    bounceType: stringField(bounce['type']),
+    bounceSubType: stringField(bounce['subType']),
+    diagnosticCode: diagnosticText(bounce['diagnosticCode']) ?? stringField(bounce['message']),
+  });
+}
+
+/** Maps one authenticated Standard Webhooks body. `raw` is the whole body for every event it yields. */
+export function standardWebhookEvents(
+  body: Record<string, unknown>,
+  raw: string,
+  webhookId: string,
+  signedAtMs: number,
+): NormalizedEvent[] {
+  const type = body['type'];
+  if (typeof type !== 'string' || type === '') throw new MalformedRequestError('type is not a string');
+  const data = isRecord(body['data']) ? body['data'] : {};
+  const decision = decide(type, data);
+  const detail = detailOf(type, data);
+
+  if (decision.kind === 'ignored') {
+    // Nothing acts on it, so do not insist on a shape: the first readable recipient and time, if any.
+    let occurred = 0;
+    try {
+      occurred = occurredAt(body, data, signedAtMs);
+    } catch {
+      // an unparseable time on an event we drop anyway is not worth a 400; 0 means "unknown"
+    }
+    const recipient = recipientsOf(type, data).valid[0] ?? '';
+    return [{ provider: STANDARD, eventId: webhookId, recipient, occurredAt: occurred, detail, raw, ...decision }];
+  }
+
+  if (!isRecord(body['data'])) throw new MalformedRequestError('data is not an object');
+  const when = occurredAt(body, data, signedAtMs);
+  const { valid, invalid } = recipientsOf(type, data);
+  const events: NormalizedEvent[] = valid.map((recipient) => ({
+    provider: STANDARD,
+    eventId: `${webhookId}:${recipient}`,
+    recipient,
+    kind: decision.kind,
+    occurredAt: when,
+    detail: { ...detail },
+    raw,
+  }));
+  if (invalid > 0 || events.length === 0) {
+    // One event for every unusable value (none at all, or not an address), so the drop is visible in logs.
+    events.push({
+      provider: STANDARD,
+      eventId: webhookId,
+      recipient: '',
+      kind: 'ignored',
+      ignoredReason: INVALID_RECIPIENT_REASON,
+      occurredAt: when,
+      detail: { ...detail },
+      raw,
+    });
+  }
+  return events;
+}

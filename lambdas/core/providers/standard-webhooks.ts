@@ -1,0 +1,125 @@
+/**
+ * Standard Webhooks v1 (standardwebhooks.com), which also covers Svix-branded senders such as Resend.
+ *
+ * Signature: HMAC-SHA256 over `${webhook-id}.${webhook-timestamp}.${raw body}`, keyed with the
+ * base64-decoded part of a `whsec_…` secret; `webhook-signature` is a space-separated list of
+ * `v1,<base64>` entries. We accept the request when any v1 entry matches any configured secret,
+ * skip versions we do not implement (`v1a` ed25519, anything newer), and allow ±5 minutes of skew
+ * (`STANDARD_WEBHOOK_TOLERANCE_SECONDS`), like every reference library.
+ *
+ * Where we are stricter than the reference JS library (standardwebhooks@1.1.1):
+ * - the timestamp must be digits only (its `parseInt` accepts `1674087231abc`);
+ * - secrets must be `whsec_` + canonical padded base64, checked at startup rather than on first use;
+ * - ids must be printable ASCII without `.` (the spec asks senders for this; it keeps the signed
+ *   string's `.`-delimited fields unambiguous);
+ * - `webhook-*` and `svix-*` copies of a header that disagree are rejected rather than one winning.
+ */
+import { AuthenticationError } from '../errors.js';
+import { hmacSha256, matchesAny, versionedValues } from '../hmac.js';
+import { parseJsonObject } from '../json.js';
+import type { ProviderDefinition, Receipt, WebhookProvider } from '../provider.js';
+import { bodyText, decodeBase64Strict, parseUnixSeconds, type WebhookRequest } from '../request.js';
+import { windowFromSettings } from '../settings.js';
+import { assertFresh, type Window } from '../time.js';
+import { STANDARD, standardWebhookEvents } from './standard-webhooks-events.js';
+
+export const STANDARD_CREDENTIALS_VARIABLE = 'STANDARD_WEBHOOK_SECRETS';
+export const STANDARD_TOLERANCE_VARIABLE = 'STANDARD_WEBHOOK_TOLERANCE_SECONDS';
+
+const SECRET_PREFIX = 'whsec_';
+const SHA256_BYTES = 32;
+const ID = /^[\x21-\x2d\x2f-\x7e]{1,256}$/; // printable ASCII except `.`
+
+/** Decodes every `whsec_…` secret once; throws (without echoing it) on anything else. */
+export function decodeStandardSecrets(credentials: readonly string[]): Buffer[] {
+  return credentials.map((secret, index) => {
+    const invalid = new Error(`${STANDARD_CREDENTIALS_VARIABLE} entry ${index + 1} is not whsec_ + base64`);
+    if (!secret.startsWith(SECRET_PREFIX)) throw invalid;
+    try {
+      return decodeBase64Strict(secret.slice(SECRET_PREFIX.length), 'secret');
+    } catch {
+      throw invalid;
+    }
+  });
+}
+
+export interface StandardHeaders {
+  id: string;
+  timestamp: string;
+  signature: string;
+}
+
+/**
+ * The Svix alias adapter: `svix-id`/`svix-timestamp`/`svix-signature` carry exactly the Standard
+ * Webhooks semantics, so each is just another name for its `webhook-*` header. When both names are
+ * present they must agree: a proxy or attacker adding the other spelling must not choose which copy
+ * we verify and which copy some other consumer reads.
+ */
+export function standardHeaders(request: WebhookRequest): StandardHeaders {
+  const read = (name: 'id' | 'timestamp' | 'signature'): string => {
+    const standard = request.headers[`webhook-${name}`];
+    const svix = request.headers[`svix-${name}`];
+    if (standard !== undefined && svix !== undefined && standard !== svix) {
+      throw new AuthenticationError(`webhook-${name} and svix-${name} disagree`);
+    }
+    const value = standard ?? svix;
+    if (value === undefined || value.trim() === '') throw new AuthenticationError(`missing webhook-${name} header`);
+    return value;
+  };
+  return { id: read('id'), timestamp: read('timestamp'), signature: read('signature') };
+}
+
+/** Every `v1` entry decoded; a garbled or wrong-length entry can never match, so it is dropped. */
+function presentedSignatures(header: string): Buffer[] {
+  const decoded: Buffer[] = [];
+  for (const value of versionedValues(header, ' ', ',', 'v1')) {
+    try {
+      const bytes = decodeBase64Strict(value, 'signature');
+      if (bytes.length === SHA256_BYTES) decoded.push(bytes);
+    } catch {
+      // not base64: cannot match
+    }
+  }
+  return decoded;
+}
+
+/**
+ * Authenticates a request: the per-request verification cost, and what a benchmark should time.
+ * Returns the signed id and timestamp (ms) for the mapping step.
+ */
+export function verifyStandardWebhook(
+  request: WebhookRequest,
+  keys: readonly Buffer[],
+  nowMs: number,
+  window: Window,
+): { id: string; signedAtMs: number } {
+  const headers = standardHeaders(request);
+  if (!ID.test(headers.id)) throw new AuthenticationError('webhook-id is not a valid id');
+  const signedAtMs = parseUnixSeconds(headers.timestamp, 'webhook-timestamp') * 1000;
+  const prefix = `${headers.id}.${headers.timestamp}.`;
+  const expected = keys.map((key) => hmacSha256(key, prefix, request.body));
+  if (!matchesAny(presentedSignatures(headers.signature), expected)) {
+    throw new AuthenticationError('no matching v1 signature');
+  }
+  // After the signature, so "stale" is only ever said about a request we know is authentic.
+  assertFresh(signedAtMs, nowMs, window);
+  return { id: headers.id, signedAtMs };
+}
+
+export const standardWebhooksProvider: ProviderDefinition = {
+  name: STANDARD,
+  credentialsVariable: STANDARD_CREDENTIALS_VARIABLE,
+  secretArnVariable: 'STANDARD_WEBHOOK_SECRET_ARN',
+  create(deps): WebhookProvider {
+    const keys = decodeStandardSecrets(deps.credentials);
+    const window = windowFromSettings(deps.settings, STANDARD_TOLERANCE_VARIABLE);
+    return {
+      name: STANDARD,
+      async receive(request): Promise<Receipt> {
+        const { id, signedAtMs } = verifyStandardWebhook(request, keys, deps.now(), window);
+        const raw = bodyText(request.body);
+        return { events: standardWebhookEvents(parseJsonObject(raw), raw, id, signedAtMs) };
+      },
+    };
+  },
+};

@@ -1,0 +1,28 @@
+/** API Gateway (HTTP API, payload 2.0) ⇄ the transport-neutral edge. Nothing else happens here. */
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { WebhookEdge } from '../core/pipeline/edge.js';
+import { lowerCaseHeaders } from '../core/request.js';
+import { EDGE } from '../../lib/definitions.js';
+
+export type EdgeHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
+
+export function createEdgeHandler(edge: WebhookEdge, maxBodyBytes: number = EDGE.maxBodyBytes): EdgeHandler {
+  return async (event) => {
+    const provider = event.pathParameters?.provider ?? '';
+    const encoded = event.body ?? '';
+    // Refuse oversized bodies before decoding them, let alone parsing them.
+    const approxBytes = event.isBase64Encoded ? Math.floor((encoded.length * 3) / 4) : Buffer.byteLength(encoded, 'utf8');
+    if (approxBytes > maxBodyBytes + 3) return respond(413, { error: 'payload_too_large' });
+    const body = event.isBase64Encoded ? Buffer.from(encoded, 'base64') : Buffer.from(encoded, 'utf8');
+    const result = await edge.receive(provider, {
+      body,
+      headers: lowerCaseHeaders(event.headers),
+      sourceIp: event.requestContext?.http?.sourceIp,
+    });
+    return respond(result.status, result.body);
+  };
+}
+
+function respond(statusCode: number, body: Record<string, unknown>): APIGatewayProxyStructuredResultV2 {
+  return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+}

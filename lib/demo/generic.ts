@@ -1,0 +1,41 @@
+/**
+ * Signs sample requests under the generic webhook contract (docs/generic-webhook-contract.md):
+ * hex HMAC-SHA256 over `${timestamp}.${id}.${body}` with the secret's UTF-8 bytes, sent as
+ * `x-webhook-signature: v1=<hex>`. Written against the contract rather than our verifier.
+ */
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import type { ActionableKind } from '../../lambdas/core/event.js';
+import type { DemoCredentials, DemoSigner, SignedDemoRequest } from './types.js';
+
+export function genericSignature(secret: string, id: string, timestamp: string, body: string | Buffer): string {
+  return `v1=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.${id}.`).update(body).digest('hex')}`;
+}
+
+/** The three contract headers for an arbitrary body. */
+export function signGenericBody(secret: string, id: string, timestamp: string, body: string | Buffer): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'x-event-id': id,
+    'x-webhook-timestamp': timestamp,
+    'x-webhook-signature': genericSignature(secret, id, timestamp, body),
+  };
+}
+
+export function sampleGenericEvent(kind: ActionableKind, email: string, nowMs: number, id = `evt_${randomUUID()}`) {
+  return { id, type: kind, recipient: email, occurredAt: new Date(nowMs - 2000).toISOString() };
+}
+
+export const genericDemo: DemoSigner = {
+  provider: 'generic',
+  createCredentials(): DemoCredentials {
+    // 32 random bytes as 64 hex characters: printable, and twice the contract's 32-byte minimum.
+    const secret = randomBytes(32).toString('hex');
+    return { credential: secret, signingSecret: secret };
+  },
+  sign(kind: ActionableKind, email: string, credentials: DemoCredentials, nowMs: number): SignedDemoRequest {
+    const event = sampleGenericEvent(kind, email, nowMs);
+    const body = JSON.stringify(event);
+    const timestamp = String(Math.floor(nowMs / 1000));
+    return { headers: signGenericBody(credentials.signingSecret, event.id, timestamp, body), body };
+  },
+};

@@ -1,0 +1,97 @@
+/**
+ * Creates the tables and queues the local runtime needs, from the same definitions the CDK stack uses.
+ * Idempotent: re-running `npm start` on an existing `.data/` finds everything in place.
+ */
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  UpdateTimeToLiveCommand,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
+import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { INBOX_TABLE, QUEUE, SUPPRESSION_TABLE } from '../definitions.js';
+
+export async function ensureTables(client: DynamoDBClient, names: { inbox: string; suppression: string }): Promise<void> {
+  await ensureTable(client, {
+    TableName: names.inbox,
+    BillingMode: 'PAY_PER_REQUEST',
+    KeySchema: [{ AttributeName: INBOX_TABLE.partitionKey, KeyType: 'HASH' }],
+    AttributeDefinitions: [
+      { AttributeName: INBOX_TABLE.partitionKey, AttributeType: 'S' },
+      { AttributeName: INBOX_TABLE.pendingIndex.partitionKey, AttributeType: 'S' },
+      { AttributeName: INBOX_TABLE.pendingIndex.sortKey, AttributeType: 'N' },
+    ],
+    GlobalSecondaryIndexes: [
+      {
+        IndexName: INBOX_TABLE.pendingIndex.name,
+        KeySchema: [
+          { AttributeName: INBOX_TABLE.pendingIndex.partitionKey, KeyType: 'HASH' },
+          { AttributeName: INBOX_TABLE.pendingIndex.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'KEYS_ONLY' },
+      },
+    ],
+  });
+  await enableTtl(client, names.inbox, INBOX_TABLE.ttlAttribute);
+  await ensureTable(client, {
+    TableName: names.suppression,
+    BillingMode: 'PAY_PER_REQUEST',
+    KeySchema: [{ AttributeName: SUPPRESSION_TABLE.partitionKey, KeyType: 'HASH' }],
+    AttributeDefinitions: [{ AttributeName: SUPPRESSION_TABLE.partitionKey, AttributeType: 'S' }],
+  });
+}
+
+async function ensureTable(client: DynamoDBClient, input: ConstructorParameters<typeof CreateTableCommand>[0]): Promise<void> {
+  try {
+    await client.send(new CreateTableCommand(input));
+  } catch (error) {
+    if (!(error instanceof Error && error.name === 'ResourceInUseException')) throw error;
+  }
+  for (let i = 0; i < 100; i++) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: input.TableName }));
+    if (Table?.TableStatus === 'ACTIVE') return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`table ${input.TableName} did not become ACTIVE`);
+}
+
+/** dynalite has no TTL API (and never deletes); LocalStack and AWS do. Our conditions never rely on deletion. */
+async function enableTtl(client: DynamoDBClient, table: string, attribute: string): Promise<void> {
+  try {
+    await client.send(
+      new UpdateTimeToLiveCommand({ TableName: table, TimeToLiveSpecification: { AttributeName: attribute, Enabled: true } }),
+    );
+  } catch (error) {
+    const name = error instanceof Error ? error.name : '';
+    if (name !== 'UnknownOperationException' && !(error instanceof Error && /already enabled/i.test(error.message))) throw error;
+  }
+}
+
+export interface Queues {
+  queueUrl: string;
+  deadLetterUrl: string;
+  deadLetterArn: string;
+}
+
+export async function ensureQueues(client: SQSClient, name: string): Promise<Queues> {
+  const dlq = await client.send(
+    new CreateQueueCommand({
+      QueueName: `${name}${QUEUE.deadLetterSuffix}`,
+      Attributes: { MessageRetentionPeriod: String(QUEUE.deadLetterRetentionDays * 86_400) },
+    }),
+  );
+  const deadLetterUrl = dlq.QueueUrl!;
+  const attrs = await client.send(new GetQueueAttributesCommand({ QueueUrl: deadLetterUrl, AttributeNames: ['QueueArn'] }));
+  const deadLetterArn = attrs.Attributes!.QueueArn!;
+  const main = await client.send(
+    new CreateQueueCommand({
+      QueueName: name,
+      Attributes: {
+        VisibilityTimeout: String(QUEUE.visibilityTimeoutSeconds),
+        MessageRetentionPeriod: String(QUEUE.retentionDays * 86_400),
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: deadLetterArn, maxReceiveCount: QUEUE.maxReceiveCount }),
+      },
+    }),
+  );
+  return { queueUrl: main.QueueUrl!, deadLetterUrl, deadLetterArn };
+}

@@ -1,0 +1,118 @@
+/**
+ * The local stand-in for API Gateway: turns each HTTP request into an HTTP API (payload 2.0) event and
+ * hands it to the very same edge handler the Lambda runs. The body is passed base64-encoded, as API
+ * Gateway does for bodies it will not treat as text, so the handler sees the exact bytes.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { EdgeHandler } from '../../lambdas/handlers/edge-handler.js';
+import { EDGE } from '../definitions.js';
+
+const ROUTE = /^\/webhooks\/([^/]+)$/;
+
+export interface HttpFront {
+  server: Server;
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startHttpFront(handler: EdgeHandler, options: { host: string; port: number }): Promise<HttpFront> {
+  const server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://local');
+      if (url.pathname === '/healthz') return send(200, { ok: true });
+      const match = ROUTE.exec(url.pathname);
+      if (!match) return send(404, { error: 'not_found' });
+      if (req.method !== 'POST') return send(405, { error: 'method_not_allowed' });
+      const body = await readBody(req, EDGE.maxBodyBytes);
+      if (body === 'too_large') return send(413, { error: 'payload_too_large' });
+      const result = await handler(toApiGatewayEvent(req, url, decodeURIComponent(match[1]!), body));
+      res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
+      res.end(result.body ?? '');
+    })().catch((error: unknown) => {
+      console.error('local front: unexpected failure', error);
+      if (!res.headersSent) send(500, { error: 'internal_error' });
+    });
+
+    function send(status: number, body: unknown): void {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    port,
+    url: `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Reads at most `limit` bytes; past that, stops reading and reports `too_large` without buffering the rest. */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        resolve('too_large');
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function toApiGatewayEvent(req: IncomingMessage, url: URL, provider: string, body: Buffer): APIGatewayProxyEventV2 {
+  const headers: Record<string, string> = {};
+  // API Gateway joins repeated headers with commas; do the same so a duplicated signature header fails closed.
+  for (const [name, values] of Object.entries(req.headersDistinct)) {
+    if (values) headers[name] = values.join(',');
+  }
+  const sourceIp = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+  const now = Date.now();
+  return {
+    version: '2.0',
+    routeKey: 'POST /webhooks/{provider}',
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers,
+    pathParameters: { provider },
+    isBase64Encoded: true,
+    body: body.toString('base64'),
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: 'localhost',
+      domainPrefix: 'localhost',
+      http: {
+        method: req.method ?? 'POST',
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp,
+        userAgent: req.headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey: 'POST /webhooks/{provider}',
+      stage: '$default',
+      time: new Date(now).toISOString(),
+      timeEpoch: now,
+    },
+  };
+}

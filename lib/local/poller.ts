@@ -1,0 +1,147 @@
+/**
+ * Feeds SQS batches to the consumer the way the Lambda event source mapping does: receive up to 10,
+ * invoke, delete only the successes (ReportBatchItemFailures), let failures become visible again, and
+ * move a message to the DLQ once it has been received `maxReceiveCount` times. The queue also carries
+ * the same RedrivePolicy as in AWS; moving it here as well keeps emulators without redrive honest.
+ */
+import {
+  ChangeMessageVisibilityBatchCommand,
+  DeleteMessageBatchCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  type Message,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { ConsumerHandler } from '../../lambdas/handlers/consumer-handler.js';
+import { CONSUMER, QUEUE } from '../definitions.js';
+
+export interface PollerOptions {
+  client: SQSClient;
+  queueUrl: string;
+  deadLetterUrl: string;
+  deadLetterArn: string;
+  handler: ConsumerHandler;
+  /** Parallel receive loops, like the event source's maximum concurrency. */
+  concurrency?: number;
+  /** Locally a failed message comes back after this, instead of the full visibility timeout. */
+  retryDelaySeconds?: number;
+  maxReceiveCount?: number;
+  region: string;
+  onError?: (error: unknown) => void;
+}
+
+export class QueuePoller {
+  private running = false;
+  private loops: Promise<void>[] = [];
+
+  constructor(private readonly options: PollerOptions) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    const concurrency = this.options.concurrency ?? CONSUMER.maxConcurrency;
+    this.loops = Array.from({ length: concurrency }, () => this.loop());
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await Promise.all(this.loops);
+  }
+
+  /** One receive → invoke → settle round. Returns how many messages it handled. */
+  async pollOnce(waitTimeSeconds = 0): Promise<number> {
+    const { client, queueUrl } = this.options;
+    const received = await client.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: CONSUMER.batchSize,
+        WaitTimeSeconds: waitTimeSeconds,
+        MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp', 'ApproximateFirstReceiveTimestamp'],
+      }),
+    );
+    const messages = received.Messages ?? [];
+    if (messages.length === 0) return 0;
+    let failedIds: Set<string>;
+    try {
+      const response = await this.options.handler(this.toEvent(messages));
+      failedIds = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+    } catch (error) {
+      // A thrown handler fails the whole batch, as in Lambda.
+      this.options.onError?.(error);
+      failedIds = new Set(messages.map((m) => m.MessageId!));
+    }
+    await this.settle(messages, failedIds);
+    return messages.length;
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      try {
+        await this.pollOnce(1);
+      } catch (error) {
+        if (!this.running) return;
+        this.options.onError?.(error);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  }
+
+  private async settle(messages: Message[], failedIds: Set<string>): Promise<void> {
+    const { client, queueUrl } = this.options;
+    const maxReceives = this.options.maxReceiveCount ?? QUEUE.maxReceiveCount;
+    const done = messages.filter((m) => !failedIds.has(m.MessageId!));
+    const failed = messages.filter((m) => failedIds.has(m.MessageId!));
+    const exhausted = failed.filter((m) => Number(m.Attributes?.ApproximateReceiveCount ?? '1') >= maxReceives);
+    const retry = failed.filter((m) => !exhausted.includes(m));
+
+    for (const message of exhausted) {
+      await client.send(new SendMessageCommand({ QueueUrl: this.options.deadLetterUrl, MessageBody: message.Body! }));
+    }
+    const toDelete = [...done, ...exhausted];
+    if (toDelete.length > 0) {
+      await client.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: toDelete.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+        }),
+      );
+    }
+    if (retry.length > 0) {
+      await client.send(
+        new ChangeMessageVisibilityBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: retry.map((m, i) => ({
+            Id: String(i),
+            ReceiptHandle: m.ReceiptHandle!,
+            VisibilityTimeout: this.options.retryDelaySeconds ?? 5,
+          })),
+        }),
+      );
+    }
+  }
+
+  private toEvent(messages: Message[]): SQSEvent {
+    const sourceArn = this.options.deadLetterArn.replace(new RegExp(`${QUEUE.deadLetterSuffix}$`), '');
+    return {
+      Records: messages.map(
+        (m): SQSRecord => ({
+          messageId: m.MessageId!,
+          receiptHandle: m.ReceiptHandle!,
+          body: m.Body ?? '',
+          attributes: {
+            ApproximateReceiveCount: m.Attributes?.ApproximateReceiveCount ?? '1',
+            SentTimestamp: m.Attributes?.SentTimestamp ?? String(Date.now()),
+            SenderId: 'local',
+            ApproximateFirstReceiveTimestamp: m.Attributes?.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+          },
+          messageAttributes: {},
+          md5OfBody: m.MD5OfBody ?? '',
+          eventSource: 'aws:sqs',
+          eventSourceARN: sourceArn,
+          awsRegion: this.options.region,
+        }),
+      ),
+    };
+  }
+}
