@@ -1,0 +1,83 @@
+/**
+ * One normalized, actionable event applied to one address's record. Pure: the adapter reads the
+ * record, calls this, and writes the result back under a version guard when `changed`.
+ */
+import { EVENT_KINDS, type NormalizedEvent } from '../event.js';
+import { evidenceKey } from './keys.js';
+import { maxDefined, minDefined, normalize, readFacts, unionEvidence, type Facts } from './normalize.js';
+import { assertPolicy, DEFAULT_RATCHET_POLICY, type RatchetPolicy } from './policy.js';
+import { emptyRecord, type ApplyResult, type Effect, type Evidence, type EvidenceKind, type SuppressionRecord } from './record.js';
+import { clip, result } from './result.js';
+
+const DETAIL_MAX = 200;
+
+/**
+ * Throws (TypeError) on an `ignored` event, on a malformed one, and when the event is for another
+ * address than the record: all three are caller bugs, never something a provider can cause.
+ */
+export function applyEvent(
+  record: SuppressionRecord | undefined,
+  event: NormalizedEvent,
+  policy: RatchetPolicy = DEFAULT_RATCHET_POLICY,
+): ApplyResult {
+  assertPolicy(policy);
+  assertActionable(event);
+  if (record !== undefined && record.email !== event.recipient) {
+    throw new TypeError('event recipient does not match the suppression record');
+  }
+  const before: Facts = record ? readFacts(record) : readFacts(emptyRecord(event.recipient));
+  const previous = normalize(before, policy);
+
+  // Only grow the facts; normalize decides what still counts. History fields take every event,
+  // even one a reactivation makes irrelevant: that keeps them order-independent too.
+  const t = event.occurredAt;
+  const after: Facts = {
+    ...before,
+    firstEventAt: minDefined(before.firstEventAt, t),
+    lastEventAt: maxDefined(before.lastEventAt, t),
+  };
+  const key = evidenceKey(event.provider, event.eventId);
+  if (event.kind === 'delivered') {
+    after.lastDeliveredAt = maxDefined(before.lastDeliveredAt, t);
+  } else {
+    after.evidence = unionEvidence(before.evidence, { [key]: toEvidence(event, event.kind) });
+  }
+  const next = normalize(after, policy);
+  const outcome = result(record, next, effectOf(event, key, previous, next));
+  return outcome;
+}
+
+function effectOf(event: NormalizedEvent, key: string, previous: SuppressionRecord, next: SuppressionRecord): Effect {
+  if (previous.reactivatedAt !== undefined && event.occurredAt <= previous.reactivatedAt) return 'ignored_before_reactivation';
+  if (previous.status !== 'suppressed' && next.status === 'suppressed') return 'suppressed';
+  if (next.reasons.some((r) => !previous.reasons.includes(r))) return 'reason_added';
+  if (event.kind === 'delivered') return next.lastDeliveredAt !== previous.lastDeliveredAt ? 'delivery_recorded' : 'no_change';
+  const added = Object.hasOwn(next.evidence, key) && !Object.hasOwn(previous.evidence, key);
+  if (event.kind === 'soft_bounce') {
+    if (added) return 'soft_bounce_counted';
+    if (next.lastDeliveredAt !== undefined && event.occurredAt <= next.lastDeliveredAt) return 'superseded_by_delivery';
+    return 'no_change';
+  }
+  return added ? 'evidence_added' : 'no_change';
+}
+
+function assertActionable(event: NormalizedEvent): asserts event is NormalizedEvent & { kind: Exclude<NormalizedEvent['kind'], 'ignored'> } {
+  if (!(EVENT_KINDS as readonly string[]).includes(event.kind)) throw new TypeError(`unknown event kind`);
+  if (event.kind === 'ignored') throw new TypeError('ignored events never reach the suppression ratchet');
+  if (typeof event.provider !== 'string' || event.provider === '') throw new TypeError('event has no provider');
+  if (typeof event.eventId !== 'string' || event.eventId === '') throw new TypeError('event has no eventId');
+  if (typeof event.recipient !== 'string' || event.recipient === '') throw new TypeError('event has no recipient');
+  if (typeof event.occurredAt !== 'number' || !Number.isFinite(event.occurredAt)) throw new TypeError('event has no occurredAt');
+}
+
+/** Evidence keeps the small, human-useful part of the detail; the raw payload stays in the inbox. */
+function toEvidence(event: NormalizedEvent, kind: EvidenceKind): Evidence {
+  const entry: Evidence = { kind, occurredAt: event.occurredAt, provider: event.provider };
+  const d = event.detail ?? {};
+  for (const field of ['bounceType', 'bounceSubType', 'status', 'diagnosticCode', 'complaintFeedbackType', 'providerEventType'] as const) {
+    const value = d[field];
+    if (typeof value === 'string' && value !== '') entry[field] = clip(value, DETAIL_MAX);
+  }
+  if (typeof d.echo === 'boolean') entry.echo = d.echo;
+  return entry;
+}

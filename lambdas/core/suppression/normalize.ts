@@ -1,0 +1,254 @@
+/**
+ * The one place the record's rules live. Every operation (apply, reactivate, suppress, merge) only
+ * grows the stored facts (max / min / union) and then calls `normalize`, which prunes, caps and
+ * derives. Because pruning thresholds only grow, and capping keeps the newest entries of each kind,
+ * pruning and capping commute with union: the result depends on the set of facts, not on the order
+ * they arrived in. (The one deliberate exception is the sticky soft-bounce limit, see below.)
+ */
+import { AUDIT_CAP, evidenceCap, softBounceCap, type RatchetPolicy } from './policy.js';
+import {
+  EVIDENCE_KINDS,
+  SUPPRESSION_REASONS,
+  type AuditEntry,
+  type Evidence,
+  type EvidenceKind,
+  type SuppressionReason,
+  type SuppressionRecord,
+} from './record.js';
+import { earliestCrossingStart } from './soft-bounce.js';
+
+/** The stored facts; everything else in a SuppressionRecord is derived from these. */
+export interface Facts {
+  email: string;
+  firstEventAt?: number;
+  lastEventAt?: number;
+  lastDeliveredAt?: number;
+  reactivatedAt?: number;
+  softBounceLimitAt?: number;
+  evidence: Record<string, Evidence>;
+  audit: AuditEntry[];
+}
+
+const EVIDENCE_STRING_FIELDS = [
+  'bounceType',
+  'bounceSubType',
+  'status',
+  'diagnosticCode',
+  'complaintFeedbackType',
+  'providerEventType',
+  'actor',
+  'note',
+] as const;
+
+/**
+ * Reads the facts out of a stored record (which may carry the adapter's `version`/`updatedAt`, or
+ * come from an older writer). Derived fields are ignored and recomputed. A malformed item throws
+ * rather than being "repaired": dropping evidence we cannot read could silently un-suppress someone.
+ */
+export function readFacts(record: SuppressionRecord): Facts {
+  const r = record as unknown as Record<string, unknown>;
+  if (typeof r['email'] !== 'string' || r['email'] === '') malformed('email');
+  const facts: Facts = { email: r['email'] as string, evidence: {}, audit: [] };
+  for (const field of ['firstEventAt', 'lastEventAt', 'lastDeliveredAt', 'reactivatedAt', 'softBounceLimitAt'] as const) {
+    const value = r[field];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'number' || !Number.isFinite(value)) malformed(field);
+    facts[field] = value;
+  }
+  const evidence = r['evidence'] ?? {};
+  if (!isPlainObject(evidence)) malformed('evidence');
+  const entries: Array<[string, Evidence]> = [];
+  for (const [key, value] of Object.entries(evidence)) entries.push([key, readEvidence(value)]);
+  facts.evidence = Object.fromEntries(entries);
+  const audit = r['audit'] ?? [];
+  if (!Array.isArray(audit)) malformed('audit');
+  facts.audit = audit.map(readAudit);
+  return facts;
+}
+
+function readEvidence(value: unknown): Evidence {
+  if (!isPlainObject(value)) malformed('evidence entry');
+  const kind = value['kind'];
+  const occurredAt = value['occurredAt'];
+  const provider = value['provider'];
+  if (!(EVIDENCE_KINDS as readonly unknown[]).includes(kind)) malformed('evidence kind');
+  if (typeof occurredAt !== 'number' || !Number.isFinite(occurredAt)) malformed('evidence occurredAt');
+  if (typeof provider !== 'string') malformed('evidence provider');
+  const entry: Evidence = { kind: kind as EvidenceKind, occurredAt, provider };
+  for (const field of EVIDENCE_STRING_FIELDS) {
+    const v = value[field];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'string') malformed(`evidence ${field}`);
+    entry[field] = v;
+  }
+  const echo = value['echo'];
+  if (echo !== undefined && echo !== null) {
+    if (typeof echo !== 'boolean') malformed('evidence echo');
+    entry.echo = echo;
+  }
+  return entry;
+}
+
+function readAudit(value: unknown): AuditEntry {
+  if (!isPlainObject(value)) malformed('audit entry');
+  const { action, actor, reason, at } = value;
+  if (action !== 'suppress' && action !== 'reactivate') malformed('audit action');
+  if (typeof actor !== 'string' || typeof reason !== 'string') malformed('audit actor/reason');
+  if (typeof at !== 'number' || !Number.isFinite(at)) malformed('audit at');
+  return { action, actor, reason, at };
+}
+
+function malformed(what: string): never {
+  throw new TypeError(`stored suppression record is malformed: ${what}`);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * JSON with object keys sorted: a content-only identity, used to compare records (key order in a
+ * DynamoDB map means nothing) and as the last tie-break between two versions of one entry.
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isPlainObject(value)) {
+    const keys = Object.keys(value)
+      .filter((k) => value[k] !== undefined)
+      .sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Two versions of the same evidence key (a provider that re-sent an event id with other content, or
+ * a merge): keep the later-dated one, then the canonically smaller. A deterministic choice, and the
+ * later date is the one that survives every pruning threshold the other survives.
+ */
+export function pickEvidence(a: Evidence, b: Evidence): Evidence {
+  if (a.occurredAt !== b.occurredAt) return a.occurredAt > b.occurredAt ? a : b;
+  return compareStrings(canonicalJson(a), canonicalJson(b)) <= 0 ? a : b;
+}
+
+export function unionEvidence(a: Record<string, Evidence>, b: Record<string, Evidence>): Record<string, Evidence> {
+  // Built with Object.fromEntries / Object.hasOwn: an event id of `__proto__` must stay a plain key.
+  const merged = new Map<string, Evidence>(Object.entries(a));
+  for (const [key, entry] of Object.entries(b)) {
+    const existing = merged.get(key);
+    merged.set(key, existing === undefined ? entry : pickEvidence(existing, entry));
+  }
+  return Object.fromEntries(merged);
+}
+
+function compareAudit(a: AuditEntry, b: AuditEntry): number {
+  return a.at - b.at || compareStrings(a.action, b.action) || compareStrings(a.actor, b.actor) || compareStrings(a.reason, b.reason);
+}
+
+/** Set union (by content), oldest first, keeping the newest AUDIT_CAP: the top-K of a union is order-free. */
+export function unionAudit(...lists: AuditEntry[][]): AuditEntry[] {
+  const unique = new Map<string, AuditEntry>();
+  for (const list of lists) for (const entry of list) unique.set(canonicalJson(entry), entry);
+  const sorted = [...unique.values()].sort(compareAudit);
+  return sorted.slice(Math.max(0, sorted.length - AUDIT_CAP));
+}
+
+export function minDefined(...values: Array<number | undefined>): number | undefined {
+  let result: number | undefined;
+  for (const v of values) if (v !== undefined && (result === undefined || v < result)) result = v;
+  return result;
+}
+
+export function maxDefined(...values: Array<number | undefined>): number | undefined {
+  let result: number | undefined;
+  for (const v of values) if (v !== undefined && (result === undefined || v > result)) result = v;
+  return result;
+}
+
+const REASON_OF_KIND: Record<Exclude<EvidenceKind, 'soft_bounce'>, SuppressionReason> = {
+  complaint: 'complaint',
+  hard_bounce: 'hard_bounce',
+  unsubscribe: 'unsubscribe',
+  manual: 'manual',
+};
+
+type Keyed = [key: string, entry: Evidence];
+
+/** Newest first by (occurredAt, key): a total order, so "keep the first N" is well defined. */
+function newestFirst(a: Keyed, b: Keyed): number {
+  return b[1].occurredAt - a[1].occurredAt || compareStrings(b[0], a[0]);
+}
+
+/**
+ * Facts → record. In order:
+ * 1. Prune: evidence dated at/before `reactivatedAt` no longer counts; soft bounces dated at/before
+ *    `lastDeliveredAt` no longer count. Both thresholds only grow, so a pruned entry would be pruned
+ *    in any order; a pruned entry arriving later is pruned on arrival.
+ * 2. Soft-bounce budget, on the soft bounces left: the start of the earliest run of `limit` bounces
+ *    spanning at most the window is min-merged into `softBounceLimitAt`. That field is sticky: a
+ *    later-arriving, later-dated delivery prunes the bounces but not the crossing (the documented
+ *    exception to order independence). A crossing dated at/before `reactivatedAt` is dropped, and
+ *    re-derived from the surviving bounces if they still cross.
+ * 3. Cap: keep the newest N entries of each kind. Pruning removes the oldest entries of a kind, so
+ *    "prune then cap" equals "cap then prune" and the cap is order-independent too. Soft bounces need
+ *    one more rule: a run could hide among entries the cap dropped (and would be seen or not depending
+ *    on arrival order), so holding a full soft-bounce cap since the latest delivery counts as crossing
+ *    the limit (start: the oldest kept). With the cap at least 2x the limit, that is a mailbox that
+ *    has bounced dozens of times without a single delivery. In that regime the status is still
+ *    order-independent, the exact `softBounceLimitAt` value may not be.
+ * 4. Derive status, reasons (by precedence), reason and suppressedAt.
+ */
+export function normalize(facts: Facts, policy: RatchetPolicy): SuppressionRecord {
+  const reactivatedAt = facts.reactivatedAt ?? -Infinity;
+  const deliveredAt = facts.lastDeliveredAt ?? -Infinity;
+
+  const byKind = new Map<EvidenceKind, Keyed[]>(EVIDENCE_KINDS.map((k) => [k, []]));
+  for (const [key, entry] of Object.entries(facts.evidence)) {
+    if (entry.occurredAt <= reactivatedAt) continue;
+    if (entry.kind === 'soft_bounce' && entry.occurredAt <= deliveredAt) continue;
+    byKind.get(entry.kind)!.push([key, entry]);
+  }
+  for (const list of byKind.values()) list.sort(newestFirst);
+
+  const soft = byKind.get('soft_bounce')!;
+  const softTimes = soft.map(([, e]) => e.occurredAt).reverse();
+  const runStart = earliestCrossingStart(softTimes, policy.softBounceLimit, policy.softBounceWindowMs);
+  const keptSoft = soft.slice(0, softBounceCap(policy));
+  const fullCapStart = keptSoft.length >= softBounceCap(policy) ? keptSoft[keptSoft.length - 1]![1].occurredAt : undefined;
+  const stickyLimit = facts.softBounceLimitAt !== undefined && facts.softBounceLimitAt > reactivatedAt ? facts.softBounceLimitAt : undefined;
+  const softBounceLimitAt = minDefined(stickyLimit, runStart, fullCapStart);
+
+  const kept: Keyed[] = [...keptSoft];
+  for (const kind of EVIDENCE_KINDS) if (kind !== 'soft_bounce') kept.push(...byKind.get(kind)!.slice(0, evidenceCap(policy)));
+  kept.sort((a, b) => newestFirst(b, a));
+
+  const inEffect = new Set<SuppressionReason>();
+  let suppressedAt = softBounceLimitAt;
+  if (softBounceLimitAt !== undefined) inEffect.add('soft_bounce_limit');
+  for (const [, entry] of kept) {
+    if (entry.kind === 'soft_bounce') continue;
+    inEffect.add(REASON_OF_KIND[entry.kind]);
+    suppressedAt = minDefined(suppressedAt, entry.occurredAt);
+  }
+  const reasons = SUPPRESSION_REASONS.filter((r) => inEffect.has(r));
+
+  // Fixed key order, absent fields omitted (never `undefined`): the item is stable byte for byte,
+  // not only deep-equal, and reads top-down in the console (status and reason first).
+  const status = reasons.length > 0 ? 'suppressed' : 'active';
+  const record: SuppressionRecord = { email: facts.email, status } as SuppressionRecord;
+  if (reasons.length > 0) record.reason = reasons[0]!;
+  record.reasons = reasons;
+  if (reasons.length > 0) record.suppressedAt = suppressedAt!;
+  if (facts.firstEventAt !== undefined) record.firstEventAt = facts.firstEventAt;
+  if (facts.lastEventAt !== undefined) record.lastEventAt = facts.lastEventAt;
+  if (facts.lastDeliveredAt !== undefined) record.lastDeliveredAt = facts.lastDeliveredAt;
+  if (facts.reactivatedAt !== undefined) record.reactivatedAt = facts.reactivatedAt;
+  if (softBounceLimitAt !== undefined) record.softBounceLimitAt = softBounceLimitAt;
+  record.evidence = Object.fromEntries(kept);
+  record.audit = unionAudit(facts.audit);
+  return record;
+}

@@ -1,0 +1,81 @@
+/**
+ * The ratchet's knobs. Only the soft-bounce budget is configurable from settings: everything else
+ * (complaints, hard bounces, unsubscribes suppress at once) is the point of the project, not a policy.
+ */
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface RatchetPolicy {
+  /** Soft bounces (after the latest delivery) that suppress, when they fall within the window. */
+  softBounceLimit: number;
+  /** The `softBounceLimit` bounces must span at most this much event time, ms. */
+  softBounceWindowMs: number;
+  /**
+   * Evidence entries kept per kind (newest first), so an item stays far below DynamoDB's 400 KB.
+   * Defaults to DEFAULT_EVIDENCE_PER_KIND; settable mainly so tests can reach the cap with few events.
+   */
+  evidencePerKind?: number;
+}
+
+export const DEFAULT_RATCHET_POLICY: RatchetPolicy = Object.freeze({ softBounceLimit: 3, softBounceWindowMs: 30 * DAY_MS });
+
+/** 5 kinds x 20 entries: about 100 evidence entries at most, a few tens of KB. */
+export const DEFAULT_EVIDENCE_PER_KIND = 20;
+/** Manual actions kept in `audit` (newest). */
+export const AUDIT_CAP = 50;
+
+const MAX_SOFT_BOUNCE_LIMIT = 100;
+const MAX_WINDOW_DAYS = 3650;
+
+/** Throws unless the policy is usable; called by every entry point, so a bad object fails loudly. */
+export function assertPolicy(policy: RatchetPolicy): void {
+  const { softBounceLimit, softBounceWindowMs, evidencePerKind } = policy;
+  if (!Number.isInteger(softBounceLimit) || softBounceLimit < 1 || softBounceLimit > MAX_SOFT_BOUNCE_LIMIT) {
+    throw new RangeError(`softBounceLimit must be a whole number between 1 and ${MAX_SOFT_BOUNCE_LIMIT}`);
+  }
+  if (!Number.isFinite(softBounceWindowMs) || softBounceWindowMs < 0) {
+    throw new RangeError('softBounceWindowMs must be a non-negative number of milliseconds');
+  }
+  if (evidencePerKind !== undefined && (!Number.isInteger(evidencePerKind) || evidencePerKind < 1)) {
+    throw new RangeError('evidencePerKind must be a positive whole number');
+  }
+}
+
+/**
+ * How many soft bounces are kept. At least twice the limit, so the budget check always sees a full
+ * run; reaching this many soft bounces since the latest delivery counts as crossing the limit
+ * whatever their spread (see normalize.ts: that rule is what keeps the cap order-independent).
+ */
+export function softBounceCap(policy: RatchetPolicy): number {
+  return Math.max(policy.evidencePerKind ?? DEFAULT_EVIDENCE_PER_KIND, 2 * policy.softBounceLimit);
+}
+
+export function evidenceCap(policy: RatchetPolicy): number {
+  return policy.evidencePerKind ?? DEFAULT_EVIDENCE_PER_KIND;
+}
+
+/**
+ * Reads `SOFT_BOUNCE_LIMIT` (whole number 1..100, default 3) and `SOFT_BOUNCE_WINDOW_DAYS`
+ * (positive number of days up to 3650, decimals allowed, default 30). Unset or blank means default;
+ * anything else that does not parse throws: a typo must not silently become "never suppress".
+ */
+export function policyFromSettings(settings: Readonly<Record<string, string | undefined>>): RatchetPolicy {
+  const limitRaw = settings['SOFT_BOUNCE_LIMIT']?.trim();
+  const daysRaw = settings['SOFT_BOUNCE_WINDOW_DAYS']?.trim();
+  let softBounceLimit = DEFAULT_RATCHET_POLICY.softBounceLimit;
+  let softBounceWindowMs = DEFAULT_RATCHET_POLICY.softBounceWindowMs;
+  if (limitRaw !== undefined && limitRaw !== '') {
+    if (!/^[1-9][0-9]*$/.test(limitRaw) || Number(limitRaw) > MAX_SOFT_BOUNCE_LIMIT) {
+      throw new Error(`SOFT_BOUNCE_LIMIT must be a whole number between 1 and ${MAX_SOFT_BOUNCE_LIMIT}`);
+    }
+    softBounceLimit = Number(limitRaw);
+  }
+  if (daysRaw !== undefined && daysRaw !== '') {
+    const days = Number(daysRaw);
+    if (!/^[0-9]+(?:\.[0-9]+)?$/.test(daysRaw) || !(days > 0) || days > MAX_WINDOW_DAYS) {
+      throw new Error(`SOFT_BOUNCE_WINDOW_DAYS must be a number of days above 0 and at most ${MAX_WINDOW_DAYS}`);
+    }
+    softBounceWindowMs = Math.round(days * DAY_MS);
+  }
+  return { softBounceLimit, softBounceWindowMs };
+}

@@ -1,0 +1,116 @@
+/**
+ * Bad input on the real stack: a clear 4xx, and nothing written (no inbox row, no token claim,
+ * no queue message), for every provider. Provider-specific rules are unit-tested in test/unit;
+ * this proves the pipeline turns each rejection into "no side effects".
+ */
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestStack, type TestStack } from './harness.js';
+
+describe('bad inputs', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({
+      edge: {
+        // `generic` deliberately unconfigured here: its route must be closed, not open.
+        secrets: {
+          credentials: async (p) => {
+            if (p.name === 'generic') return [];
+            return (stack.config.settings[p.credentialsVariable] ?? '').split(',').filter(Boolean);
+          },
+        },
+      },
+    });
+  });
+  afterAll(() => stack?.stop());
+
+  async function everything(): Promise<number> {
+    const page = await stack.clients.doc.send(new ScanCommand({ TableName: stack.config.inboxTable }));
+    const depth = await stack.queueDepth();
+    return (page.Items?.length ?? 0) + depth.visible + depth.inFlight;
+  }
+
+  function tamper(body: string): string {
+    // Change one character inside the email address, which every provider's payload carries.
+    return body.replace('victim@example.com', 'victin@example.com');
+  }
+
+  const cases: Array<[string, string, (provider: string) => { headers: Record<string, string>; body: string }, number[]]> = [];
+  for (const provider of ['ses', 'sendgrid', 'mailgun', 'postmark', 'standard']) {
+    cases.push([provider, 'a body changed after signing', (p) => {
+      const r = stack.sign(p, 'hard_bounce', 'victim@example.com');
+      return { ...r, body: tamper(r.body) };
+    }, [400, 401, 403]]);
+    if (provider !== 'postmark') cases.push([provider, 'a stale timestamp', (p) => stack.sign(p, 'hard_bounce', 'victim@example.com', Date.now() - 2 * 3600_000), [401]]);
+    cases.push([provider, 'no authentication headers at all', (p) => {
+      const r = stack.sign(p, 'hard_bounce', 'victim@example.com');
+      return { headers: { 'content-type': 'application/json' }, body: r.body };
+    }, [400, 401]]);
+    cases.push([provider, 'garbage instead of JSON', (p) => {
+      const r = stack.sign(p, 'hard_bounce', 'victim@example.com');
+      return { headers: r.headers, body: '{not json' };
+    }, [400, 401]]);
+  }
+
+  for (const [provider, what, make, statuses] of cases) {
+    it(`${provider}: ${what} → 4xx, nothing written`, async () => {
+      const before = await everything();
+      const response = await stack.post(provider, make(provider));
+      // Postmark has no signature and Mailgun's does not cover the body: with valid credentials or a
+      // fresh token a changed body is indistinguishable from an authentic one. Mailgun's defence is the
+      // single-use token (the replay test below).
+      if ((provider === 'postmark' || provider === 'mailgun') && what === 'a body changed after signing') {
+        expect(response.status).toBe(200);
+        return;
+      }
+      expect(statuses).toContain(response.status);
+      expect(response.body.error).toEqual(expect.any(String));
+      expect(await everything()).toBe(before);
+    });
+  }
+
+  it('a replayed Mailgun token with altered event-data is rejected and writes nothing', async () => {
+    const original = stack.sign('mailgun', 'delivered', 'victim@example.com');
+    expect((await stack.post('mailgun', original)).status).toBe(200);
+    await stack.drain();
+    const before = await everything();
+    const forged = { ...original, body: original.body.replace('"delivered"', '"complained"') };
+    expect(forged.body).not.toBe(original.body);
+    const response = await stack.post('mailgun', forged);
+    expect(response.status).toBe(409);
+    expect(await everything()).toBe(before);
+    expect(await stack.record('victim@example.com')).toMatchObject({ status: 'active' });
+  });
+
+  it('an unknown provider is 404', async () => {
+    expect((await stack.post('nope', { headers: {}, body: '{}' })).status).toBe(404);
+  });
+
+  it('an unconfigured provider is closed (404), even with a well-formed request', async () => {
+    const before = await everything();
+    const response = await stack.post('generic', stack.sign('generic', 'complaint', 'victim@example.com'));
+    expect(response.status).toBe(404);
+    expect(await everything()).toBe(before);
+  });
+
+  it('an oversized body is 413 before anything is parsed', async () => {
+    const before = await everything();
+    const response = await stack.post('sendgrid', { headers: {}, body: Buffer.alloc(1024 * 1024 + 1, 0x20) });
+    expect(response.status).toBe(413);
+    expect(await everything()).toBe(before);
+  });
+
+  it('only POST is routed', async () => {
+    expect((await fetch(`${stack.url}/webhooks/ses`)).status).toBe(405);
+  });
+
+  it('never logs signatures, credentials or full addresses', async () => {
+    const request = stack.sign('standard', 'complaint', 'private-person@example.com');
+    await stack.post('standard', request);
+    await stack.post('standard', { ...request, body: tamper(request.body) });
+    const logged = JSON.stringify(stack.log.lines);
+    expect(logged).not.toContain(request.headers['webhook-signature']!.split(',')[1]);
+    expect(logged).not.toContain('private-person@example.com');
+    expect(stack.log.lines.length).toBeGreaterThan(0);
+  });
+});

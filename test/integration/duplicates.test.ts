@@ -1,0 +1,64 @@
+/** At-least-once delivery in, exactly-once effect out: duplicates and concurrency on the real stack. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoSuppressionStore } from '../../lambdas/adapters/dynamodb-suppressions.js';
+import { applyEvent } from '../../lambdas/core/suppression/index.js';
+import type { NormalizedEvent } from '../../lambdas/core/event.js';
+import { startTestStack, type TestStack } from './harness.js';
+
+describe('duplicates and concurrency', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack();
+  });
+  afterAll(() => stack?.stop());
+
+  it('50 concurrent identical deliveries: one inbox row, one applied effect, a 2xx for all 50', async () => {
+    const email = 'dup@example.com';
+    const request = stack.sign('ses', 'soft_bounce', email);
+    const responses = await Promise.all(Array.from({ length: 50 }, () => stack.post('ses', request)));
+    expect(responses.map((r) => r.status)).toEqual(Array(50).fill(200));
+    expect(responses.filter((r) => r.body.admitted === 1)).toHaveLength(1);
+    expect(responses.filter((r) => r.body.duplicates === 1)).toHaveLength(49);
+
+    await stack.drain();
+    const rows = (await stack.inboxRows()).filter((row) => row.event.recipient === email);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.status).toBe('applied');
+    const record = await stack.record(email);
+    // One soft bounce counted, however many copies were enqueued.
+    expect(Object.keys(record!.softBounces ?? {})).toHaveLength(1);
+    expect(record!.status).toBe('active');
+  });
+
+  it('a retried delivery of an applied event is a no-op duplicate and is not re-enqueued', async () => {
+    const request = stack.sign('generic', 'unsubscribe', 'retry@example.com');
+    expect((await stack.post('generic', request)).body).toMatchObject({ admitted: 1 });
+    await stack.drain();
+    const retry = await stack.post('generic', request);
+    expect(retry).toMatchObject({ status: 200, body: { admitted: 0, duplicates: 1 } });
+    expect(await stack.queueDepth()).toMatchObject({ visible: 0 });
+  });
+
+  it('50 concurrent events for one recipient give the same record as applying them in order', async () => {
+    const email = 'contended@example.com';
+    const base = Date.UTC(2026, 0, 1);
+    const kinds = ['soft_bounce', 'delivered', 'soft_bounce', 'complaint', 'unsubscribe', 'hard_bounce', 'delivered'] as const;
+    const events: NormalizedEvent[] = Array.from({ length: 50 }, (_, i) => ({
+      provider: 'generic',
+      eventId: `contended-${i}`,
+      recipient: email,
+      kind: kinds[i % kinds.length]!,
+      occurredAt: base + ((i * 7919) % 50) * 60_000,
+      detail: {},
+      raw: '{}',
+    }));
+    const store = new DynamoSuppressionStore(stack.clients.doc, stack.config.suppressionTable);
+    await Promise.all(events.map((e) => store.apply(e)));
+
+    let sequential: ReturnType<typeof applyEvent>['record'] | undefined;
+    for (const e of events) sequential = applyEvent(sequential, e).record;
+    const { version, updatedAt, ...stored } = (await stack.record(email))!;
+    expect(version).toBeGreaterThan(0);
+    expect(stored).toEqual(sequential);
+  });
+});
