@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { edgeWith, event, request } from './fakes.js';
+
+describe('WebhookEdge', () => {
+  it('admits and enqueues every actionable event, acknowledges ignored ones, and marks rows enqueued', async () => {
+    const { edge, inbox, queue } = edgeWith();
+    const events = [event({ eventId: 'a' }), event({ eventId: 'b', kind: 'ignored', ignoredReason: 'open' }), event({ eventId: 'c' })];
+    const response = await edge.receive('fake', request({ events }));
+    expect(response).toEqual({ status: 200, body: { ok: true, received: 3, admitted: 2, duplicates: 0, ignored: 1 } });
+    expect(queue.sent.map((m) => m.pk)).toEqual(['fake#a', 'fake#c']);
+    expect(queue.sent[0]!.event).not.toHaveProperty('raw');
+    expect([...inbox.rows.values()].map((r) => r.status)).toEqual(['enqueued', 'enqueued']);
+  });
+
+  it('a duplicate whose row is still pending is re-enqueued; one already enqueued is not', async () => {
+    const { edge, inbox, queue } = edgeWith();
+    queue.failNext = 1;
+    expect((await edge.receive('fake', request({ events: [event()] }))).status).toBe(503);
+    expect(inbox.rows.get('fake#e1')!.status).toBe('pending');
+    const retry = await edge.receive('fake', request({ events: [event()] }));
+    expect(retry.body).toMatchObject({ admitted: 0, duplicates: 1 });
+    expect(queue.sent).toHaveLength(1);
+    await edge.receive('fake', request({ events: [event()] }));
+    expect(queue.sent).toHaveLength(1);
+  });
+
+  it('a failed admission answers 503 but still enqueues the events that were stored', async () => {
+    const { edge, inbox, queue } = edgeWith();
+    inbox.failAdmitFor.add('b');
+    const response = await edge.receive('fake', request({ events: [event({ eventId: 'a' }), event({ eventId: 'b' })] }));
+    expect(response.status).toBe(503);
+    expect(queue.sent.map((m) => m.pk)).toEqual(['fake#a']);
+    expect(inbox.rows.has('fake#b')).toBe(false);
+  });
+
+  it('answers 413 for an oversized body before the provider sees it', async () => {
+    const { edge, created } = edgeWith();
+    const response = await edge.receive('fake', { body: Buffer.alloc(1025), headers: {} });
+    expect(response).toEqual({ status: 413, body: { error: 'payload_too_large' } });
+    expect(created.count).toBe(0);
+  });
+
+  it('an unknown provider and an unconfigured provider are both 404, and nothing is written', async () => {
+    const { edge, inbox, setCredentials } = edgeWith();
+    expect((await edge.receive('nope', request({ events: [event()] }))).status).toBe(404);
+    setCredentials([]);
+    expect((await edge.receive('fake', request({ events: [event()] }))).status).toBe(404);
+    expect(inbox.rows.size).toBe(0);
+  });
+
+  it('an authentication failure is a 4xx with a code and writes nothing', async () => {
+    const { edge, inbox, queue } = edgeWith();
+    const response = await edge.receive('fake', request({ events: [event()] }, 'wrong'));
+    expect(response).toEqual({ status: 401, body: { error: 'authentication_failed' } });
+    expect(inbox.rows.size).toBe(0);
+    expect(queue.sent).toHaveLength(0);
+  });
+
+  it('an unexpected error is a 500 so the provider retries', async () => {
+    const { edge } = edgeWith();
+    expect((await edge.receive('fake', request({ crash: true }))).status).toBe(500);
+  });
+
+  it('a credentials lookup failure is a 503, not a 404', async () => {
+    const { edge } = edgeWith({ secrets: { credentials: async () => { throw new Error('secrets manager down'); } } });
+    expect((await edge.receive('fake', request({ events: [event()] }))).status).toBe(503);
+  });
+
+  it('builds a provider once per credentials list and rebuilds it on rotation', async () => {
+    const { edge, created, setCredentials } = edgeWith();
+    await edge.receive('fake', request({ events: [event({ eventId: '1' })] }));
+    await edge.receive('fake', request({ events: [event({ eventId: '2' })] }));
+    expect(created.count).toBe(1);
+    setCredentials(['k2', 'k1']);
+    expect((await edge.receive('fake', request({ events: [event({ eventId: '3' })] }, 'k2'))).status).toBe(200);
+    expect(created.count).toBe(2);
+    expect(created.credentials[1]).toEqual(['k2', 'k1']);
+  });
+
+  it('confirms an SNS subscription once, through the confirmer, and retries after a failure', async () => {
+    const { edge, confirmer } = edgeWith();
+    const control = { type: 'SubscriptionConfirmation', topicArn: 'arn:aws:sns:us-east-1:123456789012:t', token: 'tok', messageId: 'm1' };
+    confirmer.fail = true;
+    expect((await edge.receive('fake', request({ control }))).status).toBe(503);
+    confirmer.fail = false;
+    expect((await edge.receive('fake', request({ control }))).status).toBe(200);
+    expect((await edge.receive('fake', request({ control }))).body).toMatchObject({ alreadyConfirmed: true });
+    expect(confirmer.calls).toEqual([[control.topicArn, 'tok']]);
+  });
+
+  it('takes no action on an UnsubscribeConfirmation but counts it', async () => {
+    const { edge, confirmer, counters } = edgeWith();
+    const control = { type: 'UnsubscribeConfirmation', topicArn: 'arn:aws:sns:us-east-1:123456789012:t', messageId: 'm2' };
+    expect((await edge.receive('fake', request({ control }))).status).toBe(200);
+    expect(confirmer.calls).toHaveLength(0);
+    expect(counters.totals.get('UnsubscribeConfirmations{provider=fake}')).toBe(1);
+  });
+});
