@@ -108,6 +108,8 @@ export class HttpsCertificateFetcher implements CertificateSource {
 
       const onResponse = (res: CertificateResponse): void => {
         response = res;
+        // Listen before anything can destroy the response: an unheard 'error' would crash the process.
+        res.on('error', (error) => finish(new TransientError('SNS certificate download failed', { cause: error })));
         const status = res.statusCode ?? 0;
         if (status !== 200) return finish(statusError(status));
         const declared = Number(headerValue(res.headers['content-length']));
@@ -122,7 +124,6 @@ export class HttpsCertificateFetcher implements CertificateSource {
           chunks.push(chunk);
         });
         res.on('end', () => finish(undefined, Buffer.concat(chunks)));
-        res.on('error', (error) => finish(new TransientError('SNS certificate download failed', { cause: error })));
         // A connection cut mid-body closes without 'end'.
         res.on('close', () => finish(new TransientError('SNS certificate download was cut short')));
       };

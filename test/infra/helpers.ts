@@ -7,6 +7,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import type { IConstruct } from 'constructs';
+import { rmSync } from 'node:fs';
 import type { HandlerFunction } from '../../lib/constructs/handler-function.js';
 import { RatchetStack, type RatchetStackProps } from '../../lib/stack.js';
 
@@ -15,6 +16,8 @@ export interface Synthesized {
   stack: RatchetStack;
   template: Template;
   assembly: CloudAssembly;
+  /** Removes the temporary cloud assembly (bundles included). */
+  cleanup(): void;
 }
 
 export function synthesize(context: Record<string, unknown> = {}, props: RatchetStackProps = {}): Synthesized {
@@ -22,7 +25,7 @@ export function synthesize(context: Record<string, unknown> = {}, props: Ratchet
   const stack = new RatchetStack(app, 'RatchetTest', props);
   const assembly = app.synth();
   const template = Template.fromJSON(assembly.getStackArtifact(stack.artifactId).template);
-  return { app, stack, template, assembly };
+  return { app, stack, template, assembly, cleanup: () => rmSync(assembly.directory, { recursive: true, force: true }) };
 }
 
 export function logicalId(construct: IConstruct): string {

@@ -42,9 +42,11 @@ describe('bad inputs', () => {
       return { ...r, body: tamper(r.body) };
     }, [400, 401, 403]]);
     if (provider !== 'postmark') cases.push([provider, 'a stale timestamp', (p) => stack.sign(p, 'hard_bounce', 'victim@example.com', Date.now() - 2 * 3600_000), [401]]);
-    cases.push([provider, 'no authentication headers at all', (p) => {
+    cases.push([provider, 'no authentication material at all', (p) => {
       const r = stack.sign(p, 'hard_bounce', 'victim@example.com');
-      return { headers: { 'content-type': 'application/json' }, body: r.body };
+      // Mailgun signs inside the body; everyone else in headers.
+      const body = p === 'mailgun' ? JSON.stringify({ 'event-data': JSON.parse(r.body)['event-data'] }) : r.body;
+      return { headers: { 'content-type': 'application/json' }, body };
     }, [400, 401]]);
     cases.push([provider, 'garbage instead of JSON', (p) => {
       const r = stack.sign(p, 'hard_bounce', 'victim@example.com');

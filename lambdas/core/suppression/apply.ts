@@ -25,8 +25,9 @@ export function applyEvent(
   if (record !== undefined && record.email !== event.recipient) {
     throw new TypeError('event recipient does not match the suppression record');
   }
-  const before: Facts = record ? readFacts(record) : readFacts(emptyRecord(event.recipient));
-  const previous = normalize(before, policy);
+  // The stored record is "before" for effects: it is what senders have been reading.
+  const previous = record ?? emptyRecord(event.recipient);
+  const before: Facts = readFacts(previous);
 
   // Only grow the facts; normalize decides what still counts. History fields take every event,
   // even one a reactivation makes irrelevant: that keeps them order-independent too.
@@ -36,10 +37,11 @@ export function applyEvent(
     firstEventAt: minDefined(before.firstEventAt, t),
     lastEventAt: maxDefined(before.lastEventAt, t),
   };
-  const key = evidenceKey(event.provider, event.eventId);
+  let key = '';
   if (event.kind === 'delivered') {
     after.lastDeliveredAt = maxDefined(before.lastDeliveredAt, t);
   } else {
+    key = evidenceKey(event.kind, event.provider, event.eventId);
     after.evidence = unionEvidence(before.evidence, { [key]: toEvidence(event, event.kind) });
   }
   const next = normalize(after, policy);
@@ -50,9 +52,9 @@ export function applyEvent(
 function effectOf(event: NormalizedEvent, key: string, previous: SuppressionRecord, next: SuppressionRecord): Effect {
   if (previous.reactivatedAt !== undefined && event.occurredAt <= previous.reactivatedAt) return 'ignored_before_reactivation';
   if (previous.status !== 'suppressed' && next.status === 'suppressed') return 'suppressed';
-  if (next.reasons.some((r) => !previous.reasons.includes(r))) return 'reason_added';
+  if (next.reasons.some((r) => !(previous.reasons ?? []).includes(r))) return 'reason_added';
   if (event.kind === 'delivered') return next.lastDeliveredAt !== previous.lastDeliveredAt ? 'delivery_recorded' : 'no_change';
-  const added = Object.hasOwn(next.evidence, key) && !Object.hasOwn(previous.evidence, key);
+  const added = Object.hasOwn(next.evidence, key) && !Object.hasOwn(previous.evidence ?? {}, key);
   if (event.kind === 'soft_bounce') {
     if (added) return 'soft_bounce_counted';
     if (next.lastDeliveredAt !== undefined && event.occurredAt <= next.lastDeliveredAt) return 'superseded_by_delivery';

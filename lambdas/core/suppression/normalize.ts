@@ -152,7 +152,7 @@ function compareAudit(a: AuditEntry, b: AuditEntry): number {
 /** Set union (by content), oldest first, keeping the newest AUDIT_CAP: the top-K of a union is order-free. */
 export function unionAudit(...lists: AuditEntry[][]): AuditEntry[] {
   const unique = new Map<string, AuditEntry>();
-  for (const list of lists) for (const entry of list) unique.set(canonicalJson(entry), entry);
+  for (const list of lists) for (const entry of list) unique.set(`${entry.at}\u0000${entry.action}\u0000${entry.actor}\u0000${entry.reason}`, entry);
   const sorted = [...unique.values()].sort(compareAudit);
   return sorted.slice(Math.max(0, sorted.length - AUDIT_CAP));
 }

@@ -73,7 +73,7 @@ export interface SuppressionRecord {
    * `reactivatedAt`. Sticky: a delivery arriving later does not clear it, only a reactivation does.
    */
   softBounceLimitAt?: number;
-  /** Union keyed by `provider#eventId` (manual: `manual:<at>`), pruned and capped (see normalize.ts). */
+  /** Union keyed by `<kind>:<provider>#<eventId>` (manual: `manual:<at>`, see keys.ts), pruned and capped (see normalize.ts). */
   evidence: Record<string, Evidence>;
   /** Manual actions, oldest first; union, capped to the newest entries. */
   audit: AuditEntry[];

@@ -1,5 +1,4 @@
 /** What every operation hands back: the new record, and how it compares with the one passed in. */
-import { canonicalJson } from './normalize.js';
 import type { ApplyResult, Effect, SuppressionRecord } from './record.js';
 
 const RECORD_FIELDS = [
@@ -23,9 +22,27 @@ const RECORD_FIELDS = [
  * in normal form (an older writer, a changed policy) counts as changed, so the next write heals it.
  */
 export function sameRecord(a: SuppressionRecord, b: SuppressionRecord): boolean {
-  const pick = (r: SuppressionRecord): Record<string, unknown> =>
-    Object.fromEntries(RECORD_FIELDS.map((f) => [f, (r as unknown as Record<string, unknown>)[f]]));
-  return canonicalJson(pick(a)) === canonicalJson(pick(b));
+  const x = a as unknown as Record<string, unknown>;
+  const y = b as unknown as Record<string, unknown>;
+  return RECORD_FIELDS.every((field) => sameJson(x[field], y[field]));
+}
+
+/** Deep equality of JSON values, ignoring object key order; an absent key equals an `undefined` one. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    return a.length === other.length && a.every((v, i) => sameJson(v, other[i]));
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
+  // Own properties only: an event id of `__proto__` is an ordinary key here.
+  const own = (o: Record<string, unknown>, key: string): unknown => (Object.hasOwn(o, key) ? o[key] : undefined);
+  for (const key of keys) if (!sameJson(own(x, key), own(y, key))) return false;
+  return true;
 }
 
 export function result(input: SuppressionRecord | undefined, record: SuppressionRecord, effect: Effect): ApplyResult {

@@ -2,6 +2,7 @@
 import type { ProviderDeps, WebhookProvider } from '../../../lambdas/core/provider.js';
 import { sendgridProvider } from '../../../lambdas/core/providers/sendgrid.js';
 import type { WebhookRequest } from '../../../lambdas/core/request.js';
+import { sendgridBatchBody, sendgridDemo, signSendgridBody } from '../../../lib/demo/sendgrid.js';
 
 export const NOW_MS = Date.UTC(2025, 0, 15, 12, 0, 0);
 export const NOW_SECONDS = String(NOW_MS / 1000);
@@ -85,4 +86,20 @@ export const MUTATED_SIGNATURE =
 export function vectorRequest(v: Vector, overrides: Partial<Vector> = {}): WebhookRequest {
   const { signature, timestamp, payload } = { ...v, ...overrides };
   return request(payload, { [SIGNATURE_HEADER]: signature, [TIMESTAMP_HEADER]: timestamp });
+}
+
+/** One demo key pair per test file run, and a request signing any body with it at NOW. */
+export const CREDENTIALS = sendgridDemo.createCredentials();
+
+export function signedBody(body: string | Buffer): WebhookRequest {
+  return request(body, signSendgridBody(body, NOW_SECONDS, CREDENTIALS.signingSecret));
+}
+
+export function signedEvents(events: readonly object[]): WebhookRequest {
+  return signedBody(sendgridBatchBody(events));
+}
+
+export async function receiveSigned(events: readonly object[] | string) {
+  const req = typeof events === 'string' ? signedBody(events) : signedEvents(events);
+  return (await sendgrid([CREDENTIALS.credential]).receive(req)).events;
 }

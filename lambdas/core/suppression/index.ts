@@ -1,0 +1,17 @@
+/** The suppression ratchet, pure core: no I/O, no clock. The DynamoDB adapter and the CLI use this. */
+export { applyEvent } from './apply.js';
+export { reactivate, suppressManually, type ManualAction } from './manual.js';
+export { mergeRecords } from './merge.js';
+export { DEFAULT_RATCHET_POLICY, policyFromSettings, type RatchetPolicy } from './policy.js';
+export {
+  emptyRecord,
+  isSuppressedRecord,
+  SUPPRESSION_REASONS,
+  type ApplyResult,
+  type AuditEntry,
+  type Effect,
+  type Evidence,
+  type EvidenceKind,
+  type SuppressionReason,
+  type SuppressionRecord,
+} from './record.js';

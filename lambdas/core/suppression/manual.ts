@@ -1,0 +1,74 @@
+/**
+ * The two things only a human does: suppress an address by hand, and reactivate one. Reactivation is
+ * the ONLY way from suppressed back to active; nothing a provider sends can do it.
+ */
+import { normalizeRecipient } from '../event.js';
+import { manualKey } from './keys.js';
+import { maxDefined, normalize, readFacts, unionAudit, unionEvidence } from './normalize.js';
+import { assertPolicy, DEFAULT_RATCHET_POLICY, type RatchetPolicy } from './policy.js';
+import { emptyRecord, type ApplyResult, type AuditEntry, type Effect, type SuppressionRecord } from './record.js';
+import { clip, result } from './result.js';
+
+export interface ManualAction {
+  /** Who did it (an IAM principal, a username): kept in the audit list. */
+  actor: string;
+  /** Why, in their words. */
+  reason: string;
+  /** When, epoch ms, passed in by the caller (the CLI passes its clock). */
+  at: number;
+}
+
+const ACTOR_MAX = 200;
+const REASON_MAX = 500;
+
+/**
+ * Reactivates: `reactivatedAt` becomes max(reactivatedAt, at), so every piece of evidence dated at or
+ * before `at` stops counting (it is pruned, and ignored if it arrives later), including manual
+ * suppressions and a crossed soft-bounce limit. Evidence dated after `at` still counts, so the
+ * record can stay suppressed: callers must look at `record.status`, not only at the effect.
+ */
+export function reactivate(record: SuppressionRecord, action: ManualAction, policy: RatchetPolicy = DEFAULT_RATCHET_POLICY): ApplyResult {
+  assertPolicy(policy);
+  const entry = auditEntry('reactivate', action);
+  const before = readFacts(record);
+  const next = normalize({ ...before, reactivatedAt: maxDefined(before.reactivatedAt, entry.at), audit: unionAudit(before.audit, [entry]) }, policy);
+  const outcome = result(record, next, 'no_change');
+  return { ...outcome, effect: outcome.changed ? 'reactivated' : 'no_change' };
+}
+
+/**
+ * Suppresses with reason `manual`, as evidence keyed `manual:<at>` plus an audit entry. Like any
+ * evidence, it is cleared by a reactivation dated at or after `at`; an action dated at or before the
+ * latest reactivation is audited but does not suppress.
+ */
+export function suppressManually(
+  record: SuppressionRecord | undefined,
+  email: string,
+  action: ManualAction,
+  policy: RatchetPolicy = DEFAULT_RATCHET_POLICY,
+): ApplyResult {
+  assertPolicy(policy);
+  const address = normalizeRecipient(email);
+  if (record !== undefined && record.email !== address) throw new TypeError('address does not match the suppression record');
+  const entry = auditEntry('suppress', action);
+  const previous = record ?? emptyRecord(address);
+  const before = readFacts(previous);
+  const key = manualKey(entry.at);
+  const evidence = { [key]: { kind: 'manual' as const, occurredAt: entry.at, provider: 'manual', actor: entry.actor, note: entry.reason } };
+  const next = normalize({ ...before, evidence: unionEvidence(before.evidence, evidence), audit: unionAudit(before.audit, [entry]) }, policy);
+  return result(record, next, manualEffect(entry.at, key, previous, next));
+}
+
+function manualEffect(at: number, key: string, previous: SuppressionRecord, next: SuppressionRecord): Effect {
+  if (previous.reactivatedAt !== undefined && at <= previous.reactivatedAt) return 'ignored_before_reactivation';
+  if (previous.status !== 'suppressed' && next.status === 'suppressed') return 'suppressed';
+  if (next.reasons.some((r) => !(previous.reasons ?? []).includes(r))) return 'reason_added';
+  return Object.hasOwn(next.evidence, key) && !Object.hasOwn(previous.evidence ?? {}, key) ? 'evidence_added' : 'no_change';
+}
+
+function auditEntry(action: AuditEntry['action'], input: ManualAction): AuditEntry {
+  if (typeof input.actor !== 'string' || input.actor.trim() === '') throw new TypeError('a manual action needs an actor');
+  if (typeof input.reason !== 'string') throw new TypeError('a manual action needs a reason');
+  if (typeof input.at !== 'number' || !Number.isFinite(input.at)) throw new TypeError('a manual action needs a time');
+  return { action, actor: clip(input.actor.trim(), ACTOR_MAX), reason: clip(input.reason, REASON_MAX), at: input.at };
+}

@@ -1,0 +1,30 @@
+/**
+ * Merging two records for the same address: every stored fact by its own rule (max, min, union), then
+ * normalize. Used to reconcile copies (a restored backup, a second region) and, in the tests, as the
+ * specification the incremental operations must agree with.
+ */
+import { maxDefined, minDefined, normalize, readFacts, unionAudit, unionEvidence, type Facts } from './normalize.js';
+import { assertPolicy, DEFAULT_RATCHET_POLICY, type RatchetPolicy } from './policy.js';
+import type { SuppressionRecord } from './record.js';
+
+export function mergeRecords(a: SuppressionRecord, b: SuppressionRecord, policy: RatchetPolicy = DEFAULT_RATCHET_POLICY): SuppressionRecord {
+  assertPolicy(policy);
+  if (a.email !== b.email) throw new TypeError('cannot merge suppression records of different addresses');
+  const x = readFacts(a);
+  const y = readFacts(b);
+  const facts: Facts = {
+    email: x.email,
+    evidence: unionEvidence(x.evidence, y.evidence),
+    audit: unionAudit(x.audit, y.audit),
+  };
+  const set = (field: keyof Facts, value: number | undefined): void => {
+    if (value !== undefined) (facts as unknown as Record<string, number>)[field] = value;
+  };
+  set('firstEventAt', minDefined(x.firstEventAt, y.firstEventAt));
+  set('lastEventAt', maxDefined(x.lastEventAt, y.lastEventAt));
+  set('lastDeliveredAt', maxDefined(x.lastDeliveredAt, y.lastDeliveredAt));
+  set('reactivatedAt', maxDefined(x.reactivatedAt, y.reactivatedAt));
+  // Min, like each side: normalize drops it again if it is dated at or before the merged reactivation.
+  set('softBounceLimitAt', minDefined(x.softBounceLimitAt, y.softBounceLimitAt));
+  return normalize(facts, policy);
+}

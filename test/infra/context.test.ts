@@ -1,0 +1,154 @@
+/**
+ * CDK context reaches the template: one synth with every setting overridden (as the CLI would pass
+ * them: strings, plus cdk.json-style numbers, booleans and arrays), and the parser's refusals.
+ */
+import { Construct } from 'constructs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readConfig } from '../../lib/config.js';
+import { API } from '../../lib/definitions.js';
+import {
+  expectedGrants,
+  functionLogicalId,
+  grants,
+  logicalId,
+  roleStatements,
+  synthesize,
+  type Synthesized,
+} from './helpers.js';
+
+const OTHER_TOPIC = 'arn:aws:sns:eu-west-1:111111111111:other-ses-events';
+const THIRD_TOPIC = 'arn:aws:sns:eu-west-1:222222222222:third';
+
+let s: Synthesized;
+beforeAll(() => {
+  s = synthesize({
+    extraTopicArns: ` ${OTHER_TOPIC}, ${THIRD_TOPIC} ,`,
+    inboxTtlDays: '30',
+    postmarkAllowedIps: ['3.134.147.250', '50.31.156.6'],
+    throttleRateLimit: '20',
+    throttleBurstLimit: 40,
+    createConfigurationSet: 'false',
+    softBounceLimit: '3',
+    softBounceWindowDays: 7,
+    sweepAfterSeconds: '600',
+    logRetentionDays: 7,
+  });
+});
+afterAll(() => s?.cleanup());
+
+const env = (fn: 'edge' | 'consumer' | 'sweeper') =>
+  (s.template.toJSON().Resources[functionLogicalId(s.stack[fn])] as any).Properties.Environment.Variables as Record<
+    string,
+    unknown
+  >;
+
+describe('context overrides', () => {
+  it('extra topic ARNs join the edge allowlist and its ConfirmSubscription grant', () => {
+    expect(env('edge').SNS_TOPIC_ARNS).toEqual({
+      'Fn::Join': ['', [{ Ref: logicalId(s.stack.topic) }, `,${OTHER_TOPIC},${THIRD_TOPIC}`]],
+    });
+    const g = grants(roleStatements(s.template, s.stack.edge));
+    expect(g['sns:ConfirmSubscription']).toEqual(
+      expectedGrants(s.stack, [[['sns:ConfirmSubscription'], [s.stack.topic.topicArn, OTHER_TOPIC, THIRD_TOPIC]]])[
+        'sns:ConfirmSubscription'
+      ],
+    );
+  });
+
+  it('inbox TTL, Postmark IP allowlist, soft-bounce policy and sweep age reach the handlers', () => {
+    expect(env('edge')).toMatchObject({ INBOX_TTL_DAYS: '30', POSTMARK_ALLOWED_IPS: '3.134.147.250,50.31.156.6' });
+    expect(env('consumer')).toMatchObject({ SOFT_BOUNCE_LIMIT: '3', SOFT_BOUNCE_WINDOW_DAYS: '7' });
+    expect(env('sweeper')).toMatchObject({ SWEEP_AFTER_SECONDS: '600' });
+  });
+
+  it('stage throttling, and SNS pacing defaults to half the stage rate', () => {
+    s.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
+    });
+    s.template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'https',
+      DeliveryPolicy: { throttlePolicy: { maxReceivesPerSecond: 10 } },
+    });
+  });
+
+  it('log retention', () => {
+    s.template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 7 });
+  });
+
+  it('createConfigurationSet=false: no configuration set or its output, but SES in this account may still publish', () => {
+    s.template.resourceCountIs('AWS::SES::ConfigurationSet', 0);
+    s.template.resourceCountIs('AWS::SES::ConfigurationSetEventDestination', 0);
+    expect(s.template.toJSON().Outputs.ConfigurationSetName).toBeUndefined();
+    s.template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      Topics: [{ Ref: logicalId(s.stack.topic) }],
+      PolicyDocument: {
+        Statement: [
+          {
+            Sid: 'AllowSesPublishFromThisAccount',
+            Effect: 'Allow',
+            Action: 'sns:Publish',
+            Principal: { Service: 'ses.amazonaws.com' },
+            Resource: { Ref: logicalId(s.stack.topic) },
+            Condition: {
+              StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+              ArnLike: {
+                'aws:SourceArn': {
+                  'Fn::Join': [
+                    '',
+                    ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':*'],
+                  ],
+                },
+              },
+            },
+          },
+        ],
+      },
+    });
+  });
+});
+
+describe('context parsing', () => {
+  // A bare root construct: an App would create a temporary output directory each time.
+  const config = (context: Record<string, unknown>) => {
+    const root = new Construct(undefined as never, '');
+    for (const [key, value] of Object.entries(context)) root.node.setContext(key, value);
+    return readConfig(root.node);
+  };
+
+  it('defaults', () => {
+    expect(config({})).toMatchObject({
+      extraTopicArns: [],
+      inboxTtlDays: 90,
+      postmarkAllowedIps: undefined,
+      throttleRateLimit: API.throttleRateLimit,
+      throttleBurstLimit: API.throttleBurstLimit,
+      snsMaxReceivesPerSecond: API.snsMaxReceivesPerSecond,
+      createConfigurationSet: true,
+      softBounceLimit: undefined,
+      softBounceWindowDays: undefined,
+    });
+  });
+
+  it('an explicit SNS pace is kept, but never above the stage rate (a 429 would lose SES events)', () => {
+    expect(config({ snsMaxReceivesPerSecond: '5' }).snsMaxReceivesPerSecond).toBe(5);
+    expect(config({ throttleRateLimit: 1 }).snsMaxReceivesPerSecond).toBe(1);
+    expect(() => config({ throttleRateLimit: 10, snsMaxReceivesPerSecond: 11 })).toThrow(/must not exceed/);
+  });
+
+  it('refuses values that do not parse instead of falling back to a default', () => {
+    expect(() => config({ inboxTtlDays: 'ninety' })).toThrow(/inboxTtlDays/);
+    expect(() => config({ inboxTtlDays: 1.5 })).toThrow(/inboxTtlDays/);
+    expect(() => config({ throttleRateLimit: -1 })).toThrow(/throttleRateLimit/);
+    expect(() => config({ createConfigurationSet: 'yes' })).toThrow(/createConfigurationSet/);
+    expect(() => config({ extraTopicArns: [1] })).toThrow(/extraTopicArns/);
+    expect(() => config({ logRetentionDays: 8 })).toThrow(/logRetentionDays/);
+  });
+
+  it('blank values count as unset', () => {
+    expect(config({ postmarkAllowedIps: ' ', extraTopicArns: '' })).toMatchObject({
+      postmarkAllowedIps: undefined,
+      extraTopicArns: [],
+    });
+  });
+});
