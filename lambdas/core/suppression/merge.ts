@@ -17,14 +17,18 @@ export function mergeRecords(a: SuppressionRecord, b: SuppressionRecord, policy:
     evidence: unionEvidence(x.evidence, y.evidence),
     audit: unionAudit(x.audit, y.audit),
   };
-  const set = (field: keyof Facts, value: number | undefined): void => {
-    if (value !== undefined) (facts as unknown as Record<string, number>)[field] = value;
+  const set = (field: 'firstEventAt' | 'lastEventAt' | 'lastDeliveredAt' | 'reactivatedAt' | 'softBounceLimitAt', value: number | undefined): void => {
+    if (value !== undefined) facts[field] = value;
   };
   set('firstEventAt', minDefined(x.firstEventAt, y.firstEventAt));
   set('lastEventAt', maxDefined(x.lastEventAt, y.lastEventAt));
   set('lastDeliveredAt', maxDefined(x.lastDeliveredAt, y.lastDeliveredAt));
-  set('reactivatedAt', maxDefined(x.reactivatedAt, y.reactivatedAt));
-  // Min, like each side: normalize drops it again if it is dated at or before the merged reactivation.
-  set('softBounceLimitAt', minDefined(x.softBounceLimitAt, y.softBounceLimitAt));
+  const reactivatedAt = maxDefined(x.reactivatedAt, y.reactivatedAt);
+  set('reactivatedAt', reactivatedAt);
+  // Min over the crossings that survive the merged reactivation. Dropping the stale ones first
+  // matters: min-then-drop would let a crossing the reactivation cleared hide a later one that stands.
+  const standing = (at: number | undefined): number | undefined =>
+    at !== undefined && (reactivatedAt === undefined || at > reactivatedAt) ? at : undefined;
+  set('softBounceLimitAt', minDefined(standing(x.softBounceLimitAt), standing(y.softBounceLimitAt)));
   return normalize(facts, policy);
 }
