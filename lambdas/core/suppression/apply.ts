@@ -3,13 +3,16 @@
  * record, calls this, and writes the result back under a version guard when `changed`.
  */
 import { EVENT_KINDS, type NormalizedEvent } from '../event.js';
-import { evidenceKey } from './keys.js';
+import { evidenceKey, softBounceKey } from './keys.js';
 import { maxDefined, minDefined, normalize, readFacts, unionEvidence, type Facts } from './normalize.js';
 import { assertPolicy, DEFAULT_RATCHET_POLICY, type RatchetPolicy } from './policy.js';
 import { emptyRecord, type ApplyResult, type Effect, type Evidence, type EvidenceKind, type SuppressionRecord } from './record.js';
 import { clip, result } from './result.js';
 
-const DETAIL_MAX = 200;
+// Provider codes (`Permanent`, `5.1.1`, `abuse`) are short; SMTP diagnostics can run long. Both are
+// clipped so that the worst-case item stays far below 400 KB (see the size test).
+const CODE_MAX = 48;
+const DIAGNOSTIC_MAX = 160;
 
 /**
  * Throws (TypeError) on an `ignored` event, on a malformed one, and when the event is for another
@@ -40,13 +43,15 @@ export function applyEvent(
   let key = '';
   if (event.kind === 'delivered') {
     after.lastDeliveredAt = maxDefined(before.lastDeliveredAt, t);
+  } else if (event.kind === 'soft_bounce') {
+    key = softBounceKey(event.provider, event.eventId);
+    after.softBounces = unionEvidence(before.softBounces, { [key]: toEvidence(event, event.kind) });
   } else {
     key = evidenceKey(event.kind, event.provider, event.eventId);
     after.evidence = unionEvidence(before.evidence, { [key]: toEvidence(event, event.kind) });
   }
   const next = normalize(after, policy);
-  const outcome = result(record, next, effectOf(event, key, previous, next));
-  return outcome;
+  return result(record, next, effectOf(event, key, previous, next));
 }
 
 function effectOf(event: NormalizedEvent, key: string, previous: SuppressionRecord, next: SuppressionRecord): Effect {
@@ -54,13 +59,12 @@ function effectOf(event: NormalizedEvent, key: string, previous: SuppressionReco
   if (previous.status !== 'suppressed' && next.status === 'suppressed') return 'suppressed';
   if (next.reasons.some((r) => !(previous.reasons ?? []).includes(r))) return 'reason_added';
   if (event.kind === 'delivered') return next.lastDeliveredAt !== previous.lastDeliveredAt ? 'delivery_recorded' : 'no_change';
-  const added = Object.hasOwn(next.evidence, key) && !Object.hasOwn(previous.evidence ?? {}, key);
   if (event.kind === 'soft_bounce') {
-    if (added) return 'soft_bounce_counted';
+    if (Object.hasOwn(next.softBounces, key) && !Object.hasOwn(previous.softBounces ?? {}, key)) return 'soft_bounce_counted';
     if (next.lastDeliveredAt !== undefined && event.occurredAt <= next.lastDeliveredAt) return 'superseded_by_delivery';
     return 'no_change';
   }
-  return added ? 'evidence_added' : 'no_change';
+  return Object.hasOwn(next.evidence, key) && !Object.hasOwn(previous.evidence ?? {}, key) ? 'evidence_added' : 'no_change';
 }
 
 function assertActionable(event: NormalizedEvent): asserts event is NormalizedEvent & { kind: Exclude<NormalizedEvent['kind'], 'ignored'> } {
@@ -78,7 +82,7 @@ function toEvidence(event: NormalizedEvent, kind: EvidenceKind): Evidence {
   const d = event.detail ?? {};
   for (const field of ['bounceType', 'bounceSubType', 'status', 'diagnosticCode', 'complaintFeedbackType', 'providerEventType'] as const) {
     const value = d[field];
-    if (typeof value === 'string' && value !== '') entry[field] = clip(value, DETAIL_MAX);
+    if (typeof value === 'string' && value !== '') entry[field] = clip(value, field === 'diagnosticCode' ? DIAGNOSTIC_MAX : CODE_MAX);
   }
   if (typeof d.echo === 'boolean') entry.echo = d.echo;
   return entry;

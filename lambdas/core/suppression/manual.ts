@@ -18,8 +18,8 @@ export interface ManualAction {
   at: number;
 }
 
-const ACTOR_MAX = 200;
-const REASON_MAX = 500;
+const ACTOR_MAX = 100;
+const REASON_MAX = 200;
 
 /**
  * Reactivates: `reactivatedAt` becomes max(reactivatedAt, at), so every piece of evidence dated at or

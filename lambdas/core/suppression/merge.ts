@@ -15,6 +15,7 @@ export function mergeRecords(a: SuppressionRecord, b: SuppressionRecord, policy:
   const facts: Facts = {
     email: x.email,
     evidence: unionEvidence(x.evidence, y.evidence),
+    softBounces: unionEvidence(x.softBounces, y.softBounces),
     audit: unionAudit(x.audit, y.audit),
   };
   const set = (field: 'firstEventAt' | 'lastEventAt' | 'lastDeliveredAt' | 'reactivatedAt' | 'softBounceLimitAt', value: number | undefined): void => {

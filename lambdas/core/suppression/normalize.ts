@@ -26,6 +26,7 @@ export interface Facts {
   reactivatedAt?: number;
   softBounceLimitAt?: number;
   evidence: Record<string, Evidence>;
+  softBounces: Record<string, Evidence>;
   audit: AuditEntry[];
 }
 
@@ -48,22 +49,31 @@ const EVIDENCE_STRING_FIELDS = [
 export function readFacts(record: SuppressionRecord): Facts {
   const r = record as unknown as Record<string, unknown>;
   if (typeof r['email'] !== 'string' || r['email'] === '') malformed('email');
-  const facts: Facts = { email: r['email'] as string, evidence: {}, audit: [] };
+  const facts: Facts = { email: r['email'] as string, evidence: {}, softBounces: {}, audit: [] };
   for (const field of ['firstEventAt', 'lastEventAt', 'lastDeliveredAt', 'reactivatedAt', 'softBounceLimitAt'] as const) {
     const value = r[field];
     if (value === undefined || value === null) continue;
     if (typeof value !== 'number' || !Number.isFinite(value)) malformed(field);
     facts[field] = value;
   }
-  const evidence = r['evidence'] ?? {};
-  if (!isPlainObject(evidence)) malformed('evidence');
-  const entries: Array<[string, Evidence]> = [];
-  for (const [key, value] of Object.entries(evidence)) entries.push([key, readEvidence(value)]);
-  facts.evidence = Object.fromEntries(entries);
+  facts.evidence = readEvidenceMap(r['evidence'], 'evidence', (kind) => kind !== 'soft_bounce');
+  facts.softBounces = readEvidenceMap(r['softBounces'], 'softBounces', (kind) => kind === 'soft_bounce');
   const audit = r['audit'] ?? [];
   if (!Array.isArray(audit)) malformed('audit');
   facts.audit = audit.map(readAudit);
   return facts;
+}
+
+function readEvidenceMap(value: unknown, field: string, allowed: (kind: EvidenceKind) => boolean): Record<string, Evidence> {
+  const map = value ?? {};
+  if (!isPlainObject(map)) malformed(field);
+  const entries: Array<[string, Evidence]> = [];
+  for (const [key, raw] of Object.entries(map)) {
+    const entry = readEvidence(raw);
+    if (!allowed(entry.kind)) malformed(`${field} holds a ${entry.kind} entry`);
+    entries.push([key, entry]);
+  }
+  return Object.fromEntries(entries);
 }
 
 function readEvidence(value: unknown): Evidence {
@@ -191,8 +201,10 @@ function newestFirst(a: Keyed, b: Keyed): number {
  * 2. Soft-bounce budget, on the soft bounces left: the start of the earliest run of `limit` bounces
  *    spanning at most the window is min-merged into `softBounceLimitAt`. That field is sticky: a
  *    later-arriving, later-dated delivery prunes the bounces but not the crossing (the documented
- *    exception to order independence). A crossing dated at/before `reactivatedAt` is dropped, and
- *    re-derived from the surviving bounces if they still cross.
+ *    exception to order independence). The value is the run's FIRST bounce, so a run that touches
+ *    the reactivation (any bounce dated at/before `reactivatedAt`) is dropped whole, and re-derived
+ *    from the surviving bounces if they still cross. (The run's last bounce would not do: a run
+ *    straddling the reactivation would survive it.)
  * 3. Cap: keep the newest N entries of each kind. Pruning removes the oldest entries of a kind, so
  *    "prune then cap" equals "cap then prune" and the cap is order-independent too. Soft bounces need
  *    one more rule: a run could hide among entries the cap dropped (and would be seen or not depending
@@ -207,7 +219,7 @@ export function normalize(facts: Facts, policy: RatchetPolicy): SuppressionRecor
   const deliveredAt = facts.lastDeliveredAt ?? -Infinity;
 
   const byKind = new Map<EvidenceKind, Keyed[]>(EVIDENCE_KINDS.map((k) => [k, []]));
-  for (const [key, entry] of Object.entries(facts.evidence)) {
+  for (const [key, entry] of [...Object.entries(facts.evidence), ...Object.entries(facts.softBounces)]) {
     if (entry.occurredAt <= reactivatedAt) continue;
     if (entry.kind === 'soft_bounce' && entry.occurredAt <= deliveredAt) continue;
     byKind.get(entry.kind)!.push([key, entry]);
@@ -222,7 +234,7 @@ export function normalize(facts: Facts, policy: RatchetPolicy): SuppressionRecor
   const stickyLimit = facts.softBounceLimitAt !== undefined && facts.softBounceLimitAt > reactivatedAt ? facts.softBounceLimitAt : undefined;
   const softBounceLimitAt = minDefined(stickyLimit, runStart, fullCapStart);
 
-  const kept: Keyed[] = [...keptSoft];
+  const kept: Keyed[] = [];
   for (const kind of EVIDENCE_KINDS) if (kind !== 'soft_bounce') kept.push(...byKind.get(kind)!.slice(0, evidenceCap(policy)));
   kept.sort((a, b) => newestFirst(b, a));
 
@@ -230,7 +242,7 @@ export function normalize(facts: Facts, policy: RatchetPolicy): SuppressionRecor
   let suppressedAt = softBounceLimitAt;
   if (softBounceLimitAt !== undefined) inEffect.add('soft_bounce_limit');
   for (const [, entry] of kept) {
-    if (entry.kind === 'soft_bounce') continue;
+    if (entry.kind === 'soft_bounce') continue; // (never: they are in keptSoft; narrows the type)
     inEffect.add(REASON_OF_KIND[entry.kind]);
     suppressedAt = minDefined(suppressedAt, entry.occurredAt);
   }
@@ -249,6 +261,7 @@ export function normalize(facts: Facts, policy: RatchetPolicy): SuppressionRecor
   if (facts.reactivatedAt !== undefined) record.reactivatedAt = facts.reactivatedAt;
   if (softBounceLimitAt !== undefined) record.softBounceLimitAt = softBounceLimitAt;
   record.evidence = Object.fromEntries(kept);
+  record.softBounces = Object.fromEntries([...keptSoft].reverse());
   record.audit = unionAudit(facts.audit);
   return record;
 }

@@ -19,12 +19,13 @@ export interface RatchetPolicy {
 
 export const DEFAULT_RATCHET_POLICY: RatchetPolicy = Object.freeze({ softBounceLimit: 3, softBounceWindowMs: 30 * DAY_MS });
 
-/** 5 kinds x 20 entries: about 100 evidence entries at most, a few tens of KB. */
+/** 4 suppressing kinds x 20 entries, plus max(20, 2 x limit) soft bounces: 100-120 entries, ~230 KB in the worst case (every string at its clip length, 3-byte characters). */
 export const DEFAULT_EVIDENCE_PER_KIND = 20;
 /** Manual actions kept in `audit` (newest). */
-export const AUDIT_CAP = 50;
+export const AUDIT_CAP = 30;
 
-const MAX_SOFT_BOUNCE_LIMIT = 100;
+// Bounded so the soft-bounce map (2x the limit at most) keeps the worst-case item far below 400 KB.
+const MAX_SOFT_BOUNCE_LIMIT = 20;
 const MAX_WINDOW_DAYS = 3650;
 
 /** Throws unless the policy is usable; called by every entry point, so a bad object fails loudly. */
@@ -55,7 +56,7 @@ export function evidenceCap(policy: RatchetPolicy): number {
 }
 
 /**
- * Reads `SOFT_BOUNCE_LIMIT` (whole number 1..100, default 3) and `SOFT_BOUNCE_WINDOW_DAYS`
+ * Reads `SOFT_BOUNCE_LIMIT` (whole number 1..20, default 3) and `SOFT_BOUNCE_WINDOW_DAYS`
  * (positive number of days up to 3650, decimals allowed, default 30). Unset or blank means default;
  * anything else that does not parse throws: a typo must not silently become "never suppress".
  */

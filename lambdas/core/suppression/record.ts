@@ -73,8 +73,13 @@ export interface SuppressionRecord {
    * `reactivatedAt`. Sticky: a delivery arriving later does not clear it, only a reactivation does.
    */
   softBounceLimitAt?: number;
-  /** Union keyed by `<kind>:<provider>#<eventId>` (manual: `manual:<at>`, see keys.ts), pruned and capped (see normalize.ts). */
+  /**
+   * Why the address is suppressed: complaint, hard_bounce, unsubscribe and manual entries, keyed
+   * `<kind>:<provider>#<eventId>` (manual: `manual:<at>`). Union; pruned and capped (normalize.ts).
+   */
   evidence: Record<string, Evidence>;
+  /** The soft-bounce budget being spent: bounces after the latest delivery, keyed `<provider>#<eventId>`. */
+  softBounces: Record<string, Evidence>;
   /** Manual actions, oldest first; union, capped to the newest entries. */
   audit: AuditEntry[];
 }
@@ -104,7 +109,7 @@ export interface ApplyResult {
 }
 
 export function emptyRecord(email: string): SuppressionRecord {
-  return { email, status: 'active', reasons: [], evidence: {}, audit: [] };
+  return { email, status: 'active', reasons: [], evidence: {}, softBounces: {}, audit: [] };
 }
 
 export function isSuppressedRecord(record: SuppressionRecord | undefined): boolean {

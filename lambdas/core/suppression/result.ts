@@ -13,6 +13,7 @@ const RECORD_FIELDS = [
   'reactivatedAt',
   'softBounceLimitAt',
   'evidence',
+  'softBounces',
   'audit',
 ] as const;
 
@@ -54,8 +55,12 @@ export function result(input: SuppressionRecord | undefined, record: Suppression
   };
 }
 
-/** Truncates to `max` code points (never splitting a surrogate pair): stored strings stay small and valid. */
+/**
+ * Truncates to `max` UTF-16 units (at most 3 UTF-8 bytes each, which is what the item-size budget
+ * counts), never ending on half a surrogate pair: stored strings stay small and valid.
+ */
 export function clip(value: string, max: number): string {
   if (value.length <= max) return value;
-  return Array.from(value).slice(0, max).join('');
+  const last = value.charCodeAt(max - 1);
+  return value.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
 }

@@ -87,7 +87,7 @@ describe('order independence', () => {
         // The cap really bounds the item.
         const record = fold(arrival, CAPPED_POLICY);
         const perKind = new Map<string, number>();
-        for (const e of Object.values(record?.evidence ?? {})) perKind.set(e.kind, (perKind.get(e.kind) ?? 0) + 1);
+        for (const e of [...Object.values(record?.evidence ?? {}), ...Object.values(record?.softBounces ?? {})]) perKind.set(e.kind, (perKind.get(e.kind) ?? 0) + 1);
         for (const n of perKind.values()) expect(n).toBeLessThanOrEqual(4);
       }),
       { numRuns: 2_000 },

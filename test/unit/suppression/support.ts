@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import type { ActionableKind, NormalizedEvent } from '../../../lambdas/core/event.js';
 import {
   applyEvent,
+  emptyRecord,
   reactivate,
   suppressManually,
   type ApplyResult,
@@ -50,7 +51,7 @@ export function runOp(record: SuppressionRecord | undefined, op: Op, policy: Rat
       return suppressManually(record, EMAIL, op, policy);
     case 'reactivate':
       // The API needs an existing record; an empty one is what the adapter would have after any write.
-      return reactivate(record ?? { email: EMAIL, status: 'active', reasons: [], evidence: {}, audit: [] }, op, policy);
+      return reactivate(record ?? emptyRecord(EMAIL), op, policy);
   }
 }
 
@@ -177,7 +178,8 @@ export function oracle(set: readonly Op[], policy: RatchetPolicy): Expected {
     if (op.type === 'suppress' && op.at > c) counted.push([`manual:${op.at}`, 'manual', op.at]);
     if (op.type !== 'event' || op.event.kind === 'delivered' || op.event.occurredAt <= c) continue;
     if (op.event.kind === 'soft_bounce' && op.event.occurredAt <= d) continue;
-    counted.push([`${op.event.kind}:${op.event.provider}#${op.event.eventId}`, op.event.kind, op.event.occurredAt]);
+    const id = `${op.event.provider}#${op.event.eventId}`;
+    counted.push([op.event.kind === 'soft_bounce' ? id : `${op.event.kind}:${id}`, op.event.kind, op.event.occurredAt]);
   }
   const unique = [...new Map(counted.map((x) => [x[0], x])).values()];
   const kept: Array<[string, string, number]> = [];
@@ -234,8 +236,8 @@ export function oracle(set: readonly Op[], policy: RatchetPolicy): Expected {
 
 /** The fields an Expected describes, read off a record. */
 export function observed(record: SuppressionRecord | undefined): Omit<Expected, 'exact' | 'limitCrossedAtEnd'> {
-  const r = record ?? { reasons: [], evidence: {} };
-  const out: Record<string, unknown> = { reasons: r.reasons, evidenceKeys: Object.keys(r.evidence).sort() };
+  const r = record ?? emptyRecord(EMAIL);
+  const out: Record<string, unknown> = { reasons: r.reasons, evidenceKeys: [...Object.keys(r.evidence), ...Object.keys(r.softBounces)].sort() };
   for (const k of ['suppressedAt', 'softBounceLimitAt', 'lastDeliveredAt', 'reactivatedAt', 'firstEventAt', 'lastEventAt'] as const) {
     const v = (r as Partial<SuppressionRecord>)[k];
     if (v !== undefined) out[k] = v;

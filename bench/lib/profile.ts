@@ -1,0 +1,90 @@
+/**
+ * A CPU profile of one piece of a run, summarized by who spent the time: our code, the AWS SDK
+ * clients, the DynamoDB and SQS emulators, Node core, the benchmark client. Each sample's time goes to
+ * the innermost frame on its stack that is not Node core, so `crypto.verify` or `zlib.gzipSync` count
+ * for the code that called them, and only what Node does on its own (sockets, HTTP parsing, timers)
+ * stays "Node core". Used to say where the time goes when a target is missed.
+ */
+import { Session } from 'node:inspector/promises';
+import type { Profiler } from 'node:inspector';
+
+export interface ProfileShare {
+  category: string;
+  percent: number;
+}
+
+const CATEGORIES: ReadonlyArray<[string, RegExp]> = [
+  ['AWS SDK clients (@aws-sdk, @smithy)', /node_modules\/(@aws-sdk|@smithy|@aws-crypto|@aws|fast-xml-parser|strnum|tslib|uuid|bowser)\//],
+  ['DynamoDB emulator (dynalite + LevelDB)', /node_modules\/(dynalite|[a-z-]*level[a-z-]*|abstract-level|memory-level|classic-level|lazy|big\.js|buffer-crc32|functional-red-black-tree|module-error|catering|queue-microtask|maybe-combine-errors|once|async|lock)\//],
+  ['SQS emulator (fauxqs + fastify)', /node_modules\/(fauxqs|fastify|@fastify\/[^/]+|avvio|find-my-way|light-my-request|pino[a-z-]*|fast-json-stringify|ajv[a-z-]*|fast-[a-z-]+|toad-cache|rfdc|secure-json-parse|abstract-logging|process-warning|content-type|fast-querystring|sonic-boom|thread-stream|real-require|on-exit-leak-free|safe-stable-stringify|json-schema-ref-resolver|fast-uri|ret|safe-regex2|cookie|set-cookie-parser|semver|@lukeed\/ms)\//],
+  ['Ratchet: edge/consumer code (lambdas/)', /\/lambdas\//],
+  ['Ratchet: local runtime (lib/local: HTTP front, poller)', /\/lib\/local\//],
+  ['benchmark client (bench/, lib/demo)', /\/(bench|lib\/demo)\//],
+  ['other dependencies', /node_modules\//],
+];
+
+const NODE_CORE = 'Node core (sockets, HTTP parsing, streams, timers)';
+const RUNTIME = 'V8 (GC, microtask queue, idle)';
+
+function categoryOf(url: string): string | undefined {
+  if (url === '' || url.startsWith('node:')) return undefined;
+  for (const [name, pattern] of CATEGORIES) if (pattern.test(url)) return name;
+  return 'other';
+}
+
+/** Profiles `fn` (sampling every 200 µs) and returns the shares of CPU samples per category. */
+export async function profileShares<T>(fn: () => Promise<T>): Promise<{ value: T; shares: ProfileShare[] }> {
+  const session = new Session();
+  session.connect();
+  try {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 200 });
+    await session.post('Profiler.start');
+    let value: T;
+    try {
+      value = await fn();
+    } catch (error) {
+      await session.post('Profiler.stop');
+      throw error;
+    }
+    const { profile } = await session.post('Profiler.stop');
+    return { value, shares: summarize(profile) };
+  } finally {
+    session.disconnect();
+  }
+}
+
+function summarize(profile: Profiler.Profile): ProfileShare[] {
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const memo = new Map<number, string>();
+  const categorize = (id: number): string => {
+    const cached = memo.get(id);
+    if (cached) return cached;
+    const node = nodes.get(id)!;
+    const name = node.callFrame.functionName;
+    const up = parent.get(id);
+    let result = categoryOf(node.callFrame.url);
+    if (result === undefined) {
+      if (name === '(garbage collector)' || name === '(idle)' || name === '(program)') result = RUNTIME;
+      else if (up === undefined || name === '(root)') result = NODE_CORE;
+      else result = categorize(up);
+    }
+    memo.set(id, result);
+    return result;
+  };
+  const totals = new Map<string, number>();
+  let all = 0;
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  samples.forEach((id, i) => {
+    const dt = deltas[i] ?? 0;
+    const category = categorize(id);
+    totals.set(category, (totals.get(category) ?? 0) + dt);
+    all += dt;
+  });
+  return [...totals.entries()]
+    .map(([category, us]) => ({ category, percent: (100 * us) / all }))
+    .sort((a, b) => b.percent - a.percent);
+}
