@@ -147,7 +147,7 @@ export async function benchBundles(options: BundlesOptions = {}): Promise<Sectio
   const log = options.log ?? (() => undefined);
   const started = performance.now();
   const outDir = mkdtempSync(join(tmpdir(), 'ratchet-bench-bundles-'));
-  const removeDir = () => (process.env.KEEP ? undefined : rmSync(outDir, { recursive: true, force: true }));
+  const removeDir = () => rmSync(outDir, { recursive: true, force: true });
   const cancelCleanup = onCleanup(removeDir);
   try {
     const buildOptions = await cdkBuildOptions();
@@ -228,7 +228,7 @@ export async function benchBundles(options: BundlesOptions = {}): Promise<Sectio
         },
       ],
       verdicts,
-      notes: consumerNotes(bundles.consumer),
+      notes: [],
       wallMs: performance.now() - started,
     };
   } finally {
@@ -242,13 +242,4 @@ function topPackages(b: Bundle): string {
     .slice(0, 6)
     .map(([name, bytes]) => `${name} ${fmtBytes(bytes)}`)
     .join(', ');
-}
-
-/** The consumer wires through the same module as the edge; say which clients it drags in beyond its own. */
-function consumerNotes(consumer: Bundle): string[] {
-  const extra = consumer.packages.filter(([name]) => name === '@aws-sdk/client-sns' || name === '@aws-sdk/client-secrets-manager');
-  if (extra.length === 0) return [];
-  return [
-    `The consumer bundle also contains ${extra.map(([name, bytes]) => `${name} (${fmtBytes(bytes)})`).join(' and ')}: \`lambdas/consumer.ts\` imports \`lambdas/adapters/wiring.ts\`, which imports the edge's adapters too, and esbuild cannot drop them. Its baseline deliberately holds only what the consumer uses.`,
-  ];
 }

@@ -18,6 +18,7 @@ import { sesDemo } from '../lib/demo/ses.js';
 import type { SignedDemoRequest } from '../lib/demo/types.js';
 import { runClosedLoop, withPoster, type LoadResult } from './lib/load.js';
 import { SILENT_LOG, withBenchStack, type BenchStack } from './lib/local-stack.js';
+import { profileShares, profileTable } from './lib/profile.js';
 import { fmt, fmtRatio, median, percentile } from './lib/stats.js';
 import type { SectionResult } from './lib/types.js';
 
@@ -34,6 +35,8 @@ const KINDS: readonly ActionableKind[] = ['delivered', 'hard_bounce', 'soft_boun
 /** Bare-path item and message sizes: about what an edge row (gzip'd raw + normalized event) and a queued event weigh. */
 const BARE_ITEM_PAYLOAD_BYTES = 1024;
 const BARE_MESSAGE_BYTES = 512;
+/** An extra, untimed HTTP-edge run under the CPU profiler, to say where the time goes. */
+const PROFILED_REQUESTS = 600;
 
 type Path = 'edge' | 'inProcess' | 'bare';
 
@@ -72,6 +75,7 @@ export async function benchEdgeAdmission(options: EdgeAdmissionOptions = {}): Pr
 
     const edgeRequests = [sign(half), sign(half)];
     const inProcessRequests = [sign(half), sign(half)];
+    const profiledRequests = sign(PROFILED_REQUESTS);
     log(`  signed ${signing.count} SNS messages in ${fmt(signing.ms / 1000)} s (untimed); running A B C C B A…`);
     const runs: Record<Path, LoadResult[]> = { edge: [], inProcess: [], bare: [] };
     runs.edge.push(await paths.edge(edgeRequests[0]!));
@@ -81,6 +85,9 @@ export async function benchEdgeAdmission(options: EdgeAdmissionOptions = {}): Pr
     runs.inProcess.push(await paths.inProcess(inProcessRequests[1]!));
     runs.edge.push(await paths.edge(edgeRequests[1]!));
 
+    const profiled = await profileShares(() => paths.edge(profiledRequests));
+    assertClean('profiled edge run', profiled.value);
+
     const edge = combine(runs.edge);
     const inProcess = combine(runs.inProcess);
     const bare = combine(runs.bare);
@@ -89,7 +96,7 @@ export async function benchEdgeAdmission(options: EdgeAdmissionOptions = {}): Pr
     const ratio = rate(edge) / rate(bare);
     const meets = ratio >= TARGET_RATIO;
     const depth = await stack.queueDepth();
-    const expectedMessages = 3 * (total + WARMUP_ROUNDS * WARMUP_REQUESTS);
+    const expectedMessages = 3 * (total + WARMUP_ROUNDS * WARMUP_REQUESTS) + PROFILED_REQUESTS;
     const row = (label: string, run: LoadResult) => [
       label,
       String(run.count),
@@ -123,13 +130,17 @@ export async function benchEdgeAdmission(options: EdgeAdmissionOptions = {}): Pr
           columns: ['edge (HTTP) / bare throughput', 'target', 'verdict'],
           rows: [[fmtRatio(ratio), `≥ ${fmtRatio(TARGET_RATIO)}`, meets ? 'meets' : 'misses']],
         },
+        profileTable(
+          `Where the CPU goes on the HTTP edge path: a separate, untimed run of ${PROFILED_REQUESTS} requests under the V8 sampling profiler. Each sample counts for the innermost frame outside Node core, so crypto and zlib calls count for their caller.`,
+          profiled.shares,
+        ),
       ],
       verdicts: [
         { subject: 'Edge admission throughput / bare PutItem+SendMessage', target: `≥ ${fmtRatio(TARGET_RATIO)}`, measured: fmtRatio(ratio), meets },
       ],
       notes: [
         `The edge makes three emulator round trips per event (PutItem, SendMessageBatch, UpdateItem to mark the row enqueued) where the bare path makes two, so even with free HTTP and free verification its ceiling here is about 2/3 of bare.`,
-        `Queue after the run: ${depth.visible} messages visible (expected ${expectedMessages}: every admitted event and every bare message, warm-up included), ${depth.dlq} in the DLQ.`,
+        `Queue after the run: ${depth.visible} messages visible (expected ${expectedMessages}: every admitted event and every bare message, warm-up and profiled runs included), ${depth.dlq} in the DLQ.`,
       ],
       wallMs: performance.now() - started,
     };

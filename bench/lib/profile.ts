@@ -7,6 +7,7 @@
  */
 import { Session } from 'node:inspector/promises';
 import type { Profiler } from 'node:inspector';
+import type { Table } from './types.js';
 
 export interface ProfileShare {
   category: string;
@@ -87,4 +88,13 @@ function summarize(profile: Profiler.Profile): ProfileShare[] {
   return [...totals.entries()]
     .map(([category, us]) => ({ category, percent: (100 * us) / all }))
     .sort((a, b) => b.percent - a.percent);
+}
+
+/** The shares as a report table (categories under 0.5% folded into one row). */
+export function profileTable(caption: string, shares: readonly ProfileShare[]): Table {
+  const shown = shares.filter((s) => s.percent >= 0.5);
+  const rest = shares.filter((s) => s.percent < 0.5).reduce((n, s) => n + s.percent, 0);
+  const rows = shown.map((s) => [s.category, `${s.percent.toFixed(1)}%`]);
+  if (rest > 0) rows.push(['(everything under 0.5%)', `${rest.toFixed(1)}%`]);
+  return { caption, columns: ['where the CPU went', 'share of samples'], rows };
 }
