@@ -40,9 +40,33 @@ describe('end to end, fresh process', () => {
     });
   }
 
+  for (const provider of PROVIDERS) {
+    it(`${provider}: a retried delivery leaves exactly one stored copy and one effect`, async () => {
+      const email = `retried-${provider}@example.com`;
+      const request = stack.sign(provider, 'soft_bounce', email);
+      expect((await stack.post(provider, request)).body).toMatchObject({ admitted: 1, duplicates: 0 });
+      expect((await stack.post(provider, request)).body).toMatchObject({ admitted: 0, duplicates: 1 });
+      await stack.drain();
+      expect((await stack.post(provider, request)).body).toMatchObject({ admitted: 0, duplicates: 1 });
+      await stack.drain();
+      expect((await stack.inboxRows()).filter((r) => r.event.recipient === email)).toHaveLength(1);
+      expect(Object.keys((await stack.record(email))!.softBounces)).toHaveLength(1);
+    });
+  }
+
+  it('stores raw payloads over 1 KB gzip-compressed in a binary attribute, and small ones inline', async () => {
+    const rows = await stack.inboxRows();
+    const ses = rows.find((r) => r.provider === 'ses')!;
+    expect(ses.raw).toBeUndefined();
+    expect(ses.rawGz).toBeInstanceOf(Uint8Array);
+    const small = rows.find((r) => r.provider === 'generic')!;
+    expect(typeof small.raw).toBe('string');
+    expect(small.rawGz).toBeUndefined();
+  });
+
   it('marks every applied inbox row applied and leaves nothing pending or queued', async () => {
     const rows = await stack.inboxRows();
-    expect(rows.length).toBe(PROVIDERS.length * 2);
+    expect(rows.length).toBe(PROVIDERS.length * 3);
     for (const row of rows) {
       expect(row.status).toBe('applied');
       expect(row.pendingShard).toBeUndefined();
