@@ -6,7 +6,7 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { DEFAULT_INBOX_TTL_DAYS, EDGE, INBOX_TABLE, QUEUE, SUPPRESSION_TABLE, SWEEPER } from '../../lib/definitions.js';
+import { DEFAULT_INBOX_TTL_DAYS, EDGE, INBOX_TABLE, SUPPRESSION_TABLE, SWEEPER } from '../../lib/definitions.js';
 import { PROVIDERS } from '../core/providers/index.js';
 import { WebhookEdge, type EdgeDeps } from '../core/pipeline/edge.js';
 import type { ConsumerDeps } from '../core/pipeline/consume.js';
@@ -57,7 +57,7 @@ export function configFromEnv(env: Env): RuntimeConfig {
     suppressionTable: env.SUPPRESSION_TABLE ?? SUPPRESSION_TABLE.defaultName,
     queueUrl: env.QUEUE_URL ?? '',
     inboxTtlDays: positiveNumber(env.INBOX_TTL_DAYS, DEFAULT_INBOX_TTL_DAYS, 'INBOX_TTL_DAYS'),
-    secrets: Object.values(PROVIDERS).some((p) => p.secretArnVariable && env[p.secretArnVariable]) ? 'secrets-manager' : 'env',
+    secrets: PROVIDERS.some((p) => p.secretArnVariable && env[p.secretArnVariable]) ? 'secrets-manager' : 'env',
     secretsCacheSeconds: positiveNumber(env.SECRETS_CACHE_SECONDS, 60, 'SECRETS_CACHE_SECONDS'),
     settings: env,
   };
@@ -133,8 +133,6 @@ export function buildSweeperDeps(config: RuntimeConfig, clients: Clients, overri
     ...overrides,
   };
 }
-
-export const DEFAULT_QUEUE_NAME = QUEUE.defaultName;
 
 function positiveNumber(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;

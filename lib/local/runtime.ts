@@ -66,8 +66,8 @@ export interface LocalRuntime {
   clients: Clients;
   queues: Queues;
   counters: MemoryCounters;
+  /** Providers running on generated demo credentials. */
   usingDemo: string[];
-  /** Providers on demo credentials. */
   poller: QueuePoller;
   sweepOnce(): Promise<{ resent: number }>;
   stop(): Promise<void>;
@@ -122,16 +122,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     }
 
     let sweepTimer: NodeJS.Timeout | undefined;
+    stops.push(() => poller.stop());
     if (options.background !== false) {
       poller.start();
-      stops.push(() => poller.stop());
       const interval = options.sweepIntervalMs ?? Number(env.SWEEP_INTERVAL_SECONDS ?? 60) * 1000;
       sweepTimer = setInterval(() => {
         sweepOnce().catch((error: unknown) => log.error('sweeper error', { error: String(error) }));
       }, interval);
       sweepTimer.unref();
-    } else {
-      stops.push(() => poller.stop());
     }
 
     if (options.writeStateFile !== false) {
