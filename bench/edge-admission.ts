@@ -28,7 +28,7 @@ const TARGET_RATIO = 0.5;
 const WARMUP_ROUNDS = 3;
 const WARMUP_REQUESTS = 300;
 /** Aim for about this long for the HTTP edge, from the last warm-up round's rate, within [MIN, MAX]. */
-const TARGET_EDGE_SECONDS = 10;
+const TARGET_EDGE_SECONDS = 12;
 const MIN_REQUESTS = 1000;
 const MAX_REQUESTS = 5000;
 const KINDS: readonly ActionableKind[] = ['delivered', 'hard_bounce', 'soft_bounce', 'complaint', 'unsubscribe'];

@@ -41,7 +41,7 @@ export function renderReport(info: RunInfo, sections: readonly SectionResult[]):
 
   out.push('## Commands', '');
   out.push(
-    '- Everything: `npm run bench` → `tsx bench/run.ts` (about 3–4 minutes); it writes this file.',
+    `- Everything: \`npm run bench\` → \`tsx bench/run.ts\` (this run: ${(info.wallMs / 1000).toFixed(0)} s); it writes this file.`,
     '- The sections live in `bench/`: `verify-sns.ts` (§1), `verify-providers.ts` (§2), `edge-admission.ts` (§3), `bundles.ts` (§4), `consumer-drain.ts` (§5), `sendgrid-batch.ts` (§6); shared helpers in `bench/lib/` (statistics, interleaved micro-benchmarks, closed-loop load, the local stack, the CPU profile summary).',
     '- §4 bundles as `esbuild --bundle lambdas/<entry>.ts --target=node22 --platform=node --format=esm --minify --sourcemap --sources-content=false --main-fields=module,main --banner:js=<createRequire banner>` (the flags aws-cdk-lib derives from the construct\'s bundling props) and times `node loader.mjs file:///…/index.mjs`, where the loader timestamps around `await import(…)`.',
     '- §3, §5 and §6 start the local runtime (`startLocalRuntime`: dynalite + fauxqs in process, poller off, silent log) on a random port with a temp data dir and fresh demo credentials, and stop it and remove the dir afterwards.',

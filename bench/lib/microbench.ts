@@ -32,10 +32,6 @@ export const DEFAULT_INTERLEAVE: InterleaveOptions = { rounds: 15, batchMs: 15, 
 // Results go here so the optimizer cannot discard the work.
 let sink: unknown;
 
-export function consumeSink(): unknown {
-  return sink;
-}
-
 async function runBatch(fn: () => unknown, ops: number, isAsync: boolean): Promise<number> {
   const start = performance.now();
   if (isAsync) {

@@ -95,6 +95,6 @@ export function profileTable(caption: string, shares: readonly ProfileShare[]): 
   const shown = shares.filter((s) => s.percent >= 0.5);
   const rest = shares.filter((s) => s.percent < 0.5).reduce((n, s) => n + s.percent, 0);
   const rows = shown.map((s) => [s.category, `${s.percent.toFixed(1)}%`]);
-  if (rest > 0) rows.push(['(everything under 0.5%)', `${rest.toFixed(1)}%`]);
+  if (rest >= 0.05) rows.push(['(everything under 0.5%)', `${rest.toFixed(1)}%`]);
   return { caption, columns: ['where the CPU went', 'share of samples'], rows };
 }

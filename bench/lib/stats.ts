@@ -29,17 +29,6 @@ export function pairedRatio(a: readonly number[], b: readonly number[]): number 
   return median(a.map((value, i) => value / b[i]!));
 }
 
-export function elapsedMs(startMs: number): number {
-  return performance.now() - startMs;
-}
-
-/** Runs `fn` and returns its result with the wall time it took. */
-export async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const start = performance.now();
-  const value = await fn();
-  return { value, ms: elapsedMs(start) };
-}
-
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
