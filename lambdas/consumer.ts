@@ -1,5 +1,6 @@
 /** Lambda entry: the consumer (SQS event source with ReportBatchItemFailures). */
-import { buildConsumerDeps, configFromEnv, createClients } from './adapters/wiring.js';
+import { configFromEnv, createClients } from './adapters/wiring/config.js';
+import { buildConsumerDeps } from './adapters/wiring/consumer.js';
 import { createConsumerHandler } from './handlers/consumer-handler.js';
 
 const config = configFromEnv(process.env);

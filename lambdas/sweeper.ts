@@ -1,5 +1,6 @@
 /** Lambda entry: the sweeper (EventBridge schedule). */
-import { buildSweeperDeps, configFromEnv, createClients } from './adapters/wiring.js';
+import { configFromEnv, createClients } from './adapters/wiring/config.js';
+import { buildSweeperDeps } from './adapters/wiring/sweeper.js';
 import { createSweeperHandler } from './handlers/sweeper-handler.js';
 
 const config = configFromEnv(process.env);

@@ -1,0 +1,49 @@
+/** The edge's wiring: providers, secrets, certificates, the inbox, the queue and the SNS confirmer. */
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { EDGE } from '../../../lib/definitions.js';
+import { PROVIDERS } from '../../core/providers/index.js';
+import { WebhookEdge, type EdgeDeps } from '../../core/pipeline/edge.js';
+import type { CertificateSource } from '../../core/provider.js';
+import type { SecretSource } from '../../core/pipeline/ports.js';
+import { DynamoControlLedger } from '../dynamodb-control-ledger.js';
+import { DynamoInbox } from '../dynamodb-inbox.js';
+import { DynamoNonceStore } from '../dynamodb-nonces.js';
+import { powertoolsCounters, powertoolsLog } from '../observability.js';
+import { EnvSecretSource, SecretsManagerSecretSource } from '../secrets.js';
+import { HttpsCertificateFetcher, PinnedDirectoryCertificates } from '../sns-certificates.js';
+import { SnsSubscriptionConfirmer } from '../sns-confirmer.js';
+import { SqsEventQueue } from '../sqs-queue.js';
+import { inboxTtlSeconds, queueResolver, type Clients, type RuntimeConfig } from './config.js';
+
+export function buildEdge(config: RuntimeConfig, clients: Clients, overrides: Partial<EdgeDeps> = {}): WebhookEdge {
+  const ttlSeconds = inboxTtlSeconds(config);
+  const now = overrides.now ?? Date.now;
+  return new WebhookEdge({
+    providers: PROVIDERS,
+    secrets: secretSource(config),
+    inbox: new DynamoInbox(clients.doc, config.inboxTable, ttlSeconds, now),
+    queue: new SqsEventQueue(clients.sqs, queueResolver(config)),
+    nonces: new DynamoNonceStore(clients.doc, config.inboxTable, now),
+    certificates: certificateSource(config),
+    confirmer: new SnsSubscriptionConfirmer(),
+    ledger: new DynamoControlLedger(clients.doc, config.inboxTable, ttlSeconds),
+    now,
+    settings: config.settings,
+    log: powertoolsLog('ratchet-edge'),
+    counters: powertoolsCounters('ratchet-edge', 'Ratchet'),
+    maxBodyBytes: EDGE.maxBodyBytes,
+    ...overrides,
+  });
+}
+
+function certificateSource(config: RuntimeConfig): CertificateSource {
+  const dir = config.settings.SNS_CERT_DIR;
+  return dir ? new PinnedDirectoryCertificates(dir) : new HttpsCertificateFetcher();
+}
+
+function secretSource(config: RuntimeConfig): SecretSource {
+  const env = config.settings;
+  const mode = config.secrets ?? (PROVIDERS.some((p) => p.secretArnVariable && env[p.secretArnVariable]) ? 'secrets-manager' : 'env');
+  if (mode === 'env') return new EnvSecretSource(env);
+  return new SecretsManagerSecretSource(new SecretsManagerClient({ region: config.region }), env, config.secretsCacheSeconds * 1000);
+}
