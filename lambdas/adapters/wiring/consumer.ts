@@ -6,7 +6,8 @@ import { DynamoSuppressionStore } from '../dynamodb-suppressions.js';
 import { powertoolsCounters, powertoolsLog } from '../observability.js';
 import { inboxTtlSeconds, type Clients, type RuntimeConfig } from './config.js';
 
-export function buildConsumerDeps(config: RuntimeConfig, clients: Clients, overrides: Partial<ConsumerDeps> = {}): ConsumerDeps {
+/** Takes only the DynamoDB client: the consumer never talks to SQS itself (the event source does). */
+export function buildConsumerDeps(config: RuntimeConfig, clients: Pick<Clients, 'doc'>, overrides: Partial<ConsumerDeps> = {}): ConsumerDeps {
   const now = overrides.now ?? Date.now;
   return {
     inbox: new DynamoInbox(clients.doc, config.inboxTable, inboxTtlSeconds(config), now),
