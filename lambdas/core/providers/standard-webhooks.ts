@@ -15,7 +15,7 @@
  * - `webhook-*` and `svix-*` copies of a header that disagree are rejected rather than one winning.
  */
 import { AuthenticationError } from '../errors.js';
-import { hmacSha256, matchesAny, versionedValues } from '../hmac.js';
+import { hmacSha256Text, matchesAny, presentedText, versionedValues } from '../hmac.js';
 import { parseJsonObject } from '../json.js';
 import type { ProviderDefinition, Receipt, WebhookProvider } from '../provider.js';
 import { bodyText, decodeBase64Strict, parseUnixSeconds, type WebhookRequest } from '../request.js';
@@ -27,7 +27,8 @@ export const STANDARD_CREDENTIALS_VARIABLE = 'STANDARD_WEBHOOK_SECRETS';
 export const STANDARD_TOLERANCE_VARIABLE = 'STANDARD_WEBHOOK_TOLERANCE_SECONDS';
 
 const SECRET_PREFIX = 'whsec_';
-const SHA256_BYTES = 32;
+/** A SHA-256 MAC in padded base64: 32 bytes → 44 characters. */
+const SIGNATURE_TEXT_LENGTH = 44;
 const ID = /^[\x21-\x2d\x2f-\x7e]{1,256}$/; // printable ASCII except `.`
 
 /** Decodes every `whsec_…` secret once; throws (without echoing it) on anything else. */
@@ -56,31 +57,36 @@ export interface StandardHeaders {
  * we verify and which copy some other consumer reads.
  */
 export function standardHeaders(request: WebhookRequest): StandardHeaders {
-  const read = (name: 'id' | 'timestamp' | 'signature'): string => {
-    const standard = request.headers[`webhook-${name}`];
-    const svix = request.headers[`svix-${name}`];
-    if (standard !== undefined && svix !== undefined && standard !== svix) {
-      throw new AuthenticationError(`webhook-${name} and svix-${name} disagree`);
-    }
-    const value = standard ?? svix;
-    if (value === undefined || value.trim() === '') throw new AuthenticationError(`missing webhook-${name} header`);
-    return value;
+  // Constant names, not `webhook-${name}`: building each key per request costs more than the lookup.
+  return {
+    id: aliased(request, 'webhook-id', 'svix-id'),
+    timestamp: aliased(request, 'webhook-timestamp', 'svix-timestamp'),
+    signature: aliased(request, 'webhook-signature', 'svix-signature'),
   };
-  return { id: read('id'), timestamp: read('timestamp'), signature: read('signature') };
 }
 
-/** Every `v1` entry decoded; a garbled or wrong-length entry can never match, so it is dropped. */
-function presentedSignatures(header: string): Buffer[] {
-  const decoded: Buffer[] = [];
-  for (const value of versionedValues(header, ' ', ',', 'v1')) {
-    try {
-      const bytes = decodeBase64Strict(value, 'signature');
-      if (bytes.length === SHA256_BYTES) decoded.push(bytes);
-    } catch {
-      // not base64: cannot match
-    }
+function aliased(request: WebhookRequest, name: string, svixName: string): string {
+  const standard = request.headers[name];
+  const svix = request.headers[svixName];
+  if (standard !== undefined && svix !== undefined && standard !== svix) {
+    throw new AuthenticationError(`${name} and ${svixName} disagree`);
   }
-  return decoded;
+  const value = standard ?? svix;
+  if (value === undefined || value.trim() === '') throw new AuthenticationError(`missing ${name} header`);
+  return value;
+}
+
+/**
+ * Every `v1` entry of MAC length, as text bytes. We compare base64 text with base64 text (as the
+ * reference library does) instead of strictly decoding each entry: garbled, unpadded or otherwise
+ * non-canonical entries simply do not match, and entries of another length are not even encoded.
+ */
+function presentedSignatures(header: string): Buffer[] {
+  const presented: Buffer[] = [];
+  for (const value of versionedValues(header, ' ', ',', 'v1')) {
+    if (value.length === SIGNATURE_TEXT_LENGTH) presented.push(presentedText(value));
+  }
+  return presented;
 }
 
 /**
@@ -97,7 +103,9 @@ export function verifyStandardWebhook(
   if (!ID.test(headers.id)) throw new AuthenticationError('webhook-id is not a valid id');
   const signedAtMs = parseUnixSeconds(headers.timestamp, 'webhook-timestamp') * 1000;
   const prefix = `${headers.id}.${headers.timestamp}.`;
-  const expected = keys.map((key) => hmacSha256(key, prefix, request.body));
+  const expected: Buffer[] = [];
+  for (const key of keys) expected.push(hmacSha256Text(key, prefix, request.body, 'base64'));
+  // Every entry against every key, no early exit (matchesAny): timing does not tell which matched.
   if (!matchesAny(presentedSignatures(headers.signature), expected)) {
     throw new AuthenticationError('no matching v1 signature');
   }

@@ -67,6 +67,11 @@ describe('signature', () => {
     await expect(generic().receive(request(EXAMPLE.body, exampleHeaders({ 'x-webhook-signature': `v1=${mac.toUpperCase()}` })))).resolves.toBeDefined();
   });
 
+  it('accepts mixed-case hex', async () => {
+    const mixed = [...mac].map((c, i) => (i % 2 ? c.toUpperCase() : c)).join('');
+    await expect(generic().receive(request(EXAMPLE.body, exampleHeaders({ 'x-webhook-signature': `v1=${mixed}` })))).resolves.toBeDefined();
+  });
+
   it.each([
     ['63 hex digits', `v1=${mac.slice(0, 63)}`],
     ['65 hex digits', `v1=${mac}0`],
@@ -79,6 +84,10 @@ describe('signature', () => {
     ['two space-separated entries', `v1=${mac} v1=${mac}`],
     ['a trailing space', `v1=${mac} `],
     ['a non-hex character', `v1=${mac.slice(0, 63)}g`],
+    // Node's hex decoder and latin1 both read only a character's low byte: U+0100 + c must not pass for c.
+    // (For a, c and e that is a lower-case letter, š ţ ť, so lower-casing the value keeps its low byte.)
+    ['a non-ASCII character whose low byte is the right digit', `v1=${mac.replace(/[ace]/, (c) => String.fromCharCode(0x100 + c.charCodeAt(0)))}`],
+    ['an upper-case version (`V1=`)', `V1=${mac}`],
   ])('rejects %s, even when the MAC inside is right', async (_, signature) => {
     await expect(generic().receive(request(EXAMPLE.body, exampleHeaders({ 'x-webhook-signature': signature })))).rejects.toBeInstanceOf(
       AuthenticationError,

@@ -62,6 +62,8 @@ describe('Postmark Basic authentication', () => {
 
   it.each([
     ['garbage characters', 'Basic !!!not-base64!!!'],
+    ['the scheme alone', 'Basic   '],
+    ['a token of padding only', 'Basic ===='],
     ['wrong padding', `Basic ${Buffer.from(CREDENTIAL).toString('base64').replace(/=+$/, '')}=`],
     ['a truncated token', `Basic ${Buffer.from(CREDENTIAL).toString('base64').slice(0, -1)}`],
     ['two tokens', `Basic ${Buffer.from(CREDENTIAL).toString('base64')} ${Buffer.from(CREDENTIAL).toString('base64')}`],

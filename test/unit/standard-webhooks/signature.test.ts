@@ -104,8 +104,20 @@ describe('signature header parsing', () => {
     ['a truncated MAC (wrong length)', () => `v1,${Buffer.from(mac(), 'base64').subarray(0, 31).toString('base64')}`],
     ['an extended MAC (wrong length)', () => `v1,${Buffer.concat([Buffer.from(mac(), 'base64'), Buffer.from([0])]).toString('base64')}`],
     ['the MAC in hex', () => `v1,${Buffer.from(mac(), 'base64').toString('hex')}`],
+    // Entries are compared as text with the MAC's base64, not decoded: these are the edge cases of that.
+    ['the right length (44) with a non-base64 character', () => `v1,${mac().slice(0, 10)}*${mac().slice(11)}`],
+    ['a non-ASCII character whose low byte is the right one', () => `v1,${String.fromCharCode(0x100 + mac().charCodeAt(0))}${mac().slice(1)}`],
   ])('rejects %s', async (_, signature) => {
     await expect(receive(typeof signature === 'string' ? signature : signature())).rejects.toBeInstanceOf(AuthenticationError);
+  });
+
+  it('rejects a non-canonical spelling of the right MAC (non-zero padding bits), as the reference library does', async () => {
+    const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const last = ALPHABET.indexOf(mac()[42]!); // 4 MAC bits + 2 padding bits, which are 0 when canonical
+    const nonCanonical = `${mac().slice(0, 42)}${ALPHABET[last + 1]}=`;
+    expect(Buffer.from(nonCanonical, 'base64').equals(Buffer.from(mac(), 'base64'))).toBe(true);
+    await expect(receive(`v1,${nonCanonical}`)).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(receive(`v1,${nonCanonical} ${valid()}`)).resolves.toBeDefined();
   });
 });
 
