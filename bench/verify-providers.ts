@@ -1,14 +1,18 @@
 /**
- * §2 Verification cost per request, every provider. For each: our `provider.receive(request)` (built
- * through the PROVIDERS registry with an injected clock, an always-accepting in-memory NonceStore and,
- * for SES, a CertificateSource returning the cached KeyObject), the provider's exported verify-only
- * function, and bare node:crypto on cached keys doing only the signature check. Plus the two reference
- * libraries, @sendgrid/eventwebhook and standardwebhooks, on the very same requests.
+ * §2 Verification cost per request, every provider, against bare node:crypto on cached keys (the
+ * target: ≤ 1.5×). For each provider: its verification (the exported verify function; for Mailgun,
+ * whose signature lives inside the body, strict body parse + verifyMailgunSignature, against a bare
+ * side that parses too) with the verdict, and, informational, our whole `provider.receive(request)`
+ * (built through the PROVIDERS registry with an injected clock, an always-accepting in-memory
+ * NonceStore and, for SES, a CertificateSource returning the cached KeyObject): verification + strict
+ * JSON parse + normalization. Plus the two reference libraries, @sendgrid/eventwebhook and
+ * standardwebhooks, on the very same requests.
  */
 import { createHash, createHmac, timingSafeEqual, verify, X509Certificate, type KeyObject } from 'node:crypto';
 import { EventWebhook } from '@sendgrid/eventwebhook';
 import { Webhook } from 'standardwebhooks';
 import type { ActionableKind } from '../lambdas/core/event.js';
+import { parseJsonObject } from '../lambdas/core/json.js';
 import type { CertificateSource, NonceStore, ProviderDeps } from '../lambdas/core/provider.js';
 import { verifyGenericWebhook, genericSecretKeys } from '../lambdas/core/providers/generic.js';
 import { findProvider } from '../lambdas/core/providers/index.js';
@@ -16,7 +20,7 @@ import { mailgunKeyBytes, verifyMailgunSignature } from '../lambdas/core/provide
 import { postmarkCredentialDigests, verifyPostmarkBasicAuth } from '../lambdas/core/providers/postmark.js';
 import { parseSendgridPublicKey, verifySendgridSignature } from '../lambdas/core/providers/sendgrid-signature.js';
 import { decodeStandardSecrets, verifyStandardWebhook } from '../lambdas/core/providers/standard-webhooks.js';
-import { lowerCaseHeaders, type WebhookRequest } from '../lambdas/core/request.js';
+import { bodyText, lowerCaseHeaders, type WebhookRequest } from '../lambdas/core/request.js';
 import { parseSnsEnvelope } from '../lambdas/core/sns/envelope.js';
 import { stringToSign } from '../lambdas/core/sns/string-to-sign.js';
 import { verifySnsMessageWithKey } from '../lambdas/core/sns/verify.js';
@@ -25,20 +29,27 @@ import { findDemoSigner } from '../lib/demo/index.js';
 import type { DemoCredentials, SignedDemoRequest } from '../lib/demo/types.js';
 import { resultOf, runInterleaved, type Case, type CaseResult } from './lib/microbench.js';
 import { fmt, fmtBytes, fmtRatio, pairedRatio } from './lib/stats.js';
-import type { SectionResult, Verdict } from './lib/types.js';
+import type { Informational, SectionResult, Verdict } from './lib/types.js';
 
 const TARGET_RATIO = 1.5;
 const KIND: ActionableKind = 'hard_bounce';
 const EMAIL = 'bench@example.com';
 
+type Labeled = Case & { label: string };
+
 interface Fixture {
   provider: string;
   bodyBytes: number;
+  /** Verification + strict JSON parse + normalization: informational, no verdict. */
   receive: Case;
-  verifyOnly: Case & { label: string };
-  raw: Case & { label: string };
+  /** The verification the target is about; `subject` names it in the Summary. */
+  verifyOnly: Labeled & { subject: string };
+  /** Bare node:crypto on cached keys doing the same authentication, and nothing more. */
+  raw: Labeled;
+  /** Extra informational pairs (ours vs bare), no verdict. */
+  extras: Array<{ ours: Labeled; bare: Labeled }>;
   /** Reference libraries verifying the same request. */
-  libraries: Array<Case & { label: string }>;
+  libraries: Labeled[];
 }
 
 /** Mailgun's token claim is I/O (a DynamoDB conditional put) and left out of this CPU-cost comparison. */
@@ -92,8 +103,14 @@ function sesFixture(nowMs: number): Fixture {
     provider: 'ses',
     bodyBytes: request.body.length,
     receive: { name: 'receive', fn: () => provider.receive(request) },
-    verifyOnly: { name: 'verify', label: '`verifySnsMessageWithKey`', fn: () => verifySnsMessageWithKey(body, key) },
-    raw: { name: 'raw', label: 'RSA-2048 `crypto.verify` (SHA-256)', fn: () => verify('sha256', data, key, signature) },
+    verifyOnly: {
+      name: 'verify',
+      label: '`verifySnsMessageWithKey` (strict envelope parse + string-to-sign + RSA verify, as in §1)',
+      subject: 'ses: verifySnsMessageWithKey / RSA crypto.verify',
+      fn: () => verifySnsMessageWithKey(body, key),
+    },
+    raw: { name: 'raw', label: 'RSA-2048 `crypto.verify` (SHA-256), inputs precomputed', fn: () => verify('sha256', data, key, signature) },
+    extras: [],
     libraries: [],
   };
 }
@@ -115,8 +132,14 @@ function sendgridFixture(nowMs: number): Fixture {
     provider: 'sendgrid',
     bodyBytes: request.body.length,
     receive: { name: 'receive', fn: () => provider.receive(request) },
-    verifyOnly: { name: 'verify', label: '`verifySendgridSignature`', fn: () => verifySendgridSignature(request, keys) },
-    raw: { name: 'raw', label: 'ECDSA P-256 `crypto.verify`', fn: () => verify('sha256', message, key, signature) },
+    verifyOnly: {
+      name: 'verify',
+      label: '`verifySendgridSignature`',
+      subject: 'sendgrid: verifySendgridSignature / ECDSA crypto.verify',
+      fn: () => verifySendgridSignature(request, keys),
+    },
+    raw: { name: 'raw', label: 'ECDSA P-256 `crypto.verify`, inputs precomputed', fn: () => verify('sha256', message, key, signature) },
+    extras: [],
     libraries: [
       {
         name: 'lib-sendgrid',
@@ -131,26 +154,44 @@ function mailgunFixture(nowMs: number): Fixture {
   const { credentials, request, signed: raw } = signed('mailgun', nowMs);
   const keys = mailgunKeyBytes([credentials.credential]);
   const provider = build('mailgun', credentials, () => nowMs + 1000);
+  const key = keys[0]!;
+  // The signature sits in the body, so authenticating a request means parsing it: both sides start
+  // from the request's body bytes. Ours parses as receive does (strict UTF-8, duplicate JSON keys
+  // refused); the bare side takes plain toString + JSON.parse and checks the HMAC.
+  const ours = () => {
+    const text = bodyText(request.body);
+    return verifyMailgunSignature(parseJsonObject(text, 'Mailgun body'), text, keys);
+  };
+  const bare = () => {
+    const sig = (JSON.parse(request.body.toString('utf8')) as { signature: { timestamp: string; token: string; signature: string } }).signature;
+    return timingSafeEqual(createHmac('sha256', key).update(sig.timestamp + sig.token).digest(), Buffer.from(sig.signature, 'hex'));
+  };
+  assertTrue(bare(), 'bare parse + HMAC');
+  // Informational: the signature check alone, on a body parsed once before timing, against the bare
+  // HMAC on precomputed inputs.
   const parsed = JSON.parse(raw.body) as Record<string, unknown>;
   const sig = parsed.signature as { timestamp: string; token: string; signature: string };
   const signedText = sig.timestamp + sig.token;
   const expected = Buffer.from(sig.signature, 'hex');
-  const key = keys[0]!;
-  assertTrue(timingSafeEqual(createHmac('sha256', key).update(signedText).digest(), expected), 'bare HMAC');
+  const bareHmac = () => timingSafeEqual(createHmac('sha256', key).update(signedText).digest(), expected);
+  assertTrue(bareHmac(), 'bare HMAC');
   return {
     provider: 'mailgun',
     bodyBytes: request.body.length,
     receive: { name: 'receive', fn: () => provider.receive(request) },
     verifyOnly: {
       name: 'verify',
-      label: '`verifyMailgunSignature` (on the already-parsed body)',
-      fn: () => verifyMailgunSignature(parsed, raw.body, keys),
+      label: 'strict body parse (`bodyText` + `parseJsonObject`) + `verifyMailgunSignature`: the signature is in the body, so verification includes the parse',
+      subject: 'mailgun: strict body parse + verifyMailgunSignature / JSON.parse + HMAC + timingSafeEqual',
+      fn: ours,
     },
-    raw: {
-      name: 'raw',
-      label: 'HMAC-SHA256(timestamp+token) + `timingSafeEqual`',
-      fn: () => timingSafeEqual(createHmac('sha256', key).update(signedText).digest(), expected),
-    },
+    raw: { name: 'raw', label: '`JSON.parse` (of `body.toString()`) + HMAC-SHA256(timestamp+token) + hex decode + `timingSafeEqual`: parses too', fn: bare },
+    extras: [
+      {
+        ours: { name: 'extra-ours-0', label: '`verifyMailgunSignature` alone, on a body parsed before timing (informational)', fn: () => verifyMailgunSignature(parsed, raw.body, keys) },
+        bare: { name: 'extra-bare-0', label: 'HMAC-SHA256(timestamp+token) + `timingSafeEqual`, inputs precomputed', fn: bareHmac },
+      },
+    ],
     libraries: [],
   };
 }
@@ -167,8 +208,14 @@ function postmarkFixture(nowMs: number): Fixture {
     provider: 'postmark',
     bodyBytes: request.body.length,
     receive: { name: 'receive', fn: () => provider.receive(request) },
-    verifyOnly: { name: 'verify', label: '`verifyPostmarkBasicAuth`', fn: () => verifyPostmarkBasicAuth(request, digests) },
-    raw: { name: 'raw', label: 'base64 decode + SHA-256 + `timingSafeEqual`', fn: bare },
+    verifyOnly: {
+      name: 'verify',
+      label: '`verifyPostmarkBasicAuth`',
+      subject: 'postmark: verifyPostmarkBasicAuth / base64 + SHA-256 + timingSafeEqual',
+      fn: () => verifyPostmarkBasicAuth(request, digests),
+    },
+    raw: { name: 'raw', label: 'base64 decode + SHA-256 + `timingSafeEqual` of the Basic credentials', fn: bare },
+    extras: [],
     libraries: [],
   };
 }
@@ -195,9 +242,11 @@ function standardFixture(): Fixture {
     verifyOnly: {
       name: 'verify',
       label: '`verifyStandardWebhook`',
+      subject: 'standard: verifyStandardWebhook / HMAC + timingSafeEqual',
       fn: () => verifyStandardWebhook(request, keys, nowMs + 1000, SYMMETRIC_FIVE_MINUTES),
     },
-    raw: { name: 'raw', label: 'HMAC-SHA256 over id.timestamp.body + `timingSafeEqual`', fn: bare },
+    raw: { name: 'raw', label: 'HMAC-SHA256 over id.timestamp.body + `timingSafeEqual`, inputs precomputed', fn: bare },
+    extras: [],
     libraries: [
       {
         name: 'lib-standard',
@@ -226,9 +275,11 @@ function genericFixture(nowMs: number): Fixture {
     verifyOnly: {
       name: 'verify',
       label: '`verifyGenericWebhook`',
+      subject: 'generic: verifyGenericWebhook / HMAC + timingSafeEqual',
       fn: () => verifyGenericWebhook(request, keys, nowMs + 1000, SYMMETRIC_FIVE_MINUTES),
     },
-    raw: { name: 'raw', label: 'HMAC-SHA256 over timestamp.id.body + `timingSafeEqual`', fn: bare },
+    raw: { name: 'raw', label: 'HMAC-SHA256 over timestamp.id.body + `timingSafeEqual`, inputs precomputed', fn: bare },
+    extras: [],
     libraries: [],
   };
 }
@@ -249,13 +300,17 @@ export async function benchProviderVerification(): Promise<SectionResult> {
   const rows: string[][] = [];
   const libraryRows: string[][] = [];
   const verdicts: Verdict[] = [];
+  const informational: Informational[] = [];
+  const notes: string[] = [];
   for (const fixture of fixtures) {
     // Each receive must really accept its request before we time it.
     const receipt = await fixture.receive.fn();
     if ((receipt as { events: unknown[] }).events.length !== 1) throw new Error(`${fixture.provider}: expected one event`);
     fixture.verifyOnly.fn();
+    for (const extra of fixture.extras) extra.ours.fn();
 
-    const results = await runInterleaved([fixture.receive, fixture.verifyOnly, fixture.raw, ...fixture.libraries], {
+    const extraCases = fixture.extras.flatMap((e) => [e.ours, e.bare]);
+    const results = await runInterleaved([fixture.verifyOnly, fixture.raw, fixture.receive, ...extraCases, ...fixture.libraries], {
       rounds,
       batchMs: 15,
       warmupMs: 100,
@@ -265,19 +320,33 @@ export async function benchProviderVerification(): Promise<SectionResult> {
     const raw = resultOf(results, 'raw');
     const receiveRatio = pairedRatio(receive.usPerOp, raw.usPerOp);
     const verifyRatio = pairedRatio(verifyOnly.usPerOp, raw.usPerOp);
+    const beyond = receive.medianUs - verifyOnly.medianUs;
+    const where = `${fixture.provider} (${fmtBytes(fixture.bodyBytes)})`;
     rows.push(
-      row(fixture, '`receive`', receive, raw, receiveRatio, fmt(receive.medianUs - verifyOnly.medianUs)),
-      row(fixture, fixture.verifyOnly.label, verifyOnly, raw, verifyRatio, ''),
+      [where, fixture.verifyOnly.label, fmt(verifyOnly.medianUs), '', fixture.raw.label, fmt(raw.medianUs), fmtRatio(verifyRatio), `≤ ${fmtRatio(TARGET_RATIO)}`, verifyRatio <= TARGET_RATIO ? 'meets' : 'misses'],
+      [where, '`receive`: verification + strict JSON parse + normalization', fmt(receive.medianUs), fmt(beyond), fixture.raw.label, fmt(raw.medianUs), fmtRatio(receiveRatio), '—', 'informational'],
     );
-    verdicts.push(
-      verdict(`${fixture.provider}: receive (verify + parse + normalize) / bare signature check`, receiveRatio),
-      verdict(`${fixture.provider}: verify-only / bare signature check`, verifyRatio),
-    );
+    for (const extra of fixture.extras) {
+      const ours = resultOf(results, extra.ours.name);
+      const bare = resultOf(results, extra.bare.name);
+      const ratio = pairedRatio(ours.usPerOp, bare.usPerOp);
+      notes.push(
+        `Where ${fixture.provider}'s verification time goes (differences of medians, approximate): the signature check itself takes ${fmt(ours.medianUs)} µs against the bare HMAC's ${fmt(bare.medianUs)} µs; getting the signature out of the body takes ≈${fmt(verifyOnly.medianUs - ours.medianUs)} µs ours (strict UTF-8 decode, JSON.parse, the duplicate-key scan) against ≈${fmt(raw.medianUs - bare.medianUs)} µs bare (toString + JSON.parse).`,
+      );
+      rows.push([where, extra.ours.label, fmt(ours.medianUs), '', extra.bare.label, fmt(bare.medianUs), fmtRatio(ratio), '—', 'informational']);
+      informational.push({ subject: `${fixture.provider}: ${stripMarkdown(extra.ours.label)} / ${stripMarkdown(extra.bare.label)}`, measured: fmtRatio(ratio) });
+    }
+    verdicts.push(verdict(fixture.verifyOnly.subject, verifyRatio));
+    informational.push({
+      subject: `${fixture.provider}: receive (verification + parse + normalize) / the same bare check`,
+      measured: fmtRatio(receiveRatio),
+      note: `${fmt(beyond)} µs beyond verification (${fmt(receive.medianUs)} vs ${fmt(verifyOnly.medianUs)} µs)`,
+    });
     for (const library of fixture.libraries) {
       const lib = resultOf(results, library.name);
       libraryRows.push(
-        libraryRow(fixture.provider, '`receive`', receive, library.label, lib),
         libraryRow(fixture.provider, fixture.verifyOnly.label, verifyOnly, library.label, lib),
+        libraryRow(fixture.provider, '`receive`', receive, library.label, lib),
       );
     }
   }
@@ -286,18 +355,19 @@ export async function benchProviderVerification(): Promise<SectionResult> {
     id: 'providers',
     title: '2. Verification cost per request, every provider',
     method: [
+      `The target is the verification cost per request for each provider against raw node:crypto on cached keys, ≤ ${fmtRatio(TARGET_RATIO)}; the verdict is on each provider's **verification** row. The \`receive\` rows (verification + strict JSON parse + normalization) are informational: no target, no verdict. SES's verification verdict is §1 (SNS verification with JSON parsing and string-to-sign included); its \`verifySnsMessageWithKey\` row here is the same function on the SES fixture and keeps its verdict too.`,
       'One-event requests made by each provider\'s demo signer (a `hard_bounce`), signed for the injected clock (`now` = signing time + 1 s).',
-      '**`receive`** = `findProvider(name).create(deps).receive(request)`: authentication *and* strict JSON parsing, mapping and normalization into a NormalizedEvent. Deps: injected clock, an in-memory NonceStore that always accepts (Mailgun\'s real token claim is I/O, one more conditional PutItem on the inbox table per request, and is left out here; none of the pipeline sections below sends Mailgun traffic), and for SES a CertificateSource that returns the cached KeyObject.',
-      '**verify-only** = the provider\'s exported verification function, the per-request crypto cost without the mapping.',
-      '**bare signature check** = node:crypto on cached keys doing only the signature check, inputs precomputed: ECDSA `crypto.verify` (SendGrid), HMAC-SHA256 + `timingSafeEqual` (Mailgun, Standard Webhooks, generic), base64 decode + SHA-256 + `timingSafeEqual` of the Basic credentials (Postmark), RSA `crypto.verify` (SES).',
+      '**verification** = the provider\'s exported verification function on the request, with keys decoded once as the provider does at creation: `verifySnsMessageWithKey` (SES), `verifySendgridSignature`, `verifyPostmarkBasicAuth`, `verifyStandardWebhook`, `verifyGenericWebhook`. **Mailgun** signs inside the body, so the body cannot be authenticated without parsing it: its verification row times strict body parse (`bodyText` + `parseJsonObject`, as `receive` does) + `verifyMailgunSignature`, and its bare side `body.toString()` + `JSON.parse` + HMAC + `timingSafeEqual`, so both sides parse. The signature check alone on a pre-parsed body is listed under it, informational.',
+      '**bare** = node:crypto on cached keys doing only the authentication, inputs precomputed (except Mailgun\'s, which parses the body as said): ECDSA `crypto.verify` (SendGrid), HMAC-SHA256 + `timingSafeEqual` (Mailgun, Standard Webhooks, generic), base64 decode + SHA-256 + `timingSafeEqual` of the Basic credentials (Postmark), RSA `crypto.verify` (SES).',
+      '**`receive`** (informational) = `findProvider(name).create(deps).receive(request)`: verification *and* strict JSON parsing, mapping and normalization into a NormalizedEvent, against the same bare side. Deps: injected clock, an in-memory NonceStore that always accepts (Mailgun\'s real token claim is I/O, one more conditional PutItem on the inbox table per request, and is left out here; none of the pipeline sections below sends Mailgun traffic), and for SES a CertificateSource that returns the cached KeyObject.',
+      '**beyond verification µs** = `receive` − verification, medians: what parsing the body, mapping and normalizing cost on top of authentication (for SES this includes parsing the SES message inside the SNS envelope; for Mailgun the body parse is already in its verification, so this is the mapping, the window check and the body fingerprint for the token claim).',
       `${rounds} interleaved rounds of ~15 ms batches per case; µs/op are medians over rounds; ratios are medians of per-round ratios.`,
-      '**beyond verify-only** = `receive` − verify-only, medians: what parsing the body, mapping and normalizing cost on top of authentication (for SES this includes parsing the SES message inside the SNS envelope; for Mailgun, whose signature sits in the body, the body parse itself).',
-      'For the symmetric schemes the bare check is 1–3 µs, so any parsing at all dominates the `receive` ratio: read those rows as "how much does normalization cost", and the verify-only rows as "is our verification as cheap as the primitive".',
+      'For the symmetric schemes the bare check is 1–3 µs, so any parsing at all dominates the `receive` ratio: that is why those rows carry no verdict, and read as "what normalization costs".',
       'These run under tsx, whose esbuild transform uses keepNames: closures created per call get a `__name(…)` wrapper that the minified Lambda bundle does not have. That penalizes our side slightly, never the bare side.',
     ],
     tables: [
       {
-        columns: ['provider (body)', 'ours', 'ours µs/op', 'beyond verify-only µs', 'bare signature check', 'bare µs/op', 'ratio', 'target', 'verdict'],
+        columns: ['provider (body)', 'ours', 'ours µs/op', 'beyond verification µs', 'bare', 'bare µs/op', 'ratio', 'target', 'verdict'],
         rows,
       },
       {
@@ -307,27 +377,18 @@ export async function benchProviderVerification(): Promise<SectionResult> {
       },
     ],
     verdicts,
-    notes: [],
+    informational,
+    notes,
     wallMs: performance.now() - started,
   };
 }
 
-function row(fixture: Fixture, label: string, ours: CaseResult, raw: CaseResult, ratio: number, beyond: string): string[] {
-  return [
-    `${fixture.provider} (${fmtBytes(fixture.bodyBytes)})`,
-    label,
-    fmt(ours.medianUs),
-    beyond,
-    fixture.raw.label,
-    fmt(raw.medianUs),
-    fmtRatio(ratio),
-    `≤ ${fmtRatio(TARGET_RATIO)}`,
-    ratio <= TARGET_RATIO ? 'meets' : 'misses',
-  ];
-}
-
 function verdict(subject: string, ratio: number): Verdict {
   return { subject, target: `≤ ${fmtRatio(TARGET_RATIO)}`, measured: fmtRatio(ratio), meets: ratio <= TARGET_RATIO };
+}
+
+function stripMarkdown(label: string): string {
+  return label.replace(/`/g, '').replace(/ \(informational\)$/, '');
 }
 
 function libraryRow(provider: string, label: string, ours: CaseResult, libraryLabel: string, library: CaseResult): string[] {

@@ -1,11 +1,15 @@
-/** Closed-loop load: a fixed number of operations in flight until all are done, with per-op latency. */
+/**
+ * Closed-loop load: a fixed number of operations in flight until all are done, with per-op latency.
+ * The HTTP pipeline sections drive it from a separate client process (load-process.ts spawns
+ * load-worker.ts), so the client does not share the runtime's event loop and core.
+ */
 import { Agent, request as httpRequest } from 'node:http';
 
 export interface LoadResult {
   count: number;
   concurrency: number;
   wallMs: number;
-  /** CPU time of the whole process (all threads) during the run, ms: client, server and emulators alike. */
+  /** CPU time (user + system, all threads) of the process that ran the loop, during the run, ms. */
   cpuMs: number;
   /** Per-operation latency, ms, in completion order. */
   latenciesMs: number[];
@@ -51,7 +55,7 @@ export async function runClosedLoop<T>(
 
 export interface WebhookPoster {
   /** POST a signed request to `/webhooks/<provider>`; success means HTTP 200 with the body fully read. */
-  post(provider: string, request: { headers: Record<string, string>; body: string }): Promise<boolean | string>;
+  post(provider: string, request: { headers: Record<string, string>; body: string | Buffer }): Promise<boolean | string>;
   close(): void;
 }
 
@@ -66,7 +70,7 @@ export function createPoster(baseUrl: string, concurrency: number): WebhookPoste
   return {
     post: (provider, request) =>
       new Promise((resolve, reject) => {
-        const body = Buffer.from(request.body, 'utf8');
+        const body = typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : request.body;
         const req = httpRequest(
           {
             host: hostname,

@@ -12,6 +12,8 @@ import type { Table } from './types.js';
 export interface ProfileShare {
   category: string;
   percent: number;
+  /** Main-thread time attributed to the category, µs (sum of its samples' intervals). */
+  us: number;
 }
 
 const CATEGORIES: ReadonlyArray<[string, RegExp]> = [
@@ -25,7 +27,11 @@ const CATEGORIES: ReadonlyArray<[string, RegExp]> = [
 ];
 
 const NODE_CORE = 'Node core (sockets, HTTP parsing, streams, timers)';
-const RUNTIME = 'V8 (GC, microtask queue, idle)';
+const RUNTIME = 'V8 (GC, native "(program)")';
+/** The main thread waiting in the event loop: not CPU, but it shows how saturated the thread was. */
+export const IDLE = 'idle (event loop waiting for I/O)';
+/** Frames of the inspector session itself (`session.post('Profiler.stop')` and the like). */
+const PROFILER_OWN = /^node:inspector/;
 
 function categoryOf(url: string): string | undefined {
   if (url === '' || url.startsWith('node:')) return undefined;
@@ -33,7 +39,7 @@ function categoryOf(url: string): string | undefined {
   return 'other';
 }
 
-/** Profiles `fn` (sampling every 200 µs) and returns the shares of CPU samples per category. */
+/** Profiles `fn` (sampling every 200 µs) and returns the shares of main-thread samples per category. */
 export async function profileShares<T>(fn: () => Promise<T>): Promise<{ value: T; shares: ProfileShare[] }> {
   const session = new Session();
   session.connect();
@@ -68,11 +74,23 @@ function summarize(profile: Profiler.Profile): ProfileShare[] {
     const up = parent.get(id);
     let result = categoryOf(node.callFrame.url);
     if (result === undefined) {
-      if (name === '(garbage collector)' || name === '(idle)' || name === '(program)') result = RUNTIME;
+      if (name === '(idle)') result = IDLE;
+      else if (name === '(garbage collector)' || name === '(program)') result = RUNTIME;
       else if (up === undefined || name === '(root)') result = NODE_CORE;
       else result = categorize(up);
     }
     memo.set(id, result);
+    return result;
+  };
+  // The profiler's own stop (collecting and serializing the profile: a sample inside
+  // `session.post('Profiler.stop')` that lasts ~150 ms) is not part of what was profiled.
+  const ownMemo = new Map<number, boolean>();
+  const isProfilerOwn = (id: number): boolean => {
+    const cached = ownMemo.get(id);
+    if (cached !== undefined) return cached;
+    const up = parent.get(id);
+    const result = PROFILER_OWN.test(nodes.get(id)!.callFrame.url) || (up !== undefined && isProfilerOwn(up));
+    ownMemo.set(id, result);
     return result;
   };
   const totals = new Map<string, number>();
@@ -81,12 +99,13 @@ function summarize(profile: Profiler.Profile): ProfileShare[] {
   const deltas = profile.timeDeltas ?? [];
   samples.forEach((id, i) => {
     const dt = deltas[i] ?? 0;
+    if (isProfilerOwn(id)) return;
     const category = categorize(id);
     totals.set(category, (totals.get(category) ?? 0) + dt);
     all += dt;
   });
   return [...totals.entries()]
-    .map(([category, us]) => ({ category, percent: (100 * us) / all }))
+    .map(([category, us]) => ({ category, percent: (100 * us) / all, us }))
     .sort((a, b) => b.percent - a.percent);
 }
 
@@ -96,5 +115,29 @@ export function profileTable(caption: string, shares: readonly ProfileShare[]): 
   const rest = shares.filter((s) => s.percent < 0.5).reduce((n, s) => n + s.percent, 0);
   const rows = shown.map((s) => [s.category, `${s.percent.toFixed(1)}%`]);
   if (rest >= 0.05) rows.push(['(everything under 0.5%)', `${rest.toFixed(1)}%`]);
-  return { caption, columns: ['where the CPU went', 'share of samples'], rows };
+  return { caption, columns: ['where the main thread went', 'share of samples'], rows };
+}
+
+export interface ProfiledRun {
+  label: string;
+  shares: readonly ProfileShare[];
+  /** Operations the profiled run completed, to express main-thread time per operation. */
+  count: number;
+}
+
+/**
+ * Several profiled runs side by side as main-thread µs per operation per category (idle last, and a
+ * "busy" total without it), so the difference between two paths can be read category by category.
+ */
+export function profileComparisonTable(caption: string, runs: readonly ProfiledRun[]): Table {
+  const perOp = (run: ProfiledRun, category: string) => (run.shares.find((s) => s.category === category)?.us ?? 0) / run.count;
+  const busy = (run: ProfiledRun) => run.shares.filter((s) => s.category !== IDLE).reduce((n, s) => n + s.us, 0) / run.count;
+  const order = new Map<string, number>();
+  for (const run of runs) for (const s of run.shares) if (s.category !== IDLE) order.set(s.category, Math.max(order.get(s.category) ?? 0, perOp(run, s.category)));
+  const categories = [...order.entries()].sort((a, b) => b[1] - a[1]).map(([c]) => c);
+  const us = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : Number(value.toPrecision(2)).toString());
+  const rows = categories.map((category) => [category, ...runs.map((run) => us(perOp(run, category)))]);
+  rows.push(['**busy main thread, total**', ...runs.map((run) => `**${us(busy(run))}**`)]);
+  rows.push([IDLE, ...runs.map((run) => us(perOp(run, IDLE)))]);
+  return { caption, columns: ['where the main thread went (µs per request)', ...runs.map((r) => r.label)], rows };
 }

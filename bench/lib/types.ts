@@ -14,6 +14,14 @@ export interface Verdict {
   meets: boolean;
 }
 
+/** A measured comparison reported without a verdict (no target applies to it); listed in the Summary. */
+export interface Informational {
+  subject: string;
+  measured: string;
+  /** What to read it against, e.g. a structural bound. */
+  note?: string;
+}
+
 export interface SectionResult {
   id: string;
   title: string;
@@ -21,6 +29,8 @@ export interface SectionResult {
   method: string[];
   tables: Table[];
   verdicts: Verdict[];
+  /** Rows measured and shown for context, with no target and no verdict. */
+  informational?: Informational[];
   notes: string[];
   wallMs: number;
 }
