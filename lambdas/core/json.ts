@@ -36,40 +36,68 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Objects with more keys than this switch from a linear scan to a Set (linear is faster when small). */
+const LINEAR_SCAN_MAX_KEYS = 16;
+
 /**
- * Single pass over text that JSON.parse has already accepted, so only structure matters:
- * a stack of key sets (null for arrays) and whether the next string is a key.
+ * Single pass over text that JSON.parse has already accepted, so only structure matters. The keys of
+ * every open object live in one shared array (`starts` marks where each open object's keys begin;
+ * -1 for arrays): small objects are checked by a linear scan, which beats allocating a Set per object;
+ * an object that grows past LINEAR_SCAN_MAX_KEYS gets a Set, so a hostile body with one huge object
+ * stays linear time.
  */
 function assertNoDuplicateKeys(text: string, what: string): void {
-  const stack: Array<Set<string> | null> = [];
+  const starts: number[] = [];
+  const sets: Array<Set<string> | undefined> = [];
+  const keys: string[] = [];
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === OPEN_OBJECT) {
-      stack.push(new Set());
+      starts.push(keys.length);
+      sets.push(undefined);
       expectKey = true;
     } else if (c === OPEN_ARRAY) {
-      stack.push(null);
+      starts.push(-1);
+      sets.push(undefined);
       expectKey = false;
     } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
-      stack.pop();
+      const start = starts.pop()!;
+      sets.pop();
+      if (start >= 0) keys.length = start;
       expectKey = false;
     } else if (c === COMMA) {
-      expectKey = stack[stack.length - 1] instanceof Set;
+      expectKey = starts[starts.length - 1]! >= 0;
     } else if (c === QUOTE) {
       const end = endOfString(text, i);
       if (expectKey) {
         const raw = text.slice(i + 1, end);
         // Escapes make "a" and "\u0061" the same key, so decode only when there is one.
         const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
-        const keys = stack[stack.length - 1] as Set<string>;
-        if (keys.has(key)) throw new MalformedRequestError(`${what} has a duplicate JSON key`);
-        keys.add(key);
+        if (seenInOpenObject(key, starts, sets, keys)) throw new MalformedRequestError(`${what} has a duplicate JSON key`);
         expectKey = false;
       }
       i = end;
     }
   }
+}
+
+/** Records `key` in the innermost open object; true when it was already there. */
+function seenInOpenObject(key: string, starts: number[], sets: Array<Set<string> | undefined>, keys: string[]): boolean {
+  const depth = starts.length - 1;
+  const start = starts[depth]!;
+  let set = sets[depth];
+  if (set === undefined) {
+    for (let k = start; k < keys.length; k++) if (keys[k] === key) return true;
+    keys.push(key);
+    if (keys.length - start <= LINEAR_SCAN_MAX_KEYS) return false;
+    set = new Set(keys.slice(start));
+    sets[depth] = set;
+    return false;
+  }
+  if (set.has(key)) return true;
+  set.add(key);
+  return false;
 }
 
 /** Index of the closing quote of the string that opens at `start`. */

@@ -30,3 +30,26 @@ describe('parseJsonStrict', () => {
     expect(() => parseJsonObject('null')).toThrow(MalformedRequestError);
   });
 });
+
+describe('parseJsonStrict on large objects', () => {
+  const many = (n: number, extra = '') =>
+    `{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(',')}${extra}}`;
+
+  it('accepts objects past the linear-scan size and nested objects after them', () => {
+    expect(Object.keys(parseJsonStrict(many(40, ',"nested":{"k0":1,"k1":{"k0":2}}')) as object)).toHaveLength(41);
+  });
+
+  it('finds a duplicate key late in a large object, and in an object nested after the switch to a Set', () => {
+    expect(() => parseJsonStrict(many(40, ',"k3":1'))).toThrow(MalformedRequestError);
+    expect(() => parseJsonStrict(many(40, ',"nested":{"a":1,"a":2}'))).toThrow(MalformedRequestError);
+    expect(() => parseJsonStrict(many(17, ',"k16":0'))).toThrow(MalformedRequestError);
+  });
+
+  it('stays fast on one hostile object with many keys', () => {
+    const text = many(50_000);
+    const started = performance.now();
+    parseJsonStrict(text);
+    // Quadratic scanning would take seconds here; linear takes tens of milliseconds.
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
