@@ -34,8 +34,9 @@ export function mailgunKeyBytes(credentials: readonly string[]): Buffer[] {
 
 /**
  * Checks `body.signature` against every key (rotation overlap) and returns the signed fields.
- * `bodyText` is the exact text `body` was parsed from (with duplicate keys already refused), used only
- * to read a numeric timestamp as written. Throws AuthenticationError on anything missing or wrong.
+ * `bodyText` is the exact text `body` was parsed from, used only to read a numeric timestamp as written
+ * (the caller refuses duplicate keys right after this returns, so a body where the two could disagree
+ * never gets through). Throws AuthenticationError on anything missing or wrong.
  * Does not check the window or the token's single use. Together with parsing, this is the
  * per-request crypto cost a benchmark should measure.
  */

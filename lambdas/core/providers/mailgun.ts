@@ -1,9 +1,9 @@
 /**
  * Mailgun webhooks: one event per request, `{ "signature": {timestamp, token, signature}, "event-data": {...} }`.
  *
- * The signature lives in the body, so the body is parsed first, strictly: with duplicate keys refused,
- * a body cannot carry two `token`s or two `signature`s for two parsers to disagree on.
- * Then, in this order: HMAC over timestamp+token → timestamp within the window → event-data mapped →
+ * The signature lives in the body, so the body is parsed first (natively: syntax only), then, in this
+ * order: HMAC over timestamp+token → duplicate keys refused (a body cannot carry two `token`s or two
+ * `signature`s for two parsers to disagree on) → timestamp within the window → event-data mapped →
  * token claimed as single-use. The claim comes last so the nonce table only ever holds tokens of
  * requests we accept; and it is what stops a captured signature object being replayed with forged
  * event-data, since Mailgun does not sign event-data at all.
@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { withRecipient } from '../classification.js';
 import { isWebhookError, MalformedRequestError, ReplayError, TransientError } from '../errors.js';
 import type { NormalizedEvent } from '../event.js';
-import { isRecord, parseJsonObject } from '../json.js';
+import { assertNoDuplicateKeys, isRecord, parseJsonSyntax } from '../json.js';
 import type { NonceStore, ProviderDefinition, ProviderDeps, Receipt, WebhookProvider } from '../provider.js';
 import { bodyText, type WebhookRequest } from '../request.js';
 import { windowFromSettings } from '../settings.js';
@@ -53,8 +53,13 @@ async function receiveMailgun(
   nonces: NonceStore,
 ): Promise<Receipt> {
   const text = bodyText(request.body);
-  const body = parseJsonObject(text, 'Mailgun body');
+  const body = parseJsonSyntax(text, 'Mailgun body');
+  if (!isRecord(body)) throw new MalformedRequestError('Mailgun body is not a JSON object');
   const signed = verifyMailgunSignature(body, text, keys);
+  // Duplicate keys are refused right after authentication and before anything reads event-data or
+  // claims the token. A duplicated signed field (two tokens) fails here or, when JSON.parse kept the
+  // unsigned copy, already failed the signature: either way the request is rejected.
+  assertNoDuplicateKeys(text, 'Mailgun body');
   const signedAtMs = signed.signedAtSeconds * 1000;
   assertFresh(signedAtMs, now(), window);
   const event = toEvent(body['event-data'], text);
