@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { INBOX_TABLE } from '../../lib/definitions.js';
 import type { NormalizedEvent } from '../core/event.js';
-import { TransientError } from '../core/errors.js';
+import { PayloadTooLargeError, TransientError } from '../core/errors.js';
 import type { AdmitOutcome, InboxStatus, InboxStore, QueuedEvent } from '../core/pipeline/ports.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
 
@@ -82,6 +82,8 @@ export class DynamoInbox implements InboxStore {
       );
       return { admitted: true, pk };
     } catch (error) {
+      // Retrying cannot shrink an item: answer 413 so the sender stops, rather than 503 forever.
+      if (isItemTooLarge(error)) throw new PayloadTooLargeError('event is too large to store, even compressed');
       if (!isConditionalCheckFailure(error)) throw new TransientError('inbox put failed', { cause: error });
     }
     const existing = await this.get(pk);
@@ -166,6 +168,11 @@ export class DynamoInbox implements InboxStore {
       throw new TransientError(`inbox mark ${to} failed`, { cause: error });
     }
   }
+}
+
+/** DynamoDB (and dynalite) refuse items over 400 KB with a ValidationException naming the size. */
+function isItemTooLarge(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ValidationException' && /item size/i.test(error.message);
 }
 
 function storedRaw(raw: string): Pick<InboxRow, 'raw' | 'rawGz'> {

@@ -5,6 +5,8 @@
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { sampleStandardEvent, signStandardBody, standardMessageId } from '../../lib/demo/standard-webhooks.js';
 import { startTestStack, type TestStack } from './harness.js';
 
 describe('bad inputs', () => {
@@ -99,6 +101,19 @@ describe('bad inputs', () => {
     const before = await everything();
     const response = await stack.post('sendgrid', { headers: {}, body: Buffer.alloc(1024 * 1024 + 1, 0x20) });
     expect(response.status).toBe(413);
+    expect(await everything()).toBe(before);
+  });
+
+  it('an authentic event too large to store, even compressed, is 413 and writes nothing', async () => {
+    const secret = stack.config.settings.STANDARD_WEBHOOK_SECRETS!.split(',')[0]!;
+    // Incompressible padding: gzip cannot bring this event under DynamoDB's 400 KB item limit.
+    const event = { ...sampleStandardEvent('complaint', 'huge@example.com', Date.now()), padding: randomBytes(450 * 1024).toString('base64') };
+    const body = JSON.stringify(event);
+    expect(body.length).toBeLessThan(1024 * 1024);
+    const headers = signStandardBody(secret, standardMessageId(), String(Math.floor(Date.now() / 1000)), body);
+    const before = await everything();
+    const response = await stack.post('standard', { headers, body });
+    expect(response).toMatchObject({ status: 413, body: { error: 'payload_too_large' } });
     expect(await everything()).toBe(before);
   });
 

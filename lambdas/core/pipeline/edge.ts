@@ -117,8 +117,13 @@ export class WebhookEdge {
     let admitted = 0;
     let duplicates = 0;
     let failed = 0;
+    let refused: WebhookError | undefined;
     admissions.forEach((result, i) => {
       if (result.status === 'rejected') {
+        if (isWebhookError(result.reason) && result.reason.status < 500) {
+          refused = result.reason;
+          return;
+        }
         failed++;
         log.error('inbox admission failed', { provider, error: describe(result.reason) });
         return;
@@ -153,6 +158,9 @@ export class WebhookEdge {
       counters.count('TransientFailures', 1, provider);
       return { status: 503, body: { error: 'transient_failure' } };
     }
+    // An event refused for good (too large to store) is answered with its 4xx, so the sender stops
+    // retrying it; the others in the same request are stored and enqueued above as usual.
+    if (refused) return this.reject(provider, refused);
     log.info('webhook accepted', { provider, received: events.length, admitted, duplicates, ignored });
     return { status: 200, body: { ok: true, received: events.length, admitted, duplicates, ignored } };
   }

@@ -33,6 +33,14 @@ describe('WebhookEdge', () => {
     expect(inbox.rows.has('fake#b')).toBe(false);
   });
 
+  it('an event too large to store is answered with 413 (no endless retries), and its siblings are still enqueued', async () => {
+    const { edge, inbox, queue } = edgeWith();
+    inbox.refuseAdmitFor.add('huge');
+    const response = await edge.receive('fake', request({ events: [event({ eventId: 'a' }), event({ eventId: 'huge' })] }));
+    expect(response).toEqual({ status: 413, body: { error: 'payload_too_large' } });
+    expect(queue.sent.map((m) => m.pk)).toEqual(['fake#a']);
+  });
+
   it('answers 413 for an oversized body before the provider sees it', async () => {
     const { edge, created } = edgeWith();
     const response = await edge.receive('fake', { body: Buffer.alloc(1025), headers: {} });

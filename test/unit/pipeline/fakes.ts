@@ -1,6 +1,6 @@
 /** In-memory port implementations for unit-testing the pipeline logic without any emulator. */
 import type { NormalizedEvent } from '../../../lambdas/core/event.js';
-import { AuthenticationError } from '../../../lambdas/core/errors.js';
+import { AuthenticationError, PayloadTooLargeError } from '../../../lambdas/core/errors.js';
 import type { ProviderDefinition, WebhookProvider } from '../../../lambdas/core/provider.js';
 import type {
   AdmitOutcome,
@@ -17,8 +17,10 @@ import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
 export class MemoryInbox implements InboxStore {
   rows = new Map<string, { event: NormalizedEvent; status: InboxStatus; receivedAt: number }>();
   failAdmitFor = new Set<string>();
+  refuseAdmitFor = new Set<string>();
   async admit(event: NormalizedEvent, receivedAtMs: number): Promise<AdmitOutcome> {
     if (this.failAdmitFor.has(event.eventId)) throw new Error('inbox down');
+    if (this.refuseAdmitFor.has(event.eventId)) throw new PayloadTooLargeError('too large to store');
     const pk = `${event.provider}#${event.eventId}`;
     const existing = this.rows.get(pk);
     if (existing) return { admitted: false, pk, status: existing.status };
