@@ -62,10 +62,3 @@ export function normalizeRecipient(value: unknown): string {
   }
   return address;
 }
-
-/** Masks the local part for logs (`a***@example.com`): addresses are personal data. */
-export function redactAddress(address: string): string {
-  const at = address.lastIndexOf('@');
-  if (at <= 0) return '***';
-  return `${address[0]}***${address.slice(at)}`;
-}
