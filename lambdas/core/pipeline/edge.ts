@@ -203,7 +203,7 @@ export class WebhookEdge {
       const level = error.status >= 500 ? 'error' : 'warn';
       this.deps.log[level]('webhook rejected', { provider, status: error.status, code: error.code, reason: error.message });
       this.deps.counters.count(error.status >= 500 ? 'TransientFailures' : 'RequestsRejected', 1, provider);
-      return { status: error.status, body: { error: (error as WebhookError).code } };
+      return { status: error.status, body: { error: error.code } };
     }
     // Anything unexpected is ours to fix, and the provider should keep the event: 500, so it retries.
     this.deps.log.error('unexpected edge failure', { provider, error: describe(error) });
