@@ -77,7 +77,7 @@ export async function benchConsumerDrain(options: ConsumerDrainOptions = {}): Pr
       title: '5. Consumer drain rate (local stack)',
       method: [
         `Backlog: ${ADDRESSES.toLocaleString('en-US')} addresses × ${EVENTS_PER_ADDRESS} events (each address gets one of each of ${KINDS.join(', ')}, in a per-address rotated order and with increasing timestamps), queued round-robin so an address's events are ${ADDRESSES} messages apart.`,
-        'Put in place directly, not through HTTP (untimed): the generic provider\'s `receive` on demo-signed requests makes the NormalizedEvents, `DynamoInbox.admit` writes the inbox rows (the edge\'s conditional put), `SqsEventQueue.send` enqueues them (SendMessageBatch). The rows stay `pending` (the edge would mark them enqueued), which the consumer does not look at.',
+        'Put in place directly, not through HTTP (untimed): the generic provider\'s `receive` on demo-signed requests makes the NormalizedEvents, `DynamoInbox.admit` writes the inbox rows (the edge\'s conditional put), `SqsEventQueue.send` enqueues them (SendMessageBatch). The rows are `pending`, exactly as the edge leaves them, until the consumer marks each applied.',
         `Then the runtime's \`QueuePoller\` starts with its defaults (${CONSUMER.maxConcurrency} receive loops = the event source's maximum concurrency, batches of ${CONSUMER.batchSize}): receive → consumer handler (suppression ratchet: consistent read + version-guarded put per event, then mark the inbox row applied) → delete. Timed from \`start()\` until all ${TOTAL.toLocaleString('en-US')} events are counted applied and the queue shows nothing visible or in flight (checked every 50 ms).`,
         '**CPU ms/event** = whole-process CPU (poller, consumer, dynalite and fauxqs share one process) per event during the drain.',
       ],
@@ -131,7 +131,7 @@ async function makeEvents(stack: BenchStack): Promise<NormalizedEvent[]> {
 
 async function enqueueBacklog(stack: BenchStack, events: readonly NormalizedEvent[]): Promise<void> {
   const { doc, sqs } = stack.runtime.clients;
-  const inbox = new DynamoInbox(doc, stack.runtime.config.inboxTable, DEFAULT_INBOX_TTL_DAYS * 86_400);
+  const inbox = new DynamoInbox(doc, stack.runtime.config.inboxTable, { ttlSeconds: DEFAULT_INBOX_TTL_DAYS * 86_400 });
   const queued: QueuedEvent[] = [];
   const admitted = await runClosedLoop(events, 32, async (event) => {
     const outcome = await inbox.admit(event, Date.now());

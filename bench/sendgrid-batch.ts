@@ -2,7 +2,7 @@
  * §6 A big SendGrid batch through the local stack: ~768 KB of events (~1,500) in one request, signed
  * with the runtime's demo SendGrid key for the current time, POSTed over loopback HTTP from a separate
  * client process (as a real sender's request arrives); the time to the 200 (every event verified,
- * parsed, admitted to the inbox, enqueued and marked). Fresh sg_event_ids per run, so every run admits
+ * parsed, admitted to the inbox and enqueued). Fresh sg_event_ids per run, so every run admits
  * every event rather than finding duplicates. Building and signing each batch, and handing it to the
  * client process, happen before the timed window.
  */
@@ -100,7 +100,7 @@ async function measure(stack: BenchStack, client: LoadProcess, log: (line: strin
     title: '6. Big SendGrid batch through the local stack',
     method: [
       `One request holding ~${fmtBytes(TARGET_BODY_BYTES)} of SendGrid events (built with \`sampleSendgridEvent\`, framed with \`sendgridBatchBody\`: ${events} events, all actionable kinds), signed with the runtime's demo SendGrid key (\`signSendgridBody\`, current timestamp), POSTed to \`/webhooks/sendgrid\`. The edge's body cap is ${fmtBytes(EDGE.maxBodyBytes)}.`,
-      'The request comes from a separate client process (`bench/lib/load-worker.ts`, forked under tsx) over loopback, as a real sender\'s would; the batch is built and signed in the runtime process and handed to the client process before the timed window, so only the POST is timed. Time to 200 = from sending the request to the end of the response, client side. The 200 comes only after ECDSA verification over the whole body, strict JSON parsing and slicing, mapping every event, a conditional PutItem per event, SendMessageBatch in chunks of 10, and the mark-enqueued UpdateItem per event (the edge\'s default admission concurrency).',
+      'The request comes from a separate client process (`bench/lib/load-worker.ts`, forked under tsx) over loopback, as a real sender\'s would; the batch is built and signed in the runtime process and handed to the client process before the timed window, so only the POST is timed. Time to 200 = from sending the request to the end of the response, client side. The 200 comes only after ECDSA verification over the whole body, strict JSON parsing and slicing, mapping every event, a conditional PutItem per event, and SendMessageBatch in chunks of 10 (the edge\'s default admission concurrency).',
       `Each event also carries ~${CUSTOM_ARGS_BYTES} bytes of custom args (SendGrid copies a message's unique_args onto each of its events), so events weigh ~0.5 KB like real ones and the batch holds ~1,500.`,
       '**runtime CPU ms** = CPU time (user + system, all threads) of the runtime process (HTTP front, edge, dynalite and fauxqs) during the POST; **client CPU ms** = the same for the client process.',
     `${RUNS} runs, each with freshly generated events (new sg_event_ids), after one untimed full-size warm-up batch (${fmt(warm.ms)} ms); the verdict is on the median.`,

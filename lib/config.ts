@@ -58,7 +58,7 @@ export function readConfig(node: Node): RatchetConfig {
     createConfigurationSet: boolean(get, 'createConfigurationSet') ?? true,
     softBounceLimit: positiveInteger(get, 'softBounceLimit'),
     softBounceWindowDays: positiveInteger(get, 'softBounceWindowDays'),
-    sweepAfterSeconds: positiveInteger(get, 'sweepAfterSeconds') ?? SWEEPER.pendingAfterSeconds,
+    sweepAfterSeconds: positiveInteger(get, 'sweepAfterSeconds') ?? SWEEPER.resendAfterSeconds,
     logRetention: (retentionDays as RetentionDays | undefined) ?? DEFAULT_LOG_RETENTION_DAYS,
   };
 }

@@ -10,14 +10,14 @@ export const INBOX_TABLE = {
   /** Epoch seconds. DynamoDB TTL may lag by up to 48 h, so every condition also treats `expiresAt < now` as absent. */
   ttlAttribute: 'expiresAt',
   /**
-   * Sparse GSI over rows still waiting to be enqueued: the two attributes exist only while status is
-   * `pending`, so the index holds just the rows the sweeper may need to re-send. The partition key is
-   * sharded so a busy edge never concentrates GSI writes on one partition.
+   * Sparse GSI over rows not applied yet: the two attributes exist only while status is `pending`, so
+   * the index holds just the rows the sweeper may need to re-send, ordered by when it should (`resendAt`,
+   * epoch ms). The partition key is sharded so a busy edge never concentrates GSI writes on one partition.
    */
   pendingIndex: {
     name: 'pending',
     partitionKey: 'pendingShard',
-    sortKey: 'pendingSince',
+    sortKey: 'resendAt',
     shards: 8,
   },
 } as const;
@@ -55,8 +55,12 @@ export const EDGE = {
 } as const;
 
 export const SWEEPER = {
-  /** Rows pending longer than this are re-enqueued. */
-  pendingAfterSeconds: 5 * 60,
+  /** A row not applied this long after it was stored is re-enqueued; the wait doubles after each re-send. */
+  resendAfterSeconds: 5 * 60,
+  /** The doubling stops here: a row still failing is re-sent at most daily... */
+  maxResendIntervalSeconds: 24 * 60 * 60,
+  /** ...and at most this many times (about 2.8 days with the defaults), then left to the DLQ and an operator. */
+  maxResends: 10,
   scheduleMinutes: 5,
   timeoutSeconds: 60,
   memoryMb: 256,

@@ -194,6 +194,8 @@ export class RatchetStack extends Stack {
       QUEUE_URL: this.queue.queueUrl,
       SNS_TOPIC_ARNS: topicArns.join(','),
       INBOX_TTL_DAYS: String(config.inboxTtlDays),
+      // Stamped on each new row as its first re-send time, which the sweeper's backoff starts from.
+      SWEEP_AFTER_SECONDS: String(config.sweepAfterSeconds),
       SECRETS_CACHE_SECONDS,
       ...powertools('ratchet-edge'),
     };
@@ -212,7 +214,8 @@ export class RatchetStack extends Stack {
       environment: edgeEnvironment,
       logRetention: config.logRetention,
     });
-    allow(this.edge, ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'], [this.inboxTable.tableArn]);
+    // Put (admission, nonce claims, the control ledger) and Get (a duplicate's status): the edge never updates a row.
+    allow(this.edge, ['dynamodb:PutItem', 'dynamodb:GetItem'], [this.inboxTable.tableArn]);
     allow(this.edge, ['sqs:SendMessage'], [this.queue.queueArn]);
     allow(this.edge, ['sns:ConfirmSubscription'], topicArns);
     if (secrets.size > 0) {
@@ -252,7 +255,7 @@ export class RatchetStack extends Stack {
     this.sweeper = new HandlerFunction(this, 'Sweeper', {
       projectRoot,
       entry: 'lambdas/sweeper.ts',
-      description: 'Ratchet sweeper: re-enqueues inbox rows left pending',
+      description: 'Ratchet sweeper: re-enqueues inbox rows not applied in time',
       timeoutSeconds: SWEEPER.timeoutSeconds,
       memoryMb: SWEEPER.memoryMb,
       environment: {

@@ -9,10 +9,10 @@
 import { gzipSync, gunzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { INBOX_TABLE } from '../../lib/definitions.js';
+import { INBOX_TABLE, SWEEPER } from '../../lib/definitions.js';
 import type { NormalizedEvent } from '../core/event.js';
 import { PayloadTooLargeError, TransientError } from '../core/errors.js';
-import type { AdmitOutcome, InboxStatus, InboxStore, QueuedEvent } from '../core/pipeline/ports.js';
+import type { AdmitOutcome, DueRow, InboxStatus, InboxStore } from '../core/pipeline/ports.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
 
 /** DynamoDB bills a write unit per KB: raw payloads over this are stored gzip-compressed in `rawGz`. */
@@ -29,11 +29,23 @@ export interface InboxRow {
   rawGz?: Uint8Array;
   receivedAt: number;
   status: InboxStatus;
-  enqueuedAt?: number;
   appliedAt?: number;
   expiresAt: number;
+  /** The sweeper's index keys: present only while the row is not applied (and the sweeper has not given up). */
   pendingShard?: string;
-  pendingSince?: number;
+  resendAt?: number;
+  /** How many times the sweeper re-sent the row. */
+  resends?: number;
+  /** Set when the sweeper stopped re-sending a row that was never applied. */
+  abandonedAt?: number;
+}
+
+export interface DynamoInboxOptions {
+  /** Row lifetime (DynamoDB TTL), seconds. */
+  ttlSeconds: number;
+  /** A new row becomes due for the sweeper this long after it is stored. */
+  resendAfterMs?: number;
+  now?: () => number;
 }
 
 export function inboxKey(provider: string, eventId: string): string {
@@ -48,12 +60,19 @@ export function rawPayload(row: Pick<InboxRow, 'raw' | 'rawGz'>): string | undef
 }
 
 export class DynamoInbox implements InboxStore {
+  private readonly ttlSeconds: number;
+  private readonly resendAfterMs: number;
+  private readonly now: () => number;
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
-    private readonly ttlSeconds: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+    options: DynamoInboxOptions,
+  ) {
+    this.ttlSeconds = options.ttlSeconds;
+    this.resendAfterMs = options.resendAfterMs ?? SWEEPER.resendAfterSeconds * 1000;
+    this.now = options.now ?? Date.now;
+  }
 
   async admit(event: NormalizedEvent, receivedAtMs: number): Promise<AdmitOutcome> {
     const pk = inboxKey(event.provider, event.eventId);
@@ -68,7 +87,7 @@ export class DynamoInbox implements InboxStore {
       status: 'pending',
       expiresAt: Math.floor(receivedAtMs / 1000) + this.ttlSeconds,
       pendingShard: shardOf(pk),
-      pendingSince: receivedAtMs,
+      resendAt: receivedAtMs + this.resendAfterMs,
     };
     try {
       await this.client.send(
@@ -89,19 +108,67 @@ export class DynamoInbox implements InboxStore {
     const existing = await this.get(pk);
     // Gone between the failed condition and the read (expired and deleted): treat as still pending,
     // so the caller re-sends rather than dropping it. Re-sending is always safe.
-    return { admitted: false, pk, status: existing?.status ?? 'pending' };
+    return { admitted: false, pk, status: existing?.status === 'applied' ? 'applied' : 'pending' };
   }
 
-  async markEnqueued(pk: string): Promise<void> {
-    await this.transition(pk, 'enqueued', this.now(), 'pending');
-  }
-
+  /** pending → applied and out of the sweeper's index. Never moves a row backwards. */
   async markApplied(pk: string, appliedAtMs: number): Promise<void> {
-    await this.transition(pk, 'applied', appliedAtMs);
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { [PK]: pk },
+          UpdateExpression: 'SET #status = :applied, #appliedAt = :at REMOVE #shard, #resendAt',
+          ConditionExpression: 'attribute_exists(#pk)',
+          ExpressionAttributeNames: {
+            '#pk': PK,
+            '#status': 'status',
+            '#appliedAt': 'appliedAt',
+            '#shard': pendingIndex.partitionKey,
+            '#resendAt': pendingIndex.sortKey,
+          },
+          ExpressionAttributeValues: { ':applied': 'applied', ':at': appliedAtMs },
+        }),
+      );
+    } catch (error) {
+      // Expired and gone: nothing to mark.
+      if (isConditionalCheckFailure(error)) return;
+      throw new TransientError('inbox mark applied failed', { cause: error });
+    }
   }
 
-  async listPending(olderThanMs: number, limit: number): Promise<QueuedEvent[]> {
-    const out: QueuedEvent[] = [];
+  async scheduleResend(pk: string, resends: number, nextAtMs: number | null): Promise<void> {
+    const names = { '#pk': PK, '#status': 'status', '#resends': 'resends', '#resendAt': pendingIndex.sortKey };
+    const update =
+      nextAtMs === null
+        ? {
+            UpdateExpression: 'SET #resends = :resends, #abandonedAt = :now REMOVE #shard, #resendAt',
+            ExpressionAttributeNames: { ...names, '#abandonedAt': 'abandonedAt', '#shard': pendingIndex.partitionKey },
+            ExpressionAttributeValues: { ':resends': resends, ':now': this.now(), ':applied': 'applied' },
+          }
+        : {
+            UpdateExpression: 'SET #resends = :resends, #resendAt = :next',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: { ':resends': resends, ':next': nextAtMs, ':applied': 'applied' },
+          };
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { [PK]: pk },
+          // Applied meanwhile (or expired and gone): it must not come back into the index.
+          ConditionExpression: 'attribute_exists(#pk) AND #status <> :applied',
+          ...update,
+        }),
+      );
+    } catch (error) {
+      if (isConditionalCheckFailure(error)) return;
+      throw new TransientError('inbox reschedule failed', { cause: error });
+    }
+  }
+
+  async listDue(nowMs: number, limit: number): Promise<DueRow[]> {
+    const out: DueRow[] = [];
     for (let shard = 0; shard < pendingIndex.shards && out.length < limit; shard++) {
       let startKey: Record<string, unknown> | undefined;
       do {
@@ -110,9 +177,9 @@ export class DynamoInbox implements InboxStore {
             new QueryCommand({
               TableName: this.tableName,
               IndexName: pendingIndex.name,
-              KeyConditionExpression: '#shard = :shard AND #since < :cutoff',
-              ExpressionAttributeNames: { '#shard': pendingIndex.partitionKey, '#since': pendingIndex.sortKey },
-              ExpressionAttributeValues: { ':shard': shardName(shard), ':cutoff': olderThanMs },
+              KeyConditionExpression: '#shard = :shard AND #resendAt <= :now',
+              ExpressionAttributeNames: { '#shard': pendingIndex.partitionKey, '#resendAt': pendingIndex.sortKey },
+              ExpressionAttributeValues: { ':shard': shardName(shard), ':now': nowMs },
               Limit: limit - out.length,
               ExclusiveStartKey: startKey,
             }),
@@ -121,9 +188,12 @@ export class DynamoInbox implements InboxStore {
             throw new TransientError('pending index query failed', { cause });
           });
         for (const key of page.Items ?? []) {
-          // The index is keys-only and eventually consistent: re-read the row before trusting it.
+          // The index is keys-only and eventually consistent: re-read the row before trusting it
+          // (applied or rescheduled meanwhile, possibly by another sweeper run).
           const row = await this.get(String(key[PK]));
-          if (row && row.status === 'pending') out.push({ pk: row.pk, event: row.event });
+          if (row && row.status !== 'applied' && row.pendingShard !== undefined && (row.resendAt ?? 0) <= nowMs) {
+            out.push({ pk: row.pk, event: row.event, resends: row.resends ?? 0 });
+          }
         }
         startKey = page.LastEvaluatedKey;
       } while (startKey && out.length < limit);
@@ -139,33 +209,6 @@ export class DynamoInbox implements InboxStore {
       return result.Item as InboxRow | undefined;
     } catch (cause) {
       throw new TransientError('inbox read failed', { cause });
-    }
-  }
-
-  /** Moves a row forward and out of the sweeper's index. Never moves it backwards (applied stays applied). */
-  private async transition(pk: string, to: 'enqueued' | 'applied', atMs: number, from?: InboxStatus): Promise<void> {
-    const stamp = to === 'enqueued' ? 'enqueuedAt' : 'appliedAt';
-    try {
-      await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { [PK]: pk },
-          UpdateExpression: `SET #status = :to, #stamp = :at REMOVE #shard, #since`,
-          ConditionExpression: from ? 'attribute_exists(#pk) AND #status = :from' : 'attribute_exists(#pk)',
-          ExpressionAttributeNames: {
-            '#pk': PK,
-            '#status': 'status',
-            '#stamp': stamp,
-            '#shard': pendingIndex.partitionKey,
-            '#since': pendingIndex.sortKey,
-          },
-          ExpressionAttributeValues: { ':to': to, ':at': atMs, ...(from ? { ':from': from } : {}) },
-        }),
-      );
-    } catch (error) {
-      // Already further along (or expired and gone): nothing to do.
-      if (isConditionalCheckFailure(error)) return;
-      throw new TransientError(`inbox mark ${to} failed`, { cause: error });
     }
   }
 }

@@ -1,6 +1,6 @@
 /** Schedule → the sweeper. */
-import { sweepPending, type SweeperDeps } from '../core/pipeline/sweep.js';
+import { sweepPending, type SweepResult, type SweeperDeps } from '../core/pipeline/sweep.js';
 
-export function createSweeperHandler(deps: SweeperDeps): () => Promise<{ resent: number }> {
+export function createSweeperHandler(deps: SweeperDeps): () => Promise<SweepResult> {
   return () => sweepPending(deps);
 }

@@ -46,7 +46,7 @@ export async function ratchetCommand(
   const doc = createDocumentClient({ region: target.region, dynamoEndpoint: target.dynamoEndpoint });
   try {
     const suppressions = new DynamoSuppressionStore(doc, target.suppressionTable, policyFromSettings(env));
-    const inbox = new DynamoInbox(doc, target.inboxTable, DEFAULT_INBOX_TTL_DAYS * 86_400);
+    const inbox = new DynamoInbox(doc, target.inboxTable, { ttlSeconds: DEFAULT_INBOX_TTL_DAYS * 86_400 });
     const actor = values.actor ?? env.USER ?? 'unknown';
 
     if (noun === 'suppressions' && verb === 'get' && rest[0]) {

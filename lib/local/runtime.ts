@@ -9,7 +9,7 @@ import type { Counters, Log } from '../../lambdas/core/pipeline/ports.js';
 import type { EdgeDeps } from '../../lambdas/core/pipeline/edge.js';
 import type { ConsumerDeps } from '../../lambdas/core/pipeline/consume.js';
 import type { SweeperDeps } from '../../lambdas/core/pipeline/sweep.js';
-import { sweepPending } from '../../lambdas/core/pipeline/sweep.js';
+import { sweepPending, type SweepResult } from '../../lambdas/core/pipeline/sweep.js';
 import { MemoryCounters, powertoolsLog } from '../../lambdas/adapters/observability.js';
 import {
   buildConsumerDeps,
@@ -69,7 +69,7 @@ export interface LocalRuntime {
   /** Providers running on generated demo credentials. */
   usingDemo: string[];
   poller: QueuePoller;
-  sweepOnce(): Promise<{ resent: number }>;
+  sweepOnce(): Promise<SweepResult>;
   stop(): Promise<void>;
 }
 
@@ -113,7 +113,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       region: config.region,
       onError: (error) => log.error('poller error', { error: String(error) }),
     });
-    const sweeperDeps = buildSweeperDeps(config, clients, { log, ...options.sweeper });
+    const sweeperDeps = buildSweeperDeps(config, clients, { ...common, ...options.sweeper });
     const sweepOnce = () => sweepPending(sweeperDeps);
 
     if (embeddedSqs) {

@@ -59,6 +59,7 @@ describe('context overrides', () => {
     expect(env('edge')).toMatchObject({ INBOX_TTL_DAYS: '30', POSTMARK_ALLOWED_IPS: '3.134.147.250,50.31.156.6' });
     expect(env('consumer')).toMatchObject({ SOFT_BOUNCE_LIMIT: '3', SOFT_BOUNCE_WINDOW_DAYS: '7' });
     expect(env('sweeper')).toMatchObject({ SWEEP_AFTER_SECONDS: '600' });
+    expect(env('edge')).toMatchObject({ SWEEP_AFTER_SECONDS: '600' });
   });
 
   it('stage throttling, and SNS pacing defaults to half the stage rate', () => {

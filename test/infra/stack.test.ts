@@ -177,6 +177,7 @@ describe('Lambda functions', () => {
       QUEUE_URL: { Ref: logicalId(s.stack.queue) },
       SNS_TOPIC_ARNS: { Ref: logicalId(s.stack.topic) },
       INBOX_TTL_DAYS: String(DEFAULT_INBOX_TTL_DAYS),
+      SWEEP_AFTER_SECONDS: String(SWEEPER.resendAfterSeconds),
       SECRETS_CACHE_SECONDS: '60',
       POWERTOOLS_SERVICE_NAME: 'ratchet-edge',
       POWERTOOLS_METRICS_NAMESPACE: 'Ratchet',
@@ -208,7 +209,7 @@ describe('Lambda functions', () => {
     expect(fnProps(s.stack.sweeper).Environment.Variables).toEqual({
       INBOX_TABLE: { Ref: logicalId(s.stack.inboxTable) },
       QUEUE_URL: { Ref: logicalId(s.stack.queue) },
-      SWEEP_AFTER_SECONDS: String(SWEEPER.pendingAfterSeconds),
+      SWEEP_AFTER_SECONDS: String(SWEEPER.resendAfterSeconds),
       POWERTOOLS_SERVICE_NAME: 'ratchet-sweeper',
       POWERTOOLS_METRICS_NAMESPACE: 'Ratchet',
       NODE_OPTIONS: '--enable-source-maps',
@@ -242,11 +243,11 @@ describe('least-privilege IAM', () => {
     }
   });
 
-  it('edge: Put/Get/Update on the inbox, SendMessage on the queue, ConfirmSubscription on the topic, GetSecretValue on the provider secrets', () => {
+  it('edge: Put/Get on the inbox (never Update), SendMessage on the queue, ConfirmSubscription on the topic, GetSecretValue on the provider secrets', () => {
     const { stack } = s;
     expect(grants(roleStatements(s.template, stack.edge))).toEqual(
       expectedGrants(stack, [
-        [['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'], [stack.inboxTable.tableArn]],
+        [['dynamodb:PutItem', 'dynamodb:GetItem'], [stack.inboxTable.tableArn]],
         [['sqs:SendMessage'], [stack.queue.queueArn]],
         [['sns:ConfirmSubscription'], [stack.topic.topicArn]],
         [['secretsmanager:GetSecretValue'], [...stack.secrets.values()].map((x) => x.secretArn)],
@@ -301,7 +302,7 @@ describe('DynamoDB', () => {
       expect.arrayContaining([
         { AttributeName: 'pk', AttributeType: 'S' },
         { AttributeName: 'pendingShard', AttributeType: 'S' },
-        { AttributeName: 'pendingSince', AttributeType: 'N' },
+        { AttributeName: 'resendAt', AttributeType: 'N' },
       ]),
     );
     expect(p.AttributeDefinitions).toHaveLength(3);
@@ -312,7 +313,7 @@ describe('DynamoDB', () => {
         IndexName: 'pending',
         KeySchema: [
           { AttributeName: 'pendingShard', KeyType: 'HASH' },
-          { AttributeName: 'pendingSince', KeyType: 'RANGE' },
+          { AttributeName: 'resendAt', KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: 'KEYS_ONLY' },
       },

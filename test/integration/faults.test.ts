@@ -23,12 +23,16 @@ describe('faults', () => {
   const queue = new CrashableQueue(() => new SqsEventQueue(stack.clients.sqs, () => stack.queues.queueUrl));
 
   beforeAll(async () => {
-    stack = await startTestStack({ edge: { queue }, sweeper: { pendingAfterMs: 0 } });
+    // The sweeper runs on its own clock, so a test can step past the 5-minute re-send time the edge stamped.
+    stack = await startTestStack({ edge: { queue }, sweeper: { now: () => Date.now() + sweepClockAheadMs } });
   });
   afterAll(() => stack?.stop());
+  let sweepClockAheadMs = 0;
   beforeEach(() => {
     queue.crashed = false;
+    sweepClockAheadMs = 0;
   });
+  const SIX_MINUTES = 6 * 60_000;
 
   const inbox = (input: any) => input.TableName === stack.config.inboxTable && String(input.Item?.pk ?? '').includes('#');
   const suppressionPut = (email: string) => (input: any) =>
@@ -72,10 +76,23 @@ describe('faults', () => {
     const fault = injectFault(stack.clients.sqs, { command: 'SendMessageBatchCommand', times: 1 });
     expect((await stack.post('postmark', stack.sign('postmark', 'hard_bounce', email))).status).toBe(503);
     fault.remove();
-    expect(await stack.sweepOnce()).toEqual({ resent: 1 });
+    // Not due yet: a row is left to the provider's retry for its first five minutes.
+    expect(await stack.sweepOnce()).toEqual({ resent: 0, gaveUp: 0 });
+    sweepClockAheadMs = SIX_MINUTES;
+    expect(await stack.sweepOnce()).toEqual({ resent: 1, gaveUp: 0 });
+    const [row] = (await stack.inboxRows()).filter((r) => r.event.recipient === email);
+    expect(row).toMatchObject({ status: 'pending', resends: 1 });
+    // Re-sent once; the next re-send waits twice as long.
+    expect(row!.resendAt).toBeGreaterThan(Date.now() + SIX_MINUTES + 9 * 60_000);
+    expect(await stack.sweepOnce()).toEqual({ resent: 0, gaveUp: 0 });
     await stack.drain();
     expect(await stack.record(email)).toMatchObject({ status: 'suppressed' });
-    expect(await stack.sweepOnce()).toEqual({ resent: 0 });
+    const [applied] = (await stack.inboxRows()).filter((r) => r.event.recipient === email);
+    expect(applied).toMatchObject({ status: 'applied' });
+    expect(applied).not.toHaveProperty('pendingShard');
+    expect(applied).not.toHaveProperty('resendAt');
+    sweepClockAheadMs = 24 * 3_600_000;
+    expect(await stack.sweepOnce()).toEqual({ resent: 0, gaveUp: 0 });
   });
 
   it('the process dies between the put and the send: recovered by the redelivery', async () => {
@@ -100,6 +117,7 @@ describe('faults', () => {
       fetch(`${stack.url}/webhooks/ses`, { method: 'POST', headers: request.headers, body: request.body, signal: AbortSignal.timeout(500) }),
     ).rejects.toThrow();
     queue.crashed = false;
+    sweepClockAheadMs = SIX_MINUTES;
     expect((await stack.sweepOnce()).resent).toBe(1);
     await stack.drain();
     expect(await stack.record(email)).toMatchObject({ status: 'suppressed', reason: 'hard_bounce' });

@@ -6,14 +6,13 @@ import { WebhookEdge, type EdgeDeps } from '../../core/pipeline/edge.js';
 import type { CertificateSource } from '../../core/provider.js';
 import type { SecretSource } from '../../core/pipeline/ports.js';
 import { DynamoControlLedger } from '../dynamodb-control-ledger.js';
-import { DynamoInbox } from '../dynamodb-inbox.js';
 import { DynamoNonceStore } from '../dynamodb-nonces.js';
 import { powertoolsCounters, powertoolsLog } from '../observability.js';
 import { EnvSecretSource, SecretsManagerSecretSource } from '../secrets.js';
 import { HttpsCertificateFetcher, PinnedDirectoryCertificates } from '../sns-certificates.js';
 import { SnsSubscriptionConfirmer } from '../sns-confirmer.js';
 import { SqsEventQueue } from '../sqs-queue.js';
-import { inboxTtlSeconds, queueResolver, type Clients, type RuntimeConfig } from './config.js';
+import { buildInbox, inboxTtlSeconds, queueResolver, type Clients, type RuntimeConfig } from './config.js';
 
 export function buildEdge(config: RuntimeConfig, clients: Clients, overrides: Partial<EdgeDeps> = {}): WebhookEdge {
   const ttlSeconds = inboxTtlSeconds(config);
@@ -21,7 +20,7 @@ export function buildEdge(config: RuntimeConfig, clients: Clients, overrides: Pa
   return new WebhookEdge({
     providers: PROVIDERS,
     secrets: secretSource(config),
-    inbox: new DynamoInbox(clients.doc, config.inboxTable, ttlSeconds, now),
+    inbox: buildInbox(config, clients, now),
     queue: new SqsEventQueue(clients.sqs, queueResolver(config)),
     nonces: new DynamoNonceStore(clients.doc, config.inboxTable, now),
     certificates: certificateSource(config),

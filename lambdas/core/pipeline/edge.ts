@@ -4,10 +4,12 @@
  *
  * The losslessness argument, in order:
  *  1. a 2xx is only returned after every actionable event is stored in the inbox;
- *  2. a stored row stays `pending` (and in the sweeper's index) until the queue accepted it;
+ *  2. a stored row stays `pending`, and in the sweeper's index, until the consumer has applied it;
  *  3. so a crash or SendMessage failure after (1) is repaired by the provider's retry (a duplicate
- *     that finds its row still pending re-enqueues it) or, failing that, by the sweeper.
- * Duplicate enqueues are harmless because applying an event is idempotent.
+ *     that finds its row not yet applied re-enqueues it) or, failing that, by the sweeper.
+ * Duplicate enqueues are harmless because applying an event is idempotent. That is also why the edge
+ * does not spend a third write per event marking rows "enqueued": the consumer's "applied" is the only
+ * mark anything waits for.
  */
 import { isActionable, type NormalizedEvent } from '../event.js';
 import {
@@ -131,8 +133,9 @@ export class WebhookEdge {
       const outcome = result.value;
       if (outcome.admitted) admitted++;
       else duplicates++;
-      // A duplicate whose row never got past `pending` is the redelivery the losslessness argument relies on.
-      if (outcome.admitted || outcome.status === 'pending') toSend.push(toQueued(outcome.pk, actionable[i]!));
+      // A duplicate whose row is not applied yet is the redelivery the losslessness argument relies on:
+      // the earlier attempt may have died before its send.
+      if (outcome.admitted || outcome.status !== 'applied') toSend.push(toQueued(outcome.pk, actionable[i]!));
     });
 
     counters.count('EventsAdmitted', admitted, provider);
@@ -143,7 +146,6 @@ export class WebhookEdge {
     if (toSend.length > 0) {
       try {
         await queue.send(toSend);
-        await this.markEnqueued(toSend);
       } catch (error) {
         // Rows stay pending: the provider's retry or the sweeper will send them. Answer 5xx so the retry comes.
         enqueueFailed = true;
@@ -163,15 +165,6 @@ export class WebhookEdge {
     if (refused) return this.reject(provider, refused);
     log.info('webhook accepted', { provider, received: events.length, admitted, duplicates, ignored });
     return { status: 200, body: { ok: true, received: events.length, admitted, duplicates, ignored } };
-  }
-
-  /** Failing to mark is harmless (the sweeper re-sends, the consumer is idempotent), so it never fails the request. */
-  private async markEnqueued(sent: readonly QueuedEvent[]): Promise<void> {
-    const results = await settleWithLimit(sent, this.deps.admitConcurrency ?? DEFAULT_ADMIT_CONCURRENCY, (m) =>
-      this.deps.inbox.markEnqueued(m.pk),
-    );
-    const failures = results.filter((r) => r.status === 'rejected').length;
-    if (failures > 0) this.deps.log.warn('could not mark rows enqueued; the sweeper will re-send them', { failures });
   }
 
   private async control(provider: string, message: ControlMessage): Promise<EdgeResponse> {

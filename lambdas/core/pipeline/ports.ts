@@ -4,7 +4,12 @@
  */
 import type { NormalizedEvent } from '../event.js';
 
-export type InboxStatus = 'pending' | 'enqueued' | 'applied';
+/**
+ * `pending` until the consumer has applied the event, then `applied`. There is deliberately no
+ * "enqueued" step: marking it would cost the edge a third round trip per event before it can answer,
+ * and it would not tell more than `pending` does (a message can sit in the queue or the DLQ either way).
+ */
+export type InboxStatus = 'pending' | 'applied';
 
 /** What travels on the queue: the inbox key and the normalized event, never the raw payload (SQS caps at 256 KB). */
 export interface QueuedEvent {
@@ -14,17 +19,26 @@ export interface QueuedEvent {
 
 export type AdmitOutcome =
   | { admitted: true; pk: string }
-  /** Already stored. `status` tells whether the earlier attempt got as far as the queue. */
+  /** Already stored. Anything not yet `applied` is re-sent: the earlier attempt may never have reached the queue. */
   | { admitted: false; pk: string; status: InboxStatus };
+
+/** An unapplied row the sweeper should re-send now, with how many times it already did. */
+export interface DueRow extends QueuedEvent {
+  resends: number;
+}
 
 export interface InboxStore {
   /** Conditional put keyed `provider#eventId`; an expired row that TTL has not deleted yet counts as absent. */
   admit(event: NormalizedEvent, receivedAtMs: number): Promise<AdmitOutcome>;
-  /** pending → enqueued, and out of the sweeper's index. A lost race with `markApplied` is fine. */
-  markEnqueued(pk: string): Promise<void>;
+  /** pending → applied, and out of the sweeper's index. Never moves a row backwards. */
   markApplied(pk: string, appliedAtMs: number): Promise<void>;
-  /** Rows still pending since before `olderThanMs`, for the sweeper. */
-  listPending(olderThanMs: number, limit: number): Promise<QueuedEvent[]>;
+  /** Unapplied rows whose re-send time has come (the sweeper's index, re-read consistently). */
+  listDue(nowMs: number, limit: number): Promise<DueRow[]>;
+  /**
+   * After the sweeper re-sent a row: record the count and when to look again, or (`nextAtMs` null)
+   * take the row out of the index for good. A row applied meanwhile is left alone.
+   */
+  scheduleResend(pk: string, resends: number, nextAtMs: number | null): Promise<void>;
 }
 
 export interface EventQueue {

@@ -2,26 +2,31 @@ import { describe, expect, it } from 'vitest';
 import { edgeWith, event, request } from './fakes.js';
 
 describe('WebhookEdge', () => {
-  it('admits and enqueues every actionable event, acknowledges ignored ones, and marks rows enqueued', async () => {
+  it('admits and enqueues every actionable event and acknowledges ignored ones; rows stay pending until applied', async () => {
     const { edge, inbox, queue } = edgeWith();
     const events = [event({ eventId: 'a' }), event({ eventId: 'b', kind: 'ignored', ignoredReason: 'open' }), event({ eventId: 'c' })];
     const response = await edge.receive('fake', request({ events }));
     expect(response).toEqual({ status: 200, body: { ok: true, received: 3, admitted: 2, duplicates: 0, ignored: 1 } });
     expect(queue.sent.map((m) => m.pk)).toEqual(['fake#a', 'fake#c']);
     expect(queue.sent[0]!.event).not.toHaveProperty('raw');
-    expect([...inbox.rows.values()].map((r) => r.status)).toEqual(['enqueued', 'enqueued']);
+    expect([...inbox.rows.values()].map((r) => r.status)).toEqual(['pending', 'pending']);
   });
 
-  it('a duplicate whose row is still pending is re-enqueued; one already enqueued is not', async () => {
+  it('a duplicate whose row is not applied yet is re-enqueued; one already applied is not', async () => {
     const { edge, inbox, queue } = edgeWith();
     queue.failNext = 1;
     expect((await edge.receive('fake', request({ events: [event()] }))).status).toBe(503);
     expect(inbox.rows.get('fake#e1')!.status).toBe('pending');
     const retry = await edge.receive('fake', request({ events: [event()] }));
-    expect(retry.body).toMatchObject({ admitted: 0, duplicates: 1 });
-    expect(queue.sent).toHaveLength(1);
+    expect(retry).toMatchObject({ status: 200, body: { admitted: 0, duplicates: 1 } });
+    expect(queue.sent.map((m) => m.pk)).toEqual(['fake#e1']);
+    // Sent, not applied yet: the edge cannot tell this from "never sent", so it sends again (harmless).
     await edge.receive('fake', request({ events: [event()] }));
-    expect(queue.sent).toHaveLength(1);
+    expect(queue.sent).toHaveLength(2);
+    await inbox.markApplied('fake#e1');
+    const late = await edge.receive('fake', request({ events: [event()] }));
+    expect(late).toMatchObject({ status: 200, body: { admitted: 0, duplicates: 1 } });
+    expect(queue.sent).toHaveLength(2);
   });
 
   it('a failed admission answers 503 but still enqueues the events that were stored', async () => {

@@ -5,6 +5,7 @@ import type { ProviderDefinition, WebhookProvider } from '../../../lambdas/core/
 import type {
   AdmitOutcome,
   ControlLedger,
+  DueRow,
   EventQueue,
   InboxStatus,
   InboxStore,
@@ -14,35 +15,50 @@ import type {
 import { WebhookEdge, type EdgeDeps } from '../../../lambdas/core/pipeline/edge.js';
 import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
 
+/** Mirrors DynamoInbox: a row is due for the sweeper at `resendAt` until applied or given up on. */
 export class MemoryInbox implements InboxStore {
-  rows = new Map<string, { event: NormalizedEvent; status: InboxStatus; receivedAt: number }>();
+  rows = new Map<
+    string,
+    { event: NormalizedEvent; status: InboxStatus; receivedAt: number; resends: number; resendAt?: number; abandoned?: boolean }
+  >();
   failAdmitFor = new Set<string>();
   refuseAdmitFor = new Set<string>();
+  constructor(private readonly resendAfterMs = 5_000) {}
   async admit(event: NormalizedEvent, receivedAtMs: number): Promise<AdmitOutcome> {
     if (this.failAdmitFor.has(event.eventId)) throw new Error('inbox down');
     if (this.refuseAdmitFor.has(event.eventId)) throw new PayloadTooLargeError('too large to store');
     const pk = `${event.provider}#${event.eventId}`;
     const existing = this.rows.get(pk);
     if (existing) return { admitted: false, pk, status: existing.status };
-    this.rows.set(pk, { event, status: 'pending', receivedAt: receivedAtMs });
+    this.rows.set(pk, { event, status: 'pending', receivedAt: receivedAtMs, resends: 0, resendAt: receivedAtMs + this.resendAfterMs });
     return { admitted: true, pk };
-  }
-  async markEnqueued(pk: string) {
-    const row = this.rows.get(pk);
-    if (row?.status === 'pending') row.status = 'enqueued';
   }
   async markApplied(pk: string) {
     const row = this.rows.get(pk);
-    if (row) row.status = 'applied';
+    if (row) {
+      row.status = 'applied';
+      delete row.resendAt;
+    }
   }
-  async listPending(olderThanMs: number, limit: number): Promise<QueuedEvent[]> {
+  async listDue(nowMs: number, limit: number): Promise<DueRow[]> {
     return [...this.rows.entries()]
-      .filter(([, r]) => r.status === 'pending' && r.receivedAt < olderThanMs)
+      .filter(([, r]) => r.status !== 'applied' && r.resendAt !== undefined && r.resendAt <= nowMs)
       .slice(0, limit)
       .map(([pk, r]) => {
         const { raw: _raw, ...event } = r.event;
-        return { pk, event };
+        return { pk, event, resends: r.resends };
       });
+  }
+  async scheduleResend(pk: string, resends: number, nextAtMs: number | null) {
+    const row = this.rows.get(pk);
+    if (!row || row.status === 'applied') return;
+    row.resends = resends;
+    if (nextAtMs === null) {
+      delete row.resendAt;
+      row.abandoned = true;
+    } else {
+      row.resendAt = nextAtMs;
+    }
   }
 }
 
