@@ -6,9 +6,11 @@
  */
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
-import { API, DEFAULT_INBOX_TTL_DAYS, SWEEPER } from './definitions.js';
+import { API, DEFAULT_INBOX_TTL_DAYS, DEFAULT_RESOURCE_PREFIX, SWEEPER } from './definitions.js';
 
 export interface RatchetConfig {
+  /** Start of every physical name (tables, queues, secrets): one per stack in an account and region. */
+  readonly resourcePrefix: string;
   /** SNS topics besides the stack's own whose messages the edge accepts (and may confirm). */
   readonly extraTopicArns: readonly string[];
   readonly inboxTtlDays: number;
@@ -49,6 +51,7 @@ export function readConfig(node: Node): RatchetConfig {
   const postmarkIps = list(get, 'postmarkAllowedIps');
 
   return {
+    resourcePrefix: resourcePrefix(get),
     extraTopicArns: list(get, 'extraTopicArns') ?? [],
     inboxTtlDays: positiveInteger(get, 'inboxTtlDays') ?? DEFAULT_INBOX_TTL_DAYS,
     postmarkAllowedIps: postmarkIps && postmarkIps.length > 0 ? postmarkIps.join(',') : undefined,
@@ -64,6 +67,20 @@ export function readConfig(node: Node): RatchetConfig {
 }
 
 type Getter = (key: string) => unknown;
+
+/** Lower-case letters, digits and dashes: valid in every name it starts (DynamoDB, SQS, Secrets Manager). */
+const RESOURCE_PREFIX = /^[a-z][a-z0-9-]{0,38}[a-z0-9]$/;
+
+function resourcePrefix(get: Getter): string {
+  const value = get('resourcePrefix');
+  if (isUnset(value)) return DEFAULT_RESOURCE_PREFIX;
+  if (typeof value !== 'string' || !RESOURCE_PREFIX.test(value.trim())) {
+    throw new Error(
+      `context resourcePrefix must be 2-40 lower-case letters, digits and dashes, starting with a letter, got ${JSON.stringify(value)}`,
+    );
+  }
+  return value.trim();
+}
 
 function isUnset(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');

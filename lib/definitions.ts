@@ -3,6 +3,24 @@
  * adapters. Pure data: no CDK and no SDK imports, so the Lambda bundles can include it for free.
  */
 
+/**
+ * Physical names start with this prefix (CDK context `resourcePrefix`), so two stacks can share an
+ * account and region. The defaults below are the names with the default prefix, which is what the
+ * local runtime, the CLI and `isSuppressed` fall back to when no name is given.
+ */
+export const DEFAULT_RESOURCE_PREFIX = 'ratchet';
+
+/** Physical names for a prefix: the tables, the queue and its DLQ, and each provider's secret. */
+export function resourceNames(prefix: string = DEFAULT_RESOURCE_PREFIX) {
+  return {
+    inboxTable: `${prefix}-inbox`,
+    suppressionTable: `${prefix}-suppressions`,
+    queue: `${prefix}-events`,
+    deadLetterQueue: `${prefix}-events${QUEUE.deadLetterSuffix}`,
+    secret: (provider: string) => `${prefix}/${provider}`,
+  };
+}
+
 /** Inbox: one row per admitted event, keyed `provider#eventId`; also holds Mailgun token claims. */
 export const INBOX_TABLE = {
   defaultName: 'ratchet-inbox',

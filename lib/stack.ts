@@ -26,7 +26,7 @@ import type { ProviderDefinition } from '../lambdas/core/provider.js';
 import { PROVIDERS } from '../lambdas/core/providers/index.js';
 import { readConfig, type RatchetConfig } from './config.js';
 import { HandlerFunction } from './constructs/handler-function.js';
-import { CONSUMER, EDGE, INBOX_TABLE, QUEUE, SUPPRESSION_TABLE, SWEEPER } from './definitions.js';
+import { CONSUMER, DEFAULT_RESOURCE_PREFIX, EDGE, INBOX_TABLE, QUEUE, resourceNames, SUPPRESSION_TABLE, SWEEPER } from './definitions.js';
 
 /** What the stack needs from a registry entry. */
 export type ProviderRoute = Pick<ProviderDefinition, 'name' | 'secretArnVariable'>;
@@ -39,7 +39,8 @@ export interface RatchetStackProps extends StackProps {
 }
 
 /** Where a provider's secret lives in Secrets Manager. */
-export const secretNameFor = (provider: string): string => `ratchet/${provider}`;
+export const secretNameFor = (provider: string, prefix: string = DEFAULT_RESOURCE_PREFIX): string =>
+  resourceNames(prefix).secret(provider);
 
 /**
  * SNS's retry policy for the SES route, used for 5xx answers and timeouts (a 4xx, 429 included,
@@ -83,12 +84,14 @@ export class RatchetStack extends Stack {
     const providers = props.providers ?? PROVIDERS;
     const projectRoot = props.projectRoot ?? fileURLToPath(new URL('..', import.meta.url));
 
+    const names = resourceNames(config.resourcePrefix);
+
     // ---- Storage -------------------------------------------------------------------------------
     // Inbox rows are dedupe/claim records that expire after inboxTtlDays anyway: deleting the stack
     // deletes them. Losing them only means a provider redelivery is admitted again, and every write
     // the consumer makes is a one-way ratchet, so that is harmless.
     this.inboxTable = new dynamodb.Table(this, 'InboxTable', {
-      tableName: INBOX_TABLE.defaultName,
+      tableName: names.inboxTable,
       partitionKey: { name: INBOX_TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: INBOX_TABLE.ttlAttribute,
@@ -105,7 +108,7 @@ export class RatchetStack extends Stack {
 
     // The suppression list is the product: it outlives the stack and cannot be deleted by accident.
     this.suppressionTable = new dynamodb.Table(this, 'SuppressionTable', {
-      tableName: SUPPRESSION_TABLE.defaultName,
+      tableName: names.suppressionTable,
       partitionKey: { name: SUPPRESSION_TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
@@ -114,13 +117,13 @@ export class RatchetStack extends Stack {
     });
 
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
-      queueName: `${QUEUE.defaultName}${QUEUE.deadLetterSuffix}`,
+      queueName: names.deadLetterQueue,
       retentionPeriod: Duration.days(QUEUE.deadLetterRetentionDays),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
     this.queue = new sqs.Queue(this, 'Queue', {
-      queueName: QUEUE.defaultName,
+      queueName: names.queue,
       visibilityTimeout: Duration.seconds(QUEUE.visibilityTimeoutSeconds),
       retentionPeriod: Duration.days(QUEUE.retentionDays),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
@@ -172,7 +175,7 @@ export class RatchetStack extends Stack {
       secrets.set(
         provider.name,
         new secretsmanager.Secret(this, `Secret${pascal(provider.name)}`, {
-          secretName: secretNameFor(provider.name),
+          secretName: secretNameFor(provider.name, config.resourcePrefix),
           description: `Ratchet ${provider.name} webhook credentials: a JSON array of keys, every one of which verifies`,
           secretStringValue: SecretValue.unsafePlainText('[]'),
           // Keys an operator wrote by hand survive a stack deletion or a secret replacement.

@@ -32,6 +32,7 @@ beforeAll(() => {
     softBounceWindowDays: 7,
     sweepAfterSeconds: '600',
     logRetentionDays: 7,
+    resourcePrefix: 'ratchet-staging',
   });
 });
 afterAll(() => s?.cleanup());
@@ -60,6 +61,21 @@ describe('context overrides', () => {
     expect(env('consumer')).toMatchObject({ SOFT_BOUNCE_LIMIT: '3', SOFT_BOUNCE_WINDOW_DAYS: '7' });
     expect(env('sweeper')).toMatchObject({ SWEEP_AFTER_SECONDS: '600' });
     expect(env('edge')).toMatchObject({ SWEEP_AFTER_SECONDS: '600' });
+  });
+
+  it('resourcePrefix names every physical resource, so a second stack fits in the same account and region', () => {
+    const props = (type: string) => Object.values(s.template.findResources(type)).map((r: any) => r.Properties);
+    expect(props('AWS::DynamoDB::Table').map((p) => p.TableName).sort()).toEqual([
+      'ratchet-staging-inbox',
+      'ratchet-staging-suppressions',
+    ]);
+    expect(props('AWS::SQS::Queue').map((p) => p.QueueName).sort()).toEqual(['ratchet-staging-events', 'ratchet-staging-events-dlq']);
+    const secretNames = props('AWS::SecretsManager::Secret').map((p) => p.Name);
+    expect(secretNames.length).toBeGreaterThan(0);
+    for (const name of secretNames) expect(name).toMatch(/^ratchet-staging\/[a-z]+$/);
+    // The functions are told the names, never left to the defaults.
+    expect(env('edge').INBOX_TABLE).toEqual({ Ref: logicalId(s.stack.inboxTable) });
+    expect(env('consumer').SUPPRESSION_TABLE).toEqual({ Ref: logicalId(s.stack.suppressionTable) });
   });
 
   it('stage throttling, and SNS pacing defaults to half the stage rate', () => {
@@ -119,6 +135,7 @@ describe('context parsing', () => {
 
   it('defaults', () => {
     expect(config({})).toMatchObject({
+      resourcePrefix: 'ratchet',
       extraTopicArns: [],
       inboxTtlDays: 90,
       postmarkAllowedIps: undefined,
@@ -144,6 +161,10 @@ describe('context parsing', () => {
     expect(() => config({ createConfigurationSet: 'yes' })).toThrow(/createConfigurationSet/);
     expect(() => config({ extraTopicArns: [1] })).toThrow(/extraTopicArns/);
     expect(() => config({ logRetentionDays: 8 })).toThrow(/logRetentionDays/);
+    for (const prefix of ['Ratchet', 'r', '-ratchet', 'ratchet-', 'rat_chet', 'rat/chet', 'x'.repeat(41), 7]) {
+      expect(() => config({ resourcePrefix: prefix }), String(prefix)).toThrow(/resourcePrefix/);
+    }
+    expect(config({ resourcePrefix: ' acme-prod ' }).resourcePrefix).toBe('acme-prod');
   });
 
   it('blank values count as unset', () => {

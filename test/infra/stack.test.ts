@@ -18,6 +18,7 @@ import {
   EDGE,
   INBOX_TABLE,
   QUEUE,
+  resourceNames,
   SUPPRESSION_TABLE,
   SWEEPER,
 } from '../../lib/definitions.js';
@@ -296,6 +297,13 @@ describe('DynamoDB', () => {
     expect(table.DeletionPolicy).toBe('Delete');
     const p = table.Properties;
     expect(p.TableName).toBe(INBOX_TABLE.defaultName);
+    // The defaults the local runtime, the CLI and isSuppressed fall back to are the default prefix's names.
+    expect(resourceNames()).toMatchObject({
+      inboxTable: INBOX_TABLE.defaultName,
+      suppressionTable: SUPPRESSION_TABLE.defaultName,
+      queue: QUEUE.defaultName,
+      deadLetterQueue: `${QUEUE.defaultName}${QUEUE.deadLetterSuffix}`,
+    });
     expect(p.BillingMode).toBe('PAY_PER_REQUEST');
     expect(p.KeySchema).toEqual([{ AttributeName: 'pk', KeyType: 'HASH' }]);
     expect(p.AttributeDefinitions).toEqual(
