@@ -24,6 +24,8 @@ export interface RatchetConfig {
   readonly softBounceWindowDays: number | undefined;
   readonly sweepAfterSeconds: number;
   readonly logRetention: RetentionDays;
+  /** Subscribed to the alarm topic (AWS sends a confirmation mail first). */
+  readonly alarmEmail: string | undefined;
 }
 
 export const DEFAULT_LOG_RETENTION_DAYS = RetentionDays.ONE_MONTH;
@@ -63,10 +65,21 @@ export function readConfig(node: Node): RatchetConfig {
     softBounceWindowDays: positiveInteger(get, 'softBounceWindowDays'),
     sweepAfterSeconds: positiveInteger(get, 'sweepAfterSeconds') ?? SWEEPER.resendAfterSeconds,
     logRetention: (retentionDays as RetentionDays | undefined) ?? DEFAULT_LOG_RETENTION_DAYS,
+    alarmEmail: email(get, 'alarmEmail'),
   };
 }
 
 type Getter = (key: string) => unknown;
+
+/** A plausible single address; SNS checks the rest by mailing a confirmation link. */
+function email(get: Getter, key: string): string | undefined {
+  const value = get(key);
+  if (isUnset(value)) return undefined;
+  if (typeof value !== 'string' || !/^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/.test(value.trim())) {
+    throw new Error(`context ${key} must be one email address, got ${JSON.stringify(value)}`);
+  }
+  return value.trim();
+}
 
 /** Lower-case letters, digits and dashes: valid in every name it starts (DynamoDB, SQS, Secrets Manager). */
 const RESOURCE_PREFIX = /^[a-z][a-z0-9-]{0,38}[a-z0-9]$/;

@@ -1,7 +1,8 @@
 /**
  * The AWS deployment: HTTP API -> edge Lambda -> DynamoDB inbox + SQS -> consumer Lambda ->
- * suppression table, a scheduled sweeper that re-sends rows the edge stored but could not enqueue,
- * and an SNS topic (fed by an SES configuration set) subscribed over HTTPS to the API's SES route.
+ * suppression table, a scheduled sweeper that re-sends rows not applied in time, an SNS topic (fed
+ * by an SES configuration set) subscribed over HTTPS to the API's SES route, and the alarms that say
+ * when events pile up or fail.
  *
  * Names, sizes and timeouts come from definitions.ts; deployment choices from CDK context (config.ts);
  * the routes and secrets from the provider registry, so adding a provider changes nothing here.
@@ -25,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import type { ProviderDefinition } from '../lambdas/core/provider.js';
 import { PROVIDERS } from '../lambdas/core/providers/index.js';
 import { readConfig, type RatchetConfig } from './config.js';
+import { RatchetAlarms } from './constructs/alarms.js';
 import { HandlerFunction } from './constructs/handler-function.js';
 import { CONSUMER, DEFAULT_RESOURCE_PREFIX, EDGE, INBOX_TABLE, QUEUE, resourceNames, SUPPRESSION_TABLE, SWEEPER } from './definitions.js';
 
@@ -76,6 +78,7 @@ export class RatchetStack extends Stack {
   readonly edge: HandlerFunction;
   readonly consumer: HandlerFunction;
   readonly sweeper: HandlerFunction;
+  readonly alarms: RatchetAlarms;
   readonly sesSubscription: sns.Subscription;
 
   constructor(scope: Construct, id: string, props: RatchetStackProps = {}) {
@@ -313,6 +316,15 @@ export class RatchetStack extends Stack {
     );
     this.sesSubscription.node.addDependency(this.stage, ...routes);
 
+    // ---- Alarms --------------------------------------------------------------------------------
+    this.alarms = new RatchetAlarms(this, 'Alarms', {
+      api: this.api,
+      queue: this.queue,
+      deadLetterQueue: this.deadLetterQueue,
+      functions: { edge: this.edge.function, consumer: this.consumer.function, sweeper: this.sweeper.function },
+      email: config.alarmEmail,
+    });
+
     // ---- Outputs -------------------------------------------------------------------------------
     new CfnOutput(this, 'ApiUrl', { value: this.stage.url, description: 'Base URL of the webhook API' });
     for (const provider of providers) {
@@ -335,6 +347,10 @@ export class RatchetStack extends Stack {
     new CfnOutput(this, 'QueueUrl', { value: this.queue.queueUrl });
     new CfnOutput(this, 'DeadLetterQueueUrl', { value: this.deadLetterQueue.queueUrl });
     new CfnOutput(this, 'SesTopicArn', { value: this.topic.topicArn });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.alarms.topic.topicArn,
+      description: 'Subscribe here to hear about DLQ messages, a stuck consumer, sustained 5xx and Lambda crashes',
+    });
     if (this.configurationSet) {
       new CfnOutput(this, 'ConfigurationSetName', {
         value: this.configurationSet.configurationSetName,

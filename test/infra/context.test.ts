@@ -33,6 +33,7 @@ beforeAll(() => {
     sweepAfterSeconds: '600',
     logRetentionDays: 7,
     resourcePrefix: 'ratchet-staging',
+    alarmEmail: ' ops@example.com ',
   });
 });
 afterAll(() => s?.cleanup());
@@ -76,6 +77,14 @@ describe('context overrides', () => {
     // The functions are told the names, never left to the defaults.
     expect(env('edge').INBOX_TABLE).toEqual({ Ref: logicalId(s.stack.inboxTable) });
     expect(env('consumer').SUPPRESSION_TABLE).toEqual({ Ref: logicalId(s.stack.suppressionTable) });
+  });
+
+  it('alarmEmail subscribes that address to the alarm topic', () => {
+    s.template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+      TopicArn: { Ref: logicalId(s.stack.alarms.topic) },
+    });
   });
 
   it('stage throttling, and SNS pacing defaults to half the stage rate', () => {
@@ -136,6 +145,7 @@ describe('context parsing', () => {
   it('defaults', () => {
     expect(config({})).toMatchObject({
       resourcePrefix: 'ratchet',
+      alarmEmail: undefined,
       extraTopicArns: [],
       inboxTtlDays: 90,
       postmarkAllowedIps: undefined,
@@ -165,6 +175,9 @@ describe('context parsing', () => {
       expect(() => config({ resourcePrefix: prefix }), String(prefix)).toThrow(/resourcePrefix/);
     }
     expect(config({ resourcePrefix: ' acme-prod ' }).resourcePrefix).toBe('acme-prod');
+    for (const address of ['ops', 'ops@example', 'a@b.com,c@d.com', 'o ps@example.com', ['ops@example.com']]) {
+      expect(() => config({ alarmEmail: address }), String(address)).toThrow(/alarmEmail/);
+    }
   });
 
   it('blank values count as unset', () => {

@@ -519,5 +519,84 @@ describe('outputs', () => {
     expect(outputs.QueueUrl?.Value).toEqual({ Ref: logicalId(s.stack.queue) });
     expect(outputs.SesTopicArn?.Value).toEqual({ Ref: logicalId(s.stack.topic) });
     expect(outputs.ConfigurationSetName?.Value).toEqual({ Ref: logicalId(s.stack.configurationSet!) });
+    expect(outputs.AlarmTopicArn?.Value).toEqual({ Ref: logicalId(s.stack.alarms.topic) });
+  });
+});
+
+describe('alarms', () => {
+  const alarms = () =>
+    Object.fromEntries(
+      s.stack.alarms.alarms.map((a) => [a.node.id, resource(logicalId(a)).Properties as Record<string, any>]),
+    );
+
+  it('every alarm notifies the alarm topic, fires at >= threshold and treats no data as fine', () => {
+    const all = alarms();
+    expect(Object.keys(all).sort()).toEqual([
+      'ConsumerFunctionErrors',
+      'DeadLetterQueueNotEmpty',
+      'EdgeFunctionErrors',
+      'EdgeServerErrors',
+      'QueueBacklogOld',
+      'SweeperFunctionErrors',
+    ]);
+    expect(Object.keys(s.template.findResources('AWS::CloudWatch::Alarm'))).toHaveLength(6);
+    for (const [id, p] of Object.entries(all)) {
+      expect(p.AlarmActions, id).toEqual([{ Ref: logicalId(s.stack.alarms.topic) }]);
+      expect(p.ComparisonOperator, id).toBe('GreaterThanOrEqualToThreshold');
+      expect(p.TreatMissingData, id).toBe('notBreaching');
+      expect(p.Period, id).toBe(300);
+    }
+    // No address is subscribed unless context alarmEmail asks for one.
+    expect(s.template.findResources('AWS::SNS::Subscription', { Properties: { Protocol: 'email' } })).toEqual({});
+  });
+
+  it('a message in the DLQ alarms at once', () => {
+    expect(alarms().DeadLetterQueueNotEmpty).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(s.stack.deadLetterQueue), 'QueueName'] } }],
+      Statistic: 'Maximum',
+      Threshold: 1,
+      EvaluationPeriods: 1,
+    });
+  });
+
+  it('a queued event older than 30 minutes alarms (the consumer is stuck or behind)', () => {
+    expect(alarms().QueueBacklogOld).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(s.stack.queue), 'QueueName'] } }],
+      Statistic: 'Maximum',
+      Threshold: 1800,
+    });
+  });
+
+  it('5xx from the API in three 5-minute periods in a row alarms; a blip does not', () => {
+    expect(alarms().EdgeServerErrors).toMatchObject({
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '5xx',
+      Dimensions: [{ Name: 'ApiId', Value: { Ref: logicalId(s.stack.api) } }],
+      Statistic: 'Sum',
+      Threshold: 1,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 3,
+    });
+  });
+
+  it('a crash or timeout of any of the three Lambdas alarms', () => {
+    const all = alarms();
+    for (const [id, handler] of [
+      ['EdgeFunctionErrors', s.stack.edge],
+      ['ConsumerFunctionErrors', s.stack.consumer],
+      ['SweeperFunctionErrors', s.stack.sweeper],
+    ] as const) {
+      expect(all[id], id).toMatchObject({
+        Namespace: 'AWS/Lambda',
+        MetricName: 'Errors',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionLogicalId(handler) } }],
+        Statistic: 'Sum',
+        Threshold: 1,
+      });
+    }
   });
 });

@@ -1,0 +1,82 @@
+/**
+ * The alarms behind "no event is lost": each watches a place where events can pile up, or fail,
+ * without anyone seeing it. They all notify one SNS topic. Subscribe to it yourself, or pass context
+ * `alarmEmail` to subscribe an address at deploy time.
+ */
+import { Duration } from 'aws-cdk-lib';
+import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+export interface RatchetAlarmsProps {
+  api: IHttpApi;
+  queue: IQueue;
+  deadLetterQueue: IQueue;
+  functions: Readonly<Record<'edge' | 'consumer' | 'sweeper', IFunction>>;
+  /** Subscribed to the alarm topic when given. */
+  email?: string;
+}
+
+const FIVE_MINUTES = Duration.minutes(5);
+
+/** Events older than this in the queue mean the consumer is not keeping up (or not running). */
+export const QUEUE_AGE_ALARM_SECONDS = 30 * 60;
+/** Sustained 5xx: every 5-minute period for this long. Providers retry a blip; an outage needs a human. */
+export const EDGE_5XX_ALARM_PERIODS = 3;
+
+export class RatchetAlarms extends Construct {
+  readonly topic: sns.Topic;
+  readonly alarms: cloudwatch.Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: RatchetAlarmsProps) {
+    super(scope, id);
+    this.topic = new sns.Topic(this, 'Topic', { displayName: 'Ratchet alarms' });
+    if (props.email) this.topic.addSubscription(new EmailSubscription(props.email));
+
+    this.add('DeadLetterQueueNotEmpty', {
+      alarmDescription:
+        'Events the consumer failed 5 times are in the DLQ. Fix the cause, then redrive the DLQ (the sweeper also re-sends their inbox rows, with backoff).',
+      metric: props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+    });
+    this.add('QueueBacklogOld', {
+      alarmDescription: `The oldest queued event is over ${QUEUE_AGE_ALARM_SECONDS / 60} minutes old: the consumer is failing or not keeping up, and suppressions lag behind.`,
+      metric: props.queue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+      threshold: QUEUE_AGE_ALARM_SECONDS,
+      evaluationPeriods: 1,
+    });
+    this.add('EdgeServerErrors', {
+      alarmDescription: `The webhook API answered 5xx in each of the last ${EDGE_5XX_ALARM_PERIODS} 5-minute periods: providers are retrying, and SNS gives up after about 37 minutes.`,
+      metric: props.api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      threshold: 1,
+      evaluationPeriods: EDGE_5XX_ALARM_PERIODS,
+      datapointsToAlarm: EDGE_5XX_ALARM_PERIODS,
+    });
+    for (const [role, fn] of Object.entries(props.functions)) {
+      this.add(`${role[0]!.toUpperCase()}${role.slice(1)}FunctionErrors`, {
+        // Handled failures are answers (edge) or partial batch failures (consumer); Errors counts crashes and timeouts.
+        alarmDescription: `The ${role} Lambda crashed or timed out.`,
+        metric: fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
+        threshold: 1,
+        evaluationPeriods: 1,
+      });
+    }
+  }
+
+  private add(id: string, props: Omit<cloudwatch.AlarmProps, 'comparisonOperator' | 'treatMissingData'>): void {
+    const alarm = new cloudwatch.Alarm(this, id, {
+      ...props,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      // No data means no traffic (SQS metrics stop for an idle queue), not a failure.
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    alarm.addAlarmAction(new SnsAction(this.topic));
+    this.alarms.push(alarm);
+  }
+}
