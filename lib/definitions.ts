@@ -77,7 +77,10 @@ export const SWEEPER = {
   resendAfterSeconds: 5 * 60,
   /** The doubling stops here: a row still failing is re-sent at most daily... */
   maxResendIntervalSeconds: 24 * 60 * 60,
-  /** ...and at most this many times (about 2.8 days with the defaults), then left to the DLQ and an operator. */
+  /**
+   * ...and at most this many times: with the defaults the last re-send comes about 2.8 days after the
+   * put, and the row is given up on (left to the DLQ and an operator) if still unapplied a day later.
+   */
   maxResends: 10,
   scheduleMinutes: 5,
   timeoutSeconds: 60,

@@ -3,6 +3,7 @@ import { MalformedRequestError } from '../../../lambdas/core/errors.js';
 import { consumeMessage, parseQueuedEvent } from '../../../lambdas/core/pipeline/consume.js';
 import { resendDelayMs, sweepPending, type SweeperDeps } from '../../../lambdas/core/pipeline/sweep.js';
 import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
+import { SWEEPER } from '../../../lib/definitions.js';
 import { event, MemoryInbox, MemoryQueue } from './fakes.js';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -157,6 +158,28 @@ describe('sweeper', () => {
     await expect(run()).rejects.toThrow();
     expect(inbox.rows.get('fake#e1')).toMatchObject({ status: 'pending', resends: 0 });
     expect(await run()).toEqual({ resent: 1, gaveUp: 0 });
+  });
+
+  it('with the shipped defaults: the 10th re-send about 2.8 days after the put, given up a day later (as documented)', async () => {
+    const inbox = new MemoryInbox(SWEEPER.resendAfterSeconds * 1000);
+    const queue = new MemoryQueue();
+    await inbox.admit(event(), 0);
+    const clock = { now: 0 };
+    const { run } = sweeper(inbox, queue, clock, {
+      resendAfterMs: SWEEPER.resendAfterSeconds * 1000,
+      maxResendIntervalMs: SWEEPER.maxResendIntervalSeconds * 1000,
+      maxResends: SWEEPER.maxResends,
+    });
+    const resentAt: number[] = [];
+    let gaveUpAt: number | undefined;
+    for (clock.now = 0; clock.now <= 5 * 24 * HOUR && gaveUpAt === undefined; clock.now += MIN) {
+      const result = await run();
+      if (result.resent) resentAt.push(clock.now / MIN);
+      if (result.gaveUp) gaveUpAt = clock.now / MIN;
+    }
+    expect(resentAt).toHaveLength(10);
+    expect(resentAt.at(-1)).toBe(3995); // 2.77 days
+    expect(gaveUpAt).toBe(3995 + 24 * 60);
   });
 
   it('the wait is resendAfter × 2^resends, capped', () => {
