@@ -18,17 +18,10 @@ import {
 import { earliestCrossingStart } from './soft-bounce.js';
 
 /** The stored facts; everything else in a SuppressionRecord is derived from these. */
-export interface Facts {
-  email: string;
-  firstEventAt?: number;
-  lastEventAt?: number;
-  lastDeliveredAt?: number;
-  reactivatedAt?: number;
-  softBounceLimitAt?: number;
-  evidence: Record<string, Evidence>;
-  softBounces: Record<string, Evidence>;
-  audit: AuditEntry[];
-}
+export type Facts = Omit<SuppressionRecord, DerivedField>;
+
+/** The fields `normalize` recomputes from the facts on every write. */
+type DerivedField = 'status' | 'reason' | 'reasons' | 'suppressedAt';
 
 const EVIDENCE_STRING_FIELDS = [
   'bounceType',

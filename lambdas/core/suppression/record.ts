@@ -12,6 +12,8 @@
  * name appears here.
  */
 
+import type { EventDetail } from '../event.js';
+
 /** Why an address is suppressed; the tuple order is the precedence used for `reason`. */
 export const SUPPRESSION_REASONS = ['complaint', 'hard_bounce', 'unsubscribe', 'soft_bounce_limit', 'manual'] as const;
 export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
@@ -24,19 +26,12 @@ export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
  * One event (or one manual suppression) that counts towards suppression. Small on purpose: the raw
  * payload lives in the inbox table; this is the "why" a human reads, and it has to fit 400 KB times over.
  */
-export interface Evidence {
+export interface Evidence extends EventDetail {
   kind: EvidenceKind;
   /** The provider's event time (or the action's `at`), epoch ms. */
   occurredAt: number;
   /** Provider name; `manual` for manual suppressions. */
   provider: string;
-  bounceType?: string;
-  bounceSubType?: string;
-  status?: string;
-  diagnosticCode?: string;
-  complaintFeedbackType?: string;
-  echo?: boolean;
-  providerEventType?: string;
   /** Manual suppressions only: who, and the free-text reason they gave. */
   actor?: string;
   note?: string;
