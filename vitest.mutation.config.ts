@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit tests only: every mutant of lambdas/core is judged by tests that need no emulator.
+export default defineConfig({
+  test: {
+    include: ['test/unit/**/*.test.ts'],
+    testTimeout: 30_000,
+    pool: 'forks',
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  },
+});
