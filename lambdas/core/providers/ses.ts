@@ -3,7 +3,7 @@
  * allowed TopicArns: SNS signs with AWS's own certificate, so what we must pin is *whose* topic.
  */
 import type { ProviderDefinition, Receipt, WebhookProvider } from '../provider.js';
-import { readSnsSettings } from '../sns/settings.js';
+import { readSnsSettings, SNS_SETTING } from '../sns/settings.js';
 import { createSnsVerifier } from '../sns/verifier.js';
 import { sesEventsFromMessage } from './ses-payload.js';
 
@@ -12,6 +12,10 @@ export const SES_PROVIDER_NAME = 'ses';
 export const sesProvider: ProviderDefinition = {
   name: SES_PROVIDER_NAME,
   credentialsVariable: 'SNS_TOPIC_ARNS',
+  signatureWindow: (settings) => ({
+    window: readSnsSettings(settings).window,
+    variables: [SNS_SETTING.maxAgeSeconds, SNS_SETTING.maxFutureSeconds],
+  }),
   create(deps): WebhookProvider {
     const settings = readSnsSettings(deps.settings);
     const verify = createSnsVerifier({
