@@ -25,6 +25,7 @@ import type { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import type { ProviderDefinition } from '../lambdas/core/provider.js';
 import { PROVIDERS } from '../lambdas/core/providers/index.js';
+import { assertInboxOutlivesWindows } from '../lambdas/core/inbox-retention.js';
 import { readConfig, type RatchetConfig } from './config.js';
 import { RatchetAlarms } from './constructs/alarms.js';
 import { HandlerFunction } from './constructs/handler-function.js';
@@ -206,6 +207,7 @@ export class RatchetStack extends Stack {
       ...powertools('ratchet-edge'),
     };
     if (config.postmarkAllowedIps !== undefined) edgeEnvironment.POSTMARK_ALLOWED_IPS = config.postmarkAllowedIps;
+    assertInboxOutlivesWindows(edgeEnvironment, config.inboxTtlDays); // the edge's windows vs the inbox TTL
     for (const provider of providers) {
       const secret = secrets.get(provider.name);
       if (provider.secretArnVariable && secret) edgeEnvironment[provider.secretArnVariable] = secret.secretArn;

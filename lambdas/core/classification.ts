@@ -40,6 +40,21 @@ export function withRecipient(value: unknown, classification: Classification): C
   }
 }
 
+/**
+ * How many events were ignored for each reason, for the edge's log line: an operator must be able to
+ * see why an authentic request changed nothing (an unreadable SES message, an address we refuse).
+ * Counts rather than one line per event, because a SendGrid batch can carry a thousand opens.
+ */
+export function ignoredReasons(events: readonly { kind: EventKind; ignoredReason?: string }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const event of events) {
+    if (event.kind !== 'ignored') continue;
+    const reason = event.ignoredReason ?? 'unspecified';
+    counts[reason] = (counts[reason] ?? 0) + 1;
+  }
+  return counts;
+}
+
 /** Copies only string values: provider fields are untrusted in type even when authentic. */
 export function stringField(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;

@@ -6,7 +6,8 @@
 import type { KeyObject } from 'node:crypto';
 import type { NormalizedEvent } from './event.js';
 import type { WebhookRequest } from './request.js';
-import type { Clock } from './time.js';
+import type { Settings } from './settings.js';
+import type { Clock, Window } from './time.js';
 
 /**
  * Single-use token claims (Mailgun). Backed by a DynamoDB conditional put: never by process memory,
@@ -57,6 +58,12 @@ export interface ProviderDeps {
   settings: Readonly<Record<string, string | undefined>>;
 }
 
+/** How long a signed request stays acceptable, and the settings that say so (named in error messages). */
+export interface SignatureWindow {
+  window: Window;
+  variables: readonly string[];
+}
+
 export interface ProviderDefinition {
   /** The route segment: `POST /webhooks/<name>`. */
   readonly name: string;
@@ -64,5 +71,11 @@ export interface ProviderDefinition {
   readonly credentialsVariable: string;
   /** Where the AWS stack passes the Secrets Manager ARN holding the same list (SES uses the topic allowlist instead). */
   readonly secretArnVariable?: string;
+  /**
+   * The freshness window `create()` uses for these settings. Absent when nothing signed carries a time
+   * (Postmark). The inbox must keep dedup keys longer than every window, or a replay inside one would
+   * be admitted again (see inbox-retention.ts).
+   */
+  signatureWindow?(settings: Settings): SignatureWindow;
   create(deps: ProviderDeps): WebhookProvider;
 }

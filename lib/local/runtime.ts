@@ -11,6 +11,7 @@ import type { ConsumerDeps } from '../../lambdas/core/pipeline/consume.js';
 import type { SweeperDeps } from '../../lambdas/core/pipeline/sweep.js';
 import { sweepPending, type SweepResult } from '../../lambdas/core/pipeline/sweep.js';
 import { MemoryCounters, powertoolsLog } from '../../lambdas/adapters/observability.js';
+import { assertInboxOutlivesWindows } from '../../lambdas/core/inbox-retention.js';
 import {
   buildConsumerDeps,
   buildEdge,
@@ -86,6 +87,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const { settings, usingDemo } = applyDemoDefaults(env, dataDir, ensureDemoCredentials(dataDir));
     const base = configFromEnv({ ...settings, DYNAMODB_ENDPOINT: dynamoEndpoint, SQS_ENDPOINT: sqsEndpoint });
     const config: RuntimeConfig = { ...base, secrets: 'env' };
+    assertInboxOutlivesWindows(config.settings, config.inboxTtlDays);
     const clients: Clients = { ...createClients(config), ...options.clients };
 
     const bootstrapClient = new DynamoDBClient({ region: config.region, endpoint: dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });

@@ -11,6 +11,7 @@
  * does not spend a third write per event marking rows "enqueued": the consumer's "applied" is the only
  * mark anything waits for.
  */
+import { ignoredReasons } from '../classification.js';
 import { isActionable, type NormalizedEvent } from '../event.js';
 import {
   isWebhookError,
@@ -163,7 +164,7 @@ export class WebhookEdge {
     // An event refused for good (too large to store) is answered with its 4xx, so the sender stops
     // retrying it; the others in the same request are stored and enqueued above as usual.
     if (refused) return this.reject(provider, refused);
-    log.info('webhook accepted', { provider, received: events.length, admitted, duplicates, ignored });
+    log.info('webhook accepted', { provider, received: events.length, admitted, duplicates, ignored, ignoredReasons: ignoredReasons(events) });
     return { status: 200, body: { ok: true, received: events.length, admitted, duplicates, ignored } };
   }
 

@@ -31,6 +31,8 @@ import { assertFresh, parseEventTime, type Window } from '../time.js';
 export const GENERIC = 'generic';
 export const GENERIC_CREDENTIALS_VARIABLE = 'GENERIC_WEBHOOK_SECRETS';
 export const GENERIC_TOLERANCE_VARIABLE = 'GENERIC_WEBHOOK_TOLERANCE_SECONDS';
+/** We control the sender contract: it signs every attempt afresh, so ±5 minutes of skew is all it needs. */
+export const GENERIC_DEFAULT_WINDOW_SECONDS = 300;
 
 export const GENERIC_HEADERS = {
   id: 'x-event-id',
@@ -131,9 +133,13 @@ export const genericProvider: ProviderDefinition = {
   name: GENERIC,
   credentialsVariable: GENERIC_CREDENTIALS_VARIABLE,
   secretArnVariable: 'GENERIC_WEBHOOK_SECRET_ARN',
+  signatureWindow: (settings) => ({
+    window: windowFromSettings(settings, GENERIC_TOLERANCE_VARIABLE, GENERIC_DEFAULT_WINDOW_SECONDS),
+    variables: [GENERIC_TOLERANCE_VARIABLE],
+  }),
   create(deps): WebhookProvider {
     const keys = genericSecretKeys(deps.credentials);
-    const window = windowFromSettings(deps.settings, GENERIC_TOLERANCE_VARIABLE);
+    const window = windowFromSettings(deps.settings, GENERIC_TOLERANCE_VARIABLE, GENERIC_DEFAULT_WINDOW_SECONDS);
     return {
       name: GENERIC,
       async receive(request): Promise<Receipt> {

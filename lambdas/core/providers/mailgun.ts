@@ -22,10 +22,18 @@ import { mailgunKeyBytes, verifyMailgunSignature } from './mailgun-signature.js'
 
 export const MAILGUN = 'mailgun';
 export const MAILGUN_TOLERANCE_SETTING = 'MAILGUN_TOLERANCE_SECONDS';
+/**
+ * 9 hours. Mailgun retries for about 8 hours (5 min, 10 min, 15 min, 1 h, 2 h, 4 h), and public
+ * references say the `signature` object is the same on every retry, so the signed timestamp is the
+ * first attempt's. The extra hour covers skew and Mailgun's own queueing. A replay inside the window
+ * is harmless: the same body passes the token claim (same fingerprint) and dedups in the inbox.
+ */
+export const MAILGUN_DEFAULT_WINDOW_SECONDS = 9 * 60 * 60;
 
 /**
  * A claimed token only has to outlive the window: after `timestamp + maxAge` the window refuses it
- * anyway. The margin covers the nonce store judging expiry by its own clock, not ours.
+ * anyway, so the claim lives for the whole window (9 h by default) plus this margin, which covers the
+ * nonce store judging expiry by its own clock, not ours.
  */
 const CLAIM_MARGIN_MS = FIVE_MINUTES_MS;
 /** Mailgun event ids are 22 characters; the bound keeps inbox keys small. */
@@ -35,9 +43,13 @@ export const mailgunProvider: ProviderDefinition = {
   name: MAILGUN,
   credentialsVariable: 'MAILGUN_SIGNING_KEYS',
   secretArnVariable: 'MAILGUN_SECRET_ARN',
+  signatureWindow: (settings) => ({
+    window: windowFromSettings(settings, MAILGUN_TOLERANCE_SETTING, MAILGUN_DEFAULT_WINDOW_SECONDS),
+    variables: [MAILGUN_TOLERANCE_SETTING],
+  }),
   create(deps: ProviderDeps): WebhookProvider {
     const keys = mailgunKeyBytes(deps.credentials);
-    const window = windowFromSettings(deps.settings, MAILGUN_TOLERANCE_SETTING);
+    const window = windowFromSettings(deps.settings, MAILGUN_TOLERANCE_SETTING, MAILGUN_DEFAULT_WINDOW_SECONDS);
     return {
       name: MAILGUN,
       receive: (request) => receiveMailgun(request, keys, window, deps.now, deps.nonces),
@@ -69,12 +81,17 @@ async function receiveMailgun(
   const fingerprint = createHash('sha256').update(request.body).digest('hex');
   let claimed: boolean;
   try {
-    claimed = await nonces.claim(MAILGUN, signed.token, fingerprint, signedAtMs + window.maxAgeMs + CLAIM_MARGIN_MS);
+    claimed = await nonces.claim(MAILGUN, signed.token, fingerprint, claimExpiresAtMs(signedAtMs, window));
   } catch (cause) {
     throw isWebhookError(cause) ? cause : new TransientError('could not claim the Mailgun token', { cause });
   }
   if (!claimed) throw new ReplayError('Mailgun token was already used with a different body');
   return { events: [event] };
+}
+
+/** When a token claim may be released: the end of the window for that signed time, plus the margin. */
+export function claimExpiresAtMs(signedAtMs: number, window: Window): number {
+  return signedAtMs + window.maxAgeMs + CLAIM_MARGIN_MS;
 }
 
 function toEvent(data: unknown, raw: string): NormalizedEvent {

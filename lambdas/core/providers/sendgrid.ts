@@ -21,6 +21,13 @@ import { parseSendgridPublicKey, verifySendgridSignature } from './sendgrid-sign
 
 export const SENDGRID = 'sendgrid';
 export const SENDGRID_TOLERANCE_SETTING = 'SENDGRID_TOLERANCE_SECONDS';
+/**
+ * 25 hours. SendGrid retries a non-2xx "for up to 24 hours after the event occurs", and nothing public
+ * says whether a retry is re-signed with a fresh timestamp. If it is not, a shorter window turns every
+ * retry after an outage into a 401 and the batch is lost; the extra hour covers skew and batching delay.
+ * A replay inside the window is harmless: each event dedups on `sg_event_id` in the inbox.
+ */
+export const SENDGRID_DEFAULT_WINDOW_SECONDS = 25 * 60 * 60;
 
 /** "These IDs are up to 100 characters long and are URL safe" (SendGrid event reference). */
 const MAX_EVENT_ID_LENGTH = 100;
@@ -29,10 +36,14 @@ export const sendgridProvider: ProviderDefinition = {
   name: SENDGRID,
   credentialsVariable: 'SENDGRID_PUBLIC_KEYS',
   secretArnVariable: 'SENDGRID_SECRET_ARN',
+  signatureWindow: (settings) => ({
+    window: windowFromSettings(settings, SENDGRID_TOLERANCE_SETTING, SENDGRID_DEFAULT_WINDOW_SECONDS),
+    variables: [SENDGRID_TOLERANCE_SETTING],
+  }),
   create(deps: ProviderDeps): WebhookProvider {
     // Parsed once per credentials list: a bad key or setting fails here, loudly, not per request.
     const keys = deps.credentials.map(parseSendgridPublicKey);
-    const window = windowFromSettings(deps.settings, SENDGRID_TOLERANCE_SETTING);
+    const window = windowFromSettings(deps.settings, SENDGRID_TOLERANCE_SETTING, SENDGRID_DEFAULT_WINDOW_SECONDS);
     return {
       name: SENDGRID,
       receive: async (request) => receiveSendgrid(request, keys, window, deps.now()),

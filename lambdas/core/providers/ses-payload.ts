@@ -3,6 +3,7 @@
  * Runs only after the SNS signature verified. Both publishing styles are read: identity feedback
  * notifications (`notificationType`) and configuration-set event publishing (`eventType`).
  */
+import { withRecipient } from '../classification.js';
 import { MalformedRequestError } from '../errors.js';
 import { normalizeRecipient, type EventDetail, type EventKind, type NormalizedEvent } from '../event.js';
 import { isRecord, parseJsonObject } from '../json.js';
@@ -91,7 +92,8 @@ function bounceEvents(bounce: Json, builder: EventBuilder): NormalizedEvent[] {
   // Suppressed / OnAccountSuppressionList: SES never tried, the address was already on its own list.
   const echo = bounceSubType === 'Suppressed' || bounceSubType === 'OnAccountSuppressionList' ? true : undefined;
   return builder.perRecipient(requireList(bounce['bouncedRecipients'], 'bounce.bouncedRecipients'), (entry) => {
-    const recipient = requireRecord(entry, 'bounce.bouncedRecipients[]');
+    // An entry that is not an object has no address: it becomes an ignored event like any other (perRecipient).
+    const recipient = isRecord(entry) ? entry : {};
     return {
       address: recipient['emailAddress'],
       kind,
@@ -115,7 +117,7 @@ function complaintEvents(complaint: Json, builder: EventBuilder): NormalizedEven
   const notSpam = complaintFeedbackType === 'not-spam';
   const list = requireList(complaint['complainedRecipients'], 'complaint.complainedRecipients');
   return builder.perRecipient(list, (entry) => ({
-    address: requireRecord(entry, 'complaint.complainedRecipients[]')['emailAddress'],
+    address: isRecord(entry) ? entry['emailAddress'] : undefined,
     kind: notSpam ? 'ignored' : 'complaint',
     ignoredReason: notSpam ? 'complaint feedback type is not-spam' : undefined,
     occurredAt,
@@ -170,24 +172,37 @@ class EventBuilder {
     readonly mail: Json | undefined,
   ) {}
 
-  /** The event object's own time, else when the mail was sent, else when SNS published. */
+  /**
+   * The event object's own time, else when the mail was sent, else when SNS published (signed). A time
+   * we cannot read is treated as absent: the events are authentic, and refusing them over a timestamp
+   * would make SNS drop every recipient's outcome.
+   */
   occurredAt(eventTimestamp: unknown): number {
-    if (eventTimestamp !== undefined && eventTimestamp !== null) return parseEventTime(eventTimestamp, 'SES timestamp');
-    const mailTimestamp = this.mail?.['timestamp'];
-    if (mailTimestamp !== undefined && mailTimestamp !== null) return parseEventTime(mailTimestamp, 'mail.timestamp');
+    for (const value of [eventTimestamp, this.mail?.['timestamp']]) {
+      if (value === undefined || value === null) continue;
+      try {
+        return parseEventTime(value, 'SES timestamp');
+      } catch {
+        // unreadable: try the next source
+      }
+    }
     return this.context.snsTimestampMs;
   }
 
-  /** One event per distinct recipient; a repeated address would repeat the event id, so it is dropped. */
+  /**
+   * One event per distinct recipient; a repeated address would repeat the event id, so it is dropped.
+   * A value that is not an address becomes an ignored event through the shared rule (withRecipient),
+   * so one garbage entry among `bouncedRecipients` never costs the valid ones their bounce.
+   */
   perRecipient(entries: unknown[], spec: (entry: unknown) => EventSpec): NormalizedEvent[] {
     const seen = new Set<string>();
     const events: NormalizedEvent[] = [];
     for (const entry of entries) {
       const s = spec(entry);
-      const recipient = normalizeRecipient(s.address);
-      if (seen.has(recipient)) continue;
-      seen.add(recipient);
-      events.push(this.event(recipient, s.kind, s.occurredAt, s.detail, s.ignoredReason));
+      const checked = withRecipient(s.address, { kind: s.kind, ignoredReason: s.ignoredReason, detail: s.detail });
+      if (seen.has(checked.recipient)) continue;
+      seen.add(checked.recipient);
+      events.push(this.event(checked.recipient, checked.kind, s.occurredAt, checked.detail, checked.ignoredReason));
     }
     return events;
   }

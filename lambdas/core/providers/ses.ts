@@ -2,8 +2,10 @@
  * Amazon SES, delivered through an SNS HTTPS subscription. The credentials are not secrets but the
  * allowed TopicArns: SNS signs with AWS's own certificate, so what we must pin is *whose* topic.
  */
+import { MalformedRequestError } from '../errors.js';
+import type { NormalizedEvent } from '../event.js';
 import type { ProviderDefinition, Receipt, WebhookProvider } from '../provider.js';
-import { readSnsSettings } from '../sns/settings.js';
+import { readSnsSettings, SNS_SETTING } from '../sns/settings.js';
 import { createSnsVerifier } from '../sns/verifier.js';
 import { sesEventsFromMessage } from './ses-payload.js';
 
@@ -12,6 +14,10 @@ export const SES_PROVIDER_NAME = 'ses';
 export const sesProvider: ProviderDefinition = {
   name: SES_PROVIDER_NAME,
   credentialsVariable: 'SNS_TOPIC_ARNS',
+  signatureWindow: (settings) => ({
+    window: readSnsSettings(settings).window,
+    variables: [SNS_SETTING.maxAgeSeconds, SNS_SETTING.maxFutureSeconds],
+  }),
   create(deps): WebhookProvider {
     const settings = readSnsSettings(deps.settings);
     const verify = createSnsVerifier({
@@ -43,16 +49,36 @@ export const sesProvider: ProviderDefinition = {
               control: { type: 'UnsubscribeConfirmation', topicArn: envelope.TopicArn, messageId: envelope.MessageId },
             };
           case 'Notification':
-            return {
-              events: sesEventsFromMessage(envelope.Message, {
-                provider: SES_PROVIDER_NAME,
-                snsMessageId: envelope.MessageId,
-                snsTimestampMs: timestampMs,
-                raw: text,
-              }),
-            };
+            return { events: notificationEvents(envelope.Message, envelope.MessageId, timestampMs, text) };
         }
       },
     };
   },
 };
+
+/**
+ * The SES events of an authentic Notification from an allowlisted topic. Such a request is never
+ * refused: SNS counts any 4xx as delivered and drops the message, so a 400 would lose exactly what a
+ * 2xx loses, only without a trace. A Message we cannot read as SES JSON therefore becomes one ignored
+ * event, whose reason the edge logs; the raw envelope is in the log line's provider and message id.
+ * Unusable recipients inside a readable message are handled per recipient (ses-payload.ts).
+ */
+export function notificationEvents(message: string, snsMessageId: string, snsTimestampMs: number, raw: string): NormalizedEvent[] {
+  try {
+    return sesEventsFromMessage(message, { provider: SES_PROVIDER_NAME, snsMessageId, snsTimestampMs, raw });
+  } catch (error) {
+    if (!(error instanceof MalformedRequestError)) throw error;
+    return [
+      {
+        provider: SES_PROVIDER_NAME,
+        eventId: `${snsMessageId}:`,
+        recipient: '',
+        kind: 'ignored',
+        ignoredReason: `unreadable SES message: ${error.message}`,
+        occurredAt: snsTimestampMs,
+        detail: {},
+        raw,
+      },
+    ];
+  }
+}

@@ -22,9 +22,9 @@
  * and so do the recipients of an actionable request that are not addresses (one ignored event for all).
  * The webhook id is signed and stays the same across retries and manual replays (resend.md §4).
  */
-import { compactDetail, INVALID_RECIPIENT_REASON, stringField, type Classification } from '../classification.js';
+import { compactDetail, INVALID_RECIPIENT_REASON, stringField, withRecipient, type Classification } from '../classification.js';
 import { MalformedRequestError } from '../errors.js';
-import { normalizeRecipient, type EventDetail, type NormalizedEvent } from '../event.js';
+import type { EventDetail, NormalizedEvent } from '../event.js';
 import { isRecord } from '../json.js';
 import { parseEventTime } from '../time.js';
 
@@ -69,7 +69,8 @@ function addressOf(value: unknown): unknown {
  * The recipients as sent: `data.to` (a list, or a single string) for email events, `data.email` for
  * contact events. Split into distinct normalized addresses and a count of values that are not
  * addresses: those cannot key suppression state, and are acknowledged as ignored rather than
- * failing the request (see `withRecipient`), so one odd address never costs the others their event.
+ * failing the request (the shared rule, `withRecipient`), so one odd address never costs the others
+ * their event.
  */
 function recipientsOf(type: string, data: Record<string, unknown>): { valid: string[]; invalid: number } {
   const source = type.startsWith('contact.') ? data['email'] : data['to'];
@@ -77,11 +78,10 @@ function recipientsOf(type: string, data: Record<string, unknown>): { valid: str
   const valid = new Set<string>();
   let invalid = 0;
   for (const value of list) {
-    try {
-      valid.add(normalizeRecipient(addressOf(value)));
-    } catch {
-      invalid++;
-    }
+    // The classification does not matter here, only whether the value keys a recipient ('' when not).
+    const { recipient } = withRecipient(addressOf(value), { kind: 'delivered', detail: {} });
+    if (recipient === '') invalid++;
+    else valid.add(recipient);
   }
   return { valid: [...valid], invalid };
 }
@@ -90,6 +90,8 @@ function recipientsOf(type: string, data: Record<string, unknown>): { valid: str
  * The provider's event time: the envelope's `created_at` (Resend) or `timestamp` (the Standard
  * Webhooks payload recommendation), then `data.created_at`, and only then the signed
  * webhook-timestamp, which is the time of this delivery attempt rather than of the event.
+ * A time we cannot read counts as absent: the body is authentic, and a 400 over a timestamp would
+ * cost the recipients their event on every retry.
  */
 function occurredAt(body: Record<string, unknown>, data: Record<string, unknown>, signedAtMs: number): number {
   for (const [value, what] of [
@@ -97,7 +99,12 @@ function occurredAt(body: Record<string, unknown>, data: Record<string, unknown>
     [body['timestamp'], 'timestamp'],
     [data['created_at'], 'data.created_at'],
   ] as const) {
-    if (value !== undefined && value !== null) return parseEventTime(value, what);
+    if (value === undefined || value === null) continue;
+    try {
+      return parseEventTime(value, what);
+    } catch {
+      // unreadable: the next source
+    }
   }
   return signedAtMs;
 }
@@ -132,14 +139,9 @@ export function standardWebhookEvents(
   const detail = detailOf(type, data);
 
   if (decision.kind === 'ignored') {
-    // Nothing acts on it, so do not insist on a shape: the first readable recipient and time, if any.
-    let occurred = 0;
-    try {
-      occurred = occurredAt(body, data, signedAtMs);
-    } catch {
-      // an unparseable time on an event we drop anyway is not worth a 400; 0 means "unknown"
-    }
+    // Nothing acts on it, so do not insist on a shape: the first readable recipient, if any.
     const recipient = recipientsOf(type, data).valid[0] ?? '';
+    const occurred = occurredAt(body, data, signedAtMs);
     return [{ provider: STANDARD, eventId: webhookId, recipient, occurredAt: occurred, detail, raw, ...decision }];
   }
 

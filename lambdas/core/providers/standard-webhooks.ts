@@ -4,8 +4,8 @@
  * Signature: HMAC-SHA256 over `${webhook-id}.${webhook-timestamp}.${raw body}`, keyed with the
  * base64-decoded part of a `whsec_…` secret; `webhook-signature` is a space-separated list of
  * `v1,<base64>` entries. We accept the request when any v1 entry matches any configured secret,
- * skip versions we do not implement (`v1a` ed25519, anything newer), and allow ±5 minutes of skew
- * (`STANDARD_WEBHOOK_TOLERANCE_SECONDS`), like every reference library.
+ * skip versions we do not implement (`v1a` ed25519, anything newer), and allow 5 minutes of age and
+ * skew (`STANDARD_WEBHOOK_TOLERANCE_SECONDS`), like every reference library.
  *
  * Where we are stricter than the reference JS library (standardwebhooks@1.1.1):
  * - the timestamp must be digits only (its `parseInt` accepts `1674087231abc`);
@@ -25,6 +25,11 @@ import { STANDARD, standardWebhookEvents } from './standard-webhooks-events.js';
 
 export const STANDARD_CREDENTIALS_VARIABLE = 'STANDARD_WEBHOOK_SECRETS';
 export const STANDARD_TOLERANCE_VARIABLE = 'STANDARD_WEBHOOK_TOLERANCE_SECONDS';
+/**
+ * ±5 minutes, like every reference library: the spec has the sender re-sign each retry with the
+ * attempt's own timestamp, so a retry hours later is still fresh and a wider window buys nothing.
+ */
+export const STANDARD_DEFAULT_WINDOW_SECONDS = 300;
 
 const SECRET_PREFIX = 'whsec_';
 /** A SHA-256 MAC in padded base64: 32 bytes → 44 characters. */
@@ -118,9 +123,13 @@ export const standardWebhooksProvider: ProviderDefinition = {
   name: STANDARD,
   credentialsVariable: STANDARD_CREDENTIALS_VARIABLE,
   secretArnVariable: 'STANDARD_WEBHOOK_SECRET_ARN',
+  signatureWindow: (settings) => ({
+    window: windowFromSettings(settings, STANDARD_TOLERANCE_VARIABLE, STANDARD_DEFAULT_WINDOW_SECONDS),
+    variables: [STANDARD_TOLERANCE_VARIABLE],
+  }),
   create(deps): WebhookProvider {
     const keys = decodeStandardSecrets(deps.credentials);
-    const window = windowFromSettings(deps.settings, STANDARD_TOLERANCE_VARIABLE);
+    const window = windowFromSettings(deps.settings, STANDARD_TOLERANCE_VARIABLE, STANDARD_DEFAULT_WINDOW_SECONDS);
     return {
       name: STANDARD,
       async receive(request): Promise<Receipt> {

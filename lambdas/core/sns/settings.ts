@@ -2,6 +2,7 @@
  * SNS verification settings, read once when the provider is built. A bad value fails the cold start
  * loudly instead of quietly falling back to a default the operator did not choose.
  */
+import { secondsFromSettings, type Settings } from '../settings.js';
 import type { Window } from '../time.js';
 import type { SnsSignatureVersion } from './verify.js';
 
@@ -24,20 +25,13 @@ export interface SnsSettings {
   window: Window;
 }
 
-export function readSnsSettings(settings: Readonly<Record<string, string | undefined>>): SnsSettings {
+export function readSnsSettings(settings: Settings): SnsSettings {
   const version = (settings[SNS_SETTING.minimumSignatureVersion] ?? '1').trim();
   if (version !== '1' && version !== '2') {
     throw new Error(`${SNS_SETTING.minimumSignatureVersion} must be "1" or "2"`);
   }
-  const maxAge = seconds(settings, SNS_SETTING.maxAgeSeconds, DEFAULT_SNS_MAX_AGE_SECONDS);
-  const maxFuture = seconds(settings, SNS_SETTING.maxFutureSeconds, DEFAULT_SNS_MAX_FUTURE_SECONDS);
-  if (maxAge === 0) throw new Error(`${SNS_SETTING.maxAgeSeconds} must be positive`);
+  // The shared parser: 1 s..48 h for the age, 0..48 h for the skew allowance.
+  const maxAge = secondsFromSettings(settings, SNS_SETTING.maxAgeSeconds, DEFAULT_SNS_MAX_AGE_SECONDS);
+  const maxFuture = secondsFromSettings(settings, SNS_SETTING.maxFutureSeconds, DEFAULT_SNS_MAX_FUTURE_SECONDS, { min: 0 });
   return { minimumSignatureVersion: version, window: { maxAgeMs: maxAge * 1000, maxFutureMs: maxFuture * 1000 } };
-}
-
-function seconds(settings: Readonly<Record<string, string | undefined>>, name: string, fallback: number): number {
-  const raw = settings[name]?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^[0-9]{1,7}$/.test(raw)) throw new Error(`${name} must be a whole number of seconds`);
-  return Number(raw);
 }

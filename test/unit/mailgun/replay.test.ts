@@ -20,8 +20,8 @@ describe('Mailgun token claims', () => {
         namespace: 'mailgun',
         token,
         fingerprint: createHash('sha256').update(text).digest('hex'),
-        // signed time + 5 min window + 5 min margin
-        expiresAtMs: Number(timestamp) * 1000 + 600_000,
+        // signed time + 9 h window + 5 min margin
+        expiresAtMs: Number(timestamp) * 1000 + 9 * 3_600_000 + 300_000,
       },
     ]);
   });
@@ -77,5 +77,16 @@ describe('Mailgun token claims', () => {
   it('passes a WebhookError from the nonce store through unchanged', async () => {
     const h = mailgun({ nonces: { claim: () => Promise.reject(new TransientError('throttled')) } });
     await expect(h.provider.receive(request(signedBody()))).rejects.toThrow('throttled');
+  });
+
+  it('a forged body under a captured token is still refused at the very end of the 9 h window', async () => {
+    const h = mailgun();
+    const signature = signMailgun(KEY, NOW_MS);
+    const genuine = signedBody('bounced@example.com', signature);
+    const first = await h.provider.receive(request(genuine));
+    h.clock.now = NOW_MS + 9 * 3_600_000;
+    await expect(h.provider.receive(request(signedBody('victim@example.com', signature)))).rejects.toThrow(ReplayError);
+    // ...while the genuine retry of the same body, as late, still gets through to the inbox's dedup.
+    expect(await h.provider.receive(request(genuine))).toEqual(first);
   });
 });

@@ -77,8 +77,22 @@ describe('SES bounces', () => {
     expect(out).toHaveLength(1);
   });
 
-  it('rejects an invalid recipient address', () => {
-    expect(() => events(bounce('Permanent', 'General', [{ emailAddress: 'not-an-address' }]))).toThrow(MalformedRequestError);
+  it('turns an invalid recipient address into an ignored event instead of refusing the bounce', () => {
+    expect(events(bounce('Permanent', 'General', [{ emailAddress: 'not-an-address' }]))).toEqual([
+      expect.objectContaining({ kind: 'ignored', recipient: '', eventId: 'sns-1:', ignoredReason: 'recipient is not an email address' }),
+    ]);
+  });
+
+  it('keeps the valid recipients of a bounce with one garbage entry among three (never a 400 for all)', () => {
+    const out = events(
+      bounce('Permanent', 'General', [{ emailAddress: 'one@example.com' }, { emailAddress: '<<garbage>>' }, 7, { emailAddress: 'two@example.com' }]),
+    );
+    expect(out.map((e) => [e.kind, e.recipient, e.eventId])).toEqual([
+      ['hard_bounce', 'one@example.com', 'sns-1:one@example.com'],
+      ['ignored', '', 'sns-1:'],
+      ['hard_bounce', 'two@example.com', 'sns-1:two@example.com'],
+    ]);
+    expect(out[1]!.detail).toMatchObject({ bounceType: 'Permanent', providerEventType: 'Bounce' });
   });
 
   it('rejects a bounce without bouncedRecipients', () => {
@@ -112,10 +126,15 @@ describe('event time', () => {
     expect(event!.occurredAt).toBe(SNS_TS);
   });
 
-  it('rejects a timestamp that is present but not a time', () => {
-    expect(() =>
-      events({ notificationType: 'Delivery', delivery: { timestamp: 'soon', recipients: ['to@example.com'] }, mail: mail() }),
-    ).toThrow(MalformedRequestError);
+  it('treats a timestamp that is present but not a time as absent (mail.timestamp, then the SNS time)', () => {
+    const [viaMail] = events({ notificationType: 'Delivery', delivery: { timestamp: 'soon', recipients: ['to@example.com'] }, mail: mail() });
+    expect(viaMail).toMatchObject({ kind: 'delivered', occurredAt: Date.parse('2018-10-08T14:05:45Z') });
+    const [viaSns] = events({
+      notificationType: 'Delivery',
+      delivery: { timestamp: 'soon', recipients: ['to@example.com'] },
+      mail: mail(['to@example.com'], 'later'),
+    });
+    expect(viaSns).toMatchObject({ kind: 'delivered', occurredAt: SNS_TS });
   });
 });
 
@@ -155,10 +174,14 @@ describe('SES complaints', () => {
     expect(events(complaint({ complaintSubType: 'OnAccountSuppressionList' }))[0]!.detail.echo).toBe(true);
   });
 
-  it('rejects an invalid complained address', () => {
+  it('ignores an invalid complained address and keeps the others', () => {
     const payload = complaint();
     (payload.complaint.complainedRecipients as unknown[]).push({ emailAddress: 'nope' });
-    expect(() => events(payload)).toThrow(MalformedRequestError);
+    expect(events(payload).map((e) => [e.kind, e.recipient])).toEqual([
+      ['complaint', 'a@example.com'],
+      ['complaint', 'b@example.com'],
+      ['ignored', ''],
+    ]);
   });
 });
 
@@ -176,8 +199,10 @@ describe('SES deliveries', () => {
     expect(out[0]!.detail).toEqual({ providerEventType: 'Delivery' });
   });
 
-  it('rejects a non-string recipient', () => {
-    expect(() => events({ eventType: 'Delivery', delivery: { recipients: [42] }, mail: mail() })).toThrow(MalformedRequestError);
+  it('ignores a non-string recipient', () => {
+    expect(events({ eventType: 'Delivery', delivery: { recipients: [42] }, mail: mail() })).toEqual([
+      expect.objectContaining({ kind: 'ignored', recipient: '', ignoredReason: 'recipient is not an email address' }),
+    ]);
   });
 });
 
@@ -231,8 +256,10 @@ describe('SES subscription events', () => {
     expect(() => events(subscription({ unsubscribeAll: true }, []))).toThrow(MalformedRequestError);
   });
 
-  it('rejects an opt-out whose destination is not an address', () => {
-    expect(() => events(subscription({ unsubscribeAll: true }, ['Reader <reader@example.com>']))).toThrow(MalformedRequestError);
+  it('ignores an opt-out whose destination is not an address', () => {
+    expect(events(subscription({ unsubscribeAll: true }, ['Reader <reader@example.com>']))).toEqual([
+      expect.objectContaining({ kind: 'ignored', recipient: '', ignoredReason: 'recipient is not an email address' }),
+    ]);
   });
 });
 

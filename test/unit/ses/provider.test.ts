@@ -43,6 +43,8 @@ describe('sesProvider definition', () => {
     ['SNS_MAX_AGE_SECONDS', 'an hour'],
     ['SNS_MAX_AGE_SECONDS', '0'],
     ['SNS_MAX_FUTURE_SECONDS', '-1'],
+    ['SNS_MAX_AGE_SECONDS', '172801'],
+    ['SNS_MAX_FUTURE_SECONDS', '172801'],
   ])('refuses to build with %s=%j', (name, value) => {
     expect(() => sesProvider.create(makeDeps({ settings: { [name]: value } }))).toThrow(new RegExp(name));
   });
@@ -132,11 +134,25 @@ describe('check order', () => {
     expect(error).toBeInstanceOf(AuthenticationError);
   });
 
-  it('a correctly signed Notification whose Message is not an SES document is a 400 after verification', async () => {
+  it.each([
+    ['not JSON', 'hello'],
+    ['JSON but not SES', '{"hello":"world"}'],
+    ['a bounce without recipients', '{"notificationType":"Bounce","bounce":{"bounceType":"Permanent","bouncedRecipients":[]}}'],
+    ['conflicting types', '{"notificationType":"Bounce","eventType":"Complaint"}'],
+  ])('acknowledges an authentic Notification whose Message is %s: one ignored event, never a 400 (SNS would drop it)', async (_, message) => {
     const certificates = recordingCertificates();
-    const error = await rejection(makeProvider({ certificates }).receive(toRequest(signed(notificationFields({ Message: 'hello' })))));
-    expect(error.status).toBe(400);
+    const receipt = await makeProvider({ certificates }).receive(toRequest(signed(notificationFields({ Message: message }))));
+    expect(receipt.events).toHaveLength(1);
+    expect(receipt.events[0]).toMatchObject({ kind: 'ignored', recipient: '', provider: 'ses' });
+    expect(receipt.events[0]!.ignoredReason).toMatch(/^unreadable SES message: /);
     expect(certificates.calls).toEqual([CERT_URL]);
+  });
+
+  it('still refuses the same Message when the signature does not verify (401), or the topic is not allowed (403)', async () => {
+    const fields = notificationFields({ Message: 'hello' });
+    const tampered = { ...signed(fields), Message: 'hello!' };
+    expect((await rejection(makeProvider().receive(toRequest(tampered)))).status).toBe(401);
+    expect((await rejection(makeProvider({ credentials: [OTHER_TOPIC_ARN] }).receive(toRequest(signed(fields))))).status).toBe(403);
   });
 });
 

@@ -181,8 +181,11 @@ describe('occurredAt', () => {
     expect((await receiveOne(body({}))).occurredAt).toBe(NOW_MS);
   });
 
-  it('rejects an unparseable created_at on an actionable event (400)', async () => {
-    await expect(standard().receive(signed(body({ created_at: 'yesterday' })))).rejects.toBeInstanceOf(MalformedRequestError);
+  it('skips an unparseable created_at on an actionable event: the next source, never a 400', async () => {
+    expect((await receiveOne(body({ created_at: 'yesterday' }, { created_at: '2025-01-15T11:57:00Z' }))).occurredAt).toBe(
+      Date.parse('2025-01-15T11:57:00Z'),
+    );
+    expect((await receiveOne(body({ created_at: 'yesterday' }))).occurredAt).toBe(NOW_MS);
   });
 });
 

@@ -1,0 +1,50 @@
+/**
+ * Replays are harmless only while the inbox still holds the first copy. A signed request stays
+ * acceptable until `signed time + maxAge`, and it may have been stored as early as
+ * `signed time - maxFuture`, so a row must live longer than `maxAge + maxFuture` for every replay the
+ * window admits to find it and be answered as a duplicate (an expired row counts as absent).
+ * `npm start` and `cdk synth` both call this, so a configuration that breaks that promise never runs.
+ */
+import type { ProviderDefinition } from './provider.js';
+import { PROVIDERS } from './providers/index.js';
+import type { Settings } from './settings.js';
+
+export const INBOX_TTL_VARIABLE = 'INBOX_TTL_DAYS';
+export const INBOX_TTL_CONTEXT = 'inboxTtlDays';
+
+const DAY_MS = 86_400_000;
+/** Slack for clocks that disagree between the instances that stored and that judge a row. */
+export const INBOX_RETENTION_MARGIN_MS = 60 * 60 * 1000;
+
+/**
+ * Throws, naming the variables involved, unless `inboxTtlDays` outlives every provider's signature
+ * window (as these settings configure it) by at least the margin. Pure: no I/O.
+ */
+export function assertInboxOutlivesWindows(
+  settings: Settings,
+  inboxTtlDays: number,
+  providers: readonly ProviderDefinition[] = PROVIDERS,
+): void {
+  const ttlMs = inboxTtlDays * DAY_MS;
+  const tooLong: string[] = [];
+  let neededMs = 0;
+  for (const provider of providers) {
+    const signature = provider.signatureWindow?.(settings);
+    if (!signature) continue;
+    const requiredMs = signature.window.maxAgeMs + signature.window.maxFutureMs + INBOX_RETENTION_MARGIN_MS;
+    if (!Number.isFinite(ttlMs) || ttlMs < requiredMs) {
+      tooLong.push(`${provider.name} (${signature.variables.join(', ')}: ${hours(signature.window.maxAgeMs + signature.window.maxFutureMs)})`);
+      neededMs = Math.max(neededMs, requiredMs);
+    }
+  }
+  if (tooLong.length === 0) return;
+  throw new Error(
+    `${INBOX_TTL_VARIABLE} (context ${INBOX_TTL_CONTEXT}) is ${inboxTtlDays} days, shorter than the signature window ` +
+      `plus ${hours(INBOX_RETENTION_MARGIN_MS)} of ${tooLong.join('; ')}: a replay inside the window would be admitted again. ` +
+      `Raise ${INBOX_TTL_VARIABLE} to at least ${Math.ceil(neededMs / DAY_MS)} or narrow those windows.`,
+  );
+}
+
+function hours(ms: number): string {
+  return `${Math.round((ms / 3_600_000) * 100) / 100} h`;
+}
