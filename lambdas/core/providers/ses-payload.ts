@@ -32,8 +32,14 @@ const IGNORED: Readonly<Record<string, string>> = {
 };
 
 export function sesEventsFromMessage(message: string, context: SesMessageContext): NormalizedEvent[] {
-  const payload = parseJsonObject(message, 'SNS Message');
-  const type = sesEventType(payload);
+  const read = readSesMessage(message);
+  if ('reason' in read) {
+    // Authentic (SNS signed it for an allowlisted topic) but not an SES document: someone published to
+    // the topic by hand, or SES changed shape. Acknowledged: a 4xx would make SNS drop it just the same,
+    // only without an audit line.
+    return [new EventBuilder(context, 'unknown', undefined).ignored('', read.reason, context.snsTimestampMs)];
+  }
+  const { payload, type } = read;
   const mail = isRecord(payload['mail']) ? payload['mail'] : undefined;
   const builder = new EventBuilder(context, type, mail);
 
@@ -67,17 +73,29 @@ const EVENT_OBJECT_KEY: Readonly<Record<string, string>> = {
   'Rendering Failure': 'failure',
 };
 
-function sesEventType(payload: Json): string {
+export const NOT_SES_REASON = 'SNS message is not an SES notification';
+export const CONFLICTING_TYPES_REASON = 'SES message has conflicting eventType and notificationType';
+
+/**
+ * The SES document and its event type, or why it is not one: a Message that is not a JSON object
+ * naming exactly one event type. It was signed by SNS for an allowlisted topic all the same.
+ */
+function readSesMessage(message: string): { payload: Json; type: string } | { reason: string } {
+  let payload: Json;
+  try {
+    payload = parseJsonObject(message, 'SNS Message');
+  } catch (error) {
+    if (error instanceof MalformedRequestError) return { reason: NOT_SES_REASON };
+    throw error;
+  }
   const eventType = payload['eventType'];
   const notificationType = payload['notificationType'];
   if (eventType !== undefined && notificationType !== undefined && eventType !== notificationType) {
-    throw new MalformedRequestError('SES message has conflicting eventType and notificationType');
+    return { reason: CONFLICTING_TYPES_REASON };
   }
   const type = eventType ?? notificationType;
-  if (typeof type !== 'string' || type === '') {
-    throw new MalformedRequestError('SNS Message is not an SES notification');
-  }
-  return type;
+  if (typeof type !== 'string' || type === '') return { reason: NOT_SES_REASON };
+  return { payload, type };
 }
 
 function bounceEvents(bounce: Json, builder: EventBuilder): NormalizedEvent[] {

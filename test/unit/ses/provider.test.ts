@@ -132,11 +132,17 @@ describe('check order', () => {
     expect(error).toBeInstanceOf(AuthenticationError);
   });
 
-  it('a correctly signed Notification whose Message is not an SES document is a 400 after verification', async () => {
+  it('a correctly signed Notification whose Message is not an SES document is acknowledged (ignored) after verification', async () => {
     const certificates = recordingCertificates();
-    const error = await rejection(makeProvider({ certificates }).receive(toRequest(signed(notificationFields({ Message: 'hello' })))));
-    expect(error.status).toBe(400);
+    const receipt = await makeProvider({ certificates }).receive(toRequest(signed(notificationFields({ Message: 'hello' }))));
+    expect(receipt.events.map((e) => [e.kind, e.recipient])).toEqual([['ignored', '']]);
     expect(certificates.calls).toEqual([CERT_URL]);
+  });
+
+  it('the same Notification with a bad signature is still a 401', async () => {
+    const message = signed(notificationFields({ Message: 'hello' }));
+    const error = await rejection(makeProvider().receive(toRequest({ ...message, Message: 'hello!' })));
+    expect(error.status).toBe(401);
   });
 });
 
