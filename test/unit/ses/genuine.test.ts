@@ -34,6 +34,7 @@ describe('genuine AWS-signed SNS messages (AWS SDK test vectors, real AWS certif
     { file: 'sns/ruby-signature-v1.json', version: '1' },
     { file: 'sns/ruby-signature-v2.json', version: '2' },
     { file: 'sns/java-signature-v1.json', version: '1' },
+    { file: 'sns/ruby-2012-signature-v1.json', version: '1' },
   ];
 
   function providerFor(body: string, settings: Record<string, string> = {}, skewMs = 60_000) {
