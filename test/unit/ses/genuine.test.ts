@@ -89,7 +89,7 @@ describe('genuine AWS-signed SNS messages (AWS SDK test vectors, real AWS certif
 
   it('a genuine message outside the freshness window is refused (401): the clock is what lets it pass', async () => {
     const body = text('sns/ruby-signature-v2.json');
-    const error = await rejection(providerFor(body, {}, 3_901_000).receive(snsRequest(body)));
+    const error = await rejection(providerFor(body, { SNS_MAX_AGE_SECONDS: '3900' }, 3_901_000).receive(snsRequest(body)));
     expect(error.status).toBe(401);
   });
 
