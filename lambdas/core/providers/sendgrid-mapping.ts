@@ -42,8 +42,11 @@ export function classifySendgridEvent(event: string, element: Readonly<Record<st
       // `type` says which: `bounce` is SendGrid's hard bounce, `blocked` its temporary block.
       if (element.type === 'bounce') return { kind: 'hard_bounce', detail };
       if (element.type === 'blocked') return { kind: 'soft_bounce', detail };
-      // Guessing would either suppress an address on a block or drop a real bounce; neither is ours to pick.
-      return { kind: 'ignored', ignoredReason: 'bounce without a known type (bounce/blocked)', detail };
+      // SendGrid's own documented bounce example has no `type` ({"reason":"500 unknown recipient",
+      // "status":"5.0.0"}), so an untyped bounce is real and must not be dropped. The enhanced status
+      // class decides: 5.x.x is permanent (hard); anything else, or none, is the recoverable soft bounce,
+      // never a guess that suppresses for good.
+      return { kind: permanentStatus(element) ? 'hard_bounce' : 'soft_bounce', detail };
     case 'spamreport':
       return { kind: 'complaint', detail };
     case 'unsubscribe':
@@ -60,4 +63,10 @@ export function classifySendgridEvent(event: string, element: Readonly<Record<st
       return { kind: 'ignored', ignoredReason: reason ?? 'unknown SendGrid event type', detail };
     }
   }
+}
+
+/** An enhanced status code (`5.0.0`), or failing that an SMTP reply code leading `reason`, of class 5. */
+function permanentStatus(element: Readonly<Record<string, unknown>>): boolean {
+  if (typeof element.status === 'string' && element.status.trim() !== '') return /^5\.\d{1,3}\.\d{1,3}$/.test(element.status.trim());
+  return typeof element.reason === 'string' && /^5\d\d\b/.test(element.reason.trim());
 }

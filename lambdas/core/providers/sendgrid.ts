@@ -68,6 +68,8 @@ function receiveSendgrid(request: WebhookRequest, keys: readonly KeyObject[], wi
  */
 export function parseSendgridBatch(text: string): NormalizedEvent[] {
   const body = parseJsonStrict(text);
+  // A bare object is what SendGrid's own library signs as its legacy test payload: one event, not a batch.
+  if (isRecord(body)) return [toEvent(body, text, 0)];
   if (!Array.isArray(body)) throw new MalformedRequestError('SendGrid body is not a JSON array');
   const raws = arrayElementTexts(text);
   if (raws.length !== body.length) throw new Error('SendGrid batch slicing disagrees with JSON.parse');
@@ -76,13 +78,29 @@ export function parseSendgridBatch(text: string): NormalizedEvent[] {
 
 function toEvent(element: unknown, raw: string, index: number): NormalizedEvent {
   if (!isRecord(element)) throw new MalformedRequestError(`SendGrid event ${index} is not an object`);
-  const eventId = element.sg_event_id;
-  if (typeof eventId !== 'string' || eventId.length === 0 || eventId.length > MAX_EVENT_ID_LENGTH) {
-    throw new MalformedRequestError(`SendGrid event ${index} has no valid sg_event_id`);
-  }
   if (typeof element.event !== 'string') throw new MalformedRequestError(`SendGrid event ${index} has no event type`);
+  const classified = withRecipient(element.email, classifySendgridEvent(element.event, element));
+  const eventId = validEventId(element.sg_event_id);
+  if (classified.kind === 'ignored') {
+    // Nothing acts on it, so its shape is not insisted on: SendGrid has posted test events and
+    // `dropped`/`Invalid` events with no sg_event_id, and refusing them would refuse the whole
+    // authentic batch. 0 means "time unknown".
+    return { provider: SENDGRID, eventId: eventId ?? '', occurredAt: lenientTime(element.timestamp), raw, ...classified };
+  }
+  if (eventId === undefined) throw new MalformedRequestError(`SendGrid event ${index} has no valid sg_event_id`);
   // Seconds per the docs; Marketing Single Sends have been seen with milliseconds, which this also reads.
   const occurredAt = parseEventTime(element.timestamp, `SendGrid event ${index} timestamp`);
-  const classified = withRecipient(element.email, classifySendgridEvent(element.event, element));
   return { provider: SENDGRID, eventId, occurredAt, raw, ...classified };
+}
+
+function validEventId(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 && value.length <= MAX_EVENT_ID_LENGTH ? value : undefined;
+}
+
+function lenientTime(value: unknown): number {
+  try {
+    return parseEventTime(value, 'SendGrid timestamp');
+  } catch {
+    return 0;
+  }
 }

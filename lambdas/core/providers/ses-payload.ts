@@ -68,16 +68,18 @@ const EVENT_OBJECT_KEY: Readonly<Record<string, string>> = {
   'Rendering Failure': 'failure',
 };
 
+export const NOT_SES_REASON = 'SNS message is not an SES notification';
+export const CONFLICTING_TYPES_REASON = 'SES message has conflicting eventType and notificationType';
+
+/** Throws MalformedRequestError with one of the reasons above; the provider acknowledges it as ignored (ses.ts). */
 function sesEventType(payload: Json): string {
   const eventType = payload['eventType'];
   const notificationType = payload['notificationType'];
   if (eventType !== undefined && notificationType !== undefined && eventType !== notificationType) {
-    throw new MalformedRequestError('SES message has conflicting eventType and notificationType');
+    throw new MalformedRequestError(CONFLICTING_TYPES_REASON);
   }
   const type = eventType ?? notificationType;
-  if (typeof type !== 'string' || type === '') {
-    throw new MalformedRequestError('SNS Message is not an SES notification');
-  }
+  if (typeof type !== 'string' || type === '') throw new MalformedRequestError(NOT_SES_REASON);
   return type;
 }
 

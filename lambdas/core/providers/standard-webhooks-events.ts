@@ -6,7 +6,8 @@
  * Mapping:
  *   email.delivered                       → delivered
  *   email.bounced                         → hard_bounce when data.bounce.type is hard/permanent
- *                                           (case-insensitive), soft_bounce for anything else
+ *                                           (case-insensitive) or absent (Resend's older shape),
+ *                                           soft_bounce for any other type (Transient, Undetermined, …)
  *   email.complained                      → complaint
  *   email.unsubscribed                    → unsubscribe
  *   contact.created / contact.updated     → unsubscribe when data.unsubscribed === true (Resend has
@@ -35,15 +36,24 @@ type Decision = Omit<Classification, 'detail'>;
 
 const HARD_BOUNCE_TYPES = new Set(['hard', 'permanent']);
 
+/**
+ * Resend documents `email.bounced` as "the recipient's mail server permanently rejected the email",
+ * and its older payloads carry only `bounce.message`, no `bounce.type`: an untyped bounce is therefore
+ * hard. A type that says otherwise (SES-style `Transient`, `Undetermined`, or anything unknown) is soft:
+ * only an explicit permanent class may suppress for good.
+ */
+function bounceKind(bounceType: unknown): 'hard_bounce' | 'soft_bounce' {
+  if (bounceType === undefined || bounceType === null) return 'hard_bounce';
+  if (typeof bounceType === 'string' && bounceType.trim() === '') return 'hard_bounce';
+  return typeof bounceType === 'string' && HARD_BOUNCE_TYPES.has(bounceType.trim().toLowerCase()) ? 'hard_bounce' : 'soft_bounce';
+}
+
 function decide(type: string, data: Record<string, unknown>): Decision {
   switch (type) {
     case 'email.delivered':
       return { kind: 'delivered' };
-    case 'email.bounced': {
-      const bounceType = isRecord(data['bounce']) ? data['bounce']['type'] : undefined;
-      const hard = typeof bounceType === 'string' && HARD_BOUNCE_TYPES.has(bounceType.trim().toLowerCase());
-      return { kind: hard ? 'hard_bounce' : 'soft_bounce' };
-    }
+    case 'email.bounced':
+      return { kind: bounceKind(isRecord(data['bounce']) ? data['bounce']['type'] : undefined) };
     case 'email.complained':
       return { kind: 'complaint' };
     case 'email.unsubscribed':
@@ -132,10 +142,11 @@ export function standardWebhookEvents(
   webhookId: string,
   signedAtMs: number,
 ): NormalizedEvent[] {
-  const type = body['type'];
-  if (typeof type !== 'string' || type === '') throw new MalformedRequestError('type is not a string');
+  // Authentic (signed) but without a type: a sender's ping or a shape we do not know. Acknowledged,
+  // never refused: a 4xx would only make the sender retry the same bytes until it gives up.
+  const type = typeof body['type'] === 'string' ? body['type'] : '';
   const data = isRecord(body['data']) ? body['data'] : {};
-  const decision = decide(type, data);
+  const decision: Decision = type === '' ? { kind: 'ignored', ignoredReason: 'body has no event type' } : decide(type, data);
   const detail = detailOf(type, data);
 
   if (decision.kind === 'ignored') {
@@ -145,7 +156,6 @@ export function standardWebhookEvents(
     return [{ provider: STANDARD, eventId: webhookId, recipient, occurredAt: occurred, detail, raw, ...decision }];
   }
 
-  if (!isRecord(body['data'])) throw new MalformedRequestError('data is not an object');
   const when = occurredAt(body, data, signedAtMs);
   const { valid, invalid } = recipientsOf(type, data);
   const events: NormalizedEvent[] = valid.map((recipient) => ({

@@ -22,8 +22,21 @@ describe('SendGrid body structure (all-or-nothing, 400)', () => {
     await rejected(Buffer.concat([Buffer.from('[{"email":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}]')]));
   });
 
-  it('rejects a signed JSON object (not an array)', async () => {
-    await rejected(JSON.stringify(good()));
+  it('reads a signed bare JSON object (the legacy test payload shape) as a batch of one', async () => {
+    const events = await receiveSigned(JSON.stringify(good()));
+    expect(events.map((e) => [e.kind, e.recipient])).toEqual([['hard_bounce', 'a@example.com']]);
+  });
+
+  it('rejects a signed body that is neither an object nor an array', async () => {
+    await rejected('"text"');
+  });
+
+  it('acknowledges an ignored element without sg_event_id or timestamp instead of refusing the batch', async () => {
+    const events = await receiveSigned([{ email: 'x@example.com', event: 'dropped', reason: 'Invalid' }, good()]);
+    expect(events.map((e) => [e.kind, e.eventId === '', e.occurredAt === 0])).toEqual([
+      ['ignored', true, true],
+      ['hard_bounce', false, false],
+    ]);
   });
 
   it('rejects a duplicate JSON key inside an element, even though JSON.parse would take the last', async () => {

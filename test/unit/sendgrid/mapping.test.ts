@@ -46,11 +46,20 @@ describe('SendGrid mapping', () => {
     expect(e).toMatchObject({ kind: 'soft_bounce', detail: { bounceType: 'blocked', status: '4.7.1' } });
   });
 
-  it('bounce without a known type → ignored (neither suppress on a block nor guess)', async () => {
-    for (const type of [undefined, 'expired']) {
-      const e = await one({ event: 'bounce', type }, 'hard_bounce');
-      expect(e.kind).toBe('ignored');
-      expect(e.ignoredReason).toMatch(/bounce without a known type/);
+  it('bounce without a known type: the enhanced status class decides (5.x.x hard, else soft), never ignored', async () => {
+    // SendGrid's documented bounce example has no `type` at all (test/fixtures/genuine/sendgrid/docs-bounce.json).
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ type: undefined, status: '5.0.0' }, 'hard_bounce'],
+      [{ type: 'expired', status: '5.1.1' }, 'hard_bounce'],
+      [{ type: undefined, status: '4.2.2' }, 'soft_bounce'],
+      [{ type: undefined, status: undefined, reason: '550 no such user' }, 'hard_bounce'],
+      [{ type: undefined, status: undefined, reason: '421 try later' }, 'soft_bounce'],
+      [{ type: undefined, status: undefined, reason: 'unknown' }, 'soft_bounce'],
+      [{ type: undefined, status: '5.0.0x' }, 'soft_bounce'],
+    ];
+    for (const [fields, kind] of cases) {
+      const e = await one({ event: 'bounce', ...fields }, 'hard_bounce');
+      expect([fields, e.kind]).toEqual([fields, kind]);
     }
   });
 

@@ -70,13 +70,14 @@ describe('SendGrid official vectors', () => {
     });
   });
 
-  it('C (legacy, not an array) verifies, but receive refuses the non-array body with 400', async () => {
+  it('C (legacy, not an array) verifies, and its unknown test_event is acknowledged as ignored', async () => {
     expect(verifySendgridSignature(vectorRequest(VECTOR_C), keysOf(VECTOR_C.publicKey))).toEqual({
       signedAtSeconds: 1588788367,
     });
-    const receipt = sendgrid([VECTOR_C.publicKey], clockFor(VECTOR_C)).receive(vectorRequest(VECTOR_C));
-    await expect(receipt).rejects.toThrow(MalformedRequestError);
-    await expect(receipt).rejects.toMatchObject({ status: 400 });
+    const { events } = await sendgrid([VECTOR_C.publicKey], clockFor(VECTOR_C)).receive(vectorRequest(VECTOR_C));
+    expect(events.map((e) => [e.kind, e.ignoredReason, e.recipient])).toEqual([
+      ['ignored', 'unknown SendGrid event type', ''],
+    ]);
   });
 });
 

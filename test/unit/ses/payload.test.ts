@@ -1,7 +1,8 @@
 /** SES document → normalized events (the Message inside a verified SNS Notification). */
 import { describe, expect, it } from 'vitest';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';
-import { sesEventsFromMessage } from '../../../lambdas/core/providers/ses-payload.js';
+import { CONFLICTING_TYPES_REASON, NOT_SES_REASON, sesEventsFromMessage } from '../../../lambdas/core/providers/ses-payload.js';
+import { notificationEvents } from '../../../lambdas/core/providers/ses.js';
 import { makeProvider, notificationFields, signed, toRequest } from './fixtures.js';
 
 const SNS_TS = Date.parse('2026-03-01T12:00:00.000Z');
@@ -303,15 +304,28 @@ describe('SES events we acknowledge without acting', () => {
 });
 
 describe('SES document shape', () => {
+  // SNS signed these for an allowlisted topic: authentic, so acknowledged as ignored, never a 4xx
+  // (SNS would drop the message on a 4xx just the same, only without an audit line).
   it.each([
-    ['not JSON', 'hello'],
-    ['a JSON array', '[]'],
-    ['neither eventType nor notificationType', '{"mail":{}}'],
-    ['an empty eventType', '{"eventType":""}'],
-    ['conflicting eventType and notificationType', '{"eventType":"Bounce","notificationType":"Delivery"}'],
-    ['a duplicate key', '{"eventType":"Send","eventType":"Bounce"}'],
-  ])('rejects a Message that is %s', (_why, message) => {
-    expect(() => sesEventsFromMessage(message, context)).toThrow(MalformedRequestError);
+    ['not JSON', 'hello', 'SNS Message is not valid JSON'],
+    ['a JSON array', '[]', 'SNS Message is not a JSON object'],
+    ['neither eventType nor notificationType', '{"mail":{}}', NOT_SES_REASON],
+    ['an empty eventType', '{"eventType":""}', NOT_SES_REASON],
+    ['conflicting eventType and notificationType', '{"eventType":"Bounce","notificationType":"Delivery"}', CONFLICTING_TYPES_REASON],
+    ['a duplicate key', '{"eventType":"Send","eventType":"Bounce"}', 'SNS Message has a duplicate JSON key'],
+  ])('acknowledges a Message that is %s as one ignored event', (_why, message, reason) => {
+    expect(notificationEvents(message, 'sns-1', SNS_TS, context.raw)).toEqual([
+      {
+        provider: 'ses',
+        eventId: 'sns-1:',
+        recipient: '',
+        kind: 'ignored',
+        ignoredReason: `unreadable SES message: ${reason}`,
+        occurredAt: SNS_TS,
+        detail: {},
+        raw: context.raw,
+      },
+    ]);
   });
 });
 

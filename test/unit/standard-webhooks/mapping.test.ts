@@ -51,8 +51,16 @@ describe('email events', () => {
     });
   });
 
-  it('email.bounced without a bounce object → soft_bounce (never guess hard)', async () => {
-    expect((await receiveOne(resendBody('email.bounced'))).kind).toBe('soft_bounce');
+  it('email.bounced without a bounce type → hard_bounce (Resend documents email.bounced as permanent)', async () => {
+    expect((await receiveOne(resendBody('email.bounced'))).kind).toBe('hard_bounce');
+    expect((await receiveOne(resendBody('email.bounced', { bounce: { message: 'm' } }))).kind).toBe('hard_bounce');
+    expect((await receiveOne(resendBody('email.bounced', { bounce: { type: '', message: 'm' } }))).kind).toBe('hard_bounce');
+  });
+
+  it('email.bounced with a Transient, Undetermined or unknown type → soft_bounce', async () => {
+    for (const type of ['Transient', 'Undetermined', 'undetermined', 'soft', 42]) {
+      expect([type, (await receiveOne(resendBody('email.bounced', { bounce: { type } }))).kind]).toEqual([type, 'soft_bounce']);
+    }
   });
 
   it('email.bounced keeps a diagnosticCode array as text', async () => {
@@ -193,7 +201,17 @@ describe('malformed bodies (signed, so 400)', () => {
   it.each([
     ['no type', '{"data":{"to":["a@example.com"]}}'],
     ['a non-string type', '{"type":7,"data":{"to":["a@example.com"]}}'],
-    ['an actionable type without data', '{"type":"email.bounced"}'],
+  ])('acknowledges %s as ignored (authentic: never a 4xx)', async (_, body) => {
+    const { events } = await standard().receive(signed(body));
+    expect(events.map((e) => [e.kind, e.ignoredReason, e.recipient])).toEqual([['ignored', 'body has no event type', 'a@example.com']]);
+  });
+
+  it('acknowledges an actionable type without data as ignored: there is nobody to suppress', async () => {
+    const { events } = await standard().receive(signed('{"type":"email.bounced"}'));
+    expect(events.map((e) => [e.kind, e.ignoredReason, e.recipient])).toEqual([['ignored', 'recipient is not an email address', '']]);
+  });
+
+  it.each([
     ['a JSON array', '[{"type":"email.delivered"}]'],
   ])('rejects %s', async (_, body) => {
     await expect(standard().receive(signed(body))).rejects.toBeInstanceOf(MalformedRequestError);
