@@ -90,7 +90,8 @@ function classifyBounce(type: string, inactive: boolean): Decision {
  */
 function classifySubscriptionChange(record: Record<string, unknown>): Decision {
   const suppress = record['SuppressSending'];
-  if (typeof suppress !== 'boolean') throw new MalformedRequestError('SuppressSending is not a boolean');
+  // Authenticated but unreadable: acknowledged (Postmark drops a 4xx'd record for good anyway).
+  if (typeof suppress !== 'boolean') return { kind: 'ignored', ignoredReason: 'SuppressSending is not a boolean' };
   if (!suppress) return { kind: 'ignored', ignoredReason: 'reactivation: no automatic un-suppression' };
   const reason = record['SuppressionReason'];
   switch (reason) {
@@ -112,8 +113,9 @@ function decide(recordType: string, record: Record<string, unknown>): Decision {
     case 'Delivery':
       return { kind: 'delivered' };
     case 'Bounce': {
-      const type = record['Type'];
-      if (typeof type !== 'string') throw new MalformedRequestError('bounce Type is not a string');
+      // A bounce without a readable Type is still a bounce: Inactive (Postmark's own verdict) decides,
+      // else it is the unclassified soft kind. Refusing it would lose it: Postmark drops 4xx'd records.
+      const type = typeof record['Type'] === 'string' ? record['Type'] : '';
       return classifyBounce(type, record['Inactive'] === true);
     }
     case 'SpamComplaint':

@@ -24,7 +24,6 @@
  * The webhook id is signed and stays the same across retries and manual replays (resend.md §4).
  */
 import { compactDetail, INVALID_RECIPIENT_REASON, stringField, withRecipient, type Classification } from '../classification.js';
-import { MalformedRequestError } from '../errors.js';
 import type { EventDetail, NormalizedEvent } from '../event.js';
 import { isRecord } from '../json.js';
 import { parseEventTime } from '../time.js';

@@ -93,9 +93,11 @@ describe('Postmark Bounce', () => {
     expect((await receiveOne(bounce('SpamComplaint', true))).kind).toBe('complaint');
   });
 
-  it('rejects a Bounce without a Type (400)', async () => {
-    const { Type: _, ...record } = bounce('HardBounce', true);
-    await expect(postmark().receive(request(record))).rejects.toBeInstanceOf(MalformedRequestError);
+  it('a Bounce without a Type is still a bounce: Inactive decides (never a 4xx, Postmark would drop it)', async () => {
+    const { Type: _, ...hard } = bounce('HardBounce', true);
+    expect((await receiveOne(hard)).kind).toBe('hard_bounce');
+    const { Type: __, ...soft } = bounce('SoftBounce', false);
+    expect((await receiveOne(soft)).kind).toBe('soft_bounce');
   });
 
   it("never reads TypeCode (Postmark's own SpamComplaint example carries 512, the SDK's SpamNotification)", async () => {
@@ -143,9 +145,10 @@ describe('Postmark SubscriptionChange', () => {
     expect((await receiveOne(subscriptionChange(true, 'SomethingNew'))).kind).toBe('ignored');
   });
 
-  it('rejects a SuppressSending that is not a boolean (400)', async () => {
+  it('acknowledges a SuppressSending that is not a boolean as ignored (authenticated: never a 4xx)', async () => {
     const record = { ...subscriptionChange(true, 'HardBounce'), SuppressSending: 'true' };
-    await expect(postmark().receive(request(record))).rejects.toBeInstanceOf(MalformedRequestError);
+    const event = await receiveOne(record);
+    expect([event.kind, event.ignoredReason]).toEqual(['ignored', 'SuppressSending is not a boolean']);
   });
 });
 
