@@ -58,10 +58,12 @@ function receiveSendgrid(request: WebhookRequest, keys: readonly KeyObject[], wi
 }
 
 /**
- * Turns a verified body into events. The request is all-or-nothing on structure: a body that is not
- * a strict JSON array, or an element without the fields every SendGrid event has (an object with
- * `event`, `sg_event_id` and `timestamp`), is refused with 400, because we could not even name the
- * event we would be dropping. A bad *recipient* only makes that one event ignored (see withRecipient).
+ * Turns a verified body into events. A body that is not a strict JSON array (not JSON, not UTF-8,
+ * a duplicate key anywhere) is refused with 400: no event in it can be trusted to be the one SendGrid
+ * meant. Inside a well-formed array, one element we cannot use (not an object, no `sg_event_id`,
+ * `event` or readable `timestamp`, or a recipient that is not an address) becomes an ignored event
+ * with its reason, and the rest of the batch is admitted: SendGrid retries a 4xx'd batch with the
+ * same bytes for 24 h, so refusing the batch would lose up to ~1,500 good events with it.
  *
  * `raw` is the element's exact text sliced from the body (not a re-serialization), so it is the bytes
  * SendGrid signed, and costs one extra linear scan of the body.
@@ -71,18 +73,34 @@ export function parseSendgridBatch(text: string): NormalizedEvent[] {
   if (!Array.isArray(body)) throw new MalformedRequestError('SendGrid body is not a JSON array');
   const raws = arrayElementTexts(text);
   if (raws.length !== body.length) throw new Error('SendGrid batch slicing disagrees with JSON.parse');
-  return body.map((element: unknown, index) => toEvent(element, raws[index]!, index));
+  return body.map((element: unknown, index) => toEvent(element, raws[index]!));
 }
 
-function toEvent(element: unknown, raw: string, index: number): NormalizedEvent {
-  if (!isRecord(element)) throw new MalformedRequestError(`SendGrid event ${index} is not an object`);
+function toEvent(element: unknown, raw: string): NormalizedEvent {
+  const unusable = (why: string, eventId = ''): NormalizedEvent => ({
+    provider: SENDGRID,
+    eventId,
+    recipient: '',
+    kind: 'ignored',
+    ignoredReason: `unusable SendGrid event: ${why}`,
+    occurredAt: 0,
+    detail: {},
+    raw,
+  });
+  if (!isRecord(element)) return unusable('not an object');
   const eventId = element.sg_event_id;
   if (typeof eventId !== 'string' || eventId.length === 0 || eventId.length > MAX_EVENT_ID_LENGTH) {
-    throw new MalformedRequestError(`SendGrid event ${index} has no valid sg_event_id`);
+    return unusable('no valid sg_event_id');
   }
-  if (typeof element.event !== 'string') throw new MalformedRequestError(`SendGrid event ${index} has no event type`);
+  if (typeof element.event !== 'string') return unusable('no event type', eventId);
   // Seconds per the docs; Marketing Single Sends have been seen with milliseconds, which this also reads.
-  const occurredAt = parseEventTime(element.timestamp, `SendGrid event ${index} timestamp`);
+  let occurredAt: number;
+  try {
+    occurredAt = parseEventTime(element.timestamp, 'SendGrid event timestamp');
+  } catch {
+    // Without the event's time the ratchet cannot order it against the address's other events.
+    return unusable('no readable timestamp', eventId);
+  }
   const classified = withRecipient(element.email, classifySendgridEvent(element.event, element));
   return { provider: SENDGRID, eventId, occurredAt, raw, ...classified };
 }
