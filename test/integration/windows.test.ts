@@ -6,12 +6,16 @@
  * the real SDK client, since dynalite cannot fail on cue.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sampleMailgunEventData, signMailgun } from '../../lib/demo/mailgun.js';
 import { sampleSendgridEvent, sendgridBatchBody, signSendgridBody } from '../../lib/demo/sendgrid.js';
 import { demoSigningCertUrl, sesDemoPayload, signSnsMessage, snsHttpRequest } from '../../lib/demo/ses.js';
 import { ensureDemoCredentials, type DemoCredentialSet } from '../../lib/local/demo-credentials.js';
-import { injectFault, startTestStack, type TestStack } from './harness.js';
+import { startLocalRuntime } from '../../lib/local/runtime.js';
+import { captureLog, injectFault, startTestStack, type TestStack } from './harness.js';
 
 const HOUR = 3_600_000;
 
@@ -178,5 +182,25 @@ describe('signature windows and replays', () => {
     expect((await stack.inboxRows()).length).toBe(before);
     const logged = stack.log.lines.filter((line) => line.message === 'webhook accepted' && line.fields?.provider === 'ses');
     expect(logged.at(-1)?.fields?.ignoredReasons).toEqual({ 'unreadable SES message: SNS Message is not valid JSON': 1 });
+  });
+});
+
+describe('npm start and the inbox TTL', () => {
+  it('refuses to start when INBOX_TTL_DAYS is shorter than a signature window, naming the variables', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ratchet-ttl-'));
+    try {
+      const start = startLocalRuntime({
+        env: { AWS_REGION: 'us-east-1', INBOX_TTL_DAYS: '2', MAILGUN_TOLERANCE_SECONDS: '172800' },
+        dataDir,
+        port: 0,
+        persist: false,
+        background: false,
+        writeStateFile: false,
+        log: captureLog(),
+      });
+      await expect(start).rejects.toThrow(/INBOX_TTL_DAYS \(context inboxTtlDays\) is 2 days.*mailgun \(MAILGUN_TOLERANCE_SECONDS: 48\.08 h\)/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
