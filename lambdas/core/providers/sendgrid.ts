@@ -14,7 +14,7 @@ import { isRecord, parseJsonStrict } from '../json.js';
 import { arrayElementTexts } from '../json-slices.js';
 import type { ProviderDefinition, ProviderDeps, Receipt, WebhookProvider } from '../provider.js';
 import { bodyText, type WebhookRequest } from '../request.js';
-import { windowFromSettings } from '../settings.js';
+import { windowFromSettings, type Settings } from '../settings.js';
 import { assertFresh, parseEventTime, type Window } from '../time.js';
 import { classifySendgridEvent } from './sendgrid-mapping.js';
 import { parseSendgridPublicKey, verifySendgridSignature } from './sendgrid-signature.js';
@@ -32,18 +32,21 @@ export const SENDGRID_DEFAULT_WINDOW_SECONDS = 25 * 60 * 60;
 /** "These IDs are up to 100 characters long and are URL safe" (SendGrid event reference). */
 const MAX_EVENT_ID_LENGTH = 100;
 
+/** The window both `create()` and the inbox retention check use. */
+export const sendgridWindow = (settings: Settings): Window => windowFromSettings(settings, SENDGRID_TOLERANCE_SETTING, SENDGRID_DEFAULT_WINDOW_SECONDS);
+
 export const sendgridProvider: ProviderDefinition = {
   name: SENDGRID,
   credentialsVariable: 'SENDGRID_PUBLIC_KEYS',
   secretArnVariable: 'SENDGRID_SECRET_ARN',
   signatureWindow: (settings) => ({
-    window: windowFromSettings(settings, SENDGRID_TOLERANCE_SETTING, SENDGRID_DEFAULT_WINDOW_SECONDS),
+    window: sendgridWindow(settings),
     variables: [SENDGRID_TOLERANCE_SETTING],
   }),
   create(deps: ProviderDeps): WebhookProvider {
     // Parsed once per credentials list: a bad key or setting fails here, loudly, not per request.
     const keys = deps.credentials.map(parseSendgridPublicKey);
-    const window = windowFromSettings(deps.settings, SENDGRID_TOLERANCE_SETTING, SENDGRID_DEFAULT_WINDOW_SECONDS);
+    const window = sendgridWindow(deps.settings);
     return {
       name: SENDGRID,
       receive: async (request) => receiveSendgrid(request, keys, window, deps.now()),
