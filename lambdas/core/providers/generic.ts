@@ -25,7 +25,7 @@ import { matchesUnderAnyKey } from '../hmac.js';
 import { parseJsonObject } from '../json.js';
 import type { ProviderDefinition, Receipt, WebhookProvider } from '../provider.js';
 import { bodyText, parseUnixSeconds, requireHeader, type WebhookRequest } from '../request.js';
-import { windowFromSettings } from '../settings.js';
+import { windowFromSettings, type Settings } from '../settings.js';
 import { assertFresh, parseEventTime, type Window } from '../time.js';
 
 export const GENERIC = 'generic';
@@ -129,17 +129,20 @@ export function genericEvent(body: Record<string, unknown>, raw: string, id: str
   };
 }
 
+/** The window both `create()` and the inbox retention check use. */
+export const genericWindow = (settings: Settings): Window => windowFromSettings(settings, GENERIC_TOLERANCE_VARIABLE, GENERIC_DEFAULT_WINDOW_SECONDS);
+
 export const genericProvider: ProviderDefinition = {
   name: GENERIC,
   credentialsVariable: GENERIC_CREDENTIALS_VARIABLE,
   secretArnVariable: 'GENERIC_WEBHOOK_SECRET_ARN',
   signatureWindow: (settings) => ({
-    window: windowFromSettings(settings, GENERIC_TOLERANCE_VARIABLE, GENERIC_DEFAULT_WINDOW_SECONDS),
+    window: genericWindow(settings),
     variables: [GENERIC_TOLERANCE_VARIABLE],
   }),
   create(deps): WebhookProvider {
     const keys = genericSecretKeys(deps.credentials);
-    const window = windowFromSettings(deps.settings, GENERIC_TOLERANCE_VARIABLE, GENERIC_DEFAULT_WINDOW_SECONDS);
+    const window = genericWindow(deps.settings);
     return {
       name: GENERIC,
       async receive(request): Promise<Receipt> {

@@ -15,7 +15,7 @@ import type { NormalizedEvent } from '../event.js';
 import { assertNoDuplicateKeys, isRecord, parseJsonSyntax } from '../json.js';
 import type { NonceStore, ProviderDefinition, ProviderDeps, Receipt, WebhookProvider } from '../provider.js';
 import { bodyText, type WebhookRequest } from '../request.js';
-import { windowFromSettings } from '../settings.js';
+import { windowFromSettings, type Settings } from '../settings.js';
 import { assertFresh, FIVE_MINUTES_MS, parseEventTime, type Clock, type Window } from '../time.js';
 import { classifyMailgunEvent } from './mailgun-mapping.js';
 import { mailgunKeyBytes, verifyMailgunSignature } from './mailgun-signature.js';
@@ -39,17 +39,20 @@ const CLAIM_MARGIN_MS = FIVE_MINUTES_MS;
 /** Mailgun event ids are 22 characters; the bound keeps inbox keys small. */
 const MAX_EVENT_ID_LENGTH = 100;
 
+/** The window both `create()` and the inbox retention check use. */
+export const mailgunWindow = (settings: Settings): Window => windowFromSettings(settings, MAILGUN_TOLERANCE_SETTING, MAILGUN_DEFAULT_WINDOW_SECONDS);
+
 export const mailgunProvider: ProviderDefinition = {
   name: MAILGUN,
   credentialsVariable: 'MAILGUN_SIGNING_KEYS',
   secretArnVariable: 'MAILGUN_SECRET_ARN',
   signatureWindow: (settings) => ({
-    window: windowFromSettings(settings, MAILGUN_TOLERANCE_SETTING, MAILGUN_DEFAULT_WINDOW_SECONDS),
+    window: mailgunWindow(settings),
     variables: [MAILGUN_TOLERANCE_SETTING],
   }),
   create(deps: ProviderDeps): WebhookProvider {
     const keys = mailgunKeyBytes(deps.credentials);
-    const window = windowFromSettings(deps.settings, MAILGUN_TOLERANCE_SETTING, MAILGUN_DEFAULT_WINDOW_SECONDS);
+    const window = mailgunWindow(deps.settings);
     return {
       name: MAILGUN,
       receive: (request) => receiveMailgun(request, keys, window, deps.now, deps.nonces),

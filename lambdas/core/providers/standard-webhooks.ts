@@ -19,7 +19,7 @@ import { hmacSha256Text, matchesAny, presentedText, versionedValues } from '../h
 import { parseJsonObject } from '../json.js';
 import type { ProviderDefinition, Receipt, WebhookProvider } from '../provider.js';
 import { bodyText, decodeBase64Strict, parseUnixSeconds, type WebhookRequest } from '../request.js';
-import { windowFromSettings } from '../settings.js';
+import { windowFromSettings, type Settings } from '../settings.js';
 import { assertFresh, type Window } from '../time.js';
 import { STANDARD, standardWebhookEvents } from './standard-webhooks-events.js';
 
@@ -119,17 +119,20 @@ export function verifyStandardWebhook(
   return { id: headers.id, signedAtMs };
 }
 
+/** The window both `create()` and the inbox retention check use. */
+export const standardWindow = (settings: Settings): Window => windowFromSettings(settings, STANDARD_TOLERANCE_VARIABLE, STANDARD_DEFAULT_WINDOW_SECONDS);
+
 export const standardWebhooksProvider: ProviderDefinition = {
   name: STANDARD,
   credentialsVariable: STANDARD_CREDENTIALS_VARIABLE,
   secretArnVariable: 'STANDARD_WEBHOOK_SECRET_ARN',
   signatureWindow: (settings) => ({
-    window: windowFromSettings(settings, STANDARD_TOLERANCE_VARIABLE, STANDARD_DEFAULT_WINDOW_SECONDS),
+    window: standardWindow(settings),
     variables: [STANDARD_TOLERANCE_VARIABLE],
   }),
   create(deps): WebhookProvider {
     const keys = decodeStandardSecrets(deps.credentials);
-    const window = windowFromSettings(deps.settings, STANDARD_TOLERANCE_VARIABLE, STANDARD_DEFAULT_WINDOW_SECONDS);
+    const window = standardWindow(deps.settings);
     return {
       name: STANDARD,
       async receive(request): Promise<Receipt> {

@@ -13,7 +13,7 @@ async function rejected(body: string | Buffer) {
   await expect(receipt).rejects.toMatchObject({ status: 400 });
 }
 
-describe('SendGrid body structure (all-or-nothing, 400)', () => {
+describe('SendGrid body structure (400: not a strict JSON array)', () => {
   it('rejects a signed body that is not JSON', async () => {
     await rejected('[{"event":');
   });
@@ -45,36 +45,44 @@ describe('SendGrid body structure (all-or-nothing, 400)', () => {
     await rejected(`[${text}]`);
   });
 
-  it('rejects an element that is not an object', async () => {
-    await rejected(`[${JSON.stringify(good())},"x"]`);
-    await rejected(`[${JSON.stringify(good())},[]]`);
+  it('accepts an empty array as zero events', async () => {
+    expect(await receiveSigned('[]\r\n')).toEqual([]);
+  });
+});
+
+describe('SendGrid unusable elements (ignored with a reason, the rest admitted, never a 400 for the batch)', () => {
+  async function ignoredAmongGood(element: unknown): Promise<string | undefined> {
+    const events = await receiveSigned(`[${JSON.stringify(good('first@example.com'))},${JSON.stringify(element)},${JSON.stringify(good('last@example.com'))}]`);
+    expect(events.map((e) => [e.kind, e.recipient])).toEqual([
+      ['hard_bounce', 'first@example.com'],
+      ['ignored', ''],
+      ['hard_bounce', 'last@example.com'],
+    ]);
+    return events[1]!.ignoredReason;
+  }
+
+  it('an element that is not an object', async () => {
+    expect(await ignoredAmongGood('x')).toBe('unusable SendGrid event: not an object');
+    expect(await ignoredAmongGood([])).toBe('unusable SendGrid event: not an object');
   });
 
-  it('rejects an element without a string sg_event_id', async () => {
-    for (const sg_event_id of [undefined, '', 42, null]) {
-      await rejected(sendgridBatchBody([good(), { ...good(), sg_event_id }]));
+  it('an element without a string sg_event_id, or one over 100 characters (exactly 100 is fine)', async () => {
+    for (const sg_event_id of [undefined, '', 42, null, 'x'.repeat(101)]) {
+      expect(await ignoredAmongGood({ ...good(), sg_event_id })).toBe('unusable SendGrid event: no valid sg_event_id');
     }
-  });
-
-  it('rejects an sg_event_id over 100 characters, and accepts exactly 100', async () => {
-    await rejected(sendgridBatchBody([{ ...good(), sg_event_id: 'x'.repeat(101) }]));
     const [event] = await receiveSigned([{ ...good(), sg_event_id: 'x'.repeat(100) }]);
     expect(event!.eventId).toBe('x'.repeat(100));
   });
 
-  it('rejects an element without a string event type', async () => {
-    await rejected(sendgridBatchBody([{ ...good(), event: undefined }]));
-    await rejected(sendgridBatchBody([{ ...good(), event: 7 }]));
+  it('an element without a string event type', async () => {
+    expect(await ignoredAmongGood({ ...good(), event: undefined })).toBe('unusable SendGrid event: no event type');
+    expect(await ignoredAmongGood({ ...good(), event: 7 })).toBe('unusable SendGrid event: no event type');
   });
 
-  it('rejects an element without a usable timestamp', async () => {
+  it('an element without a readable timestamp', async () => {
     for (const timestamp of [undefined, 'yesterday', -1, null]) {
-      await rejected(sendgridBatchBody([{ ...good(), timestamp }]));
+      expect(await ignoredAmongGood({ ...good(), timestamp })).toBe('unusable SendGrid event: no readable timestamp');
     }
-  });
-
-  it('accepts an empty array as zero events', async () => {
-    expect(await receiveSigned('[]\r\n')).toEqual([]);
   });
 });
 
