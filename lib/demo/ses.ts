@@ -187,9 +187,10 @@ export function sesDemoPayload(kind: ActionableKind, email: string, nowMs: numbe
           contactList: list,
           timestamp: at,
           source: options.topic === undefined ? 'UnsubscribeHeader' : 'UnsubscribeLink',
+          // A global unsubscribe (List-Unsubscribe) lists no topic change: one event, as the demo promises.
           newTopicPreferences: {
             unsubscribeAll: options.topic === undefined,
-            topicSubscriptionStatus: [{ topicName, subscriptionStatus: now }],
+            topicSubscriptionStatus: options.topic === undefined ? [] : [{ topicName, subscriptionStatus: now }],
           },
           oldTopicPreferences: {
             unsubscribeAll: false,

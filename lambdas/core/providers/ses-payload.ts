@@ -7,6 +7,7 @@ import { MalformedRequestError } from '../errors.js';
 import { normalizeRecipient, type EventDetail, type EventKind, type NormalizedEvent } from '../event.js';
 import { isRecord, parseJsonObject } from '../json.js';
 import { parseEventTime } from '../time.js';
+import { canonicalTopic } from '../topics.js';
 
 export interface SesMessageContext {
   provider: string;
@@ -133,31 +134,58 @@ function deliveryEvents(delivery: Json, builder: EventBuilder): NormalizedEvent[
   }));
 }
 
+/**
+ * One change per entry of `newTopicPreferences.topicSubscriptionStatus` (topic
+ * `ses:<contactList>:<topicName>`: OptOut → unsubscribe, OptIn → subscribe), plus a global
+ * unsubscribe when `unsubscribeAll` is true (SES allows one contact list per account). A topic we
+ * cannot name turns its OptOut into a global unsubscribe (never lost) and drops its OptIn.
+ */
 function subscriptionEvents(subscription: Json, builder: EventBuilder): NormalizedEvent[] {
   const occurredAt = builder.occurredAt(subscription['timestamp']);
-  const preferences = subscription['newTopicPreferences'];
-  const optedOut =
-    isRecord(preferences) &&
-    (preferences['unsubscribeAll'] === true ||
-      (Array.isArray(preferences['topicSubscriptionStatus']) &&
-        preferences['topicSubscriptionStatus'].some((s) => isRecord(s) && s['subscriptionStatus'] === 'OptOut')));
+  const changes = subscriptionChanges(subscription);
   const destination = builder.mail?.['destination'];
-  if (!optedOut) {
-    return [builder.ignored(firstDestination(builder.mail), 'subscription change without an opt-out', occurredAt)];
+  if (changes.length === 0) {
+    return [builder.ignored(firstDestination(builder.mail), 'subscription change without an opt-out or a topic', occurredAt)];
   }
   // The subscription object does not name the recipient; SES puts it in mail.destination. With more
-  // than one destination we cannot tell who unsubscribed, and an unsubscribe is never undone, so we
-  // record the event instead of guessing.
+  // than one destination we cannot tell whose preferences changed, so we record the event instead of guessing.
   const destinations = requireList(destination, 'mail.destination');
   if (destinations.length > 1) {
-    return [builder.ignored('', 'subscription opt-out with several destinations: recipient is ambiguous', occurredAt)];
+    return [builder.ignored('', 'subscription change with several destinations: recipient is ambiguous', occurredAt)];
   }
-  return builder.perRecipient(destinations, (address) => ({ address, kind: 'unsubscribe', occurredAt, detail: {} }));
+  return changes.flatMap((change) =>
+    builder.perRecipient(destinations, (address) => ({ address, kind: change.kind, occurredAt, detail: {}, topic: change.topic })),
+  );
+}
+
+function subscriptionChanges(subscription: Json): Array<{ kind: 'unsubscribe' | 'subscribe'; topic?: string }> {
+  const preferences = subscription['newTopicPreferences'];
+  if (!isRecord(preferences)) return [];
+  let global = preferences['unsubscribeAll'] === true;
+  // By topic name; a name listed twice keeps its OptOut (the recipient's withdrawal wins a tie).
+  const byTopic = new Map<string, 'unsubscribe' | 'subscribe'>();
+  const statuses = Array.isArray(preferences['topicSubscriptionStatus']) ? preferences['topicSubscriptionStatus'] : [];
+  for (const entry of statuses) {
+    if (!isRecord(entry)) continue;
+    const status = entry['subscriptionStatus'];
+    if (status !== 'OptIn' && status !== 'OptOut') continue;
+    const topic = canonicalTopic.sesTopic(subscription['contactList'], entry['topicName']);
+    if (topic === undefined) {
+      if (status === 'OptOut') global = true;
+      continue;
+    }
+    if (byTopic.get(topic) !== 'unsubscribe') byTopic.set(topic, status === 'OptOut' ? 'unsubscribe' : 'subscribe');
+  }
+  const changes: Array<{ kind: 'unsubscribe' | 'subscribe'; topic?: string }> = global ? [{ kind: 'unsubscribe' }] : [];
+  for (const [topic, kind] of byTopic) changes.push({ kind, topic });
+  return changes;
 }
 
 interface EventSpec {
   address: unknown;
   kind: EventKind;
+  /** A topic change; its event id gains `:<topic>`, since one SES message can carry several. */
+  topic?: string | undefined;
   ignoredReason?: string | undefined;
   occurredAt: number;
   detail: EventDetail;
@@ -187,7 +215,7 @@ class EventBuilder {
       const recipient = normalizeRecipient(s.address);
       if (seen.has(recipient)) continue;
       seen.add(recipient);
-      events.push(this.event(recipient, s.kind, s.occurredAt, s.detail, s.ignoredReason));
+      events.push(this.event(recipient, s.kind, s.occurredAt, s.detail, s.ignoredReason, s.topic));
     }
     return events;
   }
@@ -203,10 +231,12 @@ class EventBuilder {
     occurredAt: number,
     detail: EventDetail,
     ignoredReason: string | undefined,
+    topic?: string,
   ): NormalizedEvent {
     const event: NormalizedEvent = {
       provider: this.context.provider,
-      eventId: `${this.context.snsMessageId}:${recipient}`,
+      // Global events keep `<MessageId>:<recipient>`, so rows admitted before topics existed still dedupe.
+      eventId: topic === undefined ? `${this.context.snsMessageId}:${recipient}` : `${this.context.snsMessageId}:${recipient}:${topic}`,
       recipient,
       kind,
       occurredAt,
@@ -214,6 +244,7 @@ class EventBuilder {
       raw: this.context.raw,
     };
     if (ignoredReason !== undefined) event.ignoredReason = ignoredReason;
+    if (topic !== undefined) event.topic = topic;
     return event;
   }
 }
