@@ -17,3 +17,4 @@ export {
   type TopicState,
 } from './record.js';
 export { topicOrder } from './topics.js';
+export { ANSWER_ATTRIBUTES, refusalReason, type AnswerItem, type RefusalReason, type SendQuestion } from './answer.js';
