@@ -181,3 +181,17 @@ describe('the generic contract', () => {
     expect(sampleGenericEvent('subscribe', EMAIL, NOW, 'e1', { topic: 'news' })).toMatchObject({ type: 'subscribe', topic: 'news' });
   });
 });
+
+describe('send: the topic vocabulary for the CLI', () => {
+  it('maps group-unsubscribe / group-resubscribe with --group for SendGrid, --topic elsewhere', async () => {
+    const { findDemoSigner, resolveDemoTopic } = await import('../../../lib/demo/index.js');
+    const sendgrid = findDemoSigner('sendgrid')!;
+    expect(resolveDemoTopic(sendgrid, 'group-unsubscribe', { group: '4242' })).toEqual({ kind: 'unsubscribe', options: { topic: '4242' } });
+    expect(resolveDemoTopic(sendgrid, 'group-resubscribe', { group: '4242' })).toEqual({ kind: 'subscribe', options: { topic: '4242' } });
+    expect(resolveDemoTopic(findDemoSigner('ses')!, 'unsubscribe', { topic: 'weekly' })).toEqual({ kind: undefined, options: { topic: 'weekly' } });
+    expect(() => resolveDemoTopic(sendgrid, 'group-unsubscribe', {})).toThrow(/--group/);
+    expect(() => resolveDemoTopic(findDemoSigner('ses')!, 'group-unsubscribe', { topic: 'x' })).toThrow(/SendGrid/);
+    expect(() => resolveDemoTopic(findDemoSigner('mailgun')!, 'unsubscribe', { topic: 'x' })).toThrow(/no topic/);
+    expect(() => resolveDemoTopic(sendgrid, 'unsubscribe', { topic: 'x' })).toThrow(/--group/);
+  });
+});
