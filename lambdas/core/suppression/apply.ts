@@ -48,7 +48,11 @@ export function applyEvent(
     // A topic change: consent to one topic, recorded under its alias. Never global state.
     topic = resolveTopic(event.topic, policy.topicAliases ?? NO_TOPIC_ALIASES);
     key = evidenceKey(event.kind as 'unsubscribe' | 'subscribe', event.provider, event.eventId);
-    const entry = toEvidence(event, event.kind as 'unsubscribe' | 'subscribe');
+    // Kind, time, provider and event type only: a record can hold many topics, and SMTP detail says
+    // nothing about consent, so topic entries stay small (~200 bytes) for the 400 KB item limit.
+    const full = toEvidence(event, event.kind as 'unsubscribe' | 'subscribe');
+    const entry: Evidence = { kind: full.kind, occurredAt: full.occurredAt, provider: full.provider };
+    if (full.providerEventType !== undefined) entry.providerEventType = full.providerEventType;
     if (topic !== event.topic) entry.scope = event.topic;
     after.topics = unionTopics(before.topics, { [topic]: { [key]: entry } });
   } else if (event.kind === 'delivered') {

@@ -232,3 +232,18 @@ describe('records written before topics existed', () => {
     );
   });
 });
+
+describe('item size', () => {
+  it('topic evidence stays small: 50 topics x 20 changes with 100-character event ids fit in 256 KB (about 4.8 KB per topic at worst)', () => {
+    let record: SuppressionRecord | undefined;
+    for (let t = 0; t < 50; t++) {
+      for (let i = 0; i < 21; i++) {
+        const e = { ...ev(i % 2 ? 'subscribe' : 'unsubscribe', at(i), { provider: 'sendgrid', id: `${t}-${i}-`.padEnd(100, 'x'), detail: { providerEventType: 'group_unsubscribe', diagnosticCode: 'd'.repeat(160) } }), topic: `sendgrid:group:${1_000_000 + t}` };
+        record = applyEvent(record, e).record;
+      }
+    }
+    expect(Object.keys(record!.topics)).toHaveLength(50);
+    expect(Object.values(record!.topics).every((s) => Object.keys(s.evidence).length === 20)).toBe(true);
+    expect(Buffer.byteLength(JSON.stringify(record))).toBeLessThan(256 * 1024);
+  });
+});
