@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, arch } from 'node:os';
 import { resolve } from 'node:path';
 import { benchBundles } from './bundles.js';
+import { benchClientFilter } from './client-filter.js';
 import { benchConsumerDrain } from './consumer-drain.js';
 import { benchEdgeAdmission } from './edge-admission.js';
 import { runCleanups } from './lib/cleanup.js';
@@ -29,6 +30,7 @@ const SECTIONS: Array<{ order: number; title: string; run: () => Promise<Section
   { order: 3, title: '3. Edge admission throughput', run: () => benchEdgeAdmission({ log }) },
   { order: 5, title: '5. Consumer drain rate', run: () => benchConsumerDrain({ log }) },
   { order: 6, title: '6. Big SendGrid batch', run: () => benchSendgridBatch({ log }) },
+  { order: 7, title: '7. Client: filterSendable', run: () => benchClientFilter({ log }) },
   { order: 4, title: '4. Bundles', run: () => benchBundles({ log }) },
 ];
 

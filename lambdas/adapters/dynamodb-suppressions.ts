@@ -7,11 +7,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SUPPRESSION_TABLE } from '../../lib/definitions.js';
-import type { NormalizedEvent } from '../core/event.js';
+import { normalizeRecipient, type NormalizedEvent } from '../core/event.js';
 import { TransientError } from '../core/errors.js';
 import type { SuppressionStore } from '../core/pipeline/ports.js';
 import {
   applyEvent,
+  changeTopicManually,
   DEFAULT_RATCHET_POLICY,
   reactivate,
   suppressManually,
@@ -54,6 +55,21 @@ export class DynamoSuppressionStore implements SuppressionStore {
 
   suppress(email: string, action: ManualAction): Promise<ApplyResult> {
     return this.update(email, (record) => suppressManually(record, email, action, this.policy));
+  }
+
+  /**
+   * Manual topic opt-out (`suppressions add <email> --topic <t>`): that topic only, audited with the
+   * topic; status, reasons and transactionalStatus are untouched. TOPIC_ALIASES (the policy) applies.
+   */
+  unsubscribeTopic(email: string, topic: string, action: ManualAction): Promise<ApplyResult> {
+    const address = normalizeRecipient(email);
+    return this.update(address, (record) => changeTopicManually(record, address, topic, 'unsubscribe', action, this.policy));
+  }
+
+  /** Manual topic restore (`suppressions reactivate <email> --topic <t>`): an opt-in dated `at`, audited. */
+  resubscribeTopic(email: string, topic: string, action: ManualAction): Promise<ApplyResult> {
+    const address = normalizeRecipient(email);
+    return this.update(address, (record) => changeTopicManually(record, address, topic, 'subscribe', action, this.policy));
   }
 
   async get(email: string): Promise<(SuppressionRecord & Partial<StoredFields>) | undefined> {

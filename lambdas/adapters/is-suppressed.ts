@@ -1,19 +1,22 @@
 /**
- * What sending code calls before it mails anyone:
+ * The in-repo reader (the Lambda-side twin of `ratchet/client`, which sending code should import):
  *
- *   import { isSuppressed } from 'ratchet/lambdas/adapters/is-suppressed.js';
- *   if (await isSuppressed(to)) return; // do not send
+ *   import { isSuppressed } from './lambdas/adapters/is-suppressed.js';
+ *   if (await isSuppressed(to, { topic: 'newsletter' })) return; // do not send
  *
- * A strongly consistent read of one item by its normalized address. Anything but a record with
- * status "suppressed" means "may send"; a read failure throws, so callers decide whether to fail closed.
+ * A strongly consistent read of the few attributes the answer needs (core/suppression/answer.ts,
+ * shared with the client). A read failure throws, so callers decide whether to fail closed.
  */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SUPPRESSION_TABLE } from '../../lib/definitions.js';
+import { normalizeRecipient } from '../core/event.js';
+import { ANSWER_ATTRIBUTES, refusalReason, type SendQuestion } from '../core/suppression/answer.js';
+import { isTopicName } from '../core/topics.js';
 import { createDocumentClient } from './aws-clients.js';
 
 let defaultClient: DynamoDBDocumentClient | undefined;
 
-export interface SuppressionReaderOptions {
+export interface SuppressionReaderOptions extends SendQuestion {
   client?: DynamoDBDocumentClient;
   tableName?: string;
 }
@@ -25,14 +28,18 @@ export async function isSuppressed(email: string, options: SuppressionReaderOpti
       region: process.env.AWS_REGION ?? 'us-east-1',
       dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
     }));
+  const { topic } = options;
+  if (topic !== undefined && !isTopicName(topic)) throw new TypeError('topic is not a topic name');
+  const names: Record<string, string> = Object.fromEntries(ANSWER_ATTRIBUTES.map((name, i) => [`#a${i}`, name]));
+  if (topic !== undefined) Object.assign(names, { '#topics': 'topics', '#topic': topic });
   const result = await client.send(
     new GetCommand({
       TableName: options.tableName ?? process.env.SUPPRESSION_TABLE ?? SUPPRESSION_TABLE.defaultName,
-      Key: { [SUPPRESSION_TABLE.partitionKey]: email.trim().toLowerCase() },
-      ProjectionExpression: '#status',
-      ExpressionAttributeNames: { '#status': 'status' },
+      Key: { [SUPPRESSION_TABLE.partitionKey]: normalizeRecipient(email) },
+      ProjectionExpression: [...Object.keys(names).filter((n) => n.startsWith('#a')), ...(topic !== undefined ? ['#topics.#topic'] : [])].join(', '),
+      ExpressionAttributeNames: names,
       ConsistentRead: true,
     }),
   );
-  return result.Item?.status === 'suppressed';
+  return refusalReason(result.Item, options) !== undefined;
 }

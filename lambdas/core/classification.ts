@@ -9,6 +9,8 @@ export interface Classification {
   kind: EventKind;
   /** Required when `kind` is `ignored`. */
   ignoredReason?: string;
+  /** The canonical topic of a topic-scoped `unsubscribe`, or of a `subscribe` (see ../topics.ts). */
+  topic?: string;
   detail: EventDetail;
 }
 

@@ -4,7 +4,11 @@
  */
 import { MalformedRequestError } from './errors.js';
 
-export const EVENT_KINDS = ['delivered', 'soft_bounce', 'hard_bounce', 'complaint', 'unsubscribe', 'ignored'] as const;
+/**
+ * `unsubscribe` without `topic` is global (consent to subscription mail withdrawn); with `topic` it is
+ * an opt-out of that topic only. `subscribe` is a topic opt-in and always carries `topic`.
+ */
+export const EVENT_KINDS = ['delivered', 'soft_bounce', 'hard_bounce', 'complaint', 'unsubscribe', 'subscribe', 'ignored'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** The kinds that change suppression state; `ignored` events are acknowledged and dropped at the edge. */
@@ -32,6 +36,12 @@ export interface NormalizedEvent {
   /** Trimmed, lower-cased address (see `normalizeRecipient`). */
   recipient: string;
   kind: EventKind;
+  /**
+   * The scope of an `unsubscribe` (absent: global) or a `subscribe` (always set): the canonical topic
+   * name (`sendgrid:group:<id>`, `ses:<list>:<topic>`, ...; see lambdas/core/topics.ts). Aliases from
+   * TOPIC_ALIASES are applied by the consumer, so the inbox keeps the provider's own scope.
+   */
+  topic?: string;
   /** Set when `kind` is `ignored`: why we acknowledged it without acting. */
   ignoredReason?: string;
   /** The provider's own event time, epoch milliseconds. Never arrival time. */

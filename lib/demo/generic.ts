@@ -5,7 +5,7 @@
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { ActionableKind } from '../../lambdas/core/event.js';
-import type { DemoCredentials, DemoSigner, SignedDemoRequest } from './types.js';
+import { assertDemoScope, type DemoCredentials, type DemoOptions, type DemoSigner, type SignedDemoRequest } from './types.js';
 
 export function genericSignature(secret: string, id: string, timestamp: string, body: string | Buffer): string {
   return `v1=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.${id}.`).update(body).digest('hex')}`;
@@ -21,19 +21,22 @@ export function signGenericBody(secret: string, id: string, timestamp: string, b
   };
 }
 
-export function sampleGenericEvent(kind: ActionableKind, email: string, nowMs: number, id = `evt_${randomUUID()}`) {
-  return { id, type: kind, recipient: email, occurredAt: new Date(nowMs - 2000).toISOString() };
+export function sampleGenericEvent(kind: ActionableKind, email: string, nowMs: number, id = `evt_${randomUUID()}`, options: DemoOptions = {}) {
+  assertDemoScope(genericDemo, kind, options);
+  const event = { id, type: kind, recipient: email, occurredAt: new Date(nowMs - 2000).toISOString() };
+  return options.topic === undefined ? event : { ...event, topic: options.topic };
 }
 
 export const genericDemo: DemoSigner = {
   provider: 'generic',
+  topicOption: 'topic',
   createCredentials(): DemoCredentials {
     // 32 random bytes as 64 hex characters: printable, and twice the contract's 32-byte minimum.
     const secret = randomBytes(32).toString('hex');
     return { credential: secret, signingSecret: secret };
   },
-  sign(kind: ActionableKind, email: string, credentials: DemoCredentials, nowMs: number): SignedDemoRequest {
-    const event = sampleGenericEvent(kind, email, nowMs);
+  sign(kind: ActionableKind, email: string, credentials: DemoCredentials, nowMs: number, options?: DemoOptions): SignedDemoRequest {
+    const event = sampleGenericEvent(kind, email, nowMs, undefined, options);
     const body = JSON.stringify(event);
     const timestamp = String(Math.floor(nowMs / 1000));
     return { headers: signGenericBody(credentials.signingSecret, event.id, timestamp, body), body };

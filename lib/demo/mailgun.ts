@@ -5,7 +5,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { ActionableKind } from '../../lambdas/core/event.js';
-import type { DemoCredentials, DemoSigner, SignedDemoRequest } from './types.js';
+import { assertDemoScope, type DemoCredentials, type DemoOptions, type DemoSigner, type SignedDemoRequest } from './types.js';
 
 export function mailgunSignature(signingKey: string, timestamp: string, token: string): string {
   return createHmac('sha256', signingKey).update(timestamp + token).digest('hex');
@@ -23,6 +23,8 @@ export function signMailgun(
 
 /** One realistic `event-data` object of each actionable kind. */
 export function sampleMailgunEventData(kind: ActionableKind, email: string, nowMs: number): Record<string, unknown> {
+  // Mailgun's webhook does not say which unsubscribe link was used: no topics, no opt-in.
+  assertDemoScope(mailgunDemo, kind);
   const domain = email.slice(email.lastIndexOf('@') + 1);
   const common = {
     id: randomBytes(16).toString('base64url').slice(0, 22),
@@ -79,6 +81,7 @@ export function sampleMailgunEventData(kind: ActionableKind, email: string, nowM
     case 'complaint':
       return { ...common, event: 'complained', 'log-level': 'warn' };
     case 'unsubscribe':
+    case 'subscribe': // (unreachable: assertDemoScope refuses it)
       return { ...common, event: 'unsubscribed', 'log-level': 'info' };
   }
 }
@@ -90,7 +93,8 @@ export const mailgunDemo: DemoSigner = {
     const key = randomBytes(24).toString('hex');
     return { credential: key, signingSecret: key };
   },
-  sign(kind: ActionableKind, email: string, credentials: DemoCredentials, nowMs: number): SignedDemoRequest {
+  sign(kind: ActionableKind, email: string, credentials: DemoCredentials, nowMs: number, options?: DemoOptions): SignedDemoRequest {
+    assertDemoScope(mailgunDemo, kind, options);
     const body = JSON.stringify({
       signature: signMailgun(credentials.signingSecret, nowMs),
       'event-data': sampleMailgunEventData(kind, email, nowMs),

@@ -6,7 +6,7 @@
  */
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { ActionableKind } from '../../lambdas/core/event.js';
-import type { DemoCredentials, DemoSigner, SignedDemoRequest } from './types.js';
+import { assertDemoScope, type DemoCredentials, type DemoOptions, type DemoSigner, type SignedDemoRequest } from './types.js';
 
 /** `Authorization` for a `user:password` credential, as Postmark derives it from the webhook URL. */
 export function postmarkAuthorization(credential: string): string {
@@ -18,10 +18,15 @@ export function postmarkTimestamp(ms: number): string {
   return new Date(ms).toISOString().replace(/Z$/, '0000Z');
 }
 
-/** One realistic record of each actionable kind (postmark.md §3). */
-export function samplePostmarkRecord(kind: ActionableKind, email: string, nowMs: number): Record<string, unknown> {
+/**
+ * One realistic record of each actionable kind (postmark.md §3). An unsubscribe is what Postmark sends
+ * for a recipient's unsubscribe: a SubscriptionChange ManualSuppression on the stream (`outbound`
+ * unless a topic names another), so it is scoped to that stream; `subscribe` is its reactivation.
+ */
+export function samplePostmarkRecord(kind: ActionableKind, email: string, nowMs: number, options: DemoOptions = {}): Record<string, unknown> {
+  assertDemoScope(postmarkDemo, kind, options);
   const at = postmarkTimestamp(nowMs - 2000);
-  const message = { MessageID: randomUUID(), ServerID: 23, MessageStream: 'outbound', Tag: 'ratchet-demo', Metadata: {} };
+  const message = { MessageID: randomUUID(), ServerID: 23, MessageStream: options.topic ?? 'outbound', Tag: 'ratchet-demo', Metadata: {} };
   const bounce = (type: string, typeCode: number, name: string, inactive: boolean, details: string) => ({
     RecordType: 'Bounce',
     ID: randomInt(1, 2 ** 40),
@@ -62,24 +67,38 @@ export function samplePostmarkRecord(kind: ActionableKind, email: string, nowMs:
         SuppressSending: true,
         SuppressionReason: 'ManualSuppression',
       };
+    case 'subscribe':
+      // A reactivation: no message, no reason, no tag (postmark.md §3).
+      return {
+        RecordType: 'SubscriptionChange',
+        ...message,
+        MessageID: null,
+        Tag: null,
+        ChangedAt: at,
+        Recipient: email,
+        Origin: 'Customer',
+        SuppressSending: false,
+        SuppressionReason: null,
+      };
   }
 }
 
 export const postmarkDemo: DemoSigner = {
   provider: 'postmark',
+  topicOption: 'topic',
   createCredentials(): DemoCredentials {
     // URL-safe characters only, so the pair can sit in a webhook URL without escaping.
     const credential = `ratchet-${randomBytes(4).toString('hex')}:${randomBytes(24).toString('base64url')}`;
     return { credential, signingSecret: credential };
   },
-  sign(kind: ActionableKind, email: string, credentials: DemoCredentials, nowMs: number): SignedDemoRequest {
+  sign(kind: ActionableKind, email: string, credentials: DemoCredentials, nowMs: number, options?: DemoOptions): SignedDemoRequest {
     return {
       headers: {
         'content-type': 'application/json',
         'user-agent': 'Postmark',
         authorization: postmarkAuthorization(credentials.signingSecret),
       },
-      body: JSON.stringify(samplePostmarkRecord(kind, email, nowMs)),
+      body: JSON.stringify(samplePostmarkRecord(kind, email, nowMs, options)),
     };
   },
 };

@@ -6,7 +6,7 @@
  */
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import type { ActionableKind } from '../../lambdas/core/event.js';
-import type { DemoCredentials, DemoSigner, SignedDemoRequest } from './types.js';
+import { assertDemoScope, type DemoCredentials, type DemoOptions, type DemoSigner, type SignedDemoRequest } from './types.js';
 
 /** Headers for an arbitrary body: for tests that need bodies `sign` does not build (batches, malformed JSON). */
 export function signSendgridBody(body: string | Buffer, timestamp: string, privateKeyPem: string): Record<string, string> {
@@ -23,8 +23,12 @@ export function sendgridBatchBody(events: readonly object[]): string {
   return `[${events.map((e) => JSON.stringify(e)).join(',\r\n')}]\r\n`;
 }
 
-/** One realistic event object of each actionable kind. */
-export function sampleSendgridEvent(kind: ActionableKind, email: string, nowMs: number): Record<string, unknown> {
+/**
+ * One realistic event object of each actionable kind. With a group (an ASM group id), `unsubscribe`
+ * is `group_unsubscribe` and `subscribe` is `group_resubscribe`.
+ */
+export function sampleSendgridEvent(kind: ActionableKind, email: string, nowMs: number, options: DemoOptions = {}): Record<string, unknown> {
+  assertDemoScope(sendgridDemo, kind, options);
   const messageId = randomBytes(16).toString('base64url');
   const common = {
     email,
@@ -62,12 +66,21 @@ export function sampleSendgridEvent(kind: ActionableKind, email: string, nowMs: 
     case 'complaint':
       return { ...common, event: 'spamreport' };
     case 'unsubscribe':
-      return { ...common, event: 'unsubscribe' };
+    case 'subscribe':
+      if (options.topic === undefined) return { ...common, event: 'unsubscribe' };
+      return { ...common, event: kind === 'subscribe' ? 'group_resubscribe' : 'group_unsubscribe', asm_group_id: asmGroupId(options.topic) };
   }
+}
+
+/** SendGrid sends the group id as a JSON number. */
+function asmGroupId(group: string): number {
+  if (!/^[0-9]{1,15}$/.test(group)) throw new Error('a SendGrid group is its numeric asm_group_id');
+  return Number(group);
 }
 
 export const sendgridDemo: DemoSigner = {
   provider: 'sendgrid',
+  topicOption: 'group',
   createCredentials(): DemoCredentials {
     const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     return {
@@ -75,8 +88,8 @@ export const sendgridDemo: DemoSigner = {
       signingSecret: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     };
   },
-  sign(kind: ActionableKind, email: string, credentials: DemoCredentials, nowMs: number): SignedDemoRequest {
-    const body = sendgridBatchBody([sampleSendgridEvent(kind, email, nowMs)]);
+  sign(kind: ActionableKind, email: string, credentials: DemoCredentials, nowMs: number, options?: DemoOptions): SignedDemoRequest {
+    const body = sendgridBatchBody([sampleSendgridEvent(kind, email, nowMs, options)]);
     const timestamp = String(Math.floor(nowMs / 1000));
     return { headers: signSendgridBody(body, timestamp, credentials.signingSecret), body };
   },

@@ -7,7 +7,7 @@
 import { createPrivateKey, randomBytes, randomUUID, sign, type KeyObject } from 'node:crypto';
 import type { ActionableKind } from '../../lambdas/core/event.js';
 import { createSelfSignedCertificate } from './self-signed-certificate.js';
-import type { DemoCredentials, DemoSigner, SignedDemoRequest } from './types.js';
+import { assertDemoScope, type DemoCredentials, type DemoOptions, type DemoSigner, type SignedDemoRequest } from './types.js';
 
 export const DEMO_TOPIC_ARN = 'arn:aws:sns:us-east-1:000000000000:ratchet-demo';
 
@@ -104,8 +104,13 @@ export function demoSigningCertUrl(topicArn: string, fileName: string): string {
   return `https://sns.${region}.${suffix}/${fileName}`;
 }
 
-/** A realistic SES document for each actionable kind (feedback-notification style; Subscription is event-publishing only). */
-export function sesDemoPayload(kind: ActionableKind, email: string, nowMs: number): Record<string, unknown> {
+/**
+ * A realistic SES document for each actionable kind (feedback-notification style; Subscription is
+ * event-publishing only). Without a topic, an unsubscribe is `unsubscribeAll: true` (global); with
+ * one (`topic` or `list:topic`), it is that topic's OptOut, and `subscribe` its OptIn.
+ */
+export function sesDemoPayload(kind: ActionableKind, email: string, nowMs: number, options: DemoOptions = {}): Record<string, unknown> {
+  assertDemoScope(sesDemo, kind, options);
   const sentAt = new Date(nowMs - 5_000).toISOString();
   const at = new Date(nowMs - 1_000).toISOString();
   const mail = {
@@ -171,28 +176,42 @@ export function sesDemoPayload(kind: ActionableKind, email: string, nowMs: numbe
         mail,
       };
     case 'unsubscribe':
+    case 'subscribe': {
+      const [list, topicName] = sesScope(options.topic);
+      const now = kind === 'subscribe' ? 'OptIn' : 'OptOut';
+      const before = kind === 'subscribe' ? 'OptOut' : 'OptIn';
       return {
         eventType: 'Subscription',
         mail,
         subscription: {
-          contactList: 'ratchet-demo',
+          contactList: list,
           timestamp: at,
-          source: 'UnsubscribeHeader',
+          source: options.topic === undefined ? 'UnsubscribeHeader' : 'UnsubscribeLink',
+          // A global unsubscribe (List-Unsubscribe) lists no topic change: one event, as the demo promises.
           newTopicPreferences: {
-            unsubscribeAll: true,
-            topicSubscriptionStatus: [{ topicName: 'ratchet-demo', subscriptionStatus: 'OptOut' }],
+            unsubscribeAll: options.topic === undefined,
+            topicSubscriptionStatus: options.topic === undefined ? [] : [{ topicName, subscriptionStatus: now }],
           },
           oldTopicPreferences: {
             unsubscribeAll: false,
-            topicSubscriptionStatus: [{ topicName: 'ratchet-demo', subscriptionStatus: 'OptIn' }],
+            topicSubscriptionStatus: [{ topicName, subscriptionStatus: before }],
           },
         },
       };
+    }
   }
+}
+
+/** `weekly` → [ratchet-demo, weekly]; `main:weekly` → [main, weekly]. */
+function sesScope(topic: string | undefined): [string, string] {
+  if (topic === undefined) return ['ratchet-demo', 'ratchet-demo'];
+  const colon = topic.indexOf(':');
+  return colon < 0 ? ['ratchet-demo', topic] : [topic.slice(0, colon), topic.slice(colon + 1)];
 }
 
 export const sesDemo: DemoSigner = {
   provider: 'ses',
+  topicOption: 'topic',
 
   createCredentials(): DemoCredentials {
     const certificate = createSelfSignedCertificate();
@@ -206,7 +225,7 @@ export const sesDemo: DemoSigner = {
     };
   },
 
-  sign(kind, email, credentials, nowMs): SignedDemoRequest {
+  sign(kind, email, credentials, nowMs, options): SignedDemoRequest {
     const pinned = credentials.pinnedCertificate;
     if (!pinned) throw new Error('SES demo credentials need a pinned certificate');
     const topicArn = credentials.credential;
@@ -217,7 +236,7 @@ export const sesDemo: DemoSigner = {
         Type: 'Notification',
         MessageId: randomUUID(),
         TopicArn: topicArn,
-        Message: JSON.stringify(sesDemoPayload(kind, email, nowMs)),
+        Message: JSON.stringify(sesDemoPayload(kind, email, nowMs, options)),
         Timestamp: new Date(nowMs).toISOString(),
         SigningCertURL: certUrl,
         UnsubscribeURL: `${new URL(certUrl).origin}/?Action=Unsubscribe&SubscriptionArn=${subscriptionArn}`,

@@ -5,7 +5,7 @@
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { ActionableKind } from '../../lambdas/core/event.js';
-import type { DemoCredentials, DemoSigner, SignedDemoRequest } from './types.js';
+import { assertDemoScope, type DemoCredentials, type DemoOptions, type DemoSigner, type SignedDemoRequest } from './types.js';
 
 /** `v1,<base64>` for one secret. */
 export function standardSignature(secret: string, id: string, timestamp: string, body: string | Buffer): string {
@@ -29,9 +29,17 @@ export function standardMessageId(): string {
   return `msg_${randomBytes(20).toString('base64url').replace(/[-_]/g, '').slice(0, 27)}`;
 }
 
-/** One Resend-shaped body of each actionable kind (resend.md §2). */
-export function sampleStandardEvent(kind: ActionableKind, email: string, nowMs: number): Record<string, unknown> {
+/**
+ * One Resend-shaped body of each actionable kind (resend.md §2). With a topic (a Resend topic id),
+ * `unsubscribe` / `subscribe` are a `contact.topics.updated` with `opt_out` / `opt_in`.
+ */
+export function sampleStandardEvent(kind: ActionableKind, email: string, nowMs: number, options: DemoOptions = {}): Record<string, unknown> {
+  assertDemoScope(standardWebhooksDemo, kind, options);
   const createdAt = new Date(nowMs - 2000).toISOString();
+  if (options.topic !== undefined) {
+    const subscription = kind === 'subscribe' ? 'opt_in' : 'opt_out';
+    return { type: 'contact.topics.updated', created_at: createdAt, data: { email, topics: [{ id: options.topic, subscription }] } };
+  }
   const emailData = {
     email_id: randomUUID(),
     from: 'Ratchet Demo <demo@example.org>',
@@ -60,6 +68,7 @@ export function sampleStandardEvent(kind: ActionableKind, email: string, nowMs: 
       };
     case 'complaint':
       return { type: 'email.complained', created_at: createdAt, data: emailData };
+    case 'subscribe': // (unreachable: assertDemoScope requires a topic)
     case 'unsubscribe':
       // Resend has no email.unsubscribed: an unsubscribe arrives as a contact update.
       return {
@@ -80,12 +89,13 @@ export function sampleStandardEvent(kind: ActionableKind, email: string, nowMs: 
 
 export const standardWebhooksDemo: DemoSigner = {
   provider: 'standard',
+  topicOption: 'topic',
   createCredentials(): DemoCredentials {
     const secret = `whsec_${randomBytes(24).toString('base64')}`;
     return { credential: secret, signingSecret: secret };
   },
-  sign(kind: ActionableKind, email: string, credentials: DemoCredentials, nowMs: number): SignedDemoRequest {
-    const body = JSON.stringify(sampleStandardEvent(kind, email, nowMs));
+  sign(kind: ActionableKind, email: string, credentials: DemoCredentials, nowMs: number, options?: DemoOptions): SignedDemoRequest {
+    const body = JSON.stringify(sampleStandardEvent(kind, email, nowMs, options));
     const timestamp = String(Math.floor(nowMs / 1000));
     return { headers: signStandardBody(credentials.signingSecret, standardMessageId(), timestamp, body), body };
   },

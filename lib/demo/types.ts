@@ -19,8 +19,28 @@ export interface SignedDemoRequest {
   body: string;
 }
 
+/**
+ * A topic-scoped demo event: `unsubscribe` with a topic is a topic opt-out, `subscribe` (which needs
+ * one) an opt-in. The topic is the provider's own scope, turned into the canonical name by the edge:
+ * SendGrid the ASM group id (`4242` → `sendgrid:group:4242`), SES `topic` or `list:topic` (list
+ * `ratchet-demo` by default), Postmark the message stream, Resend the topic id, generic the name.
+ */
+export interface DemoOptions {
+  topic?: string;
+}
+
 export interface DemoSigner {
   readonly provider: string;
+  /** How this provider names a topic on the command line (`group` for SendGrid), or absent: no topics (Mailgun). */
+  readonly topicOption?: 'group' | 'topic';
   createCredentials(): DemoCredentials;
-  sign(kind: ActionableKind, email: string, credentials: DemoCredentials, nowMs: number): SignedDemoRequest;
+  /** Throws (Error) for a `subscribe` without a topic, or a topic on a provider without topics. */
+  sign(kind: ActionableKind, email: string, credentials: DemoCredentials, nowMs: number, options?: DemoOptions): SignedDemoRequest;
+}
+
+/** The demo's shared precondition: which combinations a provider can express. */
+export function assertDemoScope(signer: Pick<DemoSigner, 'provider' | 'topicOption'>, kind: ActionableKind, options: DemoOptions = {}): void {
+  if (options.topic !== undefined && signer.topicOption === undefined) throw new Error(`${signer.provider} has no topics`);
+  if (options.topic !== undefined && kind !== 'unsubscribe' && kind !== 'subscribe') throw new Error('only unsubscribe and subscribe take a topic');
+  if (kind === 'subscribe' && options.topic === undefined) throw new Error(`subscribe needs --${signer.topicOption ?? 'topic'}`);
 }

@@ -11,8 +11,9 @@
  *   secret         = the shared secret's UTF-8 bytes (at least 32 bytes), used as given
  *
  *   body = { "id": <same as x-event-id>,
- *            "type": "delivered" | "soft_bounce" | "hard_bounce" | "complaint" | "unsubscribe",
+ *            "type": "delivered" | "soft_bounce" | "hard_bounce" | "complaint" | "unsubscribe" | "subscribe",
  *            "recipient": <email address>,
+ *            "topic"?: <topic name>          on unsubscribe: that topic only (else global); required on subscribe
  *            "occurredAt"?: <ISO-8601 string or Unix seconds/milliseconds> }
  *
  * Why one signature entry and not a list: rotation is handled on our side, which verifies against
@@ -27,6 +28,7 @@ import type { ProviderDefinition, Receipt, WebhookProvider } from '../provider.j
 import { bodyText, parseUnixSeconds, requireHeader, type WebhookRequest } from '../request.js';
 import { windowFromSettings, type Settings } from '../settings.js';
 import { assertFresh, parseEventTime, type Window } from '../time.js';
+import { isTopicName, TOPIC_NAME_PATTERN } from '../topics.js';
 
 export const GENERIC = 'generic';
 export const GENERIC_CREDENTIALS_VARIABLE = 'GENERIC_WEBHOOK_SECRETS';
@@ -47,6 +49,7 @@ export const GENERIC_EVENT_TYPES: readonly ActionableKind[] = [
   'hard_bounce',
   'complaint',
   'unsubscribe',
+  'subscribe',
 ];
 
 /** 256 bits: a shorter shared secret is guessable offline from one captured request. */
@@ -115,6 +118,7 @@ export function genericEvent(body: Record<string, unknown>, raw: string, id: str
     throw new MalformedRequestError(`type is not one of ${GENERIC_EVENT_TYPES.join(', ')}`);
   }
   const recipient = normalizeRecipient(body['recipient']);
+  const topic = genericTopic(type, body['topic']);
   // Optional; absent or null means "when it was signed".
   const occurred = body['occurredAt'];
   const occurredAt = occurred === undefined || occurred === null ? signedAtMs : parseEventTime(occurred, 'occurredAt');
@@ -126,11 +130,23 @@ export function genericEvent(body: Record<string, unknown>, raw: string, id: str
     occurredAt,
     detail: { providerEventType: type },
     raw,
+    ...(topic === undefined ? {} : { topic }),
   };
 }
 
 /** The window both `create()` and the inbox retention check use. */
 export const genericWindow = (settings: Settings): Window => windowFromSettings(settings, GENERIC_TOLERANCE_VARIABLE, GENERIC_DEFAULT_WINDOW_SECONDS);
+
+/** `topic`: optional on unsubscribe (absent or null: global), required on subscribe, refused elsewhere. */
+function genericTopic(type: string, value: unknown): string | undefined {
+  if (value === undefined || value === null) {
+    if (type === 'subscribe') throw new MalformedRequestError('subscribe needs a topic');
+    return undefined;
+  }
+  if (type !== 'unsubscribe' && type !== 'subscribe') throw new MalformedRequestError('topic is only allowed on unsubscribe and subscribe');
+  if (!isTopicName(value)) throw new MalformedRequestError(`topic does not match ${TOPIC_NAME_PATTERN.source}`);
+  return value;
+}
 
 export const genericProvider: ProviderDefinition = {
   name: GENERIC,

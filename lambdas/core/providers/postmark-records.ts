@@ -9,6 +9,7 @@ import { compactDetail, stringField, withRecipient, type Classification } from '
 import { MalformedRequestError } from '../errors.js';
 import type { EventDetail, NormalizedEvent } from '../event.js';
 import { parseEventTime } from '../time.js';
+import { canonicalTopic } from '../topics.js';
 
 export const POSTMARK = 'postmark';
 
@@ -84,25 +85,29 @@ function classifyBounce(type: string, inactive: boolean): Decision {
 }
 
 /**
- * SubscriptionChange: `SuppressSending: true` mirrors a suppression Postmark applied, by reason;
- * `false` is a reactivation, which we deliberately do not follow: the ratchet only moves one way,
- * and un-suppressing is an operator decision, not something a webhook may do.
+ * SubscriptionChange. Postmark's suppression lists are per message stream, so a ManualSuppression (a
+ * recipient's unsubscribe, or a Customer/Admin suppression of the stream) is an opt-out of topic
+ * `postmark:stream:<MessageStream>`, and a reactivation (`SuppressSending: false`, reason null) is
+ * that topic's opt-in: it never lifts a global reason, so following it is safe even when the stream
+ * was suppressed for a hard bounce. HardBounce and SpamComplaint stay global.
  */
 function classifySubscriptionChange(record: Record<string, unknown>): Decision {
   const suppress = record['SuppressSending'];
   // Authenticated but unreadable: acknowledged (Postmark drops a 4xx'd record for good anyway).
   if (typeof suppress !== 'boolean') return { kind: 'ignored', ignoredReason: 'SuppressSending is not a boolean' };
-  if (!suppress) return { kind: 'ignored', ignoredReason: 'reactivation: no automatic un-suppression' };
+  const topic = canonicalTopic.postmarkStream(record['MessageStream']);
+  if (!suppress) {
+    return topic === undefined ? { kind: 'ignored', ignoredReason: 'reactivation without a usable MessageStream' } : { kind: 'subscribe', topic };
+  }
   const reason = record['SuppressionReason'];
   switch (reason) {
     case 'HardBounce':
       return { kind: 'hard_bounce' };
     case 'SpamComplaint':
       return { kind: 'complaint' };
-    // Recipient unsubscribes and Customer/Admin suppressions both arrive as ManualSuppression:
-    // either way someone decided this address must not be mailed.
+    // A stream we cannot name makes the opt-out global: an unsubscribe is never dropped.
     case 'ManualSuppression':
-      return { kind: 'unsubscribe' };
+      return topic === undefined ? { kind: 'unsubscribe' } : { kind: 'unsubscribe', topic };
     default:
       return { kind: 'ignored', ignoredReason: 'unrecognised SuppressionReason' };
   }

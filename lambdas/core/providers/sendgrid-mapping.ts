@@ -4,6 +4,7 @@
  */
 import { compactDetail, stringField, type Classification } from '../classification.js';
 import type { EventDetail } from '../event.js';
+import { canonicalTopic } from '../topics.js';
 
 /**
  * `dropped` means SendGrid did not send because the address is already on one of its own suppression
@@ -20,7 +21,6 @@ const IGNORED: Readonly<Record<string, string>> = {
   deferred: 'temporary deferral: SendGrid keeps retrying',
   open: 'engagement event',
   click: 'engagement event',
-  group_resubscribe: 'a resubscribe never un-suppresses automatically',
 };
 
 /** Classifies one event object. `event` is the element's `event` field, already checked to be a string. */
@@ -50,8 +50,19 @@ export function classifySendgridEvent(event: string, element: Readonly<Record<st
     case 'spamreport':
       return { kind: 'complaint', detail };
     case 'unsubscribe':
-    case 'group_unsubscribe':
       return { kind: 'unsubscribe', detail };
+    // The scope comes from the event type, not from whether asm_group_id is present: delivery events
+    // carry it too. A group we cannot name makes the opt-out global (never lost), the opt-in ignored.
+    case 'group_unsubscribe': {
+      const topic = canonicalTopic.sendgridGroup(element.asm_group_id);
+      return topic === undefined ? { kind: 'unsubscribe', detail } : { kind: 'unsubscribe', topic, detail };
+    }
+    case 'group_resubscribe': {
+      const topic = canonicalTopic.sendgridGroup(element.asm_group_id);
+      return topic === undefined
+        ? { kind: 'ignored', ignoredReason: 'group_resubscribe without a usable asm_group_id', detail }
+        : { kind: 'subscribe', topic, detail };
+    }
     case 'dropped': {
       const reason = typeof element.reason === 'string' ? element.reason : '';
       const echoed = Object.hasOwn(DROPPED_ECHOES, reason) ? DROPPED_ECHOES[reason] : undefined;

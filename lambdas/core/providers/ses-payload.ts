@@ -8,6 +8,7 @@ import { MalformedRequestError } from '../errors.js';
 import { normalizeRecipient, type EventDetail, type EventKind, type NormalizedEvent } from '../event.js';
 import { isRecord, parseJsonObject } from '../json.js';
 import { parseEventTime } from '../time.js';
+import { canonicalTopic } from '../topics.js';
 
 export interface SesMessageContext {
   provider: string;
@@ -137,31 +138,58 @@ function deliveryEvents(delivery: Json, builder: EventBuilder): NormalizedEvent[
   }));
 }
 
+/**
+ * One change per entry of `newTopicPreferences.topicSubscriptionStatus` (topic
+ * `ses:<contactList>:<topicName>`: OptOut → unsubscribe, OptIn → subscribe), plus a global
+ * unsubscribe when `unsubscribeAll` is true (SES allows one contact list per account). A topic we
+ * cannot name turns its OptOut into a global unsubscribe (never lost) and drops its OptIn.
+ */
 function subscriptionEvents(subscription: Json, builder: EventBuilder): NormalizedEvent[] {
   const occurredAt = builder.occurredAt(subscription['timestamp']);
-  const preferences = subscription['newTopicPreferences'];
-  const optedOut =
-    isRecord(preferences) &&
-    (preferences['unsubscribeAll'] === true ||
-      (Array.isArray(preferences['topicSubscriptionStatus']) &&
-        preferences['topicSubscriptionStatus'].some((s) => isRecord(s) && s['subscriptionStatus'] === 'OptOut')));
+  const changes = subscriptionChanges(subscription);
   const destination = builder.mail?.['destination'];
-  if (!optedOut) {
-    return [builder.ignored(firstDestination(builder.mail), 'subscription change without an opt-out', occurredAt)];
+  if (changes.length === 0) {
+    return [builder.ignored(firstDestination(builder.mail), 'subscription change without an opt-out or a topic', occurredAt)];
   }
   // The subscription object does not name the recipient; SES puts it in mail.destination. With more
-  // than one destination we cannot tell who unsubscribed, and an unsubscribe is never undone, so we
-  // record the event instead of guessing.
+  // than one destination we cannot tell whose preferences changed, so we record the event instead of guessing.
   const destinations = requireList(destination, 'mail.destination');
   if (destinations.length > 1) {
-    return [builder.ignored('', 'subscription opt-out with several destinations: recipient is ambiguous', occurredAt)];
+    return [builder.ignored('', 'subscription change with several destinations: recipient is ambiguous', occurredAt)];
   }
-  return builder.perRecipient(destinations, (address) => ({ address, kind: 'unsubscribe', occurredAt, detail: {} }));
+  return changes.flatMap((change) =>
+    builder.perRecipient(destinations, (address) => ({ address, kind: change.kind, occurredAt, detail: {}, topic: change.topic })),
+  );
+}
+
+function subscriptionChanges(subscription: Json): Array<{ kind: 'unsubscribe' | 'subscribe'; topic?: string }> {
+  const preferences = subscription['newTopicPreferences'];
+  if (!isRecord(preferences)) return [];
+  let global = preferences['unsubscribeAll'] === true;
+  // By topic name; a name listed twice keeps its OptOut (the recipient's withdrawal wins a tie).
+  const byTopic = new Map<string, 'unsubscribe' | 'subscribe'>();
+  const statuses = Array.isArray(preferences['topicSubscriptionStatus']) ? preferences['topicSubscriptionStatus'] : [];
+  for (const entry of statuses) {
+    if (!isRecord(entry)) continue;
+    const status = entry['subscriptionStatus'];
+    if (status !== 'OptIn' && status !== 'OptOut') continue;
+    const topic = canonicalTopic.sesTopic(subscription['contactList'], entry['topicName']);
+    if (topic === undefined) {
+      if (status === 'OptOut') global = true;
+      continue;
+    }
+    if (byTopic.get(topic) !== 'unsubscribe') byTopic.set(topic, status === 'OptOut' ? 'unsubscribe' : 'subscribe');
+  }
+  const changes: Array<{ kind: 'unsubscribe' | 'subscribe'; topic?: string }> = global ? [{ kind: 'unsubscribe' }] : [];
+  for (const [topic, kind] of byTopic) changes.push({ kind, topic });
+  return changes;
 }
 
 interface EventSpec {
   address: unknown;
   kind: EventKind;
+  /** A topic change; its event id gains `:<topic>`, since one SES message can carry several. */
+  topic?: string | undefined;
   ignoredReason?: string | undefined;
   occurredAt: number;
   detail: EventDetail;
@@ -204,7 +232,8 @@ class EventBuilder {
       const checked = withRecipient(s.address, { kind: s.kind, ignoredReason: s.ignoredReason, detail: s.detail });
       if (seen.has(checked.recipient)) continue;
       seen.add(checked.recipient);
-      events.push(this.event(checked.recipient, checked.kind, s.occurredAt, checked.detail, checked.ignoredReason));
+      const topic = checked.kind === 'ignored' ? undefined : s.topic;
+      events.push(this.event(checked.recipient, checked.kind, s.occurredAt, checked.detail, checked.ignoredReason, topic));
     }
     return events;
   }
@@ -220,10 +249,12 @@ class EventBuilder {
     occurredAt: number,
     detail: EventDetail,
     ignoredReason: string | undefined,
+    topic?: string,
   ): NormalizedEvent {
     const event: NormalizedEvent = {
       provider: this.context.provider,
-      eventId: `${this.context.snsMessageId}:${recipient}`,
+      // Global events keep `<MessageId>:<recipient>`, so rows admitted before topics existed still dedupe.
+      eventId: topic === undefined ? `${this.context.snsMessageId}:${recipient}` : `${this.context.snsMessageId}:${recipient}:${topic}`,
       recipient,
       kind,
       occurredAt,
@@ -231,6 +262,7 @@ class EventBuilder {
       raw: this.context.raw,
     };
     if (ignoredReason !== undefined) event.ignoredReason = ignoredReason;
+    if (topic !== undefined) event.topic = topic;
     return event;
   }
 }

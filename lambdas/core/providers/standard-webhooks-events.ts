@@ -10,6 +10,9 @@
  *                                           soft_bounce for any other type (Transient, Undetermined, …)
  *   email.complained                      → complaint
  *   email.unsubscribed                    → unsubscribe
+ *   contact.topics.updated                → per entry of data.topics: opt_out → unsubscribe, opt_in →
+ *                                           subscribe, topic `resend:topic:<id>`; event id
+ *                                           `${webhook-id}:${recipient}:${topic}` (one per change)
  *   contact.created / contact.updated     → unsubscribe when data.unsubscribed === true (Resend has
  *                                           no email.unsubscribed: this is how its unsubscribes arrive;
  *                                           re-sending it on every later contact edit is harmless,
@@ -27,6 +30,7 @@ import { compactDetail, INVALID_RECIPIENT_REASON, stringField, withRecipient, ty
 import type { EventDetail, NormalizedEvent } from '../event.js';
 import { isRecord } from '../json.js';
 import { parseEventTime } from '../time.js';
+import { canonicalTopic } from '../topics.js';
 
 export const STANDARD = 'standard';
 
@@ -145,6 +149,7 @@ export function standardWebhookEvents(
   // never refused: a 4xx would only make the sender retry the same bytes until it gives up.
   const type = typeof body['type'] === 'string' ? body['type'] : '';
   const data = isRecord(body['data']) ? body['data'] : {};
+  if (type === 'contact.topics.updated') return topicEvents(body, data, raw, webhookId, signedAtMs);
   const decision: Decision = type === '' ? { kind: 'ignored', ignoredReason: 'body has no event type' } : decide(type, data);
   const detail = detailOf(type, data);
 
@@ -180,4 +185,43 @@ export function standardWebhookEvents(
     });
   }
   return events;
+}
+
+/**
+ * Resend's per-topic preferences: `data.topics: [{ id, subscription: "opt_in" | "opt_out" }]` for
+ * `data.email`. Entries we cannot read are skipped; an `opt_out` whose id cannot make a topic name
+ * becomes a global unsubscribe (never lost). Nothing usable → one ignored event, as elsewhere.
+ */
+function topicEvents(body: Record<string, unknown>, data: Record<string, unknown>, raw: string, webhookId: string, signedAtMs: number): NormalizedEvent[] {
+  const type = 'contact.topics.updated';
+  const detail = detailOf(type, data);
+  const changes = new Map<string, Decision>();
+  for (const entry of Array.isArray(data['topics']) ? data['topics'] : []) {
+    if (!isRecord(entry) || (entry['subscription'] !== 'opt_in' && entry['subscription'] !== 'opt_out')) continue;
+    const optOut = entry['subscription'] === 'opt_out';
+    const topic = canonicalTopic.resendTopic(entry['id']);
+    if (topic === undefined) {
+      if (optOut) changes.set('', { kind: 'unsubscribe' });
+      continue;
+    }
+    if (changes.get(topic)?.kind !== 'unsubscribe') changes.set(topic, { kind: optOut ? 'unsubscribe' : 'subscribe', topic });
+  }
+  const { valid } = recipientsOf(type, data);
+  if (changes.size === 0 || valid.length === 0) {
+    const reason = changes.size === 0 ? 'contact.topics.updated without a usable topic change' : INVALID_RECIPIENT_REASON;
+    return [{ provider: STANDARD, eventId: webhookId, recipient: '', kind: 'ignored', ignoredReason: reason, occurredAt: 0, detail, raw }];
+  }
+  const when = occurredAt(body, data, signedAtMs);
+  return valid.flatMap((recipient) =>
+    [...changes.values()].map((change): NormalizedEvent => ({
+      provider: STANDARD,
+      eventId: change.topic === undefined ? `${webhookId}:${recipient}` : `${webhookId}:${recipient}:${change.topic}`,
+      recipient,
+      kind: change.kind,
+      occurredAt: when,
+      detail: { ...detail },
+      raw,
+      ...(change.topic === undefined ? {} : { topic: change.topic }),
+    })),
+  );
 }

@@ -3,11 +3,13 @@
  * record, calls this, and writes the result back under a version guard when `changed`.
  */
 import { EVENT_KINDS, type NormalizedEvent } from '../event.js';
+import { isTopicName, NO_TOPIC_ALIASES, resolveTopic } from '../topics.js';
 import { evidenceKey, softBounceKey } from './keys.js';
 import { maxDefined, minDefined, normalize, readFacts, unionEvidence, type Facts } from './normalize.js';
 import { assertPolicy, DEFAULT_RATCHET_POLICY, type RatchetPolicy } from './policy.js';
 import { emptyRecord, type ApplyResult, type Effect, type Evidence, type EvidenceKind, type SuppressionRecord } from './record.js';
 import { clip, result } from './result.js';
+import { unionTopics } from './topics.js';
 
 // Provider codes (`Permanent`, `5.1.1`, `abuse`) are short; SMTP diagnostics can run long. Both are
 // clipped so that the worst-case item stays far below 400 KB (see the size test).
@@ -41,7 +43,19 @@ export function applyEvent(
     lastEventAt: maxDefined(before.lastEventAt, t),
   };
   let key = '';
-  if (event.kind === 'delivered') {
+  let topic: string | undefined;
+  if (event.topic !== undefined) {
+    // A topic change: consent to one topic, recorded under its alias. Never global state.
+    topic = resolveTopic(event.topic, policy.topicAliases ?? NO_TOPIC_ALIASES);
+    key = evidenceKey(event.kind as 'unsubscribe' | 'subscribe', event.provider, event.eventId);
+    // Kind, time, provider and event type only: a record can hold many topics, and SMTP detail says
+    // nothing about consent, so topic entries stay small (~200 bytes) for the 400 KB item limit.
+    const full = toEvidence(event, event.kind as 'unsubscribe' | 'subscribe');
+    const entry: Evidence = { kind: full.kind, occurredAt: full.occurredAt, provider: full.provider };
+    if (full.providerEventType !== undefined) entry.providerEventType = full.providerEventType;
+    if (topic !== event.topic) entry.scope = event.topic;
+    after.topics = unionTopics(before.topics, { [topic]: { [key]: entry } });
+  } else if (event.kind === 'delivered') {
     after.lastDeliveredAt = maxDefined(before.lastDeliveredAt, t);
   } else if (event.kind === 'soft_bounce') {
     key = softBounceKey(event.provider, event.eventId);
@@ -51,7 +65,16 @@ export function applyEvent(
     after.evidence = unionEvidence(before.evidence, { [key]: toEvidence(event, event.kind) });
   }
   const next = normalize(after, policy);
-  return result(record, next, effectOf(event, key, previous, next));
+  const effect = topic === undefined ? effectOf(event, key, previous, next) : topicEffect(topic, key, previous, next);
+  return result(record, next, effect);
+}
+
+/** The topic's status moved (or the topic is new), else evidence was added, else nothing. */
+export function topicEffect(topic: string, key: string, previous: SuppressionRecord, next: SuppressionRecord): Effect {
+  const before = previous.topics?.[topic];
+  const after = next.topics[topic];
+  if (after !== undefined && before?.status !== after.status) return after.status === 'unsubscribed' ? 'topic_unsubscribed' : 'topic_subscribed';
+  return after !== undefined && Object.hasOwn(after.evidence, key) && !Object.hasOwn(before?.evidence ?? {}, key) ? 'evidence_added' : 'no_change';
 }
 
 function effectOf(event: NormalizedEvent, key: string, previous: SuppressionRecord, next: SuppressionRecord): Effect {
@@ -74,10 +97,15 @@ function assertActionable(event: NormalizedEvent): asserts event is NormalizedEv
   if (typeof event.eventId !== 'string' || event.eventId === '') throw new TypeError('event has no eventId');
   if (typeof event.recipient !== 'string' || event.recipient === '') throw new TypeError('event has no recipient');
   if (typeof event.occurredAt !== 'number' || !Number.isFinite(event.occurredAt)) throw new TypeError('event has no occurredAt');
+  if (event.kind === 'subscribe' && event.topic === undefined) throw new TypeError('a subscribe event needs a topic');
+  if (event.topic !== undefined) {
+    if (event.kind !== 'unsubscribe' && event.kind !== 'subscribe') throw new TypeError('only unsubscribe and subscribe events have a topic');
+    if (!isTopicName(event.topic)) throw new TypeError('event topic is not a topic name');
+  }
 }
 
 /** Evidence keeps the small, human-useful part of the detail; the raw payload stays in the inbox. */
-function toEvidence(event: NormalizedEvent, kind: EvidenceKind): Evidence {
+export function toEvidence(event: NormalizedEvent, kind: EvidenceKind): Evidence {
   const entry: Evidence = { kind, occurredAt: event.occurredAt, provider: event.provider };
   const d = event.detail ?? {};
   for (const field of ['bounceType', 'bounceSubType', 'status', 'diagnosticCode', 'complaintFeedbackType', 'providerEventType'] as const) {

@@ -1,6 +1,6 @@
 /** The suppression ratchet, pure core: no I/O, no clock. The DynamoDB adapter and the CLI use this. */
 export { applyEvent } from './apply.js';
-export { reactivate, suppressManually, type ManualAction } from './manual.js';
+export { changeTopicManually, reactivate, suppressManually, type ManualAction } from './manual.js';
 export { mergeRecords } from './merge.js';
 export { DEFAULT_RATCHET_POLICY, policyFromSettings, type RatchetPolicy } from './policy.js';
 export {
@@ -14,4 +14,7 @@ export {
   type EvidenceKind,
   type SuppressionReason,
   type SuppressionRecord,
+  type TopicState,
 } from './record.js';
+export { topicOrder } from './topics.js';
+export { ANSWER_ATTRIBUTES, refusalReason, type AnswerItem, type RefusalReason, type SendQuestion } from './answer.js';

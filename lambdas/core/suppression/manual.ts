@@ -3,11 +3,15 @@
  * the ONLY way from suppressed back to active; nothing a provider sends can do it.
  */
 import { normalizeRecipient } from '../event.js';
+import { isTopicName, NO_TOPIC_ALIASES, resolveTopic } from '../topics.js';
 import { manualKey } from './keys.js';
 import { maxDefined, normalize, readFacts, unionAudit, unionEvidence } from './normalize.js';
 import { assertPolicy, DEFAULT_RATCHET_POLICY, type RatchetPolicy } from './policy.js';
 import { emptyRecord, type ApplyResult, type AuditEntry, type Effect, type SuppressionRecord } from './record.js';
 import { clip, result } from './result.js';
+import { topicEffect } from './apply.js';
+import { evidenceKey } from './keys.js';
+import { unionTopics } from './topics.js';
 
 export interface ManualAction {
   /** Who did it (an IAM principal, a username): kept in the audit list. */
@@ -57,6 +61,36 @@ export function suppressManually(
   const evidence = { [key]: { kind: 'manual' as const, occurredAt: entry.at, provider: 'manual', actor: entry.actor, note: entry.reason } };
   const next = normalize({ ...before, evidence: unionEvidence(before.evidence, evidence), audit: unionAudit(before.audit, [entry]) }, policy);
   return result(record, next, manualEffect(entry.at, key, previous, next));
+}
+
+/**
+ * A manual topic change, the operator's `suppressions add|reactivate <email> --topic <t>`: an opt-out
+ * (`unsubscribe`) or a restore (`subscribe`) of that one topic, dated `at`, as topic evidence keyed
+ * `<kind>:manual#<at>` plus an audit entry carrying the topic. Like any topic change, the latest by
+ * time wins, and it never touches `status`, `reasons` or `transactionalStatus`. The topic may be a
+ * canonical name: TOPIC_ALIASES applies here as for provider events.
+ */
+export function changeTopicManually(
+  record: SuppressionRecord | undefined,
+  email: string,
+  topic: string,
+  change: 'unsubscribe' | 'subscribe',
+  action: ManualAction,
+  policy: RatchetPolicy = DEFAULT_RATCHET_POLICY,
+): ApplyResult {
+  assertPolicy(policy);
+  if (!isTopicName(topic)) throw new TypeError('not a topic name');
+  if (change !== 'unsubscribe' && change !== 'subscribe') throw new TypeError('a topic change is unsubscribe or subscribe');
+  const address = normalizeRecipient(email);
+  if (record !== undefined && record.email !== address) throw new TypeError('address does not match the suppression record');
+  const name = resolveTopic(topic, policy.topicAliases ?? NO_TOPIC_ALIASES);
+  const entry = { ...auditEntry(change === 'unsubscribe' ? 'suppress' : 'reactivate', action), topic: name };
+  const previous = record ?? emptyRecord(address);
+  const before = readFacts(previous);
+  const key = evidenceKey(change, 'manual', String(entry.at));
+  const evidence = { kind: change, occurredAt: entry.at, provider: 'manual', actor: entry.actor, note: entry.reason, ...(name !== topic ? { scope: topic } : {}) };
+  const next = normalize({ ...before, topics: unionTopics(before.topics, { [name]: { [key]: evidence } }), audit: unionAudit(before.audit, [entry]) }, policy);
+  return result(record, next, topicEffect(name, key, previous, next));
 }
 
 function manualEffect(at: number, key: string, previous: SuppressionRecord, next: SuppressionRecord): Effect {

@@ -6,6 +6,7 @@
 import { maxDefined, minDefined, normalize, readFacts, unionAudit, unionEvidence, type Facts } from './normalize.js';
 import { assertPolicy, DEFAULT_RATCHET_POLICY, type RatchetPolicy } from './policy.js';
 import type { SuppressionRecord } from './record.js';
+import { unionTopics } from './topics.js';
 
 export function mergeRecords(a: SuppressionRecord, b: SuppressionRecord, policy: RatchetPolicy = DEFAULT_RATCHET_POLICY): SuppressionRecord {
   assertPolicy(policy);
@@ -16,6 +17,7 @@ export function mergeRecords(a: SuppressionRecord, b: SuppressionRecord, policy:
     email: x.email,
     evidence: unionEvidence(x.evidence, y.evidence),
     softBounces: unionEvidence(x.softBounces, y.softBounces),
+    topics: unionTopics(x.topics, y.topics),
     audit: unionAudit(x.audit, y.audit),
   };
   const set = (field: 'firstEventAt' | 'lastEventAt' | 'lastDeliveredAt' | 'reactivatedAt' | 'softBounceLimitAt', value: number | undefined): void => {

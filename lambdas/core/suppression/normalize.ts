@@ -15,24 +15,17 @@ import {
   type SuppressionReason,
   type SuppressionRecord,
 } from './record.js';
+import { compareStrings, isPlainObject, malformed, readEvidenceMap, unionEvidence } from './evidence.js';
 import { earliestCrossingStart } from './soft-bounce.js';
+import { deriveTopics, readTopics, type TopicFacts } from './topics.js';
+
+export { canonicalJson, pickEvidence, unionEvidence } from './evidence.js';
 
 /** The stored facts; everything else in a SuppressionRecord is derived from these. */
-export type Facts = Omit<SuppressionRecord, DerivedField>;
+export type Facts = Omit<SuppressionRecord, DerivedField | 'topics'> & { topics: TopicFacts };
 
 /** The fields `normalize` recomputes from the facts on every write. */
-type DerivedField = 'status' | 'reason' | 'reasons' | 'suppressedAt';
-
-const EVIDENCE_STRING_FIELDS = [
-  'bounceType',
-  'bounceSubType',
-  'status',
-  'diagnosticCode',
-  'complaintFeedbackType',
-  'providerEventType',
-  'actor',
-  'note',
-] as const;
+type DerivedField = 'status' | 'transactionalStatus' | 'reason' | 'reasons' | 'suppressedAt';
 
 /**
  * Reads the facts out of a stored record (which may carry the adapter's `version`/`updatedAt`, or
@@ -42,14 +35,15 @@ const EVIDENCE_STRING_FIELDS = [
 export function readFacts(record: SuppressionRecord): Facts {
   const r = record as unknown as Record<string, unknown>;
   if (typeof r['email'] !== 'string' || r['email'] === '') malformed('email');
-  const facts: Facts = { email: r['email'] as string, evidence: {}, softBounces: {}, audit: [] };
+  const facts: Facts = { email: r['email'] as string, evidence: {}, softBounces: {}, topics: {}, audit: [] };
   for (const field of ['firstEventAt', 'lastEventAt', 'lastDeliveredAt', 'reactivatedAt', 'softBounceLimitAt'] as const) {
     const value = r[field];
     if (value === undefined || value === null) continue;
     if (typeof value !== 'number' || !Number.isFinite(value)) malformed(field);
     facts[field] = value;
   }
-  facts.evidence = readEvidenceMap(r['evidence'], 'evidence', (kind) => kind !== 'soft_bounce');
+  facts.evidence = readEvidenceMap(r['evidence'], 'evidence', (kind) => kind !== 'soft_bounce' && kind !== 'subscribe');
+  facts.topics = readTopics(r['topics']);
   facts.softBounces = readEvidenceMap(r['softBounces'], 'softBounces', (kind) => kind === 'soft_bounce');
   const audit = r['audit'] ?? [];
   if (!Array.isArray(audit)) malformed('audit');
@@ -57,105 +51,30 @@ export function readFacts(record: SuppressionRecord): Facts {
   return facts;
 }
 
-function readEvidenceMap(value: unknown, field: string, allowed: (kind: EvidenceKind) => boolean): Record<string, Evidence> {
-  const map = value ?? {};
-  if (!isPlainObject(map)) malformed(field);
-  const entries: Array<[string, Evidence]> = [];
-  for (const [key, raw] of Object.entries(map)) {
-    const entry = readEvidence(raw);
-    if (!allowed(entry.kind)) malformed(`${field} holds a ${entry.kind} entry`);
-    entries.push([key, entry]);
-  }
-  return Object.fromEntries(entries);
-}
-
-function readEvidence(value: unknown): Evidence {
-  if (!isPlainObject(value)) malformed('evidence entry');
-  const kind = value['kind'];
-  const occurredAt = value['occurredAt'];
-  const provider = value['provider'];
-  if (!(EVIDENCE_KINDS as readonly unknown[]).includes(kind)) malformed('evidence kind');
-  if (typeof occurredAt !== 'number' || !Number.isFinite(occurredAt)) malformed('evidence occurredAt');
-  if (typeof provider !== 'string') malformed('evidence provider');
-  const entry: Evidence = { kind: kind as EvidenceKind, occurredAt, provider };
-  for (const field of EVIDENCE_STRING_FIELDS) {
-    const v = value[field];
-    if (v === undefined || v === null) continue;
-    if (typeof v !== 'string') malformed(`evidence ${field}`);
-    entry[field] = v;
-  }
-  const echo = value['echo'];
-  if (echo !== undefined && echo !== null) {
-    if (typeof echo !== 'boolean') malformed('evidence echo');
-    entry.echo = echo;
-  }
-  return entry;
-}
-
 function readAudit(value: unknown): AuditEntry {
   if (!isPlainObject(value)) malformed('audit entry');
-  const { action, actor, reason, at } = value;
+  const { action, actor, reason, at, topic } = value;
   if (action !== 'suppress' && action !== 'reactivate') malformed('audit action');
   if (typeof actor !== 'string' || typeof reason !== 'string') malformed('audit actor/reason');
   if (typeof at !== 'number' || !Number.isFinite(at)) malformed('audit at');
-  return { action, actor, reason, at };
-}
-
-function malformed(what: string): never {
-  throw new TypeError(`stored suppression record is malformed: ${what}`);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * JSON with object keys sorted: a content-only identity, used to compare records (key order in a
- * DynamoDB map means nothing) and as the last tie-break between two versions of one entry.
- */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isPlainObject(value)) {
-    const keys = Object.keys(value)
-      .filter((k) => value[k] !== undefined)
-      .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/**
- * Two versions of the same evidence key (a provider that re-sent an event id with other content, or
- * a merge): keep the later-dated one, then the canonically smaller. A deterministic choice, and the
- * later date is the one that survives every pruning threshold the other survives.
- */
-export function pickEvidence(a: Evidence, b: Evidence): Evidence {
-  if (a.occurredAt !== b.occurredAt) return a.occurredAt > b.occurredAt ? a : b;
-  return compareStrings(canonicalJson(a), canonicalJson(b)) <= 0 ? a : b;
-}
-
-export function unionEvidence(a: Record<string, Evidence>, b: Record<string, Evidence>): Record<string, Evidence> {
-  // Built with Object.fromEntries / Object.hasOwn: an event id of `__proto__` must stay a plain key.
-  const merged = new Map<string, Evidence>(Object.entries(a));
-  for (const [key, entry] of Object.entries(b)) {
-    const existing = merged.get(key);
-    merged.set(key, existing === undefined ? entry : pickEvidence(existing, entry));
-  }
-  return Object.fromEntries(merged);
+  if (topic !== undefined && topic !== null && typeof topic !== 'string') malformed('audit topic');
+  return typeof topic === 'string' ? { action, actor, reason, at, topic } : { action, actor, reason, at };
 }
 
 function compareAudit(a: AuditEntry, b: AuditEntry): number {
-  return a.at - b.at || compareStrings(a.action, b.action) || compareStrings(a.actor, b.actor) || compareStrings(a.reason, b.reason);
+  return (
+    a.at - b.at ||
+    compareStrings(a.action, b.action) ||
+    compareStrings(a.actor, b.actor) ||
+    compareStrings(a.reason, b.reason) ||
+    compareStrings(a.topic ?? '', b.topic ?? '')
+  );
 }
 
 /** Set union (by content), oldest first, keeping the newest AUDIT_CAP: the top-K of a union is order-free. */
 export function unionAudit(...lists: AuditEntry[][]): AuditEntry[] {
   const unique = new Map<string, AuditEntry>();
-  for (const list of lists) for (const entry of list) unique.set(`${entry.at}\u0000${entry.action}\u0000${entry.actor}\u0000${entry.reason}`, entry);
+  for (const list of lists) for (const entry of list) unique.set(`${entry.at}\u0000${entry.action}\u0000${entry.actor}\u0000${entry.reason}\u0000${entry.topic ?? ''}`, entry);
   const sorted = [...unique.values()].sort(compareAudit);
   return sorted.slice(Math.max(0, sorted.length - AUDIT_CAP));
 }
@@ -172,7 +91,7 @@ export function maxDefined(...values: Array<number | undefined>): number | undef
   return result;
 }
 
-const REASON_OF_KIND: Record<Exclude<EvidenceKind, 'soft_bounce'>, SuppressionReason> = {
+const REASON_OF_KIND: Record<Exclude<EvidenceKind, 'soft_bounce' | 'subscribe'>, SuppressionReason> = {
   complaint: 'complaint',
   hard_bounce: 'hard_bounce',
   unsubscribe: 'unsubscribe',
@@ -205,7 +124,9 @@ function newestFirst(a: Keyed, b: Keyed): number {
  *    the limit (start: the oldest kept). With the cap at least 2x the limit, that is a mailbox that
  *    has bounced dozens of times without a single delivery. In that regime the status is still
  *    order-independent, the exact `softBounceLimitAt` value may not be.
- * 4. Derive status, reasons (by precedence), reason and suppressedAt.
+ * 4. Derive status, transactionalStatus, reasons (by precedence), reason and suppressedAt.
+ * 5. Topics: each topic's newest N entries, and its status from the top one (topics.ts). Neither
+ *    `reactivatedAt` nor `lastDeliveredAt` prunes them: topics are consent, not deliverability.
  */
 export function normalize(facts: Facts, policy: RatchetPolicy): SuppressionRecord {
   const reactivatedAt = facts.reactivatedAt ?? -Infinity;
@@ -228,14 +149,14 @@ export function normalize(facts: Facts, policy: RatchetPolicy): SuppressionRecor
   const softBounceLimitAt = minDefined(stickyLimit, runStart, fullCapStart);
 
   const kept: Keyed[] = [];
-  for (const kind of EVIDENCE_KINDS) if (kind !== 'soft_bounce') kept.push(...byKind.get(kind)!.slice(0, evidenceCap(policy)));
+  for (const kind of EVIDENCE_KINDS) if (kind !== 'soft_bounce' && kind !== 'subscribe') kept.push(...byKind.get(kind)!.slice(0, evidenceCap(policy)));
   kept.sort((a, b) => newestFirst(b, a));
 
   const inEffect = new Set<SuppressionReason>();
   let suppressedAt = softBounceLimitAt;
   if (softBounceLimitAt !== undefined) inEffect.add('soft_bounce_limit');
   for (const [, entry] of kept) {
-    if (entry.kind === 'soft_bounce') continue; // (never: they are in keptSoft; narrows the type)
+    if (entry.kind === 'soft_bounce' || entry.kind === 'subscribe') continue; // (never: readFacts refuses them; narrows the type)
     inEffect.add(REASON_OF_KIND[entry.kind]);
     suppressedAt = minDefined(suppressedAt, entry.occurredAt);
   }
@@ -244,7 +165,8 @@ export function normalize(facts: Facts, policy: RatchetPolicy): SuppressionRecor
   // Fixed key order, absent fields omitted (never `undefined`): the item is stable byte for byte,
   // not only deep-equal, and reads top-down in the console (status and reason first).
   const status = reasons.length > 0 ? 'suppressed' : 'active';
-  const record: SuppressionRecord = { email: facts.email, status } as SuppressionRecord;
+  const transactionalStatus = reasons.some((r) => r !== 'unsubscribe') ? 'suppressed' : 'active';
+  const record: SuppressionRecord = { email: facts.email, status, transactionalStatus } as SuppressionRecord;
   if (reasons.length > 0) record.reason = reasons[0]!;
   record.reasons = reasons;
   if (reasons.length > 0) record.suppressedAt = suppressedAt!;
@@ -255,6 +177,7 @@ export function normalize(facts: Facts, policy: RatchetPolicy): SuppressionRecor
   if (softBounceLimitAt !== undefined) record.softBounceLimitAt = softBounceLimitAt;
   record.evidence = Object.fromEntries(kept);
   record.softBounces = Object.fromEntries([...keptSoft].reverse());
+  record.topics = deriveTopics(facts.topics, evidenceCap(policy));
   record.audit = unionAudit(facts.audit);
   return record;
 }

@@ -3,6 +3,8 @@
  * (complaints, hard bounces, unsubscribes suppress at once) is the point of the project, not a policy.
  */
 
+import { parseTopicAliases, TOPIC_ALIASES_VARIABLE, type TopicAliases } from '../topics.js';
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface RatchetPolicy {
@@ -15,6 +17,12 @@ export interface RatchetPolicy {
    * Defaults to DEFAULT_EVIDENCE_PER_KIND; settable mainly so tests can reach the cap with few events.
    */
   evidencePerKind?: number;
+  /**
+   * TOPIC_ALIASES: canonical topic name → the user's own. Applied here, when an event is written to
+   * the record, not at the edge: the inbox keeps the provider's own scope, so changing an alias and
+   * replaying (`ratchet inbox replay`) re-maps, and one parser serves the consumer and the CLI.
+   */
+  topicAliases?: TopicAliases;
 }
 
 export const DEFAULT_RATCHET_POLICY: RatchetPolicy = Object.freeze({ softBounceLimit: 3, softBounceWindowMs: 30 * DAY_MS });
@@ -40,6 +48,9 @@ export function assertPolicy(policy: RatchetPolicy): void {
   if (evidencePerKind !== undefined && (!Number.isInteger(evidencePerKind) || evidencePerKind < 1)) {
     throw new RangeError('evidencePerKind must be a positive whole number');
   }
+  if (policy.topicAliases !== undefined && !(policy.topicAliases instanceof Map)) {
+    throw new TypeError('topicAliases must be a Map (see parseTopicAliases)');
+  }
 }
 
 /**
@@ -59,6 +70,7 @@ export function evidenceCap(policy: RatchetPolicy): number {
  * Reads `SOFT_BOUNCE_LIMIT` (whole number 1..20, default 3) and `SOFT_BOUNCE_WINDOW_DAYS`
  * (positive number of days up to 3650, decimals allowed, default 30). Unset or blank means default;
  * anything else that does not parse throws: a typo must not silently become "never suppress".
+ * Also reads TOPIC_ALIASES (see parseTopicAliases), which throws on a malformed list.
  */
 export function policyFromSettings(settings: Readonly<Record<string, string | undefined>>): RatchetPolicy {
   const limitRaw = settings['SOFT_BOUNCE_LIMIT']?.trim();
@@ -78,5 +90,6 @@ export function policyFromSettings(settings: Readonly<Record<string, string | un
     }
     softBounceWindowMs = Math.round(days * DAY_MS);
   }
-  return { softBounceLimit, softBounceWindowMs };
+  const topicAliases = parseTopicAliases(settings[TOPIC_ALIASES_VARIABLE]);
+  return topicAliases.size > 0 ? { softBounceLimit, softBounceWindowMs, topicAliases } : { softBounceLimit, softBounceWindowMs };
 }

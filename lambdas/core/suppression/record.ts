@@ -18,8 +18,11 @@ import type { EventDetail } from '../event.js';
 export const SUPPRESSION_REASONS = ['complaint', 'hard_bounce', 'unsubscribe', 'soft_bounce_limit', 'manual'] as const;
 export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
 
-/** What one evidence entry records: the four suppressing kinds, plus soft bounces spending the budget. */
-export const EVIDENCE_KINDS = ['complaint', 'hard_bounce', 'unsubscribe', 'soft_bounce', 'manual'] as const;
+/**
+ * What one evidence entry records: the four suppressing kinds, soft bounces spending the budget, and
+ * (in `topics` only) topic opt-ins, `subscribe`. A topic's opt-outs are `unsubscribe` entries.
+ */
+export const EVIDENCE_KINDS = ['complaint', 'hard_bounce', 'unsubscribe', 'soft_bounce', 'manual', 'subscribe'] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
 /**
@@ -35,6 +38,20 @@ export interface Evidence extends EventDetail {
   /** Manual suppressions only: who, and the free-text reason they gave. */
   actor?: string;
   note?: string;
+  /** Topic evidence only: the provider's canonical topic name, when an alias stored it under another. */
+  scope?: string;
+}
+
+/**
+ * One topic's state. `status` and `changedAt` are derived from `evidence`: the latest change by event
+ * time wins, an opt-out winning a tie (see topics.ts in this folder).
+ */
+export interface TopicState {
+  status: 'unsubscribed' | 'subscribed';
+  /** The provider's event time of the change in effect, epoch ms. */
+  changedAt: number;
+  /** Opt-outs (`unsubscribe`) and opt-ins (`subscribe`), keyed like `evidence`; newest 20 kept. */
+  evidence: Record<string, Evidence>;
 }
 
 /** A manual action, kept even after the evidence it created or cleared has been pruned. */
@@ -43,12 +60,19 @@ export interface AuditEntry {
   actor: string;
   reason: string;
   at: number;
+  /** Set when the action was a manual topic opt-out (`suppress`) or restore (`reactivate`). */
+  topic?: string;
 }
 
 export interface SuppressionRecord {
   email: string;
   /** Derived: `suppressed` iff `reasons` is non-empty. */
   status: 'active' | 'suppressed';
+  /**
+   * Derived: `suppressed` iff a reason other than `unsubscribe` is in effect. An unsubscribe withdraws
+   * consent to subscription mail; it never blocks a password reset or a receipt.
+   */
+  transactionalStatus: 'active' | 'suppressed';
   /** Derived: `reasons[0]`, present iff suppressed. */
   reason?: SuppressionReason;
   /** Derived: every reason currently in effect, by precedence. */
@@ -75,6 +99,8 @@ export interface SuppressionRecord {
   evidence: Record<string, Evidence>;
   /** The soft-bounce budget being spent: bounces after the latest delivery, keyed `<provider>#<eventId>`. */
   softBounces: Record<string, Evidence>;
+  /** Per topic: opt-outs and opt-ins; never affects `status`, `reasons` or `transactionalStatus`. */
+  topics: Record<string, TopicState>;
   /** Manual actions, oldest first; union, capped to the newest entries. */
   audit: AuditEntry[];
 }
@@ -91,6 +117,8 @@ export type Effect =
   | 'superseded_by_delivery'
   | 'delivery_recorded'
   | 'reactivated'
+  | 'topic_unsubscribed'
+  | 'topic_subscribed'
   | 'no_change'
   | 'ignored_before_reactivation';
 
@@ -104,7 +132,7 @@ export interface ApplyResult {
 }
 
 export function emptyRecord(email: string): SuppressionRecord {
-  return { email, status: 'active', reasons: [], evidence: {}, softBounces: {}, audit: [] };
+  return { email, status: 'active', transactionalStatus: 'active', reasons: [], evidence: {}, softBounces: {}, topics: {}, audit: [] };
 }
 
 export function isSuppressedRecord(record: SuppressionRecord | undefined): boolean {

@@ -4,6 +4,7 @@ import type { ApplyResult, Effect, SuppressionRecord } from './record.js';
 const RECORD_FIELDS = [
   'email',
   'status',
+  'transactionalStatus',
   'reason',
   'reasons',
   'suppressedAt',
@@ -14,6 +15,7 @@ const RECORD_FIELDS = [
   'softBounceLimitAt',
   'evidence',
   'softBounces',
+  'topics',
   'audit',
 ] as const;
 

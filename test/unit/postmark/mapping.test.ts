@@ -135,10 +135,9 @@ describe('Postmark SubscriptionChange', () => {
     });
   });
 
-  it('SuppressSending false (a reactivation) → ignored: no automatic un-suppression', async () => {
+  it('SuppressSending false (a reactivation) → subscribe to the stream topic, never a global un-suppression', async () => {
     const event = await receiveOne(subscriptionChange(false, null, 'Customer'));
-    expect(event.kind).toBe('ignored');
-    expect(event.ignoredReason).toMatch(/reactivation/);
+    expect(event).toMatchObject({ kind: 'subscribe', topic: 'postmark:stream:outbound' });
   });
 
   it('an unrecognised SuppressionReason → ignored', async () => {

@@ -71,7 +71,7 @@ describe('SendGrid signed vectors (SendGrid test keys)', () => {
   });
 });
 
-type Expected = Pick<NormalizedEvent, 'eventId' | 'kind' | 'detail'> & { ignoredReason?: string };
+type Expected = Pick<NormalizedEvent, 'eventId' | 'kind' | 'detail'> & { ignoredReason?: string; topic?: string };
 const TIME = 1513299569000;
 
 const DOCS: Array<[string, Expected]> = [
@@ -115,19 +115,14 @@ const DOCS: Array<[string, Expected]> = [
   ['docs-click.json', { eventId: 'kCAi1KttyQdEKHhdC-nuEA==', kind: 'ignored', ignoredReason: 'engagement event', detail: { providerEventType: 'click' } }],
   ['docs-spamreport.json', { eventId: '37nvH5QBz858KGVYCM4uOA==', kind: 'complaint', detail: { providerEventType: 'spamreport' } }],
   ['docs-unsubscribe.json', { eventId: 'zz_BjPgU_5pS-J8vlfB1sg==', kind: 'unsubscribe', detail: { providerEventType: 'unsubscribe' } }],
-  // Used by the topics work (asm_group_id): today a group unsubscribe is a global unsubscribe.
+  // Scoped to the suppression group (asm_group_id): a topic change, never a global one.
   [
     'docs-group-unsubscribe.json',
-    { eventId: 'ahSCB7xYcXFb-hEaawsPRw==', kind: 'unsubscribe', detail: { providerEventType: 'group_unsubscribe' } },
+    { eventId: 'ahSCB7xYcXFb-hEaawsPRw==', kind: 'unsubscribe', topic: 'sendgrid:group:10', detail: { providerEventType: 'group_unsubscribe' } },
   ],
   [
     'docs-group-resubscribe.json',
-    {
-      eventId: 'w_u0vJhLT-OFfprar5N93g==',
-      kind: 'ignored',
-      ignoredReason: 'a resubscribe never un-suppresses automatically',
-      detail: { providerEventType: 'group_resubscribe' },
-    },
+    { eventId: 'w_u0vJhLT-OFfprar5N93g==', kind: 'subscribe', topic: 'sendgrid:group:10', detail: { providerEventType: 'group_resubscribe' } },
   ],
 ];
 

@@ -126,9 +126,9 @@ describe('SendGrid mapping', () => {
     expect(e.detail.providerEventType).toBe(name);
   });
 
-  it('group_resubscribe → ignored: a resubscribe never un-suppresses automatically', async () => {
-    const e = await one({ event: 'group_resubscribe' });
-    expect(e).toMatchObject({ kind: 'ignored', ignoredReason: 'a resubscribe never un-suppresses automatically' });
+  it('group_resubscribe → subscribe to the group topic; without a group id → ignored', async () => {
+    expect(await one({ event: 'group_resubscribe', asm_group_id: 42 })).toMatchObject({ kind: 'subscribe', topic: 'sendgrid:group:42' });
+    expect(await one({ event: 'group_resubscribe' })).toMatchObject({ kind: 'ignored', ignoredReason: 'group_resubscribe without a usable asm_group_id' });
   });
 
   it('unknown events (account_status_change, toString) → ignored', async () => {

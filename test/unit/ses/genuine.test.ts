@@ -112,7 +112,7 @@ async function receiveExample(file: string): Promise<{ events: NormalizedEvent[]
   return { events: receipt.events, messageId, raw: request.body.toString('utf8') };
 }
 
-type Expected = Pick<NormalizedEvent, 'recipient' | 'kind' | 'occurredAt' | 'detail'> & { ignoredReason?: string };
+type Expected = Pick<NormalizedEvent, 'recipient' | 'kind' | 'occurredAt' | 'detail'> & { ignoredReason?: string; topic?: string; eventIdSuffix?: string };
 
 const bounce = (recipient: string, occurred: string, detail: NormalizedEvent['detail']): Expected => ({
   recipient,
@@ -208,7 +208,18 @@ const EXAMPLES: Array<[string, Expected[]]> = [
   // Used by the topics work: only what holds today (unsubscribeAll → a global unsubscribe).
   [
     'event-subscription.json',
-    [{ recipient: 'recipient@example.com', kind: 'unsubscribe', occurredAt: at('2022-01-12T01:00:17.910Z'), detail: { providerEventType: 'Subscription' } }],
+    // unsubscribeAll: true is global; the topic entry is also recorded as its own topic change.
+    [
+      { recipient: 'recipient@example.com', kind: 'unsubscribe', occurredAt: at('2022-01-12T01:00:17.910Z'), detail: { providerEventType: 'Subscription' } },
+      {
+        recipient: 'recipient@example.com',
+        kind: 'unsubscribe',
+        topic: 'ses:ContactListName:ExampleTopicName',
+        eventIdSuffix: ':ses:ContactListName:ExampleTopicName',
+        occurredAt: at('2022-01-12T01:00:17.910Z'),
+        detail: { providerEventType: 'Subscription' },
+      },
+    ],
   ],
 ];
 
@@ -216,7 +227,7 @@ describe('AWS SES example documents through the SES provider', () => {
   it.each(EXAMPLES)('%s', async (file, expected) => {
     const { events, messageId, raw } = await receiveExample(file);
     expect(events).toEqual(
-      expected.map((e) => ({ provider: 'ses', eventId: `${messageId}:${e.recipient}`, raw, ...e })),
+      expected.map(({ eventIdSuffix = '', ...e }) => ({ provider: 'ses', eventId: `${messageId}:${e.recipient}${eventIdSuffix}`, raw, ...e })),
     );
   });
 

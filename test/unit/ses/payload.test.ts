@@ -231,15 +231,17 @@ describe('SES subscription events', () => {
     });
   });
 
-  it('maps a topic OptOut to unsubscribe', () => {
+  it('maps each topic entry to its own change: OptOut → unsubscribe, OptIn → subscribe', () => {
     const prefs = { unsubscribeAll: false, topicSubscriptionStatus: [{ topicName: 'a', subscriptionStatus: 'OptIn' }, { topicName: 'b', subscriptionStatus: 'OptOut' }] };
-    expect(events(subscription(prefs))[0]!.kind).toBe('unsubscribe');
+    expect(events(subscription(prefs)).map((e) => [e.kind, e.topic])).toEqual([
+      ['subscribe', 'ses:news:a'],
+      ['unsubscribe', 'ses:news:b'],
+    ]);
   });
 
-  it('ignores a subscription change without an opt-out', () => {
-    const prefs = { unsubscribeAll: false, topicSubscriptionStatus: [{ topicName: 'a', subscriptionStatus: 'OptIn' }] };
-    const [event] = events(subscription(prefs));
-    expect(event).toMatchObject({ kind: 'ignored', recipient: 'reader@example.com', ignoredReason: 'subscription change without an opt-out' });
+  it('ignores a subscription change with neither a topic nor an opt-out', () => {
+    const [event] = events(subscription({ unsubscribeAll: false, topicSubscriptionStatus: [] }));
+    expect(event).toMatchObject({ kind: 'ignored', recipient: 'reader@example.com', ignoredReason: 'subscription change without an opt-out or a topic' });
   });
 
   it('does not treat a truthy non-boolean unsubscribeAll as an opt-out', () => {

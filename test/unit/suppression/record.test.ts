@@ -48,6 +48,7 @@ describe('the stored record', () => {
     expect(Object.keys(record)).toEqual([
       'email',
       'status',
+      'transactionalStatus',
       'reason',
       'reasons',
       'suppressedAt',
@@ -57,9 +58,10 @@ describe('the stored record', () => {
       'reactivatedAt',
       'evidence',
       'softBounces',
+      'topics',
       'audit',
     ]);
-    expect(emptyRecord(EMAIL)).toEqual({ email: EMAIL, status: 'active', reasons: [], evidence: {}, softBounces: {}, audit: [] });
+    expect(emptyRecord(EMAIL)).toEqual({ email: EMAIL, status: 'active', transactionalStatus: 'active', reasons: [], evidence: {}, softBounces: {}, topics: {}, audit: [] });
   });
 
   it('treats an event id of __proto__ as an ordinary key', () => {

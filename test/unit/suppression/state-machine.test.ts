@@ -278,11 +278,13 @@ describe('manual suppression', () => {
     expect(result.record).toEqual({
       email: EMAIL,
       status: 'suppressed',
+      transactionalStatus: 'suppressed',
       reason: 'manual',
       reasons: ['manual'],
       suppressedAt: at(5),
       evidence: { [`manual:${at(5)}`]: { kind: 'manual', occurredAt: at(5), provider: 'manual', actor: 'ops', note: 'asked by phone' } },
       softBounces: {},
+      topics: {},
       audit: [{ action: 'suppress', actor: 'ops', reason: 'asked by phone', at: at(5) }],
     });
     expect(result).toMatchObject({ changed: true, effect: 'suppressed', becameSuppressed: true });

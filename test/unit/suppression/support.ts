@@ -248,7 +248,7 @@ export function observed(record: SuppressionRecord | undefined): Omit<Expected, 
 /** The record without the fields the sticky soft-bounce limit is allowed to influence. */
 export function withoutSticky(record: SuppressionRecord | undefined): unknown {
   if (!record) return undefined;
-  const { status: _s, reason: _r, reasons: _rs, suppressedAt: _sa, softBounceLimitAt: _l, ...rest } = record;
+  const { status: _s, transactionalStatus: _t, reason: _r, reasons: _rs, suppressedAt: _sa, softBounceLimitAt: _l, ...rest } = record;
   return rest;
 }
 

@@ -1,0 +1,176 @@
+/**
+ * What sending code asks the suppression table. Reads only; never writes.
+ *   isSuppressed(email, { topic?, transactional? })   one strongly consistent GetItem
+ *   filterSendable(emails, { topic?, transactional? })  BatchGetItem, 100 keys a call, eventually consistent
+ *   getRecord(email)                                   the whole item, typed
+ */
+import {
+  BatchGetItemCommand,
+  GetItemCommand,
+  type AttributeValue,
+  type BatchGetItemCommandOutput,
+  type KeysAndAttributes,
+} from '@aws-sdk/client-dynamodb';
+import { normalizeRecipient } from '../core/event.js';
+import { ANSWER_ATTRIBUTES, refusalReason, type RefusalReason, type SendQuestion } from '../core/suppression/answer.js';
+import type { SuppressionRecord } from '../core/suppression/record.js';
+import { isTopicName, resolveTopic } from '../core/topics.js';
+import { fromItem } from './attribute-values.js';
+import { resolveConfig, type ResolvedConfig, type SuppressionClientOptions } from './config.js';
+
+export type { RefusalReason, SendQuestion };
+
+export interface FilterResult {
+  /** Normalized (trimmed, lower-cased), de-duplicated addresses you may send to, in input order. */
+  sendable: string[];
+  /** Everything else, in input order: `invalid_address` carries the address as given. */
+  suppressed: Array<{ email: string; reason: RefusalReason | 'invalid_address' }>;
+}
+
+/** The stored item: the record plus the writer's `version` and `updatedAt`. */
+export type StoredSuppressionRecord = SuppressionRecord & { version?: number; updatedAt?: number };
+
+export interface SuppressionClient {
+  isSuppressed(email: string, question?: SendQuestion): Promise<boolean>;
+  filterSendable(emails: readonly string[], question?: SendQuestion): Promise<FilterResult>;
+  getRecord(email: string): Promise<StoredSuppressionRecord | undefined>;
+}
+
+const BATCH_SIZE = 100;
+
+export function createSuppressionClient(options: SuppressionClientOptions = {}): SuppressionClient {
+  const config = resolveConfig(options);
+  return {
+    // An address that is not one cannot be mailed: true, as filterSendable reports `invalid_address`.
+    isSuppressed: async (email, question = {}) => {
+      const topic = topicOf(question, config);
+      const address = validAddress(email);
+      if (address === undefined) return true;
+      const item = await getItem(config, address, projection(topic), true);
+      return refusalReason(item, { ...question, topic }) !== undefined;
+    },
+    filterSendable: (emails, question = {}) => filterSendable(config, emails, question),
+    getRecord: async (email) => {
+      const item = await getItem(config, normalizeRecipient(email), undefined, true);
+      return item === undefined ? undefined : upToDate(item);
+    },
+  };
+}
+
+async function filterSendable(config: ResolvedConfig, emails: readonly string[], question: SendQuestion): Promise<FilterResult> {
+  const topic = topicOf(question, config);
+  const order: Array<{ given: string; address?: string }> = [];
+  const unique = new Set<string>();
+  for (const given of emails) {
+    const address = validAddress(given);
+    if (address === undefined) order.push({ given });
+    else if (!unique.has(address)) {
+      unique.add(address);
+      order.push({ given, address });
+    }
+  }
+  const items = await batchGet(config, [...unique], projection(topic));
+  const result: FilterResult = { sendable: [], suppressed: [] };
+  for (const { given, address } of order) {
+    if (address === undefined) {
+      result.suppressed.push({ email: given, reason: 'invalid_address' });
+      continue;
+    }
+    const reason = refusalReason(items.get(address), { ...question, topic });
+    if (reason === undefined) result.sendable.push(address);
+    else result.suppressed.push({ email: address, reason });
+  }
+  return result;
+}
+
+/** Chunks of 100 keys, `concurrency` calls in flight, UnprocessedKeys retried with backoff. */
+async function batchGet(config: ResolvedConfig, keys: string[], attributes: Projection): Promise<Map<string, Record<string, unknown>>> {
+  const found = new Map<string, Record<string, unknown>>();
+  const chunks: string[][] = [];
+  for (let i = 0; i < keys.length; i += BATCH_SIZE) chunks.push(keys.slice(i, i + BATCH_SIZE));
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < chunks.length) {
+      const chunk = chunks[next++]!;
+      let request: KeysAndAttributes | undefined = {
+        Keys: chunk.map((email) => ({ email: { S: email } })),
+        ConsistentRead: false,
+        ProjectionExpression: attributes.expression,
+        ExpressionAttributeNames: attributes.names,
+      };
+      for (let attempt = 1; request?.Keys?.length; attempt++) {
+        if (attempt > config.maxAttempts) throw new Error(`suppression reads still unprocessed after ${config.maxAttempts} attempts`);
+        if (attempt > 1) await backoff(attempt);
+        const response: BatchGetItemCommandOutput = await config.client.send(new BatchGetItemCommand({ RequestItems: { [config.tableName]: request } }));
+        for (const item of response.Responses?.[config.tableName] ?? []) {
+          const plain = fromItem(item);
+          if (typeof plain['email'] === 'string') found.set(plain['email'], plain);
+        }
+        request = response.UnprocessedKeys?.[config.tableName];
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(config.concurrency, chunks.length) }, worker));
+  return found;
+}
+
+/** Full jitter, 50 ms doubling to at most 2 s (the AWS guidance for UnprocessedKeys). */
+function backoff(attempt: number): Promise<void> {
+  const cap = Math.min(2000, 50 * 2 ** (attempt - 2));
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * cap));
+}
+
+async function getItem(config: ResolvedConfig, email: string, attributes: Projection | undefined, consistent: boolean): Promise<Record<string, unknown> | undefined> {
+  const response = await config.client.send(
+    new GetItemCommand({
+      TableName: config.tableName,
+      Key: { email: { S: email } },
+      ConsistentRead: consistent,
+      ...(attributes ? { ProjectionExpression: attributes.expression, ExpressionAttributeNames: attributes.names } : {}),
+    }),
+  );
+  return response.Item ? fromItem(response.Item as Record<string, AttributeValue>) : undefined;
+}
+
+interface Projection {
+  expression: string;
+  names: Record<string, string>;
+}
+
+/** Only what the answer needs: the status fields, and one topic's state (not the whole map). */
+function projection(topic: string | undefined): Projection {
+  const names: Record<string, string> = {};
+  const paths = ANSWER_ATTRIBUTES.map((name, i) => {
+    names[`#a${i}`] = name;
+    return `#a${i}`;
+  });
+  if (topic !== undefined) {
+    names['#topics'] = 'topics';
+    names['#topic'] = topic;
+    paths.push('#topics.#topic');
+  }
+  return { expression: paths.join(', '), names };
+}
+
+function validAddress(value: unknown): string | undefined {
+  try {
+    return normalizeRecipient(value);
+  } catch {
+    return undefined;
+  }
+}
+
+function topicOf(question: SendQuestion, config: ResolvedConfig): string | undefined {
+  if (question.topic === undefined) return undefined;
+  if (!isTopicName(question.topic)) throw new TypeError('topic is not a topic name (^[A-Za-z0-9][A-Za-z0-9:._-]{0,127}$)');
+  return resolveTopic(question.topic, config.aliases);
+}
+
+/** A record written before topics existed reads as if written today: fields derived from `reasons`. */
+function upToDate(item: Record<string, unknown>): StoredSuppressionRecord {
+  const record = { topics: {}, ...item } as unknown as StoredSuppressionRecord;
+  if (record.transactionalStatus === undefined) {
+    record.transactionalStatus = refusalReason(item, { transactional: true }) === undefined ? 'active' : 'suppressed';
+  }
+  return record;
+}

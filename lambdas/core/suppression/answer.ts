@@ -1,0 +1,59 @@
+/**
+ * The three questions sending code asks, answered from a stored item (or the part of it a read
+ * projected). Shared by the client package and the in-repo adapter, so both answer identically.
+ *
+ *   no category           → suppressed iff `status` is `suppressed`
+ *   `transactional: true` → suppressed iff `transactionalStatus` is `suppressed` (an unsubscribe
+ *                           never blocks a password reset; anything else does)
+ *   `topic`               → the above, or that topic is `unsubscribed`
+ *
+ * Items written before topics existed have no `transactionalStatus`: it is derived from `reasons`,
+ * and an item that says `suppressed` but lists no reason we can read is treated as suppressed for
+ * everything (fail closed).
+ */
+import type { SuppressionReason } from './record.js';
+
+export interface SendQuestion {
+  /** The topic (list) the mail belongs to, as stored: an alias when TOPIC_ALIASES maps it. */
+  topic?: string;
+  /** Mail the recipient needs (password reset, receipt, one-time code): only non-unsubscribe reasons block it. */
+  transactional?: boolean;
+}
+
+/** Why a send is refused: a global reason, or the topic's opt-out. */
+export type RefusalReason = SuppressionReason | 'topic_unsubscribed';
+
+/** A stored item's shape as far as the answer goes; every field may be missing. */
+export interface AnswerItem {
+  status?: unknown;
+  transactionalStatus?: unknown;
+  reason?: unknown;
+  reasons?: unknown;
+  topics?: unknown;
+}
+
+/** The attributes a read must fetch to answer (`topics` narrowed to one topic by the caller). */
+export const ANSWER_ATTRIBUTES = ['email', 'status', 'transactionalStatus', 'reason', 'reasons'] as const;
+
+export function refusalReason(item: AnswerItem | undefined, question: SendQuestion = {}): RefusalReason | undefined {
+  if (item === undefined) return undefined;
+  const reasons = Array.isArray(item.reasons) ? (item.reasons.filter((r) => typeof r === 'string') as SuppressionReason[]) : [];
+  const first = typeof item.reason === 'string' ? (item.reason as SuppressionReason) : reasons[0];
+  if (question.transactional === true) {
+    const blocking = reasons.find((r) => r !== 'unsubscribe');
+    const suppressed =
+      item.transactionalStatus === 'suppressed' ||
+      (item.transactionalStatus === undefined && (blocking !== undefined || (item.status === 'suppressed' && reasons.length === 0)));
+    if (suppressed) return blocking ?? (first !== 'unsubscribe' ? first : undefined) ?? 'manual';
+  } else if (item.status === 'suppressed') {
+    return first ?? 'manual';
+  }
+  if (question.topic !== undefined && topicStatus(item.topics, question.topic) === 'unsubscribed') return 'topic_unsubscribed';
+  return undefined;
+}
+
+function topicStatus(topics: unknown, topic: string): unknown {
+  if (typeof topics !== 'object' || topics === null || !Object.hasOwn(topics, topic)) return undefined;
+  const state = (topics as Record<string, unknown>)[topic];
+  return typeof state === 'object' && state !== null ? (state as Record<string, unknown>)['status'] : undefined;
+}

@@ -1,0 +1,77 @@
+/**
+ * Topic names and TOPIC_ALIASES. Pure: the stack (CDK context `topicAliases`), the local runtime and
+ * the consumer all validate with the same parser, so a typo fails at start, never per event.
+ *
+ * Canonical names, one per provider scope (issue 10):
+ *   SendGrid group_unsubscribe / group_resubscribe   sendgrid:group:<asm_group_id>
+ *   SES Subscription, per topicSubscriptionStatus    ses:<contactList>:<topicName>
+ *   Postmark SubscriptionChange ManualSuppression    postmark:stream:<MessageStream>
+ *   Resend contact.topics.updated                    resend:topic:<topic id>
+ *   the generic contract                             the sender's own `topic`
+ */
+
+/** Case-sensitive; 1..128 characters; no spaces, `,` or `=` (the alias list's separators). */
+export const TOPIC_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9:._-]{0,127}$/;
+
+export const TOPIC_ALIASES_VARIABLE = 'TOPIC_ALIASES';
+
+export function isTopicName(value: unknown): value is string {
+  return typeof value === 'string' && TOPIC_NAME_PATTERN.test(value);
+}
+
+/** canonical → the user's own name. Unmapped names keep their canonical name. */
+export type TopicAliases = ReadonlyMap<string, string>;
+
+export const NO_TOPIC_ALIASES: TopicAliases = new Map();
+
+/**
+ * Parses `canonical=alias,canonical=alias` (spaces around entries and names are ignored; blank means
+ * none). Throws an Error naming the bad entry (by position, the text is configuration, not a secret)
+ * when an entry is not `name=name`, a name breaks TOPIC_NAME_PATTERN, or one canonical name is given
+ * two different aliases. Several canonical names may share one alias: that is the point (one
+ * newsletter sent through two providers is one topic).
+ */
+export function parseTopicAliases(text: string | undefined, variable = TOPIC_ALIASES_VARIABLE): TopicAliases {
+  const aliases = new Map<string, string>();
+  if (text === undefined || text.trim() === '') return aliases;
+  const entries = text.split(',');
+  entries.forEach((raw, index) => {
+    const entry = raw.trim();
+    const parts = entry.split('=');
+    if (parts.length !== 2) throw new Error(`${variable} entry ${index + 1} is not canonical=alias`);
+    const [canonical, alias] = parts.map((p) => p.trim()) as [string, string];
+    for (const name of [canonical, alias]) {
+      if (!isTopicName(name)) throw new Error(`${variable} entry ${index + 1}: "${name}" is not a topic name (${TOPIC_NAME_PATTERN.source})`);
+    }
+    const existing = aliases.get(canonical);
+    if (existing !== undefined && existing !== alias) throw new Error(`${variable} maps ${canonical} twice (${existing}, ${alias})`);
+    aliases.set(canonical, alias);
+  });
+  return aliases;
+}
+
+/** The name a topic is stored under: its alias, or itself. */
+export function resolveTopic(topic: string, aliases: TopicAliases): string {
+  return aliases.get(topic) ?? topic;
+}
+
+/** Builders for the canonical names; undefined when the provider's value cannot make a valid name. */
+export const canonicalTopic = {
+  sendgridGroup: (groupId: unknown): string | undefined => named('sendgrid:group:', scalar(groupId)),
+  sesTopic: (contactList: unknown, topicName: unknown): string | undefined =>
+    typeof contactList === 'string' && contactList !== '' ? named(`ses:${contactList}:`, scalar(topicName)) : undefined,
+  postmarkStream: (stream: unknown): string | undefined => named('postmark:stream:', scalar(stream)),
+  resendTopic: (topicId: unknown): string | undefined => named('resend:topic:', scalar(topicId)),
+};
+
+function scalar(value: unknown): string | undefined {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
+  return undefined;
+}
+
+function named(prefix: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const name = `${prefix}${value}`;
+  return isTopicName(name) ? name : undefined;
+}
