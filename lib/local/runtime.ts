@@ -37,7 +37,6 @@ type Env = Record<string, string | undefined>;
 export interface LocalRuntimeOptions {
   /** Defaults to process.env. */
   env?: Env;
-  host?: string;
   /** 0 picks a free port. Defaults to PORT or 3000. */
   port?: number;
   /** Defaults to RATCHET_DATA_DIR or `.data`. */
@@ -98,10 +97,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const counters = new MemoryCounters();
     const common = { log, counters: counters as Counters };
     const edge = buildEdge(config, clients, { ...common, ...options.edge });
-    const http = await startHttpFront(createEdgeHandler(edge), {
-      host: options.host ?? '127.0.0.1',
-      port: options.port ?? Number(env.PORT ?? 3000),
-    });
+    const http = await startHttpFront(createEdgeHandler(edge), { port: options.port ?? Number(env.PORT ?? 3000) });
     stops.push(() => http.close());
 
     const poller = new QueuePoller({
