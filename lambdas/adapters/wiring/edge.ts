@@ -12,14 +12,21 @@ import { EnvSecretSource, SecretsManagerSecretSource } from '../secrets.js';
 import { HttpsCertificateFetcher, PinnedDirectoryCertificates } from '../sns-certificates.js';
 import { SnsSubscriptionConfirmer } from '../sns-confirmer.js';
 import { SqsEventQueue } from '../sqs-queue.js';
+import { reportConfigurationErrors } from './provider-configuration.js';
 import { buildInbox, inboxTtlSeconds, queueResolver, type Clients, type RuntimeConfig } from './config.js';
 
 export function buildEdge(config: RuntimeConfig, clients: Clients, overrides: Partial<EdgeDeps> = {}): WebhookEdge {
   const ttlSeconds = inboxTtlSeconds(config);
   const now = overrides.now ?? Date.now;
+  const log = overrides.log ?? powertoolsLog('ratchet-edge');
+  const counters = overrides.counters ?? powertoolsCounters('ratchet-edge', 'Ratchet');
+  const { providers, secrets } = reportConfigurationErrors(
+    overrides.providers ?? PROVIDERS,
+    overrides.secrets ?? secretSource(config),
+    config.settings,
+    { log, counters },
+  );
   return new WebhookEdge({
-    providers: PROVIDERS,
-    secrets: secretSource(config),
     inbox: buildInbox(config, clients, now),
     queue: new SqsEventQueue(clients.sqs, queueResolver(config)),
     nonces: new DynamoNonceStore(clients.doc, config.inboxTable, now),
@@ -28,10 +35,12 @@ export function buildEdge(config: RuntimeConfig, clients: Clients, overrides: Pa
     ledger: new DynamoControlLedger(clients.doc, config.inboxTable, ttlSeconds),
     now,
     settings: config.settings,
-    log: powertoolsLog('ratchet-edge'),
-    counters: powertoolsCounters('ratchet-edge', 'Ratchet'),
     maxBodyBytes: EDGE.maxBodyBytes,
     ...overrides,
+    log,
+    counters,
+    providers,
+    secrets,
   });
 }
 
