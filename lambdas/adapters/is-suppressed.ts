@@ -8,7 +8,7 @@
  * status "suppressed" means "may send"; a read failure throws, so callers decide whether to fail closed.
  */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { SUPPRESSION_TABLE } from '../../lib/definitions.js';
+import { SUPPRESSION_TABLE } from './tables.js';
 import { createDocumentClient } from './aws-clients.js';
 
 let defaultClient: DynamoDBDocumentClient | undefined;

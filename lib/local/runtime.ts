@@ -13,6 +13,7 @@ import { sweepPending, type SweepResult } from '../../lambdas/core/pipeline/swee
 import { MemoryCounters, powertoolsLog } from '../../lambdas/adapters/observability.js';
 import {
   buildConsumerDeps,
+  buildInbox,
   buildEdge,
   buildSweeperDeps,
   configFromEnv,
@@ -123,7 +124,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const sweepOnce = () => sweepPending(sweeperDeps);
 
     if (embeddedSqs) {
-      const resent = await resendUnapplied(clients.doc, config.inboxTable, new SqsEventQueue(clients.sqs, () => queues.queueUrl));
+      const resent = await resendUnapplied(buildInbox(config, clients, Date.now), new SqsEventQueue(clients.sqs, () => queues.queueUrl));
       if (resent > 0) log.warn('re-sent inbox rows not yet applied (the embedded queue does not survive restarts)', { resent });
     }
 

@@ -5,7 +5,8 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { DEFAULT_INBOX_TTL_DAYS, INBOX_TABLE, SUPPRESSION_TABLE, SWEEPER } from '../../../lib/definitions.js';
+import { SWEEPER_BACKOFF } from '../runtime-defaults.js';
+import { DEFAULT_INBOX_TTL_DAYS, INBOX_TABLE, SUPPRESSION_TABLE } from '../tables.js';
 import { createDocumentClient, createSqsClient } from '../aws-clients.js';
 import { DynamoInbox } from '../dynamodb-inbox.js';
 
@@ -59,7 +60,7 @@ export function inboxTtlSeconds(config: RuntimeConfig): number {
 
 /** SWEEP_AFTER_SECONDS: the edge stamps each new row with it, and the sweeper's backoff starts from it. */
 export function resendAfterMs(config: RuntimeConfig): number {
-  return nonNegativeNumber(config.settings.SWEEP_AFTER_SECONDS, SWEEPER.resendAfterSeconds, 'SWEEP_AFTER_SECONDS') * 1000;
+  return nonNegativeNumber(config.settings.SWEEP_AFTER_SECONDS, SWEEPER_BACKOFF.resendAfterSeconds, 'SWEEP_AFTER_SECONDS') * 1000;
 }
 
 /** The inbox every role shares, configured the same way for all of them. */

@@ -1,6 +1,5 @@
 /** The edge's wiring: providers, secrets, certificates, the inbox, the queue and the SNS confirmer. */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { EDGE } from '../../../lib/definitions.js';
 import { PROVIDERS } from '../../core/providers/index.js';
 import { WebhookEdge, type EdgeDeps } from '../../core/pipeline/edge.js';
 import type { CertificateSource } from '../../core/provider.js';
@@ -11,6 +10,7 @@ import { powertoolsCounters, powertoolsLog } from '../observability.js';
 import { EnvSecretSource, SecretsManagerSecretSource } from '../secrets.js';
 import { HttpsCertificateFetcher, PinnedDirectoryCertificates } from '../sns-certificates.js';
 import { SnsSubscriptionConfirmer } from '../sns-confirmer.js';
+import { MAX_BODY_BYTES } from '../runtime-defaults.js';
 import { SqsEventQueue } from '../sqs-queue.js';
 import { reportConfigurationErrors } from './provider-configuration.js';
 import { buildInbox, inboxTtlSeconds, queueResolver, type Clients, type RuntimeConfig } from './config.js';
@@ -35,7 +35,7 @@ export function buildEdge(config: RuntimeConfig, clients: Clients, overrides: Pa
     ledger: new DynamoControlLedger(clients.doc, config.inboxTable, ttlSeconds),
     now,
     settings: config.settings,
-    maxBodyBytes: EDGE.maxBodyBytes,
+    maxBodyBytes: MAX_BODY_BYTES,
     ...overrides,
     log,
     counters,
