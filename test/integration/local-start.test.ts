@@ -64,7 +64,7 @@ describe('bad variables and ports', () => {
     expect(result.lines).toEqual([
       'npm start: SWEEP_INTERVAL_SECONDS must be a number of seconds above 0 and at most 86400, got "soon"',
       `npm start: QUEUE_NAME must be 1-76 letters, digits, '_' or '-' (an SQS queue name, before the -dlq suffix), got "a b"`,
-      'npm start: INBOX_TTL_DAYS must be a non-negative number',
+      'npm start: INBOX_TTL_DAYS must be a non-negative number of days, got "ninety"',
       'npm start: SOFT_BOUNCE_LIMIT must be a whole number between 1 and 20',
     ]);
     expectNoTrace(result.lines);

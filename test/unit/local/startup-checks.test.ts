@@ -61,8 +61,8 @@ describe('everything npm start checks before starting', () => {
       'PORT must be a whole number from 0 to 65535 (0 picks a free port), got "x"',
       `INBOX_TABLE must be 3-255 letters, digits, '_', '-' or '.' (a DynamoDB table name), got "a"`,
       'DYNAMODB_ENDPOINT must be an http(s) URL, got "localhost:8000"',
-      'SECRETS_CACHE_SECONDS must be a non-negative number',
-      'SWEEP_AFTER_SECONDS must be a non-negative number',
+      'SECRETS_CACHE_SECONDS must be a non-negative number of seconds, got "-1"',
+      'SWEEP_AFTER_SECONDS must be a non-negative number of seconds, got "later"',
       'SOFT_BOUNCE_WINDOW_DAYS must be a number of days above 0 and at most 3650',
       // SES's credentials are public topic ARNs: the value is shown, it helps.
       'SNS_TOPIC_ARNS: SNS topic allowlist entry is not an SNS topic ARN: not-an-arn',
