@@ -3,9 +3,18 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
 const { startLocalRuntime } = await import('../lib/local/runtime.js');
+const { StartupError } = await import('../lib/local/startup-error.js');
 const { PROVIDERS } = await import('../lambdas/core/providers/index.js');
 
-const runtime = await startLocalRuntime();
+const runtime = await startLocalRuntime().catch((error: unknown) => {
+  // Something the operator can fix gets one line per problem and no trace; anything else is a bug.
+  if (error instanceof StartupError) {
+    for (const line of error.message.split('\n')) console.error(`npm start: ${line}`);
+  } else {
+    console.error('npm start: unexpected failure while starting', error);
+  }
+  process.exit(1);
+});
 
 for (const provider of runtime.usingDemo) {
   console.warn(`!! DEMO CREDENTIALS: '${provider}' is using generated demo credentials from ${runtime.dataDir}/demo-credentials.json.`);

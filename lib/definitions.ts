@@ -1,50 +1,19 @@
 /**
- * One source of truth for the tables and queues, read by the CDK stack, the local runtime and the
- * adapters. Pure data: no CDK and no SDK imports, so the Lambda bundles can include it for free.
+ * What the CDK stack (and the local runtime standing in for it) needs to size and schedule things:
+ * memory, timeouts, queue sizing and throttles. The runtime's own facts (table keys and attributes,
+ * resource names, the sweeper's backoff, the body cap) live under lambdas/ and are re-exported here,
+ * so dependencies point one way: lib → lambdas. Pure data: no CDK and no SDK imports.
  */
+import { QUEUE_NAMES } from '../lambdas/adapters/tables.js';
+import { MAX_BODY_BYTES, SWEEPER_BACKOFF } from '../lambdas/adapters/runtime-defaults.js';
 
-/**
- * Physical names start with this prefix (CDK context `resourcePrefix`), so two stacks can share an
- * account and region. The defaults below are the names with the default prefix, which is what the
- * local runtime, the CLI and `isSuppressed` fall back to when no name is given.
- */
-export const DEFAULT_RESOURCE_PREFIX = 'ratchet';
-
-/** Physical names for a prefix: the tables, the queue and its DLQ, and each provider's secret. */
-export function resourceNames(prefix: string = DEFAULT_RESOURCE_PREFIX) {
-  return {
-    inboxTable: `${prefix}-inbox`,
-    suppressionTable: `${prefix}-suppressions`,
-    queue: `${prefix}-events`,
-    deadLetterQueue: `${prefix}-events${QUEUE.deadLetterSuffix}`,
-    secret: (provider: string) => `${prefix}/${provider}`,
-  };
-}
-
-/** Inbox: one row per admitted event, keyed `provider#eventId`; also holds Mailgun token claims. */
-export const INBOX_TABLE = {
-  defaultName: 'ratchet-inbox',
-  partitionKey: 'pk',
-  /** Epoch seconds. DynamoDB TTL may lag by up to 48 h, so every condition also treats `expiresAt < now` as absent. */
-  ttlAttribute: 'expiresAt',
-  /**
-   * Sparse GSI over rows not applied yet: the two attributes exist only while status is `pending`, so
-   * the index holds just the rows the sweeper may need to re-send, ordered by when it should (`resendAt`,
-   * epoch ms). The partition key is sharded so a busy edge never concentrates GSI writes on one partition.
-   */
-  pendingIndex: {
-    name: 'pending',
-    partitionKey: 'pendingShard',
-    sortKey: 'resendAt',
-    shards: 8,
-  },
-} as const;
-
-/** Suppression list: the public contract sending code reads (see README). */
-export const SUPPRESSION_TABLE = {
-  defaultName: 'ratchet-suppressions',
-  partitionKey: 'email',
-} as const;
+export {
+  DEFAULT_INBOX_TTL_DAYS,
+  DEFAULT_RESOURCE_PREFIX,
+  INBOX_TABLE,
+  resourceNames,
+  SUPPRESSION_TABLE,
+} from '../lambdas/adapters/tables.js';
 
 export const CONSUMER = {
   timeoutSeconds: 30,
@@ -55,8 +24,7 @@ export const CONSUMER = {
 } as const;
 
 export const QUEUE = {
-  defaultName: 'ratchet-events',
-  deadLetterSuffix: '-dlq',
+  ...QUEUE_NAMES,
   maxReceiveCount: 5,
   /** At least 6x the consumer timeout, as AWS recommends for SQS event sources. */
   visibilityTimeoutSeconds: CONSUMER.timeoutSeconds * 6,
@@ -68,20 +36,11 @@ export const EDGE = {
   /** Well under SNS's 15 s delivery timeout, so a slow dependency surfaces as our 5xx rather than SNS's timeout. */
   timeoutSeconds: 10,
   memoryMb: 512,
-  /** Bodies above this are answered 413 before anything is parsed. */
-  maxBodyBytes: 1024 * 1024,
+  maxBodyBytes: MAX_BODY_BYTES,
 } as const;
 
 export const SWEEPER = {
-  /** A row not applied this long after it was stored is re-enqueued; the wait doubles after each re-send. */
-  resendAfterSeconds: 5 * 60,
-  /** The doubling stops here: a row still failing is re-sent at most daily... */
-  maxResendIntervalSeconds: 24 * 60 * 60,
-  /**
-   * ...and at most this many times: with the defaults the last re-send comes about 2.8 days after the
-   * put, and the row is given up on (left to the DLQ and an operator) if still unapplied a day later.
-   */
-  maxResends: 10,
+  ...SWEEPER_BACKOFF,
   scheduleMinutes: 5,
   timeoutSeconds: 60,
   memoryMb: 256,
@@ -98,6 +57,3 @@ export const API = {
   throttleBurstLimit: 200,
   snsMaxReceivesPerSecond: 50,
 } as const;
-
-/** Inbox rows live 90 days by default: far beyond every provider's retry horizon (SendGrid 24 h, Mailgun 8 h, SNS 1 h). */
-export const DEFAULT_INBOX_TTL_DAYS = 90;

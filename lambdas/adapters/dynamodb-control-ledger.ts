@@ -1,6 +1,6 @@
 /** Records control actions already taken (SNS subscription confirmations), in the inbox table under `control#`. */
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { INBOX_TABLE } from '../../lib/definitions.js';
+import { INBOX_TABLE } from './tables.js';
 import { TransientError } from '../core/errors.js';
 import type { ControlLedger } from '../core/pipeline/ports.js';
 

@@ -9,11 +9,13 @@
 import { gzipSync, gunzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { INBOX_TABLE, SWEEPER } from '../../lib/definitions.js';
+import { SWEEPER_BACKOFF } from './runtime-defaults.js';
+import { INBOX_TABLE } from './tables.js';
 import type { NormalizedEvent } from '../core/event.js';
 import { PayloadTooLargeError, TransientError } from '../core/errors.js';
 import type { AdmitOutcome, DueRow, InboxStatus, InboxStore } from '../core/pipeline/ports.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
+import { scanItems, type ScanOptions } from './dynamodb-scan.js';
 
 /** DynamoDB bills a write unit per KB: raw payloads over this are stored gzip-compressed in `rawGz`. */
 export const RAW_INLINE_MAX_BYTES = 1024;
@@ -70,7 +72,7 @@ export class DynamoInbox implements InboxStore {
     options: DynamoInboxOptions,
   ) {
     this.ttlSeconds = options.ttlSeconds;
-    this.resendAfterMs = options.resendAfterMs ?? SWEEPER.resendAfterSeconds * 1000;
+    this.resendAfterMs = options.resendAfterMs ?? SWEEPER_BACKOFF.resendAfterSeconds * 1000;
     this.now = options.now ?? Date.now;
   }
 
@@ -199,6 +201,28 @@ export class DynamoInbox implements InboxStore {
       } while (startKey && out.length < limit);
     }
     return out;
+  }
+
+  /**
+   * Every event row (not Mailgun token claims or control marks), optionally only those with `status`.
+   * A full Scan, page by page: for operators and the local runtime's recovery, never a request path.
+   * `segment`/`totalSegments` split it for parallel readers.
+   */
+  async *list(options: ScanOptions & { status?: InboxStatus } = {}): AsyncGenerator<InboxRow> {
+    const names: Record<string, string> = { '#event': 'event' };
+    const values: Record<string, unknown> = {};
+    let filter = 'attribute_exists(#event)';
+    if (options.status) {
+      filter += ' AND #status = :status';
+      names['#status'] = 'status';
+      values[':status'] = options.status;
+    }
+    yield* scanItems<InboxRow>(this.client, {
+      TableName: this.tableName,
+      FilterExpression: filter,
+      ExpressionAttributeNames: names,
+      ...(options.status ? { ExpressionAttributeValues: values } : {}),
+    }, options);
   }
 
   async get(pk: string): Promise<InboxRow | undefined> {

@@ -3,7 +3,7 @@
  * `nonce#` key space. Never in memory: a Lambda's memory is per instance and gone on a cold start.
  */
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { INBOX_TABLE } from '../../lib/definitions.js';
+import { INBOX_TABLE } from './tables.js';
 import { TransientError } from '../core/errors.js';
 import type { NonceStore } from '../core/provider.js';
 import { isConditionalCheckFailure } from './aws-clients.js';

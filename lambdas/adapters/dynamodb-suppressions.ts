@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { SUPPRESSION_TABLE } from '../../lib/definitions.js';
+import { SUPPRESSION_TABLE } from './tables.js';
 import { normalizeRecipient, type NormalizedEvent } from '../core/event.js';
 import { TransientError } from '../core/errors.js';
 import type { SuppressionStore } from '../core/pipeline/ports.js';
@@ -21,6 +21,7 @@ import {
   type SuppressionRecord,
 } from '../core/suppression/index.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
+import { scanItems, type ScanOptions } from './dynamodb-scan.js';
 
 /** Bookkeeping the adapter adds to every item; not part of the pure record. */
 interface StoredFields {
@@ -74,6 +75,25 @@ export class DynamoSuppressionStore implements SuppressionStore {
 
   async get(email: string): Promise<(SuppressionRecord & Partial<StoredFields>) | undefined> {
     return (await this.read(email)).item;
+  }
+
+  /**
+   * Every record, optionally only those with `status`, page by page. A full Scan: for operators
+   * (list, export) and tests, never a request path. `segment`/`totalSegments` split it for parallel readers.
+   */
+  async *list(
+    options: ScanOptions & { status?: SuppressionRecord['status'] } = {},
+  ): AsyncGenerator<SuppressionRecord & Partial<StoredFields>> {
+    yield* scanItems<SuppressionRecord & StoredFields>(
+      this.client,
+      {
+        TableName: this.tableName,
+        ...(options.status
+          ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':status': options.status } }
+          : {}),
+      },
+      options,
+    );
   }
 
   private async update(

@@ -8,7 +8,7 @@
  * shared with the client). A read failure throws, so callers decide whether to fail closed.
  */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { SUPPRESSION_TABLE } from '../../lib/definitions.js';
+import { SUPPRESSION_TABLE } from './tables.js';
 import { normalizeRecipient } from '../core/event.js';
 import { ANSWER_ATTRIBUTES, refusalReason, type SendQuestion } from '../core/suppression/answer.js';
 import { isTopicName } from '../core/topics.js';

@@ -14,14 +14,30 @@ import type { SecretSource } from '../core/pipeline/ports.js';
 type ProviderRef = Parameters<SecretSource['credentials']>[0];
 type Env = Readonly<Record<string, string | undefined>>;
 
+/**
+ * A credentials list that does not parse: a configuration mistake, not a transient failure. Its message
+ * never quotes the value (JSON.parse's own message would quote the secret).
+ */
+export class CredentialFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CredentialFormatError';
+  }
+}
+
 /** Splits a credentials string: a JSON array of strings, or a comma-separated list. Blank entries are dropped. */
 export function parseCredentialList(value: string | undefined): string[] {
   if (value === undefined) return [];
   const trimmed = value.trim();
   if (trimmed.startsWith('[')) {
-    const parsed: unknown = JSON.parse(trimmed);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(trimmed);
+    } catch {
+      throw new CredentialFormatError('starts with "[" but is not valid JSON (expected a JSON array of strings)');
+    }
     if (!Array.isArray(parsed) || !parsed.every((v) => typeof v === 'string')) {
-      throw new Error('credentials secret must be a JSON array of strings');
+      throw new CredentialFormatError('must be a JSON array of strings');
     }
     return parsed.map((v: string) => v.trim()).filter(Boolean);
   }

@@ -2,11 +2,11 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { WebhookEdge } from '../core/pipeline/edge.js';
 import { lowerCaseHeaders } from '../core/request.js';
-import { EDGE } from '../../lib/definitions.js';
+import { MAX_BODY_BYTES } from '../adapters/runtime-defaults.js';
 
 export type EdgeHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 
-export function createEdgeHandler(edge: WebhookEdge, maxBodyBytes: number = EDGE.maxBodyBytes): EdgeHandler {
+export function createEdgeHandler(edge: WebhookEdge, maxBodyBytes: number = MAX_BODY_BYTES): EdgeHandler {
   return async (event) => {
     const provider = event.pathParameters?.provider ?? '';
     const encoded = event.body ?? '';

@@ -5,10 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { EdgeHandler } from '../../lambdas/handlers/edge-handler.js';
 import { EDGE } from '../definitions.js';
+import { LOOPBACK_HOST, loopbackPort } from './emulators.js';
 
 const ROUTE = /^\/webhooks\/([^/]+)$/;
 
@@ -19,7 +19,8 @@ export interface HttpFront {
   close(): Promise<void>;
 }
 
-export async function startHttpFront(handler: EdgeHandler, options: { host: string; port: number }): Promise<HttpFront> {
+/** Loopback only, like the emulators: a provider reaches it through a tunnel you choose (see README). */
+export async function startHttpFront(handler: EdgeHandler, options: { port: number }): Promise<HttpFront> {
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://local');
@@ -44,19 +45,15 @@ export async function startHttpFront(handler: EdgeHandler, options: { host: stri
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
+    server.listen(options.port, LOOPBACK_HOST, () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
-  return {
-    server,
-    port,
-    url: `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  const port = await loopbackPort(server, 'the HTTP front', close);
+  return { server, port, url: `http://${LOOPBACK_HOST}:${port}`, close };
 }
 
 /** Reads at most `limit` bytes; past that, stops reading and reports `too_large` without buffering the rest. */

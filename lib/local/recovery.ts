@@ -1,28 +1,26 @@
 /**
  * fauxqs keeps its queues in memory, so stopping `npm start` drops whatever was in flight. SQS in AWS is
  * durable and needs none of this; locally, on start, we re-send every inbox row not yet applied.
- * Re-sending is always safe: the consumer is idempotent. (A Scan is fine on a local table.)
+ * Re-sending is always safe: the consumer is idempotent. (The inbox's listing is a Scan: fine locally.)
  */
-import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoInbox } from '../../lambdas/adapters/dynamodb-inbox.js';
 import type { EventQueue, QueuedEvent } from '../../lambdas/core/pipeline/ports.js';
 
-export async function resendUnapplied(client: DynamoDBDocumentClient, inboxTable: string, queue: EventQueue): Promise<number> {
+/** Messages per send call: bounded memory however large the backlog. */
+const CHUNK = 100;
+
+export async function resendUnapplied(inbox: Pick<DynamoInbox, 'list'>, queue: EventQueue): Promise<number> {
   let sent = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await client.send(
-      new ScanCommand({
-        TableName: inboxTable,
-        FilterExpression: 'attribute_exists(#event) AND #status <> :applied',
-        ExpressionAttributeNames: { '#event': 'event', '#status': 'status' },
-        ExpressionAttributeValues: { ':applied': 'applied' },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    const messages = (page.Items ?? []).map((row) => ({ pk: row.pk, event: row.event }) as QueuedEvent);
-    if (messages.length > 0) await queue.send(messages);
-    sent += messages.length;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  let chunk: QueuedEvent[] = [];
+  const flush = async () => {
+    if (chunk.length > 0) await queue.send(chunk);
+    sent += chunk.length;
+    chunk = [];
+  };
+  for await (const row of inbox.list({ status: 'pending' })) {
+    chunk.push({ pk: row.pk, event: row.event });
+    if (chunk.length >= CHUNK) await flush();
+  }
+  await flush();
   return sent;
 }

@@ -14,6 +14,7 @@ import { MemoryCounters, powertoolsLog } from '../../lambdas/adapters/observabil
 import { assertInboxOutlivesWindows } from '../../lambdas/core/inbox-retention.js';
 import {
   buildConsumerDeps,
+  buildInbox,
   buildEdge,
   buildSweeperDeps,
   configFromEnv,
@@ -32,13 +33,15 @@ import { startHttpFront } from './http-front.js';
 import { QueuePoller } from './poller.js';
 import { resendUnapplied } from './recovery.js';
 import { clearState, writeState } from './state.js';
+import { acquireLock } from './lock.js';
+import { assertStartable, readPort, readSweepIntervalMs } from './startup-checks.js';
+import { StartupError } from './startup-error.js';
 
 type Env = Record<string, string | undefined>;
 
 export interface LocalRuntimeOptions {
   /** Defaults to process.env. */
   env?: Env;
-  host?: string;
   /** 0 picks a free port. Defaults to PORT or 3000. */
   port?: number;
   /** Defaults to RATCHET_DATA_DIR or `.data`. */
@@ -77,14 +80,18 @@ export interface LocalRuntime {
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const env: Env = { ...(options.env ?? process.env) };
   const dataDir = resolve(options.dataDir ?? env.RATCHET_DATA_DIR ?? '.data');
+  // First, so nothing below (demo credentials, dynalite's store) is touched by a second runtime.
+  const lock = acquireLock(dataDir);
   const emulators: Emulator[] = [];
   const stops: Array<() => Promise<void>> = [];
   try {
+    const { settings, usingDemo } = applyDemoDefaults(env, dataDir, ensureDemoCredentials(dataDir));
+    assertStartable(settings, { port: options.port === undefined, sweepInterval: options.sweepIntervalMs === undefined });
+    const requestedPort = options.port ?? readPort(env);
+    const sweepIntervalMs = options.sweepIntervalMs ?? readSweepIntervalMs(env);
     const dynamoEndpoint = env.DYNAMODB_ENDPOINT || (await track(startDynamo({ path: options.persist === false ? undefined : resolve(dataDir, 'dynamodb') }))).endpoint;
     const embeddedSqs = !env.SQS_ENDPOINT;
     const sqsEndpoint = env.SQS_ENDPOINT || (await track(startSqs())).endpoint;
-
-    const { settings, usingDemo } = applyDemoDefaults(env, dataDir, ensureDemoCredentials(dataDir));
     const base = configFromEnv({ ...settings, DYNAMODB_ENDPOINT: dynamoEndpoint, SQS_ENDPOINT: sqsEndpoint });
     const config: RuntimeConfig = { ...base, secrets: 'env' };
     assertInboxOutlivesWindows(config.settings, config.inboxTtlDays);
@@ -100,11 +107,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const counters = new MemoryCounters();
     const common = { log, counters: counters as Counters };
     const edge = buildEdge(config, clients, { ...common, ...options.edge });
-    const http = await startHttpFront(createEdgeHandler(edge), {
-      host: options.host ?? '127.0.0.1',
-      port: options.port ?? Number(env.PORT ?? 3000),
+    const http = await startHttpFront(createEdgeHandler(edge), { port: requestedPort }).catch((error: unknown) => {
+      throw portError(error, requestedPort);
     });
     stops.push(() => http.close());
+    lock.setPort(http.port);
 
     const poller = new QueuePoller({
       client: clients.sqs,
@@ -119,7 +126,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const sweepOnce = () => sweepPending(sweeperDeps);
 
     if (embeddedSqs) {
-      const resent = await resendUnapplied(clients.doc, config.inboxTable, new SqsEventQueue(clients.sqs, () => queues.queueUrl));
+      const resent = await resendUnapplied(buildInbox(config, clients, Date.now), new SqsEventQueue(clients.sqs, () => queues.queueUrl));
       if (resent > 0) log.warn('re-sent inbox rows not yet applied (the embedded queue does not survive restarts)', { resent });
     }
 
@@ -127,10 +134,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     stops.push(() => poller.stop());
     if (options.background !== false) {
       poller.start();
-      const interval = options.sweepIntervalMs ?? Number(env.SWEEP_INTERVAL_SECONDS ?? 60) * 1000;
       sweepTimer = setInterval(() => {
         sweepOnce().catch((error: unknown) => log.error('sweeper error', { error: String(error) }));
-      }, interval);
+      }, sweepIntervalMs);
       sweepTimer.unref();
     }
 
@@ -169,10 +175,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         clients.doc.destroy();
         clients.sqs.destroy();
         if (options.writeStateFile !== false) clearState(dataDir);
+        lock.release();
       },
     };
   } catch (error) {
     await shutdown();
+    lock.release();
     throw error;
   }
 
@@ -187,4 +195,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     for (const stop of stops.splice(0)) await stop().catch(() => undefined);
     for (const emulator of emulators.splice(0).reverse()) await emulator.stop().catch(() => undefined);
   }
+}
+
+/** A port we cannot bind is the operator's to fix: say which and how, not EADDRINUSE with a trace. */
+function portError(error: unknown, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === 'EADDRINUSE') return new StartupError(`PORT ${port} is already in use by another program: set PORT to a free port (PORT=0 picks one)`);
+  if (code === 'EACCES') return new StartupError(`PORT ${port} needs privileges this user does not have: use a port above 1023`);
+  return error;
 }

@@ -5,11 +5,11 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { DEFAULT_INBOX_TTL_DAYS, INBOX_TABLE, SUPPRESSION_TABLE, SWEEPER } from '../../../lib/definitions.js';
+import { NAME_DEFAULTS, parseNumber, readNumber, type Env } from '../environment.js';
 import { createDocumentClient, createSqsClient } from '../aws-clients.js';
 import { DynamoInbox } from '../dynamodb-inbox.js';
 
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env };
 
 export interface RuntimeConfig {
   region: string;
@@ -40,11 +40,11 @@ export function configFromEnv(env: Env): RuntimeConfig {
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
     dynamoEndpoint: env.DYNAMODB_ENDPOINT || undefined,
     sqsEndpoint: env.SQS_ENDPOINT || undefined,
-    inboxTable: env.INBOX_TABLE ?? INBOX_TABLE.defaultName,
-    suppressionTable: env.SUPPRESSION_TABLE ?? SUPPRESSION_TABLE.defaultName,
+    inboxTable: env.INBOX_TABLE ?? NAME_DEFAULTS.INBOX_TABLE,
+    suppressionTable: env.SUPPRESSION_TABLE ?? NAME_DEFAULTS.SUPPRESSION_TABLE,
     queueUrl: env.QUEUE_URL ?? '',
-    inboxTtlDays: nonNegativeNumber(env.INBOX_TTL_DAYS, DEFAULT_INBOX_TTL_DAYS, 'INBOX_TTL_DAYS'),
-    secretsCacheSeconds: nonNegativeNumber(env.SECRETS_CACHE_SECONDS, 60, 'SECRETS_CACHE_SECONDS'),
+    inboxTtlDays: readNumber(env, 'INBOX_TTL_DAYS'),
+    secretsCacheSeconds: readNumber(env, 'SECRETS_CACHE_SECONDS'),
     settings: env,
   };
 }
@@ -59,7 +59,7 @@ export function inboxTtlSeconds(config: RuntimeConfig): number {
 
 /** SWEEP_AFTER_SECONDS: the edge stamps each new row with it, and the sweeper's backoff starts from it. */
 export function resendAfterMs(config: RuntimeConfig): number {
-  return nonNegativeNumber(config.settings.SWEEP_AFTER_SECONDS, SWEEPER.resendAfterSeconds, 'SWEEP_AFTER_SECONDS') * 1000;
+  return readNumber(config.settings, 'SWEEP_AFTER_SECONDS') * 1000;
 }
 
 /** The inbox every role shares, configured the same way for all of them. */
@@ -78,9 +78,7 @@ export function queueResolver(config: RuntimeConfig): () => Promise<string> | st
   return () => queueUrl;
 }
 
+/** Kept for callers outside the contract: the same parser as every variable in environment.ts. */
 export function nonNegativeNumber(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number`);
-  return n;
+  return parseNumber(name, value, { default: fallback, expected: 'a non-negative number', min: 0 });
 }

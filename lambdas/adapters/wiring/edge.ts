@@ -1,6 +1,5 @@
 /** The edge's wiring: providers, secrets, certificates, the inbox, the queue and the SNS confirmer. */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { EDGE } from '../../../lib/definitions.js';
 import { PROVIDERS } from '../../core/providers/index.js';
 import { WebhookEdge, type EdgeDeps } from '../../core/pipeline/edge.js';
 import type { CertificateSource } from '../../core/provider.js';
@@ -11,15 +10,23 @@ import { powertoolsCounters, powertoolsLog } from '../observability.js';
 import { EnvSecretSource, SecretsManagerSecretSource } from '../secrets.js';
 import { HttpsCertificateFetcher, PinnedDirectoryCertificates } from '../sns-certificates.js';
 import { SnsSubscriptionConfirmer } from '../sns-confirmer.js';
+import { MAX_BODY_BYTES } from '../runtime-defaults.js';
 import { SqsEventQueue } from '../sqs-queue.js';
+import { reportConfigurationErrors } from './provider-configuration.js';
 import { buildInbox, inboxTtlSeconds, queueResolver, type Clients, type RuntimeConfig } from './config.js';
 
 export function buildEdge(config: RuntimeConfig, clients: Clients, overrides: Partial<EdgeDeps> = {}): WebhookEdge {
   const ttlSeconds = inboxTtlSeconds(config);
   const now = overrides.now ?? Date.now;
+  const log = overrides.log ?? powertoolsLog('ratchet-edge');
+  const counters = overrides.counters ?? powertoolsCounters('ratchet-edge', 'Ratchet');
+  const { providers, secrets } = reportConfigurationErrors(
+    overrides.providers ?? PROVIDERS,
+    overrides.secrets ?? secretSource(config),
+    config.settings,
+    { log, counters },
+  );
   return new WebhookEdge({
-    providers: PROVIDERS,
-    secrets: secretSource(config),
     inbox: buildInbox(config, clients, now),
     queue: new SqsEventQueue(clients.sqs, queueResolver(config)),
     nonces: new DynamoNonceStore(clients.doc, config.inboxTable, now),
@@ -28,10 +35,12 @@ export function buildEdge(config: RuntimeConfig, clients: Clients, overrides: Pa
     ledger: new DynamoControlLedger(clients.doc, config.inboxTable, ttlSeconds),
     now,
     settings: config.settings,
-    log: powertoolsLog('ratchet-edge'),
-    counters: powertoolsCounters('ratchet-edge', 'Ratchet'),
-    maxBodyBytes: EDGE.maxBodyBytes,
+    maxBodyBytes: MAX_BODY_BYTES,
     ...overrides,
+    log,
+    counters,
+    providers,
+    secrets,
   });
 }
 

@@ -1,5 +1,5 @@
 /** The sweeper's wiring: the inbox's pending index and the queue. */
-import { SWEEPER } from '../../../lib/definitions.js';
+import { SWEEPER_BACKOFF } from '../runtime-defaults.js';
 import type { SweeperDeps } from '../../core/pipeline/sweep.js';
 import { powertoolsCounters, powertoolsLog } from '../observability.js';
 import { SqsEventQueue } from '../sqs-queue.js';
@@ -17,8 +17,8 @@ export function buildSweeperDeps(config: RuntimeConfig, clients: Clients, overri
     log: powertoolsLog('ratchet-sweeper'),
     counters: powertoolsCounters('ratchet-sweeper', 'Ratchet'),
     resendAfterMs: resendAfterMs(config),
-    maxResendIntervalMs: SWEEPER.maxResendIntervalSeconds * 1000,
-    maxResends: SWEEPER.maxResends,
+    maxResendIntervalMs: SWEEPER_BACKOFF.maxResendIntervalSeconds * 1000,
+    maxResends: SWEEPER_BACKOFF.maxResends,
     maxRows: MAX_ROWS_PER_RUN,
     ...overrides,
   };

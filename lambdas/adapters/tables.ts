@@ -1,0 +1,57 @@
+/**
+ * The runtime's facts about its tables and queues: physical names, keys and attributes the adapters
+ * write. Pure data (no SDK, no CDK), owned here so the Lambdas and the public `isSuppressed` client
+ * need nothing from the assembly layer; `lib/definitions.ts` re-exports them for the stack.
+ */
+
+/**
+ * Physical names start with this prefix (CDK context `resourcePrefix`), so two stacks can share an
+ * account and region. The defaults below are the names with the default prefix, which is what the
+ * local runtime, the CLI and `isSuppressed` fall back to when no name is given.
+ */
+export const DEFAULT_RESOURCE_PREFIX = 'ratchet';
+
+/** The queue's names: the stack's sizing of it lives in lib/definitions.ts. */
+export const QUEUE_NAMES = {
+  defaultName: 'ratchet-events',
+  deadLetterSuffix: '-dlq',
+} as const;
+
+/** Physical names for a prefix: the tables, the queue and its DLQ, and each provider's secret. */
+export function resourceNames(prefix: string = DEFAULT_RESOURCE_PREFIX) {
+  return {
+    inboxTable: `${prefix}-inbox`,
+    suppressionTable: `${prefix}-suppressions`,
+    queue: `${prefix}-events`,
+    deadLetterQueue: `${prefix}-events${QUEUE_NAMES.deadLetterSuffix}`,
+    secret: (provider: string) => `${prefix}/${provider}`,
+  };
+}
+
+/** Inbox: one row per admitted event, keyed `provider#eventId`; also holds Mailgun token claims. */
+export const INBOX_TABLE = {
+  defaultName: 'ratchet-inbox',
+  partitionKey: 'pk',
+  /** Epoch seconds. DynamoDB TTL may lag by up to 48 h, so every condition also treats `expiresAt < now` as absent. */
+  ttlAttribute: 'expiresAt',
+  /**
+   * Sparse GSI over rows not applied yet: the two attributes exist only while status is `pending`, so
+   * the index holds just the rows the sweeper may need to re-send, ordered by when it should (`resendAt`,
+   * epoch ms). The partition key is sharded so a busy edge never concentrates GSI writes on one partition.
+   */
+  pendingIndex: {
+    name: 'pending',
+    partitionKey: 'pendingShard',
+    sortKey: 'resendAt',
+    shards: 8,
+  },
+} as const;
+
+/** Suppression list: the public contract sending code reads (see README). */
+export const SUPPRESSION_TABLE = {
+  defaultName: 'ratchet-suppressions',
+  partitionKey: 'email',
+} as const;
+
+/** Inbox rows live 90 days by default: far beyond every provider's retry horizon (SendGrid 24 h, Mailgun 8 h, SNS 1 h). */
+export const DEFAULT_INBOX_TTL_DAYS = 90;

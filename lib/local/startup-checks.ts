@@ -1,0 +1,47 @@
+/**
+ * What `npm start` checks before it starts anything: the variables only the local runtime reads (the
+ * port, the sweep interval, names and endpoints), then everything the handlers read, then each
+ * provider built with its credentials. Every problem becomes one line naming its variable.
+ */
+import { checkConfiguration } from '../../lambdas/adapters/wiring/check.js';
+import { formatProblem } from '../../lambdas/adapters/wiring/provider-configuration.js';
+import { checkNames, readNumber, type Env } from '../../lambdas/adapters/environment.js';
+import { StartupError } from './startup-error.js';
+
+/** PORT: a whole number 0..65535 (0 picks a free port); unset or blank means 3000. */
+export function readPort(env: Env): number {
+  return asStartupError(() => readNumber(env, 'PORT'));
+}
+
+/** SWEEP_INTERVAL_SECONDS: a positive number of seconds (decimals allowed); unset means 60. */
+export function readSweepIntervalMs(env: Env): number {
+  return asStartupError(() => readNumber(env, 'SWEEP_INTERVAL_SECONDS')) * 1000;
+}
+
+function asStartupError<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new StartupError((error as Error).message);
+  }
+}
+
+/**
+ * Throws one StartupError listing every problem (one line each), or returns quietly. `port` and
+ * `sweepInterval` say whether PORT and SWEEP_INTERVAL_SECONDS are read at all (a caller may pass its own).
+ */
+export function assertStartable(settings: Env, read: { port: boolean; sweepInterval: boolean } = { port: true, sweepInterval: true }): void {
+  const problems: string[] = [];
+  for (const [wanted, check] of [
+    [read.port, readPort],
+    [read.sweepInterval, readSweepIntervalMs],
+  ] as const) {
+    try {
+      if (wanted) check(settings);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  problems.push(...checkNames(settings), ...checkConfiguration(settings).map(formatProblem));
+  if (problems.length > 0) throw new StartupError(problems.join('\n'));
+}

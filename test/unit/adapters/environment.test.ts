@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { checkNames, NUMBER_VARIABLES, parseNumber, readNumber } from '../../../lambdas/adapters/environment.js';
+import { configFromEnv, resendAfterMs } from '../../../lambdas/adapters/wiring/config.js';
+
+describe('the one number parser', () => {
+  const rule = { default: 7, expected: 'a number from 1 to 10', min: 1, max: 10 };
+
+  it('reads plain decimals, and unset or blank as the default', () => {
+    expect(parseNumber('X', undefined, rule)).toBe(7);
+    expect(parseNumber('X', '  ', rule)).toBe(7);
+    expect(parseNumber('X', ' 2.5 ', rule)).toBe(2.5);
+    expect(parseNumber('X', '10', rule)).toBe(10);
+    expect(parseNumber('X', '1', rule)).toBe(1);
+  });
+
+  it.each(['0.5', '11', '-1', '1e1', '0x5', 'five', '5 minutes', 'Infinity', 'NaN', '.5', '5.'])('refuses %j, naming the variable', (raw) => {
+    expect(() => parseNumber('X', raw, rule)).toThrow(`X must be a number from 1 to 10, got ${JSON.stringify(raw)}`);
+  });
+
+  it('honours exclusive minimums and whole numbers', () => {
+    expect(() => readNumber({ SWEEP_INTERVAL_SECONDS: '0' }, 'SWEEP_INTERVAL_SECONDS')).toThrow(/^SWEEP_INTERVAL_SECONDS must be/);
+    expect(readNumber({ SWEEP_INTERVAL_SECONDS: '0.25' }, 'SWEEP_INTERVAL_SECONDS')).toBe(0.25);
+    expect(() => readNumber({ PORT: '80.5' }, 'PORT')).toThrow(/^PORT must be a whole number/);
+    expect(readNumber({ PORT: '0' }, 'PORT')).toBe(0);
+  });
+});
+
+describe('the runtime reads its variables through the contract', () => {
+  it('with the declared defaults', () => {
+    const config = configFromEnv({});
+    expect(config.inboxTtlDays).toBe(NUMBER_VARIABLES.INBOX_TTL_DAYS.default);
+    expect(config.inboxTtlDays).toBe(90);
+    expect(config.secretsCacheSeconds).toBe(60);
+    expect(resendAfterMs(config)).toBe(300_000);
+    expect(config.inboxTable).toBe('ratchet-inbox');
+    expect(config.suppressionTable).toBe('ratchet-suppressions');
+  });
+
+  it('with the values given', () => {
+    const config = configFromEnv({ INBOX_TTL_DAYS: '0.5', SECRETS_CACHE_SECONDS: '0', SWEEP_AFTER_SECONDS: '30', INBOX_TABLE: 'a-inbox' });
+    expect([config.inboxTtlDays, config.secretsCacheSeconds, resendAfterMs(config), config.inboxTable]).toEqual([0.5, 0, 30_000, 'a-inbox']);
+  });
+
+  it('checks resource names and endpoints that are set', () => {
+    expect(checkNames({ QUEUE_NAME: '', DYNAMODB_ENDPOINT: '', INBOX_TABLE: 'ok-table' })).toEqual([]);
+    expect(checkNames({ INBOX_TABLE: '', SQS_ENDPOINT: 'ftp://x', QUEUE_NAME: 'q'.repeat(77) })).toEqual([
+      `INBOX_TABLE must be 3-255 letters, digits, '_', '-' or '.' (a DynamoDB table name), got ""`,
+      `QUEUE_NAME must be 1-76 letters, digits, '_' or '-' (an SQS queue name, before the -dlq suffix), got "${'q'.repeat(77)}"`,
+      'SQS_ENDPOINT must be an http(s) URL, got "ftp://x"',
+    ]);
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { assertStartable, readPort, readSweepIntervalMs } from '../../../lib/local/startup-checks.js';
+import { StartupError } from '../../../lib/local/startup-error.js';
+
+function problems(settings: Record<string, string>): string[] {
+  try {
+    assertStartable(settings);
+    return [];
+  } catch (error) {
+    expect(error).toBeInstanceOf(StartupError);
+    return (error as Error).message.split('\n');
+  }
+}
+
+describe('PORT', () => {
+  it.each([
+    [undefined, 3000],
+    ['', 3000],
+    ['0', 0],
+    [' 8080 ', 8080],
+    ['65535', 65535],
+  ])('%j reads as %d', (value, port) => {
+    expect(readPort({ PORT: value })).toBe(port);
+  });
+
+  it.each(['abc', '-1', '65536', '80.5', '1e3', '0x50', '123456'])('%j is refused, naming PORT and the value', (value) => {
+    expect(() => readPort({ PORT: value })).toThrow(
+      new StartupError(`PORT must be a whole number from 0 to 65535 (0 picks a free port), got ${JSON.stringify(value)}`),
+    );
+  });
+});
+
+describe('SWEEP_INTERVAL_SECONDS', () => {
+  it('defaults to a minute and accepts decimals', () => {
+    expect(readSweepIntervalMs({})).toBe(60_000);
+    expect(readSweepIntervalMs({ SWEEP_INTERVAL_SECONDS: '0.5' })).toBe(500);
+  });
+  it.each(['0', '-5', 'soon', '86401'])('%j is refused', (value) => {
+    expect(() => readSweepIntervalMs({ SWEEP_INTERVAL_SECONDS: value })).toThrow(/^SWEEP_INTERVAL_SECONDS must be/);
+  });
+});
+
+describe('everything npm start checks before starting', () => {
+  it('passes a clean environment (no provider configured)', () => {
+    expect(problems({})).toEqual([]);
+  });
+
+  it('names every bad variable, one line each', () => {
+    expect(
+      problems({
+        PORT: 'x',
+        INBOX_TABLE: 'a',
+        DYNAMODB_ENDPOINT: 'localhost:8000',
+        SECRETS_CACHE_SECONDS: '-1',
+        SWEEP_AFTER_SECONDS: 'later',
+        SOFT_BOUNCE_WINDOW_DAYS: '0',
+        GENERIC_WEBHOOK_SECRETS: 'short',
+        SNS_TOPIC_ARNS: 'not-an-arn',
+      }),
+    ).toEqual([
+      'PORT must be a whole number from 0 to 65535 (0 picks a free port), got "x"',
+      `INBOX_TABLE must be 3-255 letters, digits, '_', '-' or '.' (a DynamoDB table name), got "a"`,
+      'DYNAMODB_ENDPOINT must be an http(s) URL, got "localhost:8000"',
+      'SECRETS_CACHE_SECONDS must be a non-negative number of seconds, got "-1"',
+      'SWEEP_AFTER_SECONDS must be a non-negative number of seconds, got "later"',
+      'SOFT_BOUNCE_WINDOW_DAYS must be a number of days above 0 and at most 3650',
+      // SES's credentials are public topic ARNs: the value is shown, it helps.
+      'SNS_TOPIC_ARNS: SNS topic allowlist entry is not an SNS topic ARN: not-an-arn',
+      'GENERIC_WEBHOOK_SECRETS entry 1 is shorter than 32 bytes',
+    ]);
+  });
+});
