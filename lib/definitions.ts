@@ -99,5 +99,8 @@ export const API = {
   snsMaxReceivesPerSecond: 50,
 } as const;
 
-/** Inbox rows live 90 days by default: far beyond every provider's retry horizon (SendGrid 24 h, Mailgun 8 h, SNS 1 h). */
-export const DEFAULT_INBOX_TTL_DAYS = 90;
+/**
+ * Inbox rows live 30 days by default: far beyond every provider retry horizon and replay window (SNS 1 h,
+ * Mailgun 9 h, SendGrid 25 h; at most 48 h) and beyond TTL deletion lag (up to 48 h). Configurable.
+ */
+export const DEFAULT_INBOX_TTL_DAYS = 30;

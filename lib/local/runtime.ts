@@ -1,20 +1,17 @@
 /**
  * The whole system on one machine: embedded DynamoDB and SQS (unless endpoints are given), the same
  * edge and consumer handlers the Lambdas run, an HTTP front in place of API Gateway, a poller in place
- * of the SQS event source, and the sweeper on an interval in place of the schedule.
+ * of the SQS event source.
  */
 import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Counters, Log } from '../../lambdas/core/pipeline/ports.js';
 import type { EdgeDeps } from '../../lambdas/core/pipeline/edge.js';
 import type { ConsumerDeps } from '../../lambdas/core/pipeline/consume.js';
-import type { SweeperDeps } from '../../lambdas/core/pipeline/sweep.js';
-import { sweepPending, type SweepResult } from '../../lambdas/core/pipeline/sweep.js';
 import { MemoryCounters, powertoolsLog } from '../../lambdas/adapters/observability.js';
 import {
   buildConsumerDeps,
   buildEdge,
-  buildSweeperDeps,
   configFromEnv,
   createClients,
   type Clients,
@@ -29,7 +26,7 @@ import { applyDemoDefaults, ensureDemoCredentials } from './demo-credentials.js'
 import { startDynamo, startSqs, type Emulator } from './emulators.js';
 import { startHttpFront } from './http-front.js';
 import { QueuePoller } from './poller.js';
-import { resendUnapplied } from './recovery.js';
+import { resendStored } from './recovery.js';
 import { clearState, writeState } from './state.js';
 
 type Env = Record<string, string | undefined>;
@@ -44,9 +41,8 @@ export interface LocalRuntimeOptions {
   dataDir?: string;
   /** Keep dynalite's store on disk under the data dir (default true). */
   persist?: boolean;
-  /** Start the background poller and sweeper (default true); tests may drive them by hand. */
+  /** Start the background poller (default true); tests may drive it by hand. */
   background?: boolean;
-  sweepIntervalMs?: number;
   pollerConcurrency?: number;
   retryDelaySeconds?: number;
   /** Write `.data/local.json` for the CLIs (default true). */
@@ -55,7 +51,6 @@ export interface LocalRuntimeOptions {
   clients?: Partial<Clients>;
   edge?: Partial<EdgeDeps>;
   consumer?: Partial<ConsumerDeps>;
-  sweeper?: Partial<SweeperDeps>;
 }
 
 export interface LocalRuntime {
@@ -69,7 +64,6 @@ export interface LocalRuntime {
   /** Providers running on generated demo credentials. */
   usingDemo: string[];
   poller: QueuePoller;
-  sweepOnce(): Promise<SweepResult>;
   stop(): Promise<void>;
 }
 
@@ -113,24 +107,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       region: config.region,
       onError: (error) => log.error('poller error', { error: String(error) }),
     });
-    const sweeperDeps = buildSweeperDeps(config, clients, { ...common, ...options.sweeper });
-    const sweepOnce = () => sweepPending(sweeperDeps);
 
     if (embeddedSqs) {
-      const resent = await resendUnapplied(clients.doc, config.inboxTable, new SqsEventQueue(clients.sqs, () => queues.queueUrl));
-      if (resent > 0) log.warn('re-sent inbox rows not yet applied (the embedded queue does not survive restarts)', { resent });
+      const resent = await resendStored(clients.doc, config.inboxTable, new SqsEventQueue(clients.sqs, () => queues.queueUrl));
+      if (resent > 0) log.warn('re-sent stored events (the embedded queue does not survive restarts)', { resent });
     }
 
-    let sweepTimer: NodeJS.Timeout | undefined;
     stops.push(() => poller.stop());
-    if (options.background !== false) {
-      poller.start();
-      const interval = options.sweepIntervalMs ?? Number(env.SWEEP_INTERVAL_SECONDS ?? 60) * 1000;
-      sweepTimer = setInterval(() => {
-        sweepOnce().catch((error: unknown) => log.error('sweeper error', { error: String(error) }));
-      }, interval);
-      sweepTimer.unref();
-    }
+    if (options.background !== false) poller.start();
 
     if (options.writeStateFile !== false) {
       writeState(dataDir, {
@@ -158,11 +142,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       counters,
       usingDemo,
       poller,
-      sweepOnce,
       async stop() {
         if (stopped) return;
         stopped = true;
-        if (sweepTimer) clearInterval(sweepTimer);
         await shutdown();
         clients.doc.destroy();
         clients.sqs.destroy();

@@ -20,7 +20,7 @@ export function buildEdge(config: RuntimeConfig, clients: Clients, overrides: Pa
   return new WebhookEdge({
     providers: PROVIDERS,
     secrets: secretSource(config),
-    inbox: buildInbox(config, clients, now),
+    inbox: buildInbox(config, clients),
     queue: new SqsEventQueue(clients.sqs, queueResolver(config)),
     nonces: new DynamoNonceStore(clients.doc, config.inboxTable, now),
     certificates: certificateSource(config),
@@ -28,7 +28,7 @@ export function buildEdge(config: RuntimeConfig, clients: Clients, overrides: Pa
     ledger: new DynamoControlLedger(clients.doc, config.inboxTable, ttlSeconds),
     now,
     settings: config.settings,
-    log: powertoolsLog('ratchet-edge'),
+    log: powertoolsLog('ratchet-edge', config.settings.LOG_LEVEL),
     counters: powertoolsCounters('ratchet-edge', 'Ratchet'),
     maxBodyBytes: EDGE.maxBodyBytes,
     ...overrides,

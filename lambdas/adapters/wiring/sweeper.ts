@@ -1,25 +1,13 @@
-/** The sweeper's wiring: the inbox's pending index and the queue. */
-import { SWEEPER } from '../../../lib/definitions.js';
-import type { SweeperDeps } from '../../core/pipeline/sweep.js';
-import { powertoolsCounters, powertoolsLog } from '../observability.js';
-import { SqsEventQueue } from '../sqs-queue.js';
-import { buildInbox, queueResolver, resendAfterMs, type Clients, type RuntimeConfig } from './config.js';
+/**
+ * Retired: enqueue-before-store leaves nothing to sweep (README, "How no event is lost"). Kept only so
+ * the stack's sweeper entry still builds until the stack drops it; it does nothing.
+ */
+import type { Clients, RuntimeConfig } from './config.js';
 
-/** Rows per run: one invocation must stay well inside its timeout. */
-const MAX_ROWS_PER_RUN = 1000;
+export interface SweeperDeps {
+  retired: true;
+}
 
-export function buildSweeperDeps(config: RuntimeConfig, clients: Clients, overrides: Partial<SweeperDeps> = {}): SweeperDeps {
-  const now = overrides.now ?? Date.now;
-  return {
-    inbox: buildInbox(config, clients, now),
-    queue: new SqsEventQueue(clients.sqs, queueResolver(config)),
-    now,
-    log: powertoolsLog('ratchet-sweeper'),
-    counters: powertoolsCounters('ratchet-sweeper', 'Ratchet'),
-    resendAfterMs: resendAfterMs(config),
-    maxResendIntervalMs: SWEEPER.maxResendIntervalSeconds * 1000,
-    maxResends: SWEEPER.maxResends,
-    maxRows: MAX_ROWS_PER_RUN,
-    ...overrides,
-  };
+export function buildSweeperDeps(_config: RuntimeConfig, _clients: Clients): SweeperDeps {
+  return { retired: true };
 }
