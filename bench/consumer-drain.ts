@@ -66,7 +66,7 @@ export async function benchConsumerDrain(options: ConsumerDrainOptions = {}): Pr
     if (drainMs === undefined) throw new Error(`drain did not finish in ${DRAIN_TIMEOUT_MS / 1000} s: ${applied()} of ${TOTAL} applied`);
 
     const after = await stack.queueDepth();
-    const rows = (await scanAll(stack, stack.runtime.config.inboxTable)).filter((row) => row.payload !== undefined);
+    const rows = (await scanAll(stack, stack.runtime.config.inboxTable)).filter((row) => row.body !== undefined);
     const records = await scanAll(stack, stack.runtime.config.suppressionTable);
     const suppressed = records.filter((record) => record.status === 'suppressed').length;
     const rate = TOTAL / (drainMs / 1000);

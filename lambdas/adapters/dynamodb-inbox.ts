@@ -1,9 +1,10 @@
 /**
  * The inbox table: exactly-once admission by conditional put on `provider#eventId`.
  *
- * A row is only the dedup key, `status`, the TTL, when it arrived, and one compressed `payload` (the
- * normalized events and the exact raw payload, see inbox-codec.ts) with its codec version: about
- * 0.5–0.9 KB for a real SES notification, so a put costs one write unit. The edge has already sent the
+ * A row is only the dedup key `pk`, `status`, the TTL `expiresAt` and one compressed `body` (the
+ * normalized events and the exact raw payload, see inbox-codec.ts) with its codec version `v`: under
+ * 1 KB for AWS's SES examples, so a put costs one write unit (BENCHMARKS.md, `npm run cost`). Attribute
+ * names are short on purpose: DynamoDB bills their bytes too. The edge has already sent the
  * events to SQS when it stores the row, so nothing ever updates a row: no pending index, no "applied".
  *
  * dynalite (our local DynamoDB) never deletes expired TTL rows and real DynamoDB may take 48 h to, so
@@ -32,17 +33,17 @@ export type InboxStatus = 'queued';
 export interface StoredRow {
   pk: string;
   status: InboxStatus;
-  receivedAt: number;
   expiresAt: number;
-  payload: Uint8Array;
-  codec: number;
+  body: Uint8Array;
+  v: number;
 }
 
 /** A row decoded for people and replay, whichever format wrote it (rows before codec 1 kept `event` and `raw`/`rawGz`). */
 export interface InboxRow {
   pk: string;
   status: string;
-  receivedAt: number;
+  /** Kept by rows written before codec 1; newer rows know only their expiry. */
+  receivedAt?: number;
   expiresAt: number;
   events: StoredEvent[];
   raw: string | undefined;
@@ -57,6 +58,7 @@ export interface DynamoInboxOptions {
 
 interface DynamoPreparedRow extends PreparedRow {
   item: StoredRow;
+  receivedAtMs: number;
 }
 
 export function inboxKey(provider: string, eventId: string): string {
@@ -68,24 +70,23 @@ export function storedRowAttributes(row: StoredRow): Record<string, AttributeVal
   return {
     [PK]: { S: row.pk },
     status: { S: row.status },
-    receivedAt: { N: String(row.receivedAt) },
     [TTL]: { N: String(row.expiresAt) },
-    payload: { B: row.payload },
-    codec: { N: String(row.codec) },
+    body: { B: row.body },
+    v: { N: String(row.v) },
   };
 }
 
 /** Decodes any inbox row; undefined for items that are not event rows (Mailgun token claims, ledger rows). */
 export function decodeInboxRow(item: Record<string, unknown>): InboxRow | undefined {
-  const base = { pk: String(item[PK]), status: String(item.status), receivedAt: Number(item.receivedAt), expiresAt: Number(item[TTL]) };
-  if (item.payload instanceof Uint8Array) {
-    const { events, raw } = decodePayload(item.payload, Number(item.codec));
+  const base = { pk: String(item[PK]), status: String(item.status), expiresAt: Number(item[TTL]) };
+  if (item.body instanceof Uint8Array) {
+    const { events, raw } = decodePayload(item.body, Number(item.v));
     return { ...base, events, raw };
   }
   if (item.event !== undefined) {
     const legacy = item as { event: StoredEvent; raw?: string; rawGz?: Uint8Array };
     const raw = legacy.raw ?? (legacy.rawGz ? gunzipSync(legacy.rawGz).toString('utf8') : undefined);
-    return { ...base, events: [legacy.event], raw };
+    return { ...base, receivedAt: Number(item.receivedAt), events: [legacy.event], raw };
   }
   return undefined;
 }
@@ -108,20 +109,19 @@ export class DynamoInbox implements InboxStore {
     const item: StoredRow = {
       pk: inboxKey(first.provider, first.eventId),
       status: 'queued',
-      receivedAt: receivedAtMs,
       expiresAt: Math.floor(receivedAtMs / 1000) + this.ttlSeconds,
-      payload: encodePayload(stored, first.raw),
-      codec: CURRENT_CODEC,
+      body: encodePayload(stored, first.raw),
+      v: CURRENT_CODEC,
     };
     // Retrying cannot shrink an item: refused here, before anything is sent, and answered 413.
     if (itemSize(storedRowAttributes(item)) > MAX_ITEM_BYTES) {
       throw new PayloadTooLargeError('event is too large to store, even compressed');
     }
-    return { pk: item.pk, events, item };
+    return { pk: item.pk, events, item, receivedAtMs };
   }
 
   async store(row: PreparedRow): Promise<boolean> {
-    const { item } = row as DynamoPreparedRow;
+    const { item, receivedAtMs } = row as DynamoPreparedRow;
     try {
       await this.client.send(
         new PutCommand({
@@ -129,7 +129,7 @@ export class DynamoInbox implements InboxStore {
           Item: item,
           ConditionExpression: 'attribute_not_exists(#pk) OR #ttl < :now',
           ExpressionAttributeNames: { '#pk': PK, '#ttl': TTL },
-          ExpressionAttributeValues: { ':now': Math.floor(item.receivedAt / 1000) },
+          ExpressionAttributeValues: { ':now': Math.floor(receivedAtMs / 1000) },
         }),
       );
       return true;

@@ -1,6 +1,6 @@
 /**
- * How an inbox row's payload is packed: the normalized events (JSON, one line) and the exact raw
- * payload after a newline, raw-deflated with a preset dictionary. The events mostly repeat strings of the
+ * How an inbox row's payload is packed: the normalized events (one JSON line) and the exact raw payload
+ * after a newline, raw-deflated with a preset dictionary. The events mostly repeat strings of the
  * raw payload, so deflate stores them for a few dozen bytes, and replay needs no provider re-verification.
  *
  * Why a preset dictionary: SNS pretty-prints its envelope and the signature is incompressible, so plain
@@ -97,26 +97,29 @@ const SENDGRID_SKELETON = [
   { event: 'bounce', type: 'bounce', status: '5.1.1', reason: '', bounce_classification: '' },
 ];
 
-/** Our own events line (values emptied): it leads every payload. */
-const EVENTS_SKELETON = [
+/** Our own header line (values emptied): it leads every payload. */
+const HEADER_SKELETON = [
   { provider: 'ses', eventId: '', recipient: '', kind: 'delivered', occurredAt: 0, detail: { bounceType: '', bounceSubType: '', status: '', diagnosticCode: '', complaintFeedbackType: '', providerEventType: '' } },
 ];
 
 /** JSON as SES puts it inside the SNS `Message` string: serialized, then escaped as a JSON string. */
-function asMessage(value: unknown, indent?: number): string {
-  return JSON.stringify(JSON.stringify(value, null, indent)).slice(1, -1);
+function asMessage(json: string): string {
+  return JSON.stringify(json).slice(1, -1);
+}
+
+/**
+ * SES serializes compactly; AWS's documentation shows the same records indented, with and without a
+ * space after the colon. The dictionary carries all three layouts of the same constant text.
+ */
+function sesLayouts(value: unknown): string[] {
+  const indented = JSON.stringify(value, null, 2);
+  return [indented.replace(/": /g, '":'), indented, JSON.stringify(value)].map(asMessage);
 }
 
 /** Deflate reaches back at most 32 KB; the most common text goes last, where distances are shortest. */
 const DICTIONARIES: Readonly<Record<number, Buffer>> = {
   1: Buffer.from(
-    [
-      JSON.stringify(SENDGRID_SKELETON),
-      asMessage(SES_SKELETON, 2),
-      asMessage(SES_SKELETON),
-      JSON.stringify(EVENTS_SKELETON),
-      SNS_ENVELOPE,
-    ].join('\n'),
+    [JSON.stringify(SENDGRID_SKELETON), ...sesLayouts(SES_SKELETON), JSON.stringify(HEADER_SKELETON), SNS_ENVELOPE].join('\n'),
     'utf8',
   ),
 };
@@ -127,12 +130,17 @@ export function dictionary(version: number): Buffer {
   return dict;
 }
 
+export interface Decoded {
+  events: StoredEvent[];
+  raw: string;
+}
+
 export function encodePayload(events: readonly StoredEvent[], raw: string, version = CURRENT_CODEC): Buffer {
   const plain = `${JSON.stringify(events)}\n${raw}`;
   return deflateRawSync(plain, { level: 9, memLevel: 9, dictionary: dictionary(version) });
 }
 
-export function decodePayload(payload: Uint8Array, version: number): { events: StoredEvent[]; raw: string } {
+export function decodePayload(payload: Uint8Array, version: number): Decoded {
   const plain = inflateRawSync(payload, { dictionary: dictionary(version) }).toString('utf8');
   // JSON.stringify never writes a raw newline, so the first one ends the events line.
   const cut = plain.indexOf('\n');

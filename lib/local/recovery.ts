@@ -20,8 +20,8 @@ export async function resendStored(
     const page = await client.send(
       new ScanCommand({
         TableName: inboxTable,
-        FilterExpression: '(attribute_exists(#payload) OR attribute_exists(#event)) AND #ttl >= :now',
-        ExpressionAttributeNames: { '#payload': 'payload', '#event': 'event', '#ttl': 'expiresAt' },
+        FilterExpression: '(attribute_exists(#body) OR attribute_exists(#event)) AND #ttl >= :now',
+        ExpressionAttributeNames: { '#body': 'body', '#event': 'event', '#ttl': 'expiresAt' },
         ExpressionAttributeValues: { ':now': Math.floor(nowMs / 1000) },
         ExclusiveStartKey: startKey,
       }),

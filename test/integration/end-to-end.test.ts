@@ -65,9 +65,9 @@ describe('end to end, fresh process', () => {
   it('stores each row as one compressed payload under 1 KB that decodes to the exact raw bytes and events', async () => {
     const rows = await stack.inboxRows();
     const ses = rows.find((r) => r.pk.startsWith('ses#'))!;
-    expect(Object.keys(ses.item).sort()).toEqual(['codec', 'expiresAt', 'payload', 'pk', 'receivedAt', 'status']);
-    expect(ses.item.payload).toBeInstanceOf(Uint8Array);
-    expect(ses.item.payload.byteLength).toBeLessThan(1024);
+    expect(Object.keys(ses.item).sort()).toEqual(['body', 'expiresAt', 'pk', 'status', 'v']);
+    expect(ses.item.body).toBeInstanceOf(Uint8Array);
+    expect(ses.item.body.byteLength).toBeLessThan(1024);
     expect(JSON.parse(ses.raw!)).toMatchObject({ Type: 'Notification' });
     expect(ses.events[0]).toMatchObject({ provider: 'ses', kind: expect.any(String) });
     expect(ses.events[0]).not.toHaveProperty('raw');
