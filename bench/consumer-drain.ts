@@ -3,8 +3,8 @@
  * in the queue, then the local poller (the SQS event source stand-in, default concurrency and batch
  * size from lib/definitions.ts) is started and timed until every event is applied and the queue is
  * empty. The backlog is put in place directly, not through HTTP: events are produced by the generic
- * provider's own `receive` on demo-signed requests, admitted with the edge's inbox adapter
- * (`DynamoInbox.admit`, the same conditional put) and enqueued with its queue adapter (`SqsEventQueue`).
+ * provider's own `receive` on demo-signed requests, enqueued with the edge's queue adapter
+ * (`SqsEventQueue`) and stored with its inbox adapter (`DynamoInbox.prepare` + `store`, the same conditional put).
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoInbox } from '../lambdas/adapters/dynamodb-inbox.js';
@@ -66,8 +66,7 @@ export async function benchConsumerDrain(options: ConsumerDrainOptions = {}): Pr
     if (drainMs === undefined) throw new Error(`drain did not finish in ${DRAIN_TIMEOUT_MS / 1000} s: ${applied()} of ${TOTAL} applied`);
 
     const after = await stack.queueDepth();
-    const rows = await scanAll(stack, stack.runtime.config.inboxTable);
-    const appliedRows = rows.filter((row) => row.status === 'applied').length;
+    const rows = (await scanAll(stack, stack.runtime.config.inboxTable)).filter((row) => row.body !== undefined);
     const records = await scanAll(stack, stack.runtime.config.suppressionTable);
     const suppressed = records.filter((record) => record.status === 'suppressed').length;
     const rate = TOTAL / (drainMs / 1000);
@@ -77,13 +76,13 @@ export async function benchConsumerDrain(options: ConsumerDrainOptions = {}): Pr
       title: '5. Consumer drain rate (local stack)',
       method: [
         `Backlog: ${ADDRESSES.toLocaleString('en-US')} addresses × ${EVENTS_PER_ADDRESS} events (each address gets one of each of ${KINDS.join(', ')}, in a per-address rotated order and with increasing timestamps), queued round-robin so an address's events are ${ADDRESSES} messages apart.`,
-        'Put in place directly, not through HTTP (untimed): the generic provider\'s `receive` on demo-signed requests makes the NormalizedEvents, `DynamoInbox.admit` writes the inbox rows (the edge\'s conditional put), `SqsEventQueue.send` enqueues them (SendMessageBatch). The rows are `pending`, exactly as the edge leaves them, until the consumer marks each applied.',
-        `Then the runtime's \`QueuePoller\` starts with its defaults (${CONSUMER.maxConcurrency} receive loops = the event source's maximum concurrency, batches of ${CONSUMER.batchSize}): receive → consumer handler (suppression ratchet: consistent read + version-guarded put per event, then mark the inbox row applied) → delete. Timed from \`start()\` until all ${TOTAL.toLocaleString('en-US')} events are counted applied and the queue shows nothing visible or in flight (checked every 50 ms).`,
+        'Put in place directly, not through HTTP (untimed): the generic provider\'s `receive` on demo-signed requests makes the NormalizedEvents, `SqsEventQueue.send` enqueues them (SendMessageBatch) and `DynamoInbox.store` writes the inbox rows (the edge\'s conditional put), in the edge\'s order. The consumer never touches the inbox.',
+        `Then the runtime's \`QueuePoller\` starts with its defaults (${CONSUMER.maxConcurrency} receive loops = the event source's maximum concurrency, batches of ${CONSUMER.batchSize}): receive → consumer handler (suppression ratchet: consistent read + version-guarded put per event, skipped when nothing changes) → delete. Timed from \`start()\` until all ${TOTAL.toLocaleString('en-US')} events are counted applied and the queue shows nothing visible or in flight (checked every 50 ms).`,
         '**CPU ms/event** = whole-process CPU (poller, consumer, dynalite and fauxqs share one process) per event during the drain.',
       ],
       tables: [
         {
-          columns: ['events', 'addresses', 'poller loops × batch', 'drain s', 'events/s', 'CPU ms/event', 'inbox rows applied', 'addresses suppressed', 'DLQ'],
+          columns: ['events', 'addresses', 'poller loops × batch', 'drain s', 'events/s', 'CPU ms/event', 'inbox rows', 'addresses suppressed', 'DLQ'],
           rows: [
             [
               String(TOTAL),
@@ -92,7 +91,7 @@ export async function benchConsumerDrain(options: ConsumerDrainOptions = {}): Pr
               fmt(drainMs / 1000),
               fmt(rate),
               fmt((cpu.user + cpu.system) / 1000 / TOTAL),
-              `${appliedRows} / ${rows.length}`,
+              String(rows.length),
               `${suppressed} / ${records.length}`,
               String(after.dlq),
             ],
@@ -132,19 +131,12 @@ async function makeEvents(stack: BenchStack): Promise<NormalizedEvent[]> {
 async function enqueueBacklog(stack: BenchStack, events: readonly NormalizedEvent[]): Promise<void> {
   const { doc, sqs } = stack.runtime.clients;
   const inbox = new DynamoInbox(doc, stack.runtime.config.inboxTable, { ttlSeconds: DEFAULT_INBOX_TTL_DAYS * 86_400 });
-  const queued: QueuedEvent[] = [];
-  const admitted = await runClosedLoop(events, 32, async (event) => {
-    const outcome = await inbox.admit(event, Date.now());
-    if (!outcome.admitted) return `not admitted: ${outcome.pk}`;
-    const { raw: _raw, ...rest } = event;
-    queued.push({ pk: outcome.pk, event: rest });
-    return true;
-  });
-  if (admitted.failures > 0) throw new Error(`backlog admission failed: ${admitted.failureSamples.join('; ')}`);
-  // Restore queue order (admission completes out of order).
-  const order = new Map(events.map((e, i) => [`${e.provider}#${e.eventId}`, i]));
-  queued.sort((a, b) => order.get(a.pk)! - order.get(b.pk)!);
+  const rows = events.map((event) => inbox.prepare([event], Date.now()));
+  // The edge's order: send first (queue order = event order), then store.
+  const queued: QueuedEvent[] = events.map(({ raw: _raw, ...rest }, i) => ({ pk: rows[i]!.pk, event: rest }));
   await new SqsEventQueue(sqs, () => stack.runtime.queues.queueUrl).send(queued);
+  const stored = await runClosedLoop(rows, 32, async (row) => ((await inbox.store(row)) ? true : `not stored: ${row.pk}`));
+  if (stored.failures > 0) throw new Error(`backlog store failed: ${stored.failureSamples.join('; ')}`);
 }
 
 async function scanAll(stack: BenchStack, table: string): Promise<Record<string, unknown>[]> {

@@ -14,6 +14,7 @@ import { benchEdgeAdmission } from './edge-admission.js';
 import { runCleanups } from './lib/cleanup.js';
 import type { SectionResult } from './lib/types.js';
 import { renderReport } from './report.js';
+import { currentCostSection } from '../cost/report.js';
 import { benchSendgridBatch } from './sendgrid-batch.js';
 import { benchProviderVerification } from './verify-providers.js';
 import { benchSnsVerification } from './verify-sns.js';
@@ -79,7 +80,9 @@ async function main(): Promise<number> {
     },
     sections,
   );
-  writeFileSync(OUTPUT, report);
+  // `npm run cost` owns its own section of the file: carry it over.
+  const cost = currentCostSection(OUTPUT);
+  writeFileSync(OUTPUT, cost ? `${report.trimEnd()}\n\n${cost}\n` : report);
   const verdicts = sections.flatMap((s) => s.verdicts);
   log(`\nWrote ${OUTPUT}: ${verdicts.filter((v) => v.meets).length}/${verdicts.length} targets met, ${failures.length} section(s) failed, ${((performance.now() - started) / 1000).toFixed(0)} s.`);
   return failures.length > 0 ? 1 : 0;

@@ -22,7 +22,8 @@ export interface BenchStack {
   stop(): Promise<void>;
 }
 
-export async function startBenchStack(): Promise<BenchStack> {
+/** `background`: run the poller (the consumer drains while the section measures), as `npm start` does. */
+export async function startBenchStack(options: { background?: boolean } = {}): Promise<BenchStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ratchet-bench-'));
   const removeDir = () => rmSync(dataDir, { recursive: true, force: true });
   const cancelDirCleanup = onCleanup(removeDir);
@@ -32,7 +33,7 @@ export async function startBenchStack(): Promise<BenchStack> {
       port: 0,
       dataDir,
       persist: false,
-      background: false,
+      background: options.background ?? false,
       writeStateFile: false,
       log: SILENT_LOG,
       env: { AWS_REGION: 'us-east-1' },
@@ -80,8 +81,8 @@ export async function startBenchStack(): Promise<BenchStack> {
 }
 
 /** Runs `fn` against a fresh stack and always stops it. */
-export async function withBenchStack<T>(fn: (stack: BenchStack) => Promise<T>): Promise<T> {
-  const stack = await startBenchStack();
+export async function withBenchStack<T>(fn: (stack: BenchStack) => Promise<T>, options: { background?: boolean } = {}): Promise<T> {
+  const stack = await startBenchStack(options);
   try {
     return await fn(stack);
   } finally {

@@ -1,70 +1,98 @@
 /**
  * The inbox table: exactly-once admission by conditional put on `provider#eventId`.
  *
- * dynalite (our local DynamoDB) ignores ReturnValuesOnConditionCheckFailure and never deletes expired
- * TTL rows, and real DynamoDB may take 48 h to delete them, so: every condition treats an expired row
- * as absent, and a failed condition is followed by a consistent read rather than relying on the
- * returned item.
+ * A row is only the dedup key `pk`, `status`, the TTL `expiresAt` and one compressed `body` (the
+ * normalized events and the exact raw payload, see inbox-codec.ts) with its codec version `v`: under
+ * 1 KB for AWS's SES examples, so a put costs one write unit (BENCHMARKS.md, `npm run cost`). Attribute
+ * names are short on purpose: DynamoDB bills their bytes too. The edge has already sent the
+ * events to SQS when it stores the row, so nothing ever updates a row: no pending index, no "applied".
+ *
+ * dynalite (our local DynamoDB) never deletes expired TTL rows and real DynamoDB may take 48 h to, so
+ * the condition treats an expired row as absent.
  */
-import { gzipSync, gunzipSync } from 'node:zlib';
-import { createHash } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { SWEEPER_BACKOFF } from './runtime-defaults.js';
+import { gunzipSync } from 'node:zlib';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { INBOX_TABLE } from './tables.js';
 import type { NormalizedEvent } from '../core/event.js';
 import { PayloadTooLargeError, TransientError } from '../core/errors.js';
-import type { AdmitOutcome, DueRow, InboxStatus, InboxStore } from '../core/pipeline/ports.js';
+import type { InboxStore, PreparedRow } from '../core/pipeline/ports.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
-import { scanItems, type ScanOptions } from './dynamodb-scan.js';
+import { itemSize } from './dynamodb-item-size.js';
+import { CURRENT_CODEC, decodePayload, encodePayload, type StoredEvent } from './inbox-codec.js';
 
-/** DynamoDB bills a write unit per KB: raw payloads over this are stored gzip-compressed in `rawGz`. */
-export const RAW_INLINE_MAX_BYTES = 1024;
+const { partitionKey: PK, ttlAttribute: TTL } = INBOX_TABLE;
 
-const { partitionKey: PK, ttlAttribute: TTL, pendingIndex } = INBOX_TABLE;
+/** DynamoDB's item size limit (400 KB). */
+export const MAX_ITEM_BYTES = 400 * 1024;
 
+/** `queued`: the events were on the queue before the row was written (the only state a row has). */
+export type InboxStatus = 'queued';
+
+/** An inbox row as written. */
+export interface StoredRow {
+  pk: string;
+  status: InboxStatus;
+  expiresAt: number;
+  body: Uint8Array;
+  v: number;
+}
+
+/** A row decoded for people and replay, whichever format wrote it (rows before codec 1 kept `event` and `raw`/`rawGz`). */
 export interface InboxRow {
   pk: string;
-  provider: string;
-  eventId: string;
-  event: Omit<NormalizedEvent, 'raw'>;
-  raw?: string;
-  rawGz?: Uint8Array;
-  receivedAt: number;
-  status: InboxStatus;
-  appliedAt?: number;
+  status: string;
+  /** Kept by rows written before codec 1; newer rows know only their expiry. */
+  receivedAt?: number;
   expiresAt: number;
-  /** The sweeper's index keys: present only while the row is not applied (and the sweeper has not given up). */
-  pendingShard?: string;
-  resendAt?: number;
-  /** How many times the sweeper re-sent the row. */
-  resends?: number;
-  /** Set when the sweeper stopped re-sending a row that was never applied. */
-  abandonedAt?: number;
+  events: StoredEvent[];
+  raw: string | undefined;
+  /** Bytes the stored item takes, by DynamoDB's size rules. */
+  itemBytes?: number;
 }
 
 export interface DynamoInboxOptions {
   /** Row lifetime (DynamoDB TTL), seconds. */
   ttlSeconds: number;
-  /** A new row becomes due for the sweeper this long after it is stored. */
-  resendAfterMs?: number;
-  now?: () => number;
+}
+
+interface DynamoPreparedRow extends PreparedRow {
+  item: StoredRow;
+  receivedAtMs: number;
 }
 
 export function inboxKey(provider: string, eventId: string): string {
   return `${provider}#${eventId}`;
 }
 
-/** Transparently returns the stored raw payload, whichever attribute holds it. */
-export function rawPayload(row: Pick<InboxRow, 'raw' | 'rawGz'>): string | undefined {
-  if (row.raw !== undefined) return row.raw;
-  if (row.rawGz !== undefined) return gunzipSync(row.rawGz).toString('utf8');
+/** The stored item as DynamoDB sees it, for its size. */
+export function storedRowAttributes(row: StoredRow): Record<string, AttributeValue> {
+  return {
+    [PK]: { S: row.pk },
+    status: { S: row.status },
+    [TTL]: { N: String(row.expiresAt) },
+    body: { B: row.body },
+    v: { N: String(row.v) },
+  };
+}
+
+/** Decodes any inbox row; undefined for items that are not event rows (Mailgun token claims, ledger rows). */
+export function decodeInboxRow(item: Record<string, unknown>): InboxRow | undefined {
+  const base = { pk: String(item[PK]), status: String(item.status), expiresAt: Number(item[TTL]) };
+  if (item.body instanceof Uint8Array) {
+    const { events, raw } = decodePayload(item.body, Number(item.v));
+    return { ...base, events, raw };
+  }
+  if (item.event !== undefined) {
+    const legacy = item as { event: StoredEvent; raw?: string; rawGz?: Uint8Array };
+    const raw = legacy.raw ?? (legacy.rawGz ? gunzipSync(legacy.rawGz).toString('utf8') : undefined);
+    return { ...base, receivedAt: Number(item.receivedAt), events: [legacy.event], raw };
+  }
   return undefined;
 }
 
 export class DynamoInbox implements InboxStore {
   private readonly ttlSeconds: number;
-  private readonly resendAfterMs: number;
-  private readonly now: () => number;
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
@@ -72,25 +100,28 @@ export class DynamoInbox implements InboxStore {
     options: DynamoInboxOptions,
   ) {
     this.ttlSeconds = options.ttlSeconds;
-    this.resendAfterMs = options.resendAfterMs ?? SWEEPER_BACKOFF.resendAfterSeconds * 1000;
-    this.now = options.now ?? Date.now;
   }
 
-  async admit(event: NormalizedEvent, receivedAtMs: number): Promise<AdmitOutcome> {
-    const pk = inboxKey(event.provider, event.eventId);
-    const { raw, ...normalized } = event;
-    const item: InboxRow = {
-      pk,
-      provider: event.provider,
-      eventId: event.eventId,
-      event: normalized,
-      ...storedRaw(raw),
-      receivedAt: receivedAtMs,
-      status: 'pending',
+  prepare(events: readonly NormalizedEvent[], receivedAtMs: number): DynamoPreparedRow {
+    const first = events[0];
+    if (!first) throw new TypeError('an inbox row needs at least one event');
+    const stored = events.map(({ raw: _raw, ...rest }) => rest);
+    const item: StoredRow = {
+      pk: inboxKey(first.provider, first.eventId),
+      status: 'queued',
       expiresAt: Math.floor(receivedAtMs / 1000) + this.ttlSeconds,
-      pendingShard: shardOf(pk),
-      resendAt: receivedAtMs + this.resendAfterMs,
+      body: encodePayload(stored, first.raw),
+      v: CURRENT_CODEC,
     };
+    // Retrying cannot shrink an item: refused here, before anything is sent, and answered 413.
+    if (itemSize(storedRowAttributes(item)) > MAX_ITEM_BYTES) {
+      throw new PayloadTooLargeError('event is too large to store, even compressed');
+    }
+    return { pk: item.pk, events, item, receivedAtMs };
+  }
+
+  async store(row: PreparedRow): Promise<boolean> {
+    const { item, receivedAtMs } = row as DynamoPreparedRow;
     try {
       await this.client.send(
         new PutCommand({
@@ -101,155 +132,21 @@ export class DynamoInbox implements InboxStore {
           ExpressionAttributeValues: { ':now': Math.floor(receivedAtMs / 1000) },
         }),
       );
-      return { admitted: true, pk };
+      return true;
     } catch (error) {
-      // Retrying cannot shrink an item: answer 413 so the sender stops, rather than 503 forever.
-      if (isItemTooLarge(error)) throw new PayloadTooLargeError('event is too large to store, even compressed');
-      if (!isConditionalCheckFailure(error)) throw new TransientError('inbox put failed', { cause: error });
+      if (isConditionalCheckFailure(error)) return false;
+      throw new TransientError('inbox put failed', { cause: error });
     }
-    const existing = await this.get(pk);
-    // Gone between the failed condition and the read (expired and deleted): treat as still pending,
-    // so the caller re-sends rather than dropping it. Re-sending is always safe.
-    return { admitted: false, pk, status: existing?.status === 'applied' ? 'applied' : 'pending' };
-  }
-
-  /** pending → applied and out of the sweeper's index. Never moves a row backwards. */
-  async markApplied(pk: string, appliedAtMs: number): Promise<void> {
-    try {
-      await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { [PK]: pk },
-          UpdateExpression: 'SET #status = :applied, #appliedAt = :at REMOVE #shard, #resendAt',
-          ConditionExpression: 'attribute_exists(#pk)',
-          ExpressionAttributeNames: {
-            '#pk': PK,
-            '#status': 'status',
-            '#appliedAt': 'appliedAt',
-            '#shard': pendingIndex.partitionKey,
-            '#resendAt': pendingIndex.sortKey,
-          },
-          ExpressionAttributeValues: { ':applied': 'applied', ':at': appliedAtMs },
-        }),
-      );
-    } catch (error) {
-      // Expired and gone: nothing to mark.
-      if (isConditionalCheckFailure(error)) return;
-      throw new TransientError('inbox mark applied failed', { cause: error });
-    }
-  }
-
-  async scheduleResend(pk: string, resends: number, nextAtMs: number | null): Promise<void> {
-    const names = { '#pk': PK, '#status': 'status', '#resends': 'resends', '#resendAt': pendingIndex.sortKey };
-    const update =
-      nextAtMs === null
-        ? {
-            UpdateExpression: 'SET #resends = :resends, #abandonedAt = :now REMOVE #shard, #resendAt',
-            ExpressionAttributeNames: { ...names, '#abandonedAt': 'abandonedAt', '#shard': pendingIndex.partitionKey },
-            ExpressionAttributeValues: { ':resends': resends, ':now': this.now(), ':applied': 'applied' },
-          }
-        : {
-            UpdateExpression: 'SET #resends = :resends, #resendAt = :next',
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: { ':resends': resends, ':next': nextAtMs, ':applied': 'applied' },
-          };
-    try {
-      await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { [PK]: pk },
-          // Applied meanwhile (or expired and gone): it must not come back into the index.
-          ConditionExpression: 'attribute_exists(#pk) AND #status <> :applied',
-          ...update,
-        }),
-      );
-    } catch (error) {
-      if (isConditionalCheckFailure(error)) return;
-      throw new TransientError('inbox reschedule failed', { cause: error });
-    }
-  }
-
-  async listDue(nowMs: number, limit: number): Promise<DueRow[]> {
-    const out: DueRow[] = [];
-    for (let shard = 0; shard < pendingIndex.shards && out.length < limit; shard++) {
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await this.client
-          .send(
-            new QueryCommand({
-              TableName: this.tableName,
-              IndexName: pendingIndex.name,
-              KeyConditionExpression: '#shard = :shard AND #resendAt <= :now',
-              ExpressionAttributeNames: { '#shard': pendingIndex.partitionKey, '#resendAt': pendingIndex.sortKey },
-              ExpressionAttributeValues: { ':shard': shardName(shard), ':now': nowMs },
-              Limit: limit - out.length,
-              ExclusiveStartKey: startKey,
-            }),
-          )
-          .catch((cause: unknown) => {
-            throw new TransientError('pending index query failed', { cause });
-          });
-        for (const key of page.Items ?? []) {
-          // The index is keys-only and eventually consistent: re-read the row before trusting it
-          // (applied or rescheduled meanwhile, possibly by another sweeper run).
-          const row = await this.get(String(key[PK]));
-          if (row && row.status !== 'applied' && row.pendingShard !== undefined && (row.resendAt ?? 0) <= nowMs) {
-            out.push({ pk: row.pk, event: row.event, resends: row.resends ?? 0 });
-          }
-        }
-        startKey = page.LastEvaluatedKey;
-      } while (startKey && out.length < limit);
-    }
-    return out;
-  }
-
-  /**
-   * Every event row (not Mailgun token claims or control marks), optionally only those with `status`.
-   * A full Scan, page by page: for operators and the local runtime's recovery, never a request path.
-   * `segment`/`totalSegments` split it for parallel readers.
-   */
-  async *list(options: ScanOptions & { status?: InboxStatus } = {}): AsyncGenerator<InboxRow> {
-    const names: Record<string, string> = { '#event': 'event' };
-    const values: Record<string, unknown> = {};
-    let filter = 'attribute_exists(#event)';
-    if (options.status) {
-      filter += ' AND #status = :status';
-      names['#status'] = 'status';
-      values[':status'] = options.status;
-    }
-    yield* scanItems<InboxRow>(this.client, {
-      TableName: this.tableName,
-      FilterExpression: filter,
-      ExpressionAttributeNames: names,
-      ...(options.status ? { ExpressionAttributeValues: values } : {}),
-    }, options);
   }
 
   async get(pk: string): Promise<InboxRow | undefined> {
+    let item: Record<string, unknown> | undefined;
     try {
-      const result = await this.client.send(
-        new GetCommand({ TableName: this.tableName, Key: { [PK]: pk }, ConsistentRead: true }),
-      );
-      return result.Item as InboxRow | undefined;
+      const result = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { [PK]: pk }, ConsistentRead: true }));
+      item = result.Item;
     } catch (cause) {
       throw new TransientError('inbox read failed', { cause });
     }
+    return item ? decodeInboxRow(item) : undefined;
   }
-}
-
-/** DynamoDB (and dynalite) refuse items over 400 KB with a ValidationException naming the size. */
-function isItemTooLarge(error: unknown): boolean {
-  return error instanceof Error && error.name === 'ValidationException' && /item size/i.test(error.message);
-}
-
-function storedRaw(raw: string): Pick<InboxRow, 'raw' | 'rawGz'> {
-  return Buffer.byteLength(raw, 'utf8') > RAW_INLINE_MAX_BYTES ? { rawGz: gzipSync(raw) } : { raw };
-}
-
-function shardName(shard: number): string {
-  return `pending#${shard}`;
-}
-
-function shardOf(pk: string): string {
-  return shardName(createHash('sha256').update(pk).digest().readUInt32BE(0) % pendingIndex.shards);
 }

@@ -10,6 +10,7 @@ import { SUPPRESSION_TABLE } from './tables.js';
 import { normalizeRecipient, type NormalizedEvent } from '../core/event.js';
 import { TransientError } from '../core/errors.js';
 import type { SuppressionStore } from '../core/pipeline/ports.js';
+import { skipWithoutRecord } from '../core/pipeline/write-policy.js';
 import {
   applyEvent,
   changeTopicManually,
@@ -44,7 +45,8 @@ export class DynamoSuppressionStore implements SuppressionStore {
   ) {}
 
   apply(event: Omit<NormalizedEvent, 'raw'>): Promise<ApplyResult> {
-    return this.update(event.recipient, (record) => applyEvent(record, { ...event, raw: '' }, this.policy));
+    // No record and a plain delivery: nothing to write (see write-policy.ts for the one corner it changes).
+    return this.update(event.recipient, (record) => skipWithoutRecord(record, event) ?? applyEvent(record, { ...event, raw: '' }, this.policy));
   }
 
   reactivate(email: string, action: ManualAction): Promise<ApplyResult> {

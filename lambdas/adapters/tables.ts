@@ -54,4 +54,4 @@ export const SUPPRESSION_TABLE = {
 } as const;
 
 /** Inbox rows live 90 days by default: far beyond every provider's retry horizon (SendGrid 24 h, Mailgun 8 h, SNS 1 h). */
-export const DEFAULT_INBOX_TTL_DAYS = 90;
+export const DEFAULT_INBOX_TTL_DAYS = 30;

@@ -6,4 +6,3 @@
 export { buildInbox, configFromEnv, createClients, type Clients, type RuntimeConfig } from './wiring/config.js';
 export { buildEdge } from './wiring/edge.js';
 export { buildConsumerDeps } from './wiring/consumer.js';
-export { buildSweeperDeps } from './wiring/sweeper.js';

@@ -13,7 +13,7 @@
 import { parseArgs } from 'node:util';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient, createSqsClient } from '../../lambdas/adapters/aws-clients.js';
-import { DynamoInbox, inboxKey, rawPayload } from '../../lambdas/adapters/dynamodb-inbox.js';
+import { DynamoInbox, inboxKey } from '../../lambdas/adapters/dynamodb-inbox.js';
 import { DynamoSuppressionStore } from '../../lambdas/adapters/dynamodb-suppressions.js';
 import { SqsEventQueue } from '../../lambdas/adapters/sqs-queue.js';
 import { policyFromSettings } from '../../lambdas/core/suppression/index.js';
@@ -88,8 +88,7 @@ export async function ratchetCommand(
         return 1;
       }
       if (verb === 'get') {
-        const { rawGz: _gz, ...shown } = row;
-        out.log(JSON.stringify({ ...shown, raw: rawPayload(row) }, null, 2));
+        out.log(JSON.stringify(row, null, 2));
         return 0;
       }
       if (!target.queueUrl) {
@@ -97,7 +96,7 @@ export async function ratchetCommand(
         return 2;
       }
       const sqs = createSqsClient({ region: target.region, sqsEndpoint: target.sqsEndpoint });
-      await new SqsEventQueue(sqs, () => target.queueUrl!).send([{ pk: row.pk, event: row.event }]);
+      await new SqsEventQueue(sqs, () => target.queueUrl!).send(row.events.map((event) => ({ pk: row.pk, event })));
       sqs.destroy();
       out.log(`re-sent ${row.pk}`);
       return 0;

@@ -1,22 +1,18 @@
 /**
  * The whole system on one machine: embedded DynamoDB and SQS (unless endpoints are given), the same
  * edge and consumer handlers the Lambdas run, an HTTP front in place of API Gateway, a poller in place
- * of the SQS event source, and the sweeper on an interval in place of the schedule.
+ * of the SQS event source.
  */
 import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Counters, Log } from '../../lambdas/core/pipeline/ports.js';
 import type { EdgeDeps } from '../../lambdas/core/pipeline/edge.js';
 import type { ConsumerDeps } from '../../lambdas/core/pipeline/consume.js';
-import type { SweeperDeps } from '../../lambdas/core/pipeline/sweep.js';
-import { sweepPending, type SweepResult } from '../../lambdas/core/pipeline/sweep.js';
 import { MemoryCounters, powertoolsLog } from '../../lambdas/adapters/observability.js';
 import { assertInboxOutlivesWindows } from '../../lambdas/core/inbox-retention.js';
 import {
   buildConsumerDeps,
-  buildInbox,
   buildEdge,
-  buildSweeperDeps,
   configFromEnv,
   createClients,
   type Clients,
@@ -31,10 +27,10 @@ import { applyDemoDefaults, ensureDemoCredentials } from './demo-credentials.js'
 import { startDynamo, startSqs, type Emulator } from './emulators.js';
 import { startHttpFront } from './http-front.js';
 import { QueuePoller } from './poller.js';
-import { resendUnapplied } from './recovery.js';
+import { resendStored } from './recovery.js';
 import { clearState, writeState } from './state.js';
 import { acquireLock } from './lock.js';
-import { assertStartable, readPort, readSweepIntervalMs } from './startup-checks.js';
+import { assertStartable, readPort } from './startup-checks.js';
 import { StartupError } from './startup-error.js';
 
 type Env = Record<string, string | undefined>;
@@ -48,9 +44,8 @@ export interface LocalRuntimeOptions {
   dataDir?: string;
   /** Keep dynalite's store on disk under the data dir (default true). */
   persist?: boolean;
-  /** Start the background poller and sweeper (default true); tests may drive them by hand. */
+  /** Start the background poller (default true); tests may drive it by hand. */
   background?: boolean;
-  sweepIntervalMs?: number;
   pollerConcurrency?: number;
   retryDelaySeconds?: number;
   /** Write `.data/local.json` for the CLIs (default true). */
@@ -59,7 +54,6 @@ export interface LocalRuntimeOptions {
   clients?: Partial<Clients>;
   edge?: Partial<EdgeDeps>;
   consumer?: Partial<ConsumerDeps>;
-  sweeper?: Partial<SweeperDeps>;
 }
 
 export interface LocalRuntime {
@@ -73,7 +67,6 @@ export interface LocalRuntime {
   /** Providers running on generated demo credentials. */
   usingDemo: string[];
   poller: QueuePoller;
-  sweepOnce(): Promise<SweepResult>;
   stop(): Promise<void>;
 }
 
@@ -86,9 +79,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const stops: Array<() => Promise<void>> = [];
   try {
     const { settings, usingDemo } = applyDemoDefaults(env, dataDir, ensureDemoCredentials(dataDir));
-    assertStartable(settings, { port: options.port === undefined, sweepInterval: options.sweepIntervalMs === undefined });
+    assertStartable(settings, { port: options.port === undefined, sweepInterval: false });
     const requestedPort = options.port ?? readPort(env);
-    const sweepIntervalMs = options.sweepIntervalMs ?? readSweepIntervalMs(env);
     const dynamoEndpoint = env.DYNAMODB_ENDPOINT || (await track(startDynamo({ path: options.persist === false ? undefined : resolve(dataDir, 'dynamodb') }))).endpoint;
     const embeddedSqs = !env.SQS_ENDPOINT;
     const sqsEndpoint = env.SQS_ENDPOINT || (await track(startSqs())).endpoint;
@@ -122,23 +114,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       region: config.region,
       onError: (error) => log.error('poller error', { error: String(error) }),
     });
-    const sweeperDeps = buildSweeperDeps(config, clients, { ...common, ...options.sweeper });
-    const sweepOnce = () => sweepPending(sweeperDeps);
 
     if (embeddedSqs) {
-      const resent = await resendUnapplied(buildInbox(config, clients, Date.now), new SqsEventQueue(clients.sqs, () => queues.queueUrl));
-      if (resent > 0) log.warn('re-sent inbox rows not yet applied (the embedded queue does not survive restarts)', { resent });
+      const resent = await resendStored(clients.doc, config.inboxTable, new SqsEventQueue(clients.sqs, () => queues.queueUrl));
+      if (resent > 0) log.warn('re-sent stored events (the embedded queue does not survive restarts)', { resent });
     }
 
-    let sweepTimer: NodeJS.Timeout | undefined;
     stops.push(() => poller.stop());
-    if (options.background !== false) {
-      poller.start();
-      sweepTimer = setInterval(() => {
-        sweepOnce().catch((error: unknown) => log.error('sweeper error', { error: String(error) }));
-      }, sweepIntervalMs);
-      sweepTimer.unref();
-    }
+    if (options.background !== false) poller.start();
 
     if (options.writeStateFile !== false) {
       writeState(dataDir, {
@@ -166,11 +149,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       counters,
       usingDemo,
       poller,
-      sweepOnce,
       async stop() {
         if (stopped) return;
         stopped = true;
-        if (sweepTimer) clearInterval(sweepTimer);
         await shutdown();
         clients.doc.destroy();
         clients.sqs.destroy();

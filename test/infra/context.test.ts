@@ -147,7 +147,7 @@ describe('context parsing', () => {
       resourcePrefix: 'ratchet',
       alarmEmail: undefined,
       extraTopicArns: [],
-      inboxTtlDays: 90,
+      inboxTtlDays: 30,
       postmarkAllowedIps: undefined,
       throttleRateLimit: API.throttleRateLimit,
       throttleBurstLimit: API.throttleBurstLimit,

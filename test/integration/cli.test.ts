@@ -57,8 +57,8 @@ describe('ratchet CLI', () => {
     const request = stack.sign('ses', 'hard_bounce', 'raw@example.com');
     await stack.post('ses', request);
     const row = (await stack.inboxRows()).find((r) => r.event.recipient === 'raw@example.com')!;
-    expect(row.rawGz).toBeDefined();
-    const shown = await run('inbox', 'get', 'ses', row.eventId);
+    expect(row.item.body).toBeInstanceOf(Uint8Array);
+    const shown = await run('inbox', 'get', 'ses', row.event.eventId);
     expect(shown.code).toBe(0);
     expect(JSON.parse(shown.out).raw).toBe(request.body);
   });
@@ -67,7 +67,7 @@ describe('ratchet CLI', () => {
     const row = (await stack.inboxRows()).find((r) => r.event.recipient === 'raw@example.com')!;
     await stack.drain();
     const before = await stack.record('raw@example.com');
-    expect((await run('inbox', 'replay', 'ses', row.eventId)).code).toBe(0);
+    expect((await run('inbox', 'replay', 'ses', row.event.eventId)).code).toBe(0);
     expect(await stack.drain()).toBe(1);
     const { version: _v, updatedAt: _u, ...after } = (await stack.record('raw@example.com'))!;
     const { version: _v2, updatedAt: _u2, ...beforeRecord } = before!;

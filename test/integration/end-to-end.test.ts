@@ -31,12 +31,20 @@ describe('end to end, fresh process', () => {
       expect(await isSuppressed(email.toUpperCase(), { client: stack.clients.doc, tableName: stack.config.suppressionTable })).toBe(true);
     });
 
-    it(`${provider}: a delivery records the address as active`, async () => {
+    it(`${provider}: a delivery to an address with no record writes nothing; after a soft bounce it is recorded`, async () => {
       const email = `ok-${provider}@example.com`;
       expect((await stack.post(provider, stack.sign(provider, 'delivered', email))).status).toBe(200);
       await stack.drain();
-      expect(await stack.record(email)).toMatchObject({ email, status: 'active' });
+      expect(await stack.record(email)).toBeUndefined();
       expect(await isSuppressed(email, { client: stack.clients.doc, tableName: stack.config.suppressionTable })).toBe(false);
+      const now = Date.now();
+      expect((await stack.post(provider, stack.sign(provider, 'soft_bounce', email, now - 60_000))).status).toBe(200);
+      await stack.drain();
+      expect((await stack.post(provider, stack.sign(provider, 'delivered', email, now))).status).toBe(200);
+      await stack.drain();
+      const record = await stack.record(email);
+      expect(record).toMatchObject({ email, status: 'active' });
+      expect(record!.lastDeliveredAt).toBeGreaterThan(now - 60_000);
     });
   }
 
@@ -54,23 +62,21 @@ describe('end to end, fresh process', () => {
     });
   }
 
-  it('stores raw payloads over 1 KB gzip-compressed in a binary attribute, and small ones inline', async () => {
+  it('stores each row as one compressed payload under 1 KB that decodes to the exact raw bytes and events', async () => {
     const rows = await stack.inboxRows();
-    const ses = rows.find((r) => r.provider === 'ses')!;
-    expect(ses.raw).toBeUndefined();
-    expect(ses.rawGz).toBeInstanceOf(Uint8Array);
-    const small = rows.find((r) => r.provider === 'generic')!;
-    expect(typeof small.raw).toBe('string');
-    expect(small.rawGz).toBeUndefined();
+    const ses = rows.find((r) => r.pk.startsWith('ses#'))!;
+    expect(Object.keys(ses.item).sort()).toEqual(['body', 'expiresAt', 'pk', 'status', 'v']);
+    expect(ses.item.body).toBeInstanceOf(Uint8Array);
+    expect(ses.item.body.byteLength).toBeLessThan(1024);
+    expect(JSON.parse(ses.raw!)).toMatchObject({ Type: 'Notification' });
+    expect(ses.events[0]).toMatchObject({ provider: 'ses', kind: expect.any(String) });
+    expect(ses.events[0]).not.toHaveProperty('raw');
   });
 
-  it('marks every applied inbox row applied and leaves nothing pending or queued', async () => {
+  it('leaves nothing queued once drained, and rows carry no "applied" mark to update', async () => {
     const rows = await stack.inboxRows();
-    expect(rows.length).toBe(PROVIDERS.length * 3);
-    for (const row of rows) {
-      expect(row.status).toBe('applied');
-      expect(row.pendingShard).toBeUndefined();
-    }
+    expect(rows.length).toBe(PROVIDERS.length * 5);
+    for (const row of rows) expect(row.status).toBe('queued');
     expect(await stack.queueDepth()).toEqual({ visible: 0, inFlight: 0, dlq: 0 });
   });
 

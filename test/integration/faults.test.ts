@@ -8,13 +8,14 @@ import type { EventQueue, QueuedEvent } from '../../lambdas/core/pipeline/ports.
 import { SqsEventQueue } from '../../lambdas/adapters/sqs-queue.js';
 import { injectFault, startTestStack, type TestStack } from './harness.js';
 
-/** A queue that can be made to "crash": send never returns, as if the process died after the put. */
+/** A queue that can be made to "crash": the process dies before the send, or right after it (before the put). */
 class CrashableQueue implements EventQueue {
-  crashed = false;
+  crash: 'no' | 'before-send' | 'after-send' = 'no';
   constructor(private readonly inner: () => EventQueue) {}
-  send(messages: readonly QueuedEvent[]): Promise<void> {
-    if (this.crashed) return new Promise<void>(() => undefined);
-    return this.inner().send(messages);
+  async send(messages: readonly QueuedEvent[]): Promise<void> {
+    if (this.crash === 'before-send') return new Promise<void>(() => undefined);
+    await this.inner().send(messages);
+    if (this.crash === 'after-send') return new Promise<void>(() => undefined);
   }
 }
 
@@ -23,22 +24,23 @@ describe('faults', () => {
   const queue = new CrashableQueue(() => new SqsEventQueue(stack.clients.sqs, () => stack.queues.queueUrl));
 
   beforeAll(async () => {
-    // The sweeper runs on its own clock, so a test can step past the 5-minute re-send time the edge stamped.
-    stack = await startTestStack({ edge: { queue }, sweeper: { now: () => Date.now() + sweepClockAheadMs } });
+    stack = await startTestStack({ edge: { queue } });
   });
   afterAll(() => stack?.stop());
-  let sweepClockAheadMs = 0;
   beforeEach(() => {
-    queue.crashed = false;
-    sweepClockAheadMs = 0;
+    queue.crash = 'no';
   });
-  const SIX_MINUTES = 6 * 60_000;
 
   const inbox = (input: any) => input.TableName === stack.config.inboxTable && String(input.Item?.pk ?? '').includes('#');
   const suppressionPut = (email: string) => (input: any) =>
     input.TableName === stack.config.suppressionTable && input.Item?.email === email;
+  const rowsFor = async (email: string) => (await stack.inboxRows()).filter((r) => r.event.recipient === email);
+  const crashedPost = (provider: string, request: { headers: Record<string, string>; body: string }) =>
+    expect(
+      fetch(`${stack.url}/webhooks/${provider}`, { method: 'POST', headers: request.headers, body: request.body, signal: AbortSignal.timeout(500) }),
+    ).rejects.toThrow();
 
-  it('inbox put fails: 503, nothing written or queued; the provider retry is applied', async () => {
+  it('the put fails after the send: 503; the queued event is applied without its row, and the retry stores the row', async () => {
     const email = 'put-fails@example.com';
     const request = stack.sign('sendgrid', 'hard_bounce', email);
     const fault = injectFault(stack.clients.doc, { command: 'PutItemCommand', times: 1, when: inbox });
@@ -46,80 +48,59 @@ describe('faults', () => {
     fault.remove();
     expect(fault.hits).toBe(1);
     expect(first.status).toBe(503);
-    expect((await stack.inboxRows()).filter((r) => r.event.recipient === email)).toHaveLength(0);
-    expect(await stack.queueDepth()).toMatchObject({ visible: 0 });
+    expect(await rowsFor(email)).toHaveLength(0);
+    // The message was sent before the put: the consumer applies it from the message alone.
+    expect(await stack.drain()).toBe(1);
+    const applied = await stack.record(email);
+    expect(applied).toMatchObject({ status: 'suppressed', reason: 'hard_bounce' });
 
-    expect((await stack.post('sendgrid', request)).status).toBe(200);
-    await stack.drain();
-    expect(await stack.record(email)).toMatchObject({ status: 'suppressed', reason: 'hard_bounce' });
+    const retry = await stack.post('sendgrid', request);
+    expect(retry).toMatchObject({ status: 200, body: { admitted: 1, duplicates: 0 } });
+    expect(await rowsFor(email)).toHaveLength(1);
+    // The retry's message is a duplicate the consumer absorbs: the record is not even rewritten.
+    expect(await stack.drain()).toBe(1);
+    expect(await stack.record(email)).toEqual(applied);
   });
 
-  it('SendMessage fails: 503 with the row left pending; the redelivery re-enqueues it', async () => {
-    const email = 'send-fails-retry@example.com';
+  it('SendMessage fails: 503 and nothing stored; the provider retry sends and stores it', async () => {
+    const email = 'send-fails@example.com';
     const request = stack.sign('mailgun', 'complaint', email);
     const fault = injectFault(stack.clients.sqs, { command: 'SendMessageBatchCommand', times: 1 });
     expect((await stack.post('mailgun', request)).status).toBe(503);
     fault.remove();
-    const [row] = (await stack.inboxRows()).filter((r) => r.event.recipient === email);
-    expect(row).toMatchObject({ status: 'pending' });
-    expect(row!.pendingShard).toBeDefined();
-
-    // Mailgun retries with the same token and body: the nonce store lets the identical retry through.
+    expect(fault.hits).toBe(1);
+    expect(await rowsFor(email)).toHaveLength(0);
     const retry = await stack.post('mailgun', request);
-    expect(retry).toMatchObject({ status: 200, body: { admitted: 0, duplicates: 1 } });
+    expect(retry).toMatchObject({ status: 200, body: { admitted: 1, duplicates: 0 } });
     await stack.drain();
     expect(await stack.record(email)).toMatchObject({ status: 'suppressed', reason: 'complaint' });
   });
 
-  it('SendMessage fails and the provider never retries: the sweeper re-enqueues it', async () => {
-    const email = 'send-fails-sweep@example.com';
-    const fault = injectFault(stack.clients.sqs, { command: 'SendMessageBatchCommand', times: 1 });
-    expect((await stack.post('postmark', stack.sign('postmark', 'hard_bounce', email))).status).toBe(503);
-    fault.remove();
-    // Not due yet: a row is left to the provider's retry for its first five minutes.
-    expect(await stack.sweepOnce()).toEqual({ resent: 0, gaveUp: 0 });
-    sweepClockAheadMs = SIX_MINUTES;
-    expect(await stack.sweepOnce()).toEqual({ resent: 1, gaveUp: 0 });
-    const [row] = (await stack.inboxRows()).filter((r) => r.event.recipient === email);
-    expect(row).toMatchObject({ status: 'pending', resends: 1 });
-    // Re-sent once; the next re-send waits twice as long.
-    expect(row!.resendAt).toBeGreaterThan(Date.now() + SIX_MINUTES + 9 * 60_000);
-    expect(await stack.sweepOnce()).toEqual({ resent: 0, gaveUp: 0 });
-    await stack.drain();
-    expect(await stack.record(email)).toMatchObject({ status: 'suppressed' });
-    const [applied] = (await stack.inboxRows()).filter((r) => r.event.recipient === email);
-    expect(applied).toMatchObject({ status: 'applied' });
-    expect(applied).not.toHaveProperty('pendingShard');
-    expect(applied).not.toHaveProperty('resendAt');
-    sweepClockAheadMs = 24 * 3_600_000;
-    expect(await stack.sweepOnce()).toEqual({ resent: 0, gaveUp: 0 });
-  });
-
-  it('the process dies between the put and the send: recovered by the redelivery', async () => {
-    const email = 'crash-retry@example.com';
+  it('the process dies before the send: nothing is written, and the redelivery is admitted as new', async () => {
+    const email = 'crash-before@example.com';
     const request = stack.sign('standard', 'unsubscribe', email);
-    queue.crashed = true;
-    await expect(
-      fetch(`${stack.url}/webhooks/standard`, { method: 'POST', headers: request.headers, body: request.body, signal: AbortSignal.timeout(500) }),
-    ).rejects.toThrow();
-    queue.crashed = false;
-    expect((await stack.inboxRows()).find((r) => r.event.recipient === email)).toMatchObject({ status: 'pending' });
-    expect((await stack.post('standard', request)).body).toMatchObject({ duplicates: 1 });
+    queue.crash = 'before-send';
+    await crashedPost('standard', request);
+    queue.crash = 'no';
+    expect(await rowsFor(email)).toHaveLength(0);
+    expect(await stack.queueDepth()).toMatchObject({ visible: 0, inFlight: 0 });
+    expect((await stack.post('standard', request)).body).toMatchObject({ admitted: 1, duplicates: 0 });
     await stack.drain();
     expect(await stack.record(email)).toMatchObject({ status: 'suppressed', reason: 'unsubscribe' });
   });
 
-  it('the process dies between the put and the send: recovered by the sweeper', async () => {
-    const email = 'crash-sweep@example.com';
+  it('the process dies between the send and the put: the event is applied anyway, and the redelivery stores it', async () => {
+    const email = 'crash-after@example.com';
     const request = stack.sign('ses', 'hard_bounce', email);
-    queue.crashed = true;
-    await expect(
-      fetch(`${stack.url}/webhooks/ses`, { method: 'POST', headers: request.headers, body: request.body, signal: AbortSignal.timeout(500) }),
-    ).rejects.toThrow();
-    queue.crashed = false;
-    sweepClockAheadMs = SIX_MINUTES;
-    expect((await stack.sweepOnce()).resent).toBe(1);
+    queue.crash = 'after-send';
+    await crashedPost('ses', request);
+    queue.crash = 'no';
+    expect(await rowsFor(email)).toHaveLength(0);
     await stack.drain();
+    expect(await stack.record(email)).toMatchObject({ status: 'suppressed', reason: 'hard_bounce' });
+    expect((await stack.post('ses', request)).body).toMatchObject({ admitted: 1, duplicates: 0 });
+    expect(await rowsFor(email)).toHaveLength(1);
+    expect(await stack.drain()).toBe(1); // the redelivery's own message, absorbed
     expect(await stack.record(email)).toMatchObject({ status: 'suppressed', reason: 'hard_bounce' });
   });
 

@@ -1,7 +1,7 @@
 /**
  * Integration harness: a real local stack (dynalite + fauxqs + the real handlers) per test file, on
- * random loopback ports, with a throwaway data dir and generated demo credentials. The poller and the
- * sweeper are driven by hand so tests decide exactly when the consumer runs.
+ * random loopback ports, with a throwaway data dir and generated demo credentials. The poller is
+ * driven by hand so tests decide exactly when the consumer runs.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import type { ActionableKind } from '../../lambdas/core/event.js';
+import { decodeInboxRow } from '../../lambdas/adapters/dynamodb-inbox.js';
 import type { Log } from '../../lambdas/core/pipeline/ports.js';
 import { findDemoSigner } from '../../lib/demo/index.js';
 import type { SignedDemoRequest } from '../../lib/demo/types.js';
@@ -91,7 +92,11 @@ export async function startTestStack(options: LocalRuntimeOptions & { keepDataDi
     },
     async inboxRows() {
       const page = await runtime.clients.doc.send(new ScanCommand({ TableName: runtime.config.inboxTable }));
-      return (page.Items ?? []).filter((row) => row.event !== undefined);
+      // Decoded, with the first event as `event` for convenience; `item` is the row as stored.
+      return (page.Items ?? []).flatMap((item) => {
+        const row = decodeInboxRow(item);
+        return row ? [{ ...row, event: row.events[0]!, item }] : [];
+      });
     },
     async record(email) {
       const page = await runtime.clients.doc.send(

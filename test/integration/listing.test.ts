@@ -4,11 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoInbox } from '../../lambdas/adapters/dynamodb-inbox.js';
-import { DynamoNonceStore } from '../../lambdas/adapters/dynamodb-nonces.js';
 import { DynamoSuppressionStore } from '../../lambdas/adapters/dynamodb-suppressions.js';
 import type { NormalizedEvent } from '../../lambdas/core/event.js';
-import type { QueuedEvent } from '../../lambdas/core/pipeline/ports.js';
-import { resendUnapplied } from '../../lib/local/recovery.js';
 import { startTestStack, type TestStack } from './harness.js';
 
 const event = (provider: string, id: string, kind: NormalizedEvent['kind'] = 'complaint'): NormalizedEvent => ({
@@ -37,26 +34,6 @@ describe('listing through the adapters', () => {
     suppressions = new DynamoSuppressionStore(stack.clients.doc, stack.config.suppressionTable);
   });
   afterAll(() => stack?.stop());
-
-  it('the inbox lists event rows only, by status, and resendUnapplied sends exactly the pending ones', async () => {
-    for (let i = 0; i < 25; i++) await inbox.admit(event('list', `e${i}`), Date.now());
-    for (let i = 0; i < 5; i++) await inbox.markApplied(`list#e${i}`, Date.now());
-    // Rows that share the table but are not events must never be listed or re-sent.
-    await new DynamoNonceStore(stack.clients.doc, stack.config.inboxTable).claim('mailgun', 'token-1', 'fp', Date.now() + 60_000);
-
-    const all = await collect(inbox.list({ pageSize: 7 }));
-    expect(all.map((r) => r.pk).sort()).toEqual(Array.from({ length: 25 }, (_, i) => `list#e${i}`).sort());
-    const pending = await collect(inbox.list({ status: 'pending' }));
-    expect(pending.map((r) => r.pk).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `list#e${i + 5}`).sort());
-    expect((await collect(inbox.list({ status: 'applied' }))).map((r) => r.pk).sort()).toEqual(['list#e0', 'list#e1', 'list#e2', 'list#e3', 'list#e4']);
-
-    const sent: QueuedEvent[] = [];
-    const count = await resendUnapplied(inbox, { send: async (messages) => void sent.push(...messages) });
-    expect(count).toBe(20);
-    expect(sent.map((m) => m.pk).sort()).toEqual(pending.map((r) => r.pk).sort());
-    expect(sent[0]!.event).not.toHaveProperty('raw');
-    expect(sent.find((m) => m.pk === 'list#e7')!.event).toMatchObject({ eventId: 'e7', recipient: 'e7@example.com', kind: 'complaint' });
-  });
 
   it('the suppression store lists records, by status, and in parallel segments that add up to the whole', async () => {
     for (let i = 0; i < 12; i++) await suppressions.apply(event('generic', `s${i}`, i % 3 === 0 ? 'delivered' : 'hard_bounce'));

@@ -6,7 +6,7 @@
 import { PROVIDERS } from '../../core/providers/index.js';
 import type { ProviderDefinition } from '../../core/provider.js';
 import { policyFromSettings } from '../../core/suppression/index.js';
-import { configFromEnv, resendAfterMs, type Env } from './config.js';
+import { configFromEnv, type Env } from './config.js';
 import { checkProviders, type ConfigurationProblem } from './provider-configuration.js';
 
 const VARIABLE_NAME = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/;
@@ -22,7 +22,6 @@ export function checkConfiguration(settings: Env, providers: readonly ProviderDe
     }
   };
   attempt(() => configFromEnv(settings));
-  attempt(() => resendAfterMs({ ...configFromEnv({}), settings }));
   attempt(() => policyFromSettings(settings));
   return [...problems, ...checkProviders(providers, settings)];
 }

@@ -57,18 +57,9 @@ export function inboxTtlSeconds(config: RuntimeConfig): number {
   return Math.round(config.inboxTtlDays * 86_400);
 }
 
-/** SWEEP_AFTER_SECONDS: the edge stamps each new row with it, and the sweeper's backoff starts from it. */
-export function resendAfterMs(config: RuntimeConfig): number {
-  return readNumber(config.settings, 'SWEEP_AFTER_SECONDS') * 1000;
-}
-
-/** The inbox every role shares, configured the same way for all of them. */
-export function buildInbox(config: RuntimeConfig, clients: Pick<Clients, 'doc'>, now: () => number): DynamoInbox {
-  return new DynamoInbox(clients.doc, config.inboxTable, {
-    ttlSeconds: inboxTtlSeconds(config),
-    resendAfterMs: resendAfterMs(config),
-    now,
-  });
+/** The inbox the edge writes (and the CLI reads). */
+export function buildInbox(config: RuntimeConfig, clients: Pick<Clients, 'doc'>): DynamoInbox {
+  return new DynamoInbox(clients.doc, config.inboxTable, { ttlSeconds: inboxTtlSeconds(config) });
 }
 
 export function queueResolver(config: RuntimeConfig): () => Promise<string> | string {

@@ -1,19 +1,21 @@
-/** The consumer's wiring: the suppression store (with the ratchet policy) and the inbox. */
+/** The consumer's wiring: the suppression store, with the ratchet policy. It never reads the inbox. */
 import type { ConsumerDeps } from '../../core/pipeline/consume.js';
 import { policyFromSettings } from '../../core/suppression/index.js';
 import { DynamoSuppressionStore } from '../dynamodb-suppressions.js';
 import { powertoolsCounters, powertoolsLog } from '../observability.js';
-import { buildInbox, type Clients, type RuntimeConfig } from './config.js';
+import type { Clients, RuntimeConfig } from './config.js';
 
 /** Takes only the DynamoDB client: the consumer never talks to SQS itself (the event source does). */
-export function buildConsumerDeps(config: RuntimeConfig, clients: Pick<Clients, 'doc'>, overrides: Partial<ConsumerDeps> = {}): ConsumerDeps {
-  const now = overrides.now ?? Date.now;
+export function buildConsumerDeps(
+  config: RuntimeConfig,
+  clients: Pick<Clients, 'doc'>,
+  overrides: Partial<ConsumerDeps> & { now?: () => number } = {},
+): ConsumerDeps {
+  const { now = Date.now, ...rest } = overrides;
   return {
-    inbox: buildInbox(config, clients, now),
     suppressions: new DynamoSuppressionStore(clients.doc, config.suppressionTable, policyFromSettings(config.settings), { now }),
-    now,
-    log: powertoolsLog('ratchet-consumer'),
+    log: powertoolsLog('ratchet-consumer', config.settings.LOG_LEVEL),
     counters: powertoolsCounters('ratchet-consumer', 'Ratchet'),
-    ...overrides,
+    ...rest,
   };
 }

@@ -18,7 +18,7 @@ import { buildInbox, inboxTtlSeconds, queueResolver, type Clients, type RuntimeC
 export function buildEdge(config: RuntimeConfig, clients: Clients, overrides: Partial<EdgeDeps> = {}): WebhookEdge {
   const ttlSeconds = inboxTtlSeconds(config);
   const now = overrides.now ?? Date.now;
-  const log = overrides.log ?? powertoolsLog('ratchet-edge');
+  const log = overrides.log ?? powertoolsLog('ratchet-edge', config.settings.LOG_LEVEL);
   const counters = overrides.counters ?? powertoolsCounters('ratchet-edge', 'Ratchet');
   const { providers, secrets } = reportConfigurationErrors(
     overrides.providers ?? PROVIDERS,
@@ -27,7 +27,7 @@ export function buildEdge(config: RuntimeConfig, clients: Clients, overrides: Pa
     { log, counters },
   );
   return new WebhookEdge({
-    inbox: buildInbox(config, clients, now),
+    inbox: buildInbox(config, clients),
     queue: new SqsEventQueue(clients.sqs, queueResolver(config)),
     nonces: new DynamoNonceStore(clients.doc, config.inboxTable, now),
     certificates: certificateSource(config),

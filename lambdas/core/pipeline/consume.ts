@@ -1,30 +1,34 @@
 /**
- * The consumer, transport-neutral: apply one queued event through the ratchet, then mark its inbox
- * row applied. Marking comes second on purpose: if we crash in between, the message is retried and
- * re-applying is a no-op (the ratchet is idempotent), whereas marking first could lose the effect.
+ * The consumer, transport-neutral: apply one queued event through the ratchet. It reads nothing but
+ * the message: the edge sent it before storing the raw payload, so the inbox row may not exist (the put
+ * failed and the provider is retrying), and the event in the message is already verified. Applying is
+ * idempotent, so the duplicate messages that retries produce change nothing.
  */
-import type { Clock } from '../time.js';
 import { MalformedRequestError } from '../errors.js';
 import { isRecord } from '../json.js';
-import type { Counters, InboxStore, Log, QueuedEvent, SuppressionStore } from './ports.js';
+import type { Counters, Log, QueuedEvent, SuppressionStore } from './ports.js';
 import { EVENT_KINDS } from '../event.js';
 
 export interface ConsumerDeps {
-  inbox: InboxStore;
   suppressions: SuppressionStore;
-  now: Clock;
   log: Log;
   counters: Counters;
 }
 
-export async function consumeMessage(deps: ConsumerDeps, body: string): Promise<void> {
+export interface Consumed {
+  provider: string;
+  effect: string;
+  changed: boolean;
+}
+
+export async function consumeMessage(deps: ConsumerDeps, body: string): Promise<Consumed> {
   const message = parseQueuedEvent(body);
   const result = await deps.suppressions.apply(message.event);
-  await deps.inbox.markApplied(message.pk, deps.now());
   const provider = message.event.provider;
   deps.counters.count('EventsApplied', 1, provider);
   if (result.becameSuppressed) deps.counters.count('AddressesSuppressed', 1, provider);
-  deps.log.info('event applied', { provider, kind: message.event.kind, effect: result.effect });
+  deps.log.debug?.('event applied', { provider, kind: message.event.kind, effect: result.effect, changed: result.changed });
+  return { provider, effect: result.effect, changed: result.changed };
 }
 
 /** Queue bodies are ours, but a poison message must fail loudly (and reach the DLQ), not half-apply. */

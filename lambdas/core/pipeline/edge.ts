@@ -1,15 +1,15 @@
 /**
- * The edge, transport-neutral: authenticate → normalize → admit each event → enqueue → answer.
+ * The edge, transport-neutral: authenticate → normalize → enqueue → store → answer.
  * The Lambda handler and the local HTTP front both feed it a WebhookRequest and send back its answer.
  *
- * The losslessness argument, in order:
- *  1. a 2xx is only returned after every actionable event is stored in the inbox;
- *  2. a stored row stays `pending`, and in the sweeper's index, until the consumer has applied it;
- *  3. so a crash or SendMessage failure after (1) is repaired by the provider's retry (a duplicate
- *     that finds its row not yet applied re-enqueues it) or, failing that, by the sweeper.
- * Duplicate enqueues are harmless because applying an event is idempotent. That is also why the edge
- * does not spend a third write per event marking rows "enqueued": the consumer's "applied" is the only
- * mark anything waits for.
+ * The losslessness argument ("enqueue before you store"; README, "How no event is lost"):
+ *  1. every actionable event is sent to SQS first, then its raw payload is stored by a conditional put;
+ *  2. a 2xx is returned only when both succeeded for every event; anything else is a 5xx, so the
+ *     provider retries the whole request;
+ *  3. so every stored row was already sent, and SQS's own retention, retries and DLQ deliver it: there is
+ *     nothing to sweep and nothing to mark. A message whose put failed is still a verified event, and the
+ *     consumer applies it from the message alone; the provider's retry stores the row.
+ * A retry or duplicate costs one extra message, which the idempotent consumer absorbs.
  */
 import { ignoredReasons } from '../classification.js';
 import { isActionable, type NormalizedEvent } from '../event.js';
@@ -30,6 +30,7 @@ import type {
   EventQueue,
   InboxStore,
   Log,
+  PreparedRow,
   QueuedEvent,
   SecretSource,
   SubscriptionConfirmer,
@@ -66,11 +67,14 @@ export class WebhookEdge {
 
   constructor(private readonly deps: EdgeDeps) {}
 
+  /** One request, one invocation: the counters are flushed once, whatever the answer. */
   async receive(providerName: string, request: WebhookRequest): Promise<EdgeResponse> {
     try {
       return await this.handle(providerName, request);
     } catch (error) {
       return this.reject(providerName, error);
+    } finally {
+      this.deps.counters.flush?.();
     }
   }
 
@@ -113,56 +117,51 @@ export class WebhookEdge {
     const ignored = events.length - actionable.length;
     const receivedAt = now();
 
-    const admissions = await settleWithLimit(actionable, this.deps.admitConcurrency ?? DEFAULT_ADMIT_CONCURRENCY, (e) =>
-      inbox.admit(e, receivedAt),
-    );
-    const toSend: QueuedEvent[] = [];
+    // Encode first (no I/O): an event that can never be stored is refused before anything is sent.
+    const rows: PreparedRow[] = [];
+    let refused: WebhookError | undefined;
+    for (const group of groupByRaw(actionable)) {
+      try {
+        rows.push(inbox.prepare(group, receivedAt));
+      } catch (error) {
+        if (!isWebhookError(error) || error.status >= 500) throw error;
+        refused = error;
+      }
+    }
+
+    if (rows.length > 0) {
+      try {
+        await queue.send(rows.flatMap((row) => row.events.map((e) => toQueued(row.pk, e))));
+      } catch (error) {
+        // Nothing is stored yet; whatever did reach the queue is a verified event the consumer may apply.
+        log.error('enqueue failed; nothing stored, the provider will retry', { provider, error: describe(error) });
+        counters.count('TransientFailures', 1, provider);
+        return { status: 503, body: { error: 'transient_failure' } };
+      }
+    }
+
+    const stored = await settleWithLimit(rows, this.deps.admitConcurrency ?? DEFAULT_ADMIT_CONCURRENCY, (row) => inbox.store(row));
     let admitted = 0;
     let duplicates = 0;
     let failed = 0;
-    let refused: WebhookError | undefined;
-    admissions.forEach((result, i) => {
+    stored.forEach((result, i) => {
+      const count = rows[i]!.events.length;
       if (result.status === 'rejected') {
-        if (isWebhookError(result.reason) && result.reason.status < 500) {
-          refused = result.reason;
-          return;
-        }
         failed++;
-        log.error('inbox admission failed', { provider, error: describe(result.reason) });
-        return;
-      }
-      const outcome = result.value;
-      if (outcome.admitted) admitted++;
-      else duplicates++;
-      // A duplicate whose row is not applied yet is the redelivery the losslessness argument relies on:
-      // the earlier attempt may have died before its send.
-      if (outcome.admitted || outcome.status !== 'applied') toSend.push(toQueued(outcome.pk, actionable[i]!));
+        log.error('inbox put failed after the send; the provider will retry', { provider, error: describe(result.reason) });
+      } else if (result.value) admitted += count;
+      else duplicates += count;
     });
 
     counters.count('EventsAdmitted', admitted, provider);
     counters.count('EventsDuplicate', duplicates, provider);
     counters.count('EventsIgnored', ignored, provider);
-
-    let enqueueFailed = false;
-    if (toSend.length > 0) {
-      try {
-        await queue.send(toSend);
-      } catch (error) {
-        // Rows stay pending: the provider's retry or the sweeper will send them. Answer 5xx so the retry comes.
-        enqueueFailed = true;
-        log.error('enqueue failed; rows stay pending for redelivery or the sweeper', {
-          provider,
-          count: toSend.length,
-          error: describe(error),
-        });
-      }
-    }
-    if (failed > 0 || enqueueFailed) {
+    if (failed > 0) {
       counters.count('TransientFailures', 1, provider);
       return { status: 503, body: { error: 'transient_failure' } };
     }
     // An event refused for good (too large to store) is answered with its 4xx, so the sender stops
-    // retrying it; the others in the same request are stored and enqueued above as usual.
+    // retrying it; the others in the same request are enqueued and stored above as usual.
     if (refused) return this.reject(provider, refused);
     log.info('webhook accepted', { provider, received: events.length, admitted, duplicates, ignored, ignoredReasons: ignoredReasons(events) });
     return { status: 200, body: { ok: true, received: events.length, admitted, duplicates, ignored } };
@@ -209,6 +208,21 @@ export class WebhookEdge {
 function toQueued(pk: string, event: NormalizedEvent): QueuedEvent {
   const { raw: _raw, ...rest } = event;
   return { pk, event: rest };
+}
+
+/**
+ * Events carrying the same raw payload (one SES notification to several recipients) form one row, so
+ * the payload is stored once. The order is the provider's, so a retry of the request builds the same
+ * rows under the same keys.
+ */
+function groupByRaw(events: readonly NormalizedEvent[]): NormalizedEvent[][] {
+  const groups = new Map<string, NormalizedEvent[]>();
+  for (const event of events) {
+    const group = groups.get(event.raw);
+    if (group) group.push(event);
+    else groups.set(event.raw, [event]);
+  }
+  return [...groups.values()];
 }
 
 function describe(error: unknown): string {

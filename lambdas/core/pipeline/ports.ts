@@ -1,15 +1,8 @@
 /**
- * The pipeline's ports: what the edge, consumer and sweeper logic need from the outside world.
+ * The pipeline's ports: what the edge and consumer logic need from the outside world.
  * DynamoDB and SQS implementations live in lambdas/adapters; this logic never imports an SDK.
  */
 import type { NormalizedEvent } from '../event.js';
-
-/**
- * `pending` until the consumer has applied the event, then `applied`. There is deliberately no
- * "enqueued" step: marking it would cost the edge a third round trip per event before it can answer,
- * and it would not tell more than `pending` does (a message can sit in the queue or the DLQ either way).
- */
-export type InboxStatus = 'pending' | 'applied';
 
 /** What travels on the queue: the inbox key and the normalized event, never the raw payload (SQS caps at 256 KB). */
 export interface QueuedEvent {
@@ -17,28 +10,26 @@ export interface QueuedEvent {
   event: Omit<NormalizedEvent, 'raw'>;
 }
 
-export type AdmitOutcome =
-  | { admitted: true; pk: string }
-  /** Already stored. Anything not yet `applied` is re-sent: the earlier attempt may never have reached the queue. */
-  | { admitted: false; pk: string; status: InboxStatus };
-
-/** An unapplied row the sweeper should re-send now, with how many times it already did. */
-export interface DueRow extends QueuedEvent {
-  resends: number;
+/**
+ * One inbox row, encoded and size-checked but not written yet. Events that share one raw payload (an
+ * SES notification to several recipients) share one row: the payload is stored once, under `pk`.
+ */
+export interface PreparedRow {
+  readonly pk: string;
+  readonly events: readonly NormalizedEvent[];
 }
 
 export interface InboxStore {
-  /** Conditional put keyed `provider#eventId`; an expired row that TTL has not deleted yet counts as absent. */
-  admit(event: NormalizedEvent, receivedAtMs: number): Promise<AdmitOutcome>;
-  /** pending → applied, and out of the sweeper's index. Never moves a row backwards. */
-  markApplied(pk: string, appliedAtMs: number): Promise<void>;
-  /** Unapplied rows whose re-send time has come (the sweeper's index, re-read consistently). */
-  listDue(nowMs: number, limit: number): Promise<DueRow[]>;
   /**
-   * After the sweeper re-sent a row: record the count and when to look again, or (`nextAtMs` null)
-   * take the row out of the index for good. A row applied meanwhile is left alone.
+   * Encodes the row for events sharing one raw payload. No I/O. Throws PayloadTooLargeError when it
+   * could never be stored, so the edge refuses the event before anything is sent or written.
    */
-  scheduleResend(pk: string, resends: number, nextAtMs: number | null): Promise<void>;
+  prepare(events: readonly NormalizedEvent[], receivedAtMs: number): PreparedRow;
+  /**
+   * Conditional put on `pk`: true when stored now, false when the row was already there (a duplicate).
+   * An expired row that TTL has not deleted yet counts as absent.
+   */
+  store(row: PreparedRow): Promise<boolean>;
 }
 
 export interface EventQueue {
@@ -64,6 +55,8 @@ export interface ControlLedger {
 
 /** Structured logging, with request data already redacted by the caller. */
 export interface Log {
+  /** Per-event detail: off at the default level (LOG_LEVEL=INFO), so it costs nothing in CloudWatch. */
+  debug?(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
@@ -72,6 +65,8 @@ export interface Log {
 /** Counters for dashboards; the Lambda wiring backs this with Powertools EMF metrics. */
 export interface Counters {
   count(name: string, value: number, provider: string): void;
+  /** Writes what was counted: called once per invocation (one EMF record, not one per count). */
+  flush?(): void;
 }
 
 /** The suppression table behind a guarded write: read → core apply → conditional write, retried on conflict. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkNames, NUMBER_VARIABLES, parseNumber, readNumber } from '../../../lambdas/adapters/environment.js';
-import { configFromEnv, resendAfterMs } from '../../../lambdas/adapters/wiring/config.js';
+import { configFromEnv } from '../../../lambdas/adapters/wiring/config.js';
 
 describe('the one number parser', () => {
   const rule = { default: 7, expected: 'a number from 1 to 10', min: 1, max: 10 };
@@ -29,16 +29,15 @@ describe('the runtime reads its variables through the contract', () => {
   it('with the declared defaults', () => {
     const config = configFromEnv({});
     expect(config.inboxTtlDays).toBe(NUMBER_VARIABLES.INBOX_TTL_DAYS.default);
-    expect(config.inboxTtlDays).toBe(90);
+    expect(config.inboxTtlDays).toBe(30);
     expect(config.secretsCacheSeconds).toBe(60);
-    expect(resendAfterMs(config)).toBe(300_000);
     expect(config.inboxTable).toBe('ratchet-inbox');
     expect(config.suppressionTable).toBe('ratchet-suppressions');
   });
 
   it('with the values given', () => {
     const config = configFromEnv({ INBOX_TTL_DAYS: '0.5', SECRETS_CACHE_SECONDS: '0', SWEEP_AFTER_SECONDS: '30', INBOX_TABLE: 'a-inbox' });
-    expect([config.inboxTtlDays, config.secretsCacheSeconds, resendAfterMs(config), config.inboxTable]).toEqual([0.5, 0, 30_000, 'a-inbox']);
+    expect([config.inboxTtlDays, config.secretsCacheSeconds, config.inboxTable]).toEqual([0.5, 0, 'a-inbox']);
   });
 
   it('checks resource names and endpoints that are set', () => {

@@ -3,62 +3,34 @@ import type { NormalizedEvent } from '../../../lambdas/core/event.js';
 import { AuthenticationError, PayloadTooLargeError } from '../../../lambdas/core/errors.js';
 import type { ProviderDefinition, WebhookProvider } from '../../../lambdas/core/provider.js';
 import type {
-  AdmitOutcome,
   ControlLedger,
-  DueRow,
   EventQueue,
-  InboxStatus,
   InboxStore,
+  PreparedRow,
   QueuedEvent,
   SubscriptionConfirmer,
 } from '../../../lambdas/core/pipeline/ports.js';
 import { WebhookEdge, type EdgeDeps } from '../../../lambdas/core/pipeline/edge.js';
 import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
 
-/** Mirrors DynamoInbox: a row is due for the sweeper at `resendAt` until applied or given up on. */
+/** Mirrors DynamoInbox: one row per raw payload, keyed by its first event, written by a conditional put. */
 export class MemoryInbox implements InboxStore {
-  rows = new Map<
-    string,
-    { event: NormalizedEvent; status: InboxStatus; receivedAt: number; resends: number; resendAt?: number; abandoned?: boolean }
-  >();
-  failAdmitFor = new Set<string>();
-  refuseAdmitFor = new Set<string>();
-  constructor(private readonly resendAfterMs = 5_000) {}
-  async admit(event: NormalizedEvent, receivedAtMs: number): Promise<AdmitOutcome> {
-    if (this.failAdmitFor.has(event.eventId)) throw new Error('inbox down');
-    if (this.refuseAdmitFor.has(event.eventId)) throw new PayloadTooLargeError('too large to store');
-    const pk = `${event.provider}#${event.eventId}`;
-    const existing = this.rows.get(pk);
-    if (existing) return { admitted: false, pk, status: existing.status };
-    this.rows.set(pk, { event, status: 'pending', receivedAt: receivedAtMs, resends: 0, resendAt: receivedAtMs + this.resendAfterMs });
-    return { admitted: true, pk };
+  rows = new Map<string, { events: readonly NormalizedEvent[]; raw: string; receivedAt: number }>();
+  failStoreFor = new Set<string>();
+  refuseFor = new Set<string>();
+  /** Every store call, in order, with what the queue held at that moment (to check the send came first). */
+  storeCalls: Array<{ pk: string; queuedBefore: number }> = [];
+  constructor(private readonly queue?: MemoryQueue) {}
+  prepare(events: readonly NormalizedEvent[], receivedAt: number): PreparedRow & { receivedAt: number } {
+    if (events.some((e) => this.refuseFor.has(e.eventId))) throw new PayloadTooLargeError('too large to store');
+    return { pk: `${events[0]!.provider}#${events[0]!.eventId}`, events, receivedAt };
   }
-  async markApplied(pk: string) {
-    const row = this.rows.get(pk);
-    if (row) {
-      row.status = 'applied';
-      delete row.resendAt;
-    }
-  }
-  async listDue(nowMs: number, limit: number): Promise<DueRow[]> {
-    return [...this.rows.entries()]
-      .filter(([, r]) => r.status !== 'applied' && r.resendAt !== undefined && r.resendAt <= nowMs)
-      .slice(0, limit)
-      .map(([pk, r]) => {
-        const { raw: _raw, ...event } = r.event;
-        return { pk, event, resends: r.resends };
-      });
-  }
-  async scheduleResend(pk: string, resends: number, nextAtMs: number | null) {
-    const row = this.rows.get(pk);
-    if (!row || row.status === 'applied') return;
-    row.resends = resends;
-    if (nextAtMs === null) {
-      delete row.resendAt;
-      row.abandoned = true;
-    } else {
-      row.resendAt = nextAtMs;
-    }
+  async store(row: PreparedRow & { receivedAt?: number }): Promise<boolean> {
+    this.storeCalls.push({ pk: row.pk, queuedBefore: this.queue?.sent.length ?? 0 });
+    if (row.events.some((e) => this.failStoreFor.has(e.eventId))) throw new Error('inbox down');
+    if (this.rows.has(row.pk)) return false;
+    this.rows.set(row.pk, { events: row.events, raw: row.events[0]!.raw, receivedAt: row.receivedAt ?? 0 });
+    return true;
   }
 }
 
@@ -101,7 +73,8 @@ export function event(overrides: Partial<NormalizedEvent> = {}): NormalizedEvent
     kind: 'hard_bounce',
     occurredAt: 1_700_000_000_000,
     detail: {},
-    raw: '{}',
+    // Distinct per event by default: events sharing a raw payload share one inbox row.
+    raw: JSON.stringify({ id: overrides.eventId ?? 'e1' }),
     ...overrides,
   };
 }
@@ -131,8 +104,8 @@ export function fakeProvider(created: { count: number; credentials: string[][] }
 }
 
 export function edgeWith(overrides: Partial<EdgeDeps> = {}) {
-  const inbox = new MemoryInbox();
   const queue = new MemoryQueue();
+  const inbox = new MemoryInbox(queue);
   const ledger = new MemoryLedger();
   const confirmer = new RecordingConfirmer();
   const counters = new MemoryCounters();

@@ -1,0 +1,20 @@
+/**
+ * Which applications the consumer does not write. A `delivered` event for an address with no record
+ * has nothing to discount (no soft bounces) and creates nothing sending code reads (`status` would be
+ * `active`, the same as no record), yet it is most of the traffic. So it is skipped: no item is written.
+ *
+ * The one thing this changes (README, "The suppression table"): the skipped delivery's time is not kept,
+ * so a soft bounce dated before it that arrives later still counts against the budget, where it would
+ * otherwise have been superseded by the delivery. Complaints, hard bounces and unsubscribes are
+ * unaffected, and the record still converges over the events that were written.
+ */
+import type { NormalizedEvent } from '../event.js';
+import { emptyRecord, type ApplyResult, type SuppressionRecord } from '../suppression/index.js';
+
+export function skipWithoutRecord(
+  record: SuppressionRecord | undefined,
+  event: Pick<NormalizedEvent, 'kind' | 'recipient'>,
+): ApplyResult | undefined {
+  if (record !== undefined || event.kind !== 'delivered') return undefined;
+  return { record: emptyRecord(event.recipient), changed: false, effect: 'no_change', becameSuppressed: false };
+}
