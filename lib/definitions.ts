@@ -10,13 +10,15 @@
  */
 export const DEFAULT_RESOURCE_PREFIX = 'ratchet';
 
-/** Physical names for a prefix: the tables, the queue and its DLQ, and each provider's secret. */
+/** Physical names for a prefix: the tables, the queues, and each provider's secret. */
 export function resourceNames(prefix: string = DEFAULT_RESOURCE_PREFIX) {
   return {
     inboxTable: `${prefix}-inbox`,
     suppressionTable: `${prefix}-suppressions`,
     queue: `${prefix}-events`,
     deadLetterQueue: `${prefix}-events${QUEUE.deadLetterSuffix}`,
+    /** What SNS could not deliver to the SES route (env `SES_DEAD_LETTER_QUEUE` holds this name). */
+    sesDeadLetterQueue: `${prefix}${SES_DEAD_LETTERS.suffix}`,
     secret: (provider: string) => `${prefix}/${provider}`,
   };
 }
@@ -46,11 +48,16 @@ export const SUPPRESSION_TABLE = {
   partitionKey: 'email',
 } as const;
 
+/**
+ * A busy queue is drained in batches of up to 100 (fewer invocations, fewer log lines and EMF records
+ * per event); an idle queue's event waits at most the batching window before the consumer sees it.
+ * Lambda requires a window of at least 1 s for batches above 10.
+ */
 export const CONSUMER = {
   timeoutSeconds: 30,
   memoryMb: 512,
-  batchSize: 10,
-  maxBatchingWindowSeconds: 1,
+  batchSize: 100,
+  maxBatchingWindowSeconds: 5,
   maxConcurrency: 5,
 } as const;
 
@@ -58,8 +65,8 @@ export const QUEUE = {
   defaultName: 'ratchet-events',
   deadLetterSuffix: '-dlq',
   maxReceiveCount: 5,
-  /** At least 6x the consumer timeout, as AWS recommends for SQS event sources. */
-  visibilityTimeoutSeconds: CONSUMER.timeoutSeconds * 6,
+  /** At least 6x the consumer timeout plus the batching window, as AWS recommends for SQS event sources. */
+  visibilityTimeoutSeconds: CONSUMER.timeoutSeconds * 6 + CONSUMER.maxBatchingWindowSeconds,
   retentionDays: 14,
   deadLetterRetentionDays: 14,
 } as const;
@@ -88,16 +95,41 @@ export const SWEEPER = {
 } as const;
 
 /**
- * HTTP API `$default` stage throttling, across all routes (context `throttleRateLimit`,
- * `throttleBurstLimit` override it). Providers retry a 429 later, except SNS: it counts every
- * 2xx-4xx answer as delivered, so a throttled SES notification would be lost. The SES topic's HTTPS
- * subscription therefore paces itself below the stage limit (context `snsMaxReceivesPerSecond`).
+ * HTTP API throttling. `throttleRateLimit`/`throttleBurstLimit` (context) are the stage default, which
+ * every route without its own settings gets: `POST /webhooks/{provider}` and the unsubscribe routes.
+ * Providers retry a 429 later, except SNS: it counts every 2xx-4xx answer as delivered, so a throttled
+ * SES notification would be lost. SES therefore has its own route, `POST /webhooks/ses`, with its own
+ * limit (context `sesRouteRateLimit`/`sesRouteBurstLimit`), at least `SES_ROUTE_MARGIN` times the pace
+ * the SNS subscription keeps (context `snsMaxReceivesPerSecond`). Route limits are separate token
+ * buckets, so no other route's traffic can use up the SES route's.
  */
 export const API = {
   throttleRateLimit: 100,
   throttleBurstLimit: 200,
   snsMaxReceivesPerSecond: 50,
+  /** SNS's pacing is approximate and a retry storm after an outage arrives on top: twice the pace. */
+  sesRouteMargin: 2,
+  /** Each of GET and POST /unsubscribe/{token}: people clicking links, and mailbox providers' one-click POSTs. */
+  unsubscribeRateLimit: 20,
+  unsubscribeBurstLimit: 40,
+  /** API Gateway's default per-account, per-region quota, shared by every API in the account. */
+  accountRateLimit: 10_000,
 } as const;
 
-/** Inbox rows live 90 days by default: far beyond every provider's retry horizon (SendGrid 24 h, Mailgun 8 h, SNS 1 h). */
-export const DEFAULT_INBOX_TTL_DAYS = 90;
+/**
+ * Inbox rows live 30 days by default: far beyond every provider's retry horizon (SendGrid 24 h,
+ * Mailgun 8 h, SNS 1 h) and every signature window (at most 48 h).
+ */
+export const DEFAULT_INBOX_TTL_DAYS = 30;
+/** The largest signature window any provider can be configured with (48 h), plus a day. */
+export const MIN_INBOX_TTL_DAYS = 3;
+
+/** The SNS subscription's dead-letter queue keeps what SNS gave up on for this long (the SQS maximum). */
+export const SES_DEAD_LETTERS = { suffix: '-ses-dead-letters', retentionDays: 14 } as const;
+
+/**
+ * The Function URL front door has no per-route throttle: the edge's reserved concurrency is the limit
+ * (a throttled invocation answers 429). Sized from the SNS pace, assuming an edge request takes at
+ * most `secondsPerRequest` (p99 with a cold start), times a margin, plus room for the other providers.
+ */
+export const FUNCTION_URL = { secondsPerRequest: 0.5, sesMargin: 2 } as const;
