@@ -16,6 +16,7 @@ import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import type { RatchetConfig } from '../config.js';
 import { API, CONSUMER, EDGE, resourceNames } from '../definitions.js';
 import { RatchetAlarms, FIVE_MINUTES } from './alarms.js';
+import { RatchetDashboard } from './dashboard.js';
 import { consumerEnvironment, edgeEnvironment } from './environments.js';
 import { EventQueue } from './event-queue.js';
 import { type FrontDoor, webhookUrl } from './front-door.js';
@@ -49,6 +50,7 @@ export class Ratchet extends Construct {
   readonly front: FrontDoor;
   readonly sesSubscription: sns.Subscription;
   readonly alarms: RatchetAlarms;
+  readonly dashboard: RatchetDashboard;
 
   constructor(scope: Construct, id: string, props: RatchetProps) {
     super(scope, id);
@@ -133,6 +135,25 @@ export class Ratchet extends Construct {
       rejectedRequestsThreshold: config.rejectedRequestsAlarmThreshold,
       throttled: this.frontThrottled(),
     });
+
+    this.dashboard = new RatchetDashboard(this, 'Dashboard', {
+      providers: this.providers.map((p) => p.name),
+      queue: this.events.queue,
+      deadLetterQueue: this.events.deadLetterQueue,
+      sesDeadLetterQueue: this.ses.deadLetterQueue,
+      functions: { edge: this.edge.function, consumer: this.consumer.function },
+      front: {
+        clientErrors: this.frontClientErrors(),
+        throttled: this.frontThrottled(),
+        serverErrors: this.frontServerErrors(),
+      },
+    });
+  }
+
+  /** 4xx answered by the front door. */
+  private frontClientErrors(): cloudwatch.Metric {
+    if (this.front instanceof WebhookApi) return this.front.api.metricClientError({ period: FIVE_MINUTES, statistic: 'Sum' });
+    return this.edge.function.metric('Url4xxCount', { period: FIVE_MINUTES, statistic: 'Sum' });
   }
 
   /** The HTTP API, or the Function URL (context `front`). */
@@ -158,13 +179,13 @@ export class Ratchet extends Construct {
   }
 
   /** 5xx answered by the front door. */
-  private frontServerErrors(): cloudwatch.IMetric {
+  private frontServerErrors(): cloudwatch.Metric {
     if (this.front instanceof WebhookApi) return this.front.api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' });
     return this.edge.function.metric('Url5xxCount', { period: FIVE_MINUTES, statistic: 'Sum' });
   }
 
   /** 429s: API Gateway's from its access log; the Function URL's are the edge's throttles. */
-  frontThrottled(): cloudwatch.IMetric {
+  frontThrottled(): cloudwatch.Metric {
     if (this.front instanceof WebhookApi) return this.front.metricThrottled({ period: FIVE_MINUTES });
     return this.edge.function.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' });
   }
