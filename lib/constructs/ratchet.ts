@@ -16,7 +16,9 @@ import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import type { RatchetConfig } from '../config.js';
 import { API, CONSUMER, EDGE, resourceNames } from '../definitions.js';
 import { RatchetAlarms, FIVE_MINUTES } from './alarms.js';
+import type { EventSourceMapping } from 'aws-cdk-lib/aws-lambda';
 import { RatchetDashboard } from './dashboard.js';
+import { acknowledgeNagFindings } from './nag-acknowledgements.js';
 import { consumerEnvironment, edgeEnvironment } from './environments.js';
 import { EventQueue } from './event-queue.js';
 import { type FrontDoor, webhookUrl } from './front-door.js';
@@ -49,6 +51,7 @@ export class Ratchet extends Construct {
   readonly consumer: HandlerFunction;
   readonly front: FrontDoor;
   readonly sesSubscription: sns.Subscription;
+  readonly consumerEventSource: EventSourceMapping;
   readonly alarms: RatchetAlarms;
   readonly dashboard: RatchetDashboard;
 
@@ -108,7 +111,7 @@ export class Ratchet extends Construct {
     });
     this.tables.grantApply(this.consumer.role);
     this.tables.grantMarkApplied(this.consumer.role);
-    this.events.attachConsumer(this.consumer.function);
+    this.consumerEventSource = this.events.attachConsumer(this.consumer.function);
 
     this.front = this.createFrontDoor();
 
@@ -148,6 +151,7 @@ export class Ratchet extends Construct {
         serverErrors: this.frontServerErrors(),
       },
     });
+    acknowledgeNagFindings(this);
   }
 
   /** 4xx answered by the front door. */

@@ -16,7 +16,7 @@
  * tokens), and a metric filter counts 429s, which HTTP APIs do not publish as a metric.
  */
 import { Stack } from 'aws-cdk-lib';
-import { CfnDeployment, CfnStage, HttpApi, HttpMethod, HttpStage, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnDeployment, CfnStage, HttpApi, HttpMethod, HttpStage, PayloadFormatVersion, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -49,6 +49,7 @@ export class WebhookApi extends Construct implements FrontDoor {
   readonly api: HttpApi;
   readonly stage: HttpStage;
   readonly deployment: CfnDeployment;
+  readonly routes: readonly HttpRoute[];
   readonly accessLogs: logs.LogGroup;
   readonly baseUrl: string;
   readonly ready: readonly IDependable[];
@@ -62,10 +63,10 @@ export class WebhookApi extends Construct implements FrontDoor {
     const integration = new HttpLambdaIntegration('EdgeIntegration', props.edge, {
       payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
     });
-    const routes = Object.values(ROUTES).flatMap((key) => {
+    const routes = (this.routes = Object.values(ROUTES).flatMap((key) => {
       const [method, path] = key.split(' ') as [keyof typeof HttpMethod, string];
       return this.api.addRoutes({ path, methods: [HttpMethod[method]], integration });
-    });
+    }));
 
     // HttpApi cannot throttle the stage it creates itself, so the $default stage is explicit.
     this.stage = new HttpStage(this, 'DefaultStage', {

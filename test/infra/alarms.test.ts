@@ -8,7 +8,7 @@ import { functionLogicalId, logicalId, resources, synthesizeTemplate, type Synth
 let s: Synthesized;
 beforeAll(() => {
   s = synthesizeTemplate();
-});
+}, 180_000);
 afterAll(() => s?.cleanup());
 
 const alarms = () =>

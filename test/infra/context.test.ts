@@ -42,7 +42,7 @@ beforeAll(() => {
     resourcePrefix: 'ratchet-staging',
     alarmEmail: ' ops@example.com ',
   });
-});
+}, 180_000);
 afterAll(() => s?.cleanup());
 
 const env = (fn: 'edge' | 'consumer') =>

@@ -13,7 +13,7 @@ import { resources, synthesizeTemplate, type Synthesized } from './helpers.js';
 let s: Synthesized;
 beforeAll(() => {
   s = synthesizeTemplate();
-});
+}, 180_000);
 afterAll(() => s?.cleanup());
 
 /** Every .ts file under lambdas/, read once. */

@@ -8,7 +8,7 @@ import { functionLogicalId, logicalId, render, resources, synthesizeTemplate, ty
 let s: Synthesized;
 beforeAll(() => {
   s = synthesizeTemplate({ front: 'function-url' });
-});
+}, 180_000);
 afterAll(() => s?.cleanup());
 
 const urlId = () => Object.keys(s.template.findResources('AWS::Lambda::Url'))[0]!;

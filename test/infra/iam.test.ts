@@ -6,7 +6,7 @@ import { expectedGrants, grants, logicalId, render, resources, roleStatements, s
 let s: Synthesized;
 beforeAll(() => {
   s = synthesizeTemplate();
-});
+}, 180_000);
 afterAll(() => s?.cleanup());
 
 const SQS_CONSUME = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'];

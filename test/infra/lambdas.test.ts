@@ -16,7 +16,7 @@ import { functionLogicalId, logicalId, render, synthesize, type Synthesized } fr
 let s: Synthesized;
 beforeAll(() => {
   s = synthesize();
-});
+}, 180_000);
 afterAll(() => s?.cleanup());
 
 const fnProps = (handler: HandlerFunction) =>

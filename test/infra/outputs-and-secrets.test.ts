@@ -8,7 +8,7 @@ import { logicalId, render, resolved, resources, synthesizeTemplate, type Synthe
 let s: Synthesized;
 beforeAll(() => {
   s = synthesizeTemplate();
-});
+}, 180_000);
 afterAll(() => s?.cleanup());
 
 describe('secrets', () => {

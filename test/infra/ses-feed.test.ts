@@ -6,7 +6,7 @@ import { logicalId, render, resources, synthesizeTemplate, type Synthesized } fr
 let s: Synthesized;
 beforeAll(() => {
   s = synthesizeTemplate();
-});
+}, 180_000);
 afterAll(() => s?.cleanup());
 
 const sub = () => resources(s)[logicalId(s.stack.sesSubscription)]!;

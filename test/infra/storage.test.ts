@@ -10,7 +10,7 @@ import { functionLogicalId, logicalId, resources, synthesizeTemplate, type Synth
 let s: Synthesized;
 beforeAll(() => {
   s = synthesizeTemplate();
-});
+}, 180_000);
 afterAll(() => s?.cleanup());
 
 const resource = (id: string) => resources(s)[id]!;

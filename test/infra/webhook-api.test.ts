@@ -7,7 +7,7 @@ import { functionLogicalId, logicalId, resources, synthesizeTemplate, type Synth
 let s: Synthesized;
 beforeAll(() => {
   s = synthesizeTemplate();
-});
+}, 180_000);
 afterAll(() => s?.cleanup());
 
 const stageProps = () => Object.values(s.template.findResources('AWS::ApiGatewayV2::Stage'))[0]!.Properties;
