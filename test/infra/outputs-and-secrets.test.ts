@@ -40,7 +40,7 @@ describe('secrets', () => {
     } finally {
       t.cleanup();
     }
-  });
+  }, 180_000);
 });
 
 describe('outputs', () => {
