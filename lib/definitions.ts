@@ -56,7 +56,10 @@ export const SUPPRESSION_TABLE = {
 export const CONSUMER = {
   timeoutSeconds: 30,
   memoryMb: 512,
-  batchSize: 100,
+  /** One ReceiveMessage call (the local poller): SQS returns at most 10. */
+  batchSize: 10,
+  /** The Lambda event source mapping's batch, gathered over several receives. */
+  eventSourceBatchSize: 100,
   maxBatchingWindowSeconds: 5,
   maxConcurrency: 5,
 } as const;

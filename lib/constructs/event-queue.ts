@@ -43,7 +43,7 @@ export class EventQueue extends Construct {
   }
 
   /**
-   * Batches of up to CONSUMER.batchSize, gathered for at most CONSUMER.maxBatchingWindowSeconds,
+   * Batches of up to CONSUMER.eventSourceBatchSize, gathered for at most CONSUMER.maxBatchingWindowSeconds,
    * with partial batch failures. Built by hand rather than with SqsEventSource so that its logical
    * id follows the queue's stable path (a second mapping for the same queue and function is refused).
    */
@@ -52,7 +52,7 @@ export class EventQueue extends Construct {
     const stackId = Stack.of(this).node.id;
     return fn.addEventSourceMapping(`SqsEventSource:${makeUniqueId([stackId, ...stablePath(this.queue)])}`, {
       eventSourceArn: this.queue.queueArn,
-      batchSize: CONSUMER.batchSize,
+      batchSize: CONSUMER.eventSourceBatchSize,
       maxBatchingWindow: Duration.seconds(CONSUMER.maxBatchingWindowSeconds),
       reportBatchItemFailures: true,
       maxConcurrency: CONSUMER.maxConcurrency,

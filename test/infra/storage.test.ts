@@ -99,14 +99,14 @@ describe('SQS', () => {
   });
 
   it('consumer event source: batches of about 100 within a window of at most 10 s, ReportBatchItemFailures, maximum concurrency', () => {
-    expect(CONSUMER.batchSize).toBe(100);
+    expect(CONSUMER.eventSourceBatchSize).toBe(100);
     expect(CONSUMER.maxBatchingWindowSeconds).toBeGreaterThanOrEqual(1); // required by Lambda above 10
     expect(CONSUMER.maxBatchingWindowSeconds).toBeLessThanOrEqual(10);
     s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
     s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [logicalId(s.stack.queue), 'Arn'] },
       FunctionName: { Ref: functionLogicalId(s.stack.consumer) },
-      BatchSize: CONSUMER.batchSize,
+      BatchSize: CONSUMER.eventSourceBatchSize,
       MaximumBatchingWindowInSeconds: CONSUMER.maxBatchingWindowSeconds,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: CONSUMER.maxConcurrency },
