@@ -32,6 +32,9 @@ export class FunctionUrlFront extends Construct implements FrontDoor {
     (props.edge.node.defaultChild as lambda.CfnFunction).reservedConcurrentExecutions = props.reservedConcurrency;
     // `https://<id>.lambda-url.<region>.on.aws/` -> `https://<id>.lambda-url.<region>.on.aws`
     this.baseUrl = `https://${Fn.select(2, Fn.split('/', this.url.url))}`;
-    this.ready = [this.url];
+    // The URL answers 403 until the public invoke permissions (InvokeFunctionUrl, and InvokeFunction
+    // via the URL) exist, and SNS counts a 403 as delivered: wait for those too.
+    const permissions = props.edge.node.findAll().filter((c) => c instanceof lambda.CfnPermission);
+    this.ready = [this.url, ...permissions];
   }
 }

@@ -40,6 +40,12 @@ describe('Function URL front door', () => {
       FunctionUrlAuthType: 'NONE',
       Principal: '*',
     });
+    // Since October 2025 a new function URL also needs InvokeFunction, limited to calls through the URL.
+    s.template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      InvokedViaFunctionUrl: true,
+      Principal: '*',
+    });
   });
 
   it("the edge's reserved concurrency is the throttle, with room for twice the SNS pace", () => {
@@ -52,7 +58,10 @@ describe('Function URL front door', () => {
   it('the SNS subscription points at <function url>/webhooks/ses, after the URL exists, with its dead-letter queue', () => {
     const sub = resources(s)[logicalId(s.stack.sesSubscription)]!;
     expect(text(sub.Properties.Endpoint)).toBe(`https://${host()}/webhooks/ses`);
-    expect(sub.DependsOn).toEqual(expect.arrayContaining([urlId()]));
+    const permissionIds = Object.keys(s.template.findResources('AWS::Lambda::Permission'));
+    expect(permissionIds).toHaveLength(2);
+    // Until both permissions exist the URL answers 403, which SNS would count as delivered.
+    expect(sub.DependsOn).toEqual(expect.arrayContaining([urlId(), ...permissionIds]));
     expect(sub.Properties.RedrivePolicy).toBeDefined();
   });
 
