@@ -1,12 +1,18 @@
 /**
- * Deployment settings, read from CDK context (`cdk.json`, or `cdk deploy -c key=value`). Context given
- * on the command line always arrives as a string, from cdk.json it may be a number, boolean or array:
- * every reader accepts both, and a value that does not parse fails the synth with the key's name
- * rather than deploying a default the operator did not ask for.
+ * Deployment settings, read from CDK context (`cdk.json`, or `cdk deploy -c key=value`). A value that
+ * does not parse, or a combination that would lose events, fails the synth with the key's name rather
+ * than deploying something the operator did not ask for.
  */
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
-import { API, DEFAULT_INBOX_TTL_DAYS, DEFAULT_RESOURCE_PREFIX, SWEEPER } from './definitions.js';
+import { topicAliases, topicLabels } from './context-topics.js';
+import { boolean, email, isUnset, list, oneOf, positiveInteger, positiveNumber, type Getter } from './context-values.js';
+import { API, DEFAULT_INBOX_TTL_DAYS, DEFAULT_RESOURCE_PREFIX, FUNCTION_URL } from './definitions.js';
+
+/** `api-gateway` (default): HTTP API with per-route throttles. `function-url`: a Lambda Function URL, cheaper. */
+export type FrontDoorKind = 'api-gateway' | 'function-url';
+export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface RatchetConfig {
   /** Start of every physical name (tables, queues, secrets): one per stack in an account and region. */
@@ -14,34 +20,69 @@ export interface RatchetConfig {
   /** SNS topics besides the stack's own whose messages the edge accepts (and may confirm). */
   readonly extraTopicArns: readonly string[];
   readonly inboxTtlDays: number;
+  readonly inboxPointInTimeRecovery: boolean;
   /** Comma-separated; undefined leaves POSTMARK_ALLOWED_IPS unset (the module's own default). */
   readonly postmarkAllowedIps: string | undefined;
+  readonly front: FrontDoorKind;
+  /** Stage default: every route without its own limit. */
   readonly throttleRateLimit: number;
   readonly throttleBurstLimit: number;
   readonly snsMaxReceivesPerSecond: number;
+  /** `POST /webhooks/ses` only. */
+  readonly sesRouteRateLimit: number;
+  readonly sesRouteBurstLimit: number;
+  /** Function URL front door only: the edge's reserved concurrency, its throttle. */
+  readonly edgeReservedConcurrency: number;
   readonly createConfigurationSet: boolean;
   readonly softBounceLimit: number | undefined;
   readonly softBounceWindowDays: number | undefined;
-  readonly sweepAfterSeconds: number;
   readonly logRetention: RetentionDays;
+  readonly logLevel: LogLevel;
   /** Subscribed to the alarm topic (AWS sends a confirmation mail first). */
   readonly alarmEmail: string | undefined;
+  /** RequestsRejected per provider in 5 minutes at or above which the alarm fires. */
+  readonly rejectedRequestsAlarmThreshold: number;
+  /** Env TOPIC_ALIASES (edge and consumer) and TOPIC_LABELS (edge), normalized. */
+  readonly topicAliases: string | undefined;
+  readonly topicLabels: string | undefined;
 }
 
 export const DEFAULT_LOG_RETENTION_DAYS = RetentionDays.ONE_MONTH;
+/** Rejections (401/403/...) per provider per 5 minutes: a misconfigured sender or someone probing. */
+export const DEFAULT_REJECTED_REQUESTS_ALARM_THRESHOLD = 25;
 
 export function readConfig(node: Node): RatchetConfig {
   const get = (key: string): unknown => node.tryGetContext(key);
 
   const throttleRateLimit = positiveNumber(get, 'throttleRateLimit') ?? API.throttleRateLimit;
   const throttleBurstLimit = positiveInteger(get, 'throttleBurstLimit') ?? API.throttleBurstLimit;
-  const snsMaxReceivesPerSecond =
-    positiveInteger(get, 'snsMaxReceivesPerSecond') ??
-    Math.max(1, Math.min(API.snsMaxReceivesPerSecond, Math.floor(throttleRateLimit / 2)));
-  if (snsMaxReceivesPerSecond > throttleRateLimit) {
-    // SNS treats the stage's 429 as delivered: pacing above the limit would drop SES events silently.
+  const snsMaxReceivesPerSecond = positiveInteger(get, 'snsMaxReceivesPerSecond') ?? API.snsMaxReceivesPerSecond;
+  const minimumSesRate = snsMaxReceivesPerSecond * API.sesRouteMargin;
+  const sesRouteRateLimit = positiveNumber(get, 'sesRouteRateLimit') ?? minimumSesRate;
+  if (sesRouteRateLimit < minimumSesRate) {
+    // SNS treats the route's 429 as delivered: a limit at or near its pace would drop SES events silently.
     throw new Error(
-      `context snsMaxReceivesPerSecond (${snsMaxReceivesPerSecond}) must not exceed throttleRateLimit (${throttleRateLimit})`,
+      `context sesRouteRateLimit (${sesRouteRateLimit}) is below the SNS pace: it must be at least ${API.sesRouteMargin} x snsMaxReceivesPerSecond (${snsMaxReceivesPerSecond}) = ${minimumSesRate}`,
+    );
+  }
+  const sesRouteBurstLimit = positiveInteger(get, 'sesRouteBurstLimit') ?? Math.ceil(2 * sesRouteRateLimit);
+  if (sesRouteBurstLimit < snsMaxReceivesPerSecond) {
+    throw new Error(`context sesRouteBurstLimit (${sesRouteBurstLimit}) is below snsMaxReceivesPerSecond (${snsMaxReceivesPerSecond})`);
+  }
+
+  const routeRates = throttleRateLimit + sesRouteRateLimit + 2 * API.unsubscribeRateLimit;
+  if (routeRates > API.accountRateLimit) {
+    // Above the account quota the route buckets stop being separate: the account limit answers 429 first.
+    throw new Error(`context: the route rate limits add up to ${routeRates}/s, above API Gateway's account quota of ${API.accountRateLimit}/s`);
+  }
+
+  const sesConcurrency = Math.ceil(snsMaxReceivesPerSecond * FUNCTION_URL.secondsPerRequest * FUNCTION_URL.sesMargin);
+  const edgeReservedConcurrency =
+    positiveInteger(get, 'edgeReservedConcurrency') ??
+    sesConcurrency + Math.ceil(throttleRateLimit * FUNCTION_URL.secondsPerRequest);
+  if (edgeReservedConcurrency < sesConcurrency) {
+    throw new Error(
+      `context edgeReservedConcurrency (${edgeReservedConcurrency}) is below what the SNS pace needs (${sesConcurrency}): a throttled SES delivery answers 429, which SNS drops`,
     );
   }
 
@@ -50,35 +91,36 @@ export function readConfig(node: Node): RatchetConfig {
     throw new Error(`context logRetentionDays (${retentionDays}) is not a CloudWatch Logs retention period`);
   }
 
+  const inboxTtlDays = positiveInteger(get, 'inboxTtlDays') ?? DEFAULT_INBOX_TTL_DAYS;
+  // Whether it outlives every signature window is checked where the windows are known: the edge's
+  // environment (constructs/environments.ts), with the same function `npm start` uses.
+
   const postmarkIps = list(get, 'postmarkAllowedIps');
 
   return {
     resourcePrefix: resourcePrefix(get),
     extraTopicArns: list(get, 'extraTopicArns') ?? [],
-    inboxTtlDays: positiveInteger(get, 'inboxTtlDays') ?? DEFAULT_INBOX_TTL_DAYS,
+    inboxTtlDays,
+    inboxPointInTimeRecovery: boolean(get, 'inboxPointInTimeRecovery') ?? false,
     postmarkAllowedIps: postmarkIps && postmarkIps.length > 0 ? postmarkIps.join(',') : undefined,
+    front: oneOf(get, 'front', ['api-gateway', 'function-url'] as const) ?? 'api-gateway',
     throttleRateLimit,
     throttleBurstLimit,
     snsMaxReceivesPerSecond,
+    sesRouteRateLimit,
+    sesRouteBurstLimit,
+    edgeReservedConcurrency,
     createConfigurationSet: boolean(get, 'createConfigurationSet') ?? true,
     softBounceLimit: positiveInteger(get, 'softBounceLimit'),
     softBounceWindowDays: positiveInteger(get, 'softBounceWindowDays'),
-    sweepAfterSeconds: positiveInteger(get, 'sweepAfterSeconds') ?? SWEEPER.resendAfterSeconds,
     logRetention: (retentionDays as RetentionDays | undefined) ?? DEFAULT_LOG_RETENTION_DAYS,
+    logLevel: oneOf(get, 'logLevel', LOG_LEVELS) ?? 'INFO',
     alarmEmail: email(get, 'alarmEmail'),
+    rejectedRequestsAlarmThreshold:
+      positiveInteger(get, 'rejectedRequestsAlarmThreshold') ?? DEFAULT_REJECTED_REQUESTS_ALARM_THRESHOLD,
+    topicAliases: topicAliases(get),
+    topicLabels: topicLabels(get),
   };
-}
-
-type Getter = (key: string) => unknown;
-
-/** A plausible single address; SNS checks the rest by mailing a confirmation link. */
-function email(get: Getter, key: string): string | undefined {
-  const value = get(key);
-  if (isUnset(value)) return undefined;
-  if (typeof value !== 'string' || !/^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/.test(value.trim())) {
-    throw new Error(`context ${key} must be one email address, got ${JSON.stringify(value)}`);
-  }
-  return value.trim();
 }
 
 /** Lower-case letters, digits and dashes: valid in every name it starts (DynamoDB, SQS, Secrets Manager). */
@@ -93,42 +135,4 @@ function resourcePrefix(get: Getter): string {
     );
   }
   return value.trim();
-}
-
-function isUnset(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-}
-
-function positiveNumber(get: Getter, key: string): number | undefined {
-  const value = get(key);
-  if (isUnset(value)) return undefined;
-  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`context ${key} must be a positive number, got ${JSON.stringify(value)}`);
-  return n;
-}
-
-function positiveInteger(get: Getter, key: string): number | undefined {
-  const n = positiveNumber(get, key);
-  if (n !== undefined && !Number.isInteger(n)) throw new Error(`context ${key} must be a whole number, got ${n}`);
-  return n;
-}
-
-function boolean(get: Getter, key: string): boolean | undefined {
-  const value = get(key);
-  if (isUnset(value)) return undefined;
-  if (typeof value === 'boolean') return value;
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  throw new Error(`context ${key} must be true or false, got ${JSON.stringify(value)}`);
-}
-
-/** A comma-separated string or an array of strings; blanks dropped. */
-function list(get: Getter, key: string): string[] | undefined {
-  const value = get(key);
-  if (isUnset(value)) return undefined;
-  const items = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : undefined;
-  if (!items || !items.every((item): item is string => typeof item === 'string')) {
-    throw new Error(`context ${key} must be a comma-separated string or an array of strings`);
-  }
-  return items.map((item) => item.trim()).filter((item) => item !== '');
 }

@@ -5,7 +5,7 @@
  * so dependencies point one way: lib → lambdas. Pure data: no CDK and no SDK imports.
  */
 import { QUEUE_NAMES } from '../lambdas/adapters/tables.js';
-import { MAX_BODY_BYTES, SWEEPER_BACKOFF } from '../lambdas/adapters/runtime-defaults.js';
+import { MAX_BODY_BYTES } from '../lambdas/adapters/runtime-defaults.js';
 
 export {
   DEFAULT_INBOX_TTL_DAYS,
@@ -15,19 +15,27 @@ export {
   SUPPRESSION_TABLE,
 } from '../lambdas/adapters/tables.js';
 
+/**
+ * A busy queue is drained in batches of up to 100 (fewer invocations, fewer log lines and EMF records
+ * per event); an idle queue's event waits at most the batching window before the consumer sees it.
+ * Lambda requires a window of at least 1 s for batches above 10.
+ */
 export const CONSUMER = {
   timeoutSeconds: 30,
   memoryMb: 512,
+  /** One ReceiveMessage call (the local poller): SQS returns at most 10. */
   batchSize: 10,
-  maxBatchingWindowSeconds: 1,
+  /** The Lambda event source mapping's batch, gathered over several receives. */
+  eventSourceBatchSize: 100,
+  maxBatchingWindowSeconds: 5,
   maxConcurrency: 5,
 } as const;
 
 export const QUEUE = {
   ...QUEUE_NAMES,
   maxReceiveCount: 5,
-  /** At least 6x the consumer timeout, as AWS recommends for SQS event sources. */
-  visibilityTimeoutSeconds: CONSUMER.timeoutSeconds * 6,
+  /** At least 6x the consumer timeout plus the batching window, as AWS recommends for SQS event sources. */
+  visibilityTimeoutSeconds: CONSUMER.timeoutSeconds * 6 + CONSUMER.maxBatchingWindowSeconds,
   retentionDays: 14,
   deadLetterRetentionDays: 14,
 } as const;
@@ -39,21 +47,35 @@ export const EDGE = {
   maxBodyBytes: MAX_BODY_BYTES,
 } as const;
 
-export const SWEEPER = {
-  ...SWEEPER_BACKOFF,
-  scheduleMinutes: 5,
-  timeoutSeconds: 60,
-  memoryMb: 256,
-} as const;
-
 /**
- * HTTP API `$default` stage throttling, across all routes (context `throttleRateLimit`,
- * `throttleBurstLimit` override it). Providers retry a 429 later, except SNS: it counts every
- * 2xx-4xx answer as delivered, so a throttled SES notification would be lost. The SES topic's HTTPS
- * subscription therefore paces itself below the stage limit (context `snsMaxReceivesPerSecond`).
+ * HTTP API throttling. `throttleRateLimit`/`throttleBurstLimit` (context) are the stage default, which
+ * every route without its own settings gets: `POST /webhooks/{provider}` and the unsubscribe routes.
+ * Providers retry a 429 later, except SNS: it counts every 2xx-4xx answer as delivered, so a throttled
+ * SES notification would be lost. SES therefore has its own route, `POST /webhooks/ses`, with its own
+ * limit (context `sesRouteRateLimit`/`sesRouteBurstLimit`), at least `SES_ROUTE_MARGIN` times the pace
+ * the SNS subscription keeps (context `snsMaxReceivesPerSecond`). Route limits are separate token
+ * buckets, so no other route's traffic can use up the SES route's.
  */
 export const API = {
   throttleRateLimit: 100,
   throttleBurstLimit: 200,
   snsMaxReceivesPerSecond: 50,
+  /** SNS's pacing is approximate and a retry storm after an outage arrives on top: twice the pace. */
+  sesRouteMargin: 2,
+  /** Each of GET and POST /unsubscribe/{token}: people clicking links, and mailbox providers' one-click POSTs. */
+  unsubscribeRateLimit: 20,
+  unsubscribeBurstLimit: 40,
+  /** API Gateway's default per-account, per-region quota, shared by every API in the account. */
+  accountRateLimit: 10_000,
 } as const;
+
+
+/** The SNS subscription's dead-letter queue keeps what SNS gave up on for this long (the SQS maximum). */
+export const SES_DEAD_LETTERS = { suffix: '-ses-dead-letters', retentionDays: 14 } as const;
+
+/**
+ * The Function URL front door has no per-route throttle: the edge's reserved concurrency is the limit
+ * (a throttled invocation answers 429). Sized from the SNS pace, assuming an edge request takes at
+ * most `secondsPerRequest` (p99 with a cold start), times a margin, plus room for the other providers.
+ */
+export const FUNCTION_URL = { secondsPerRequest: 0.5, sesMargin: 2 } as const;

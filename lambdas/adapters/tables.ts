@@ -24,6 +24,8 @@ export function resourceNames(prefix: string = DEFAULT_RESOURCE_PREFIX) {
     suppressionTable: `${prefix}-suppressions`,
     queue: `${prefix}-events`,
     deadLetterQueue: `${prefix}-events${QUEUE_NAMES.deadLetterSuffix}`,
+    /** What SNS could not deliver to the SES route (env `SES_DEAD_LETTER_QUEUE` holds this name). */
+    sesDeadLetterQueue: `${prefix}-ses-dead-letters`,
     secret: (provider: string) => `${prefix}/${provider}`,
   };
 }
@@ -34,17 +36,6 @@ export const INBOX_TABLE = {
   partitionKey: 'pk',
   /** Epoch seconds. DynamoDB TTL may lag by up to 48 h, so every condition also treats `expiresAt < now` as absent. */
   ttlAttribute: 'expiresAt',
-  /**
-   * Sparse GSI over rows not applied yet: the two attributes exist only while status is `pending`, so
-   * the index holds just the rows the sweeper may need to re-send, ordered by when it should (`resendAt`,
-   * epoch ms). The partition key is sharded so a busy edge never concentrates GSI writes on one partition.
-   */
-  pendingIndex: {
-    name: 'pending',
-    partitionKey: 'pendingShard',
-    sortKey: 'resendAt',
-    shards: 8,
-  },
 } as const;
 
 /** Suppression list: the public contract sending code reads (see README). */

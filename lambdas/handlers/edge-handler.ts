@@ -8,7 +8,9 @@ export type EdgeHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayP
 
 export function createEdgeHandler(edge: WebhookEdge, maxBodyBytes: number = MAX_BODY_BYTES): EdgeHandler {
   return async (event) => {
-    const provider = event.pathParameters?.provider ?? '';
+    // API Gateway's `{provider}` route fills pathParameters; its literal `/webhooks/ses` route and a
+    // Function URL (same v2 payload, no routes) do not, so fall back to the raw path.
+    const provider = event.pathParameters?.provider ?? providerFromPath(event.rawPath);
     const encoded = event.body ?? '';
     // Refuse oversized bodies before decoding them, let alone parsing them.
     const approxBytes = event.isBase64Encoded ? Math.floor((encoded.length * 3) / 4) : Buffer.byteLength(encoded, 'utf8');
@@ -21,6 +23,12 @@ export function createEdgeHandler(edge: WebhookEdge, maxBodyBytes: number = MAX_
     });
     return respond(result.status, result.body);
   };
+}
+
+/** `/webhooks/<provider>` -> `<provider>`; anything else -> '' (answered 404 as an unknown provider). */
+export function providerFromPath(rawPath: string | undefined): string {
+  const match = /^\/webhooks\/([^/]+)\/?$/.exec(rawPath ?? '');
+  return match ? match[1]! : '';
 }
 
 function respond(statusCode: number, body: Record<string, unknown>): APIGatewayProxyStructuredResultV2 {

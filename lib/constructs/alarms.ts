@@ -4,7 +4,6 @@
  * `alarmEmail` to subscribe an address at deploy time.
  */
 import { Duration } from 'aws-cdk-lib';
-import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -14,15 +13,16 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 export interface RatchetAlarmsProps {
-  api: IHttpApi;
+  /** 5xx answered by the front door (API Gateway `5xx`, or the Function URL's `Url5xxCount`). */
+  serverErrors: cloudwatch.IMetric;
   queue: IQueue;
   deadLetterQueue: IQueue;
-  functions: Readonly<Record<'edge' | 'consumer' | 'sweeper', IFunction>>;
+  functions: Readonly<Record<string, IFunction>>;
   /** Subscribed to the alarm topic when given. */
   email?: string;
 }
 
-const FIVE_MINUTES = Duration.minutes(5);
+export const FIVE_MINUTES = Duration.minutes(5);
 
 /** Events older than this in the queue mean the consumer is not keeping up (or not running). */
 export const QUEUE_AGE_ALARM_SECONDS = 30 * 60;
@@ -35,12 +35,12 @@ export class RatchetAlarms extends Construct {
 
   constructor(scope: Construct, id: string, props: RatchetAlarmsProps) {
     super(scope, id);
-    this.topic = new sns.Topic(this, 'Topic', { displayName: 'Ratchet alarms' });
+    this.topic = new sns.Topic(this, 'Topic', { displayName: 'Ratchet alarms', enforceSSL: true });
     if (props.email) this.topic.addSubscription(new EmailSubscription(props.email));
 
     this.add('DeadLetterQueueNotEmpty', {
       alarmDescription:
-        'Events the consumer failed 5 times are in the DLQ. Fix the cause, then redrive the DLQ (the sweeper also re-sends their inbox rows, with backoff).',
+        'Events the consumer failed 5 times are in the DLQ. Fix the cause, then redrive the DLQ (`ratchet dlq redrive`).',
       metric: props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
       threshold: 1,
       evaluationPeriods: 1,
@@ -53,7 +53,7 @@ export class RatchetAlarms extends Construct {
     });
     this.add('EdgeServerErrors', {
       alarmDescription: `The webhook API answered 5xx in each of the last ${EDGE_5XX_ALARM_PERIODS} 5-minute periods: providers are retrying, and SNS gives up after about 37 minutes.`,
-      metric: props.api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      metric: props.serverErrors,
       threshold: 1,
       evaluationPeriods: EDGE_5XX_ALARM_PERIODS,
       datapointsToAlarm: EDGE_5XX_ALARM_PERIODS,
@@ -69,7 +69,8 @@ export class RatchetAlarms extends Construct {
     }
   }
 
-  private add(id: string, props: Omit<cloudwatch.AlarmProps, 'comparisonOperator' | 'treatMissingData'>): void {
+  /** An alarm at >= threshold that notifies the topic; no data (no traffic) is not a failure. */
+  add(id: string, props: Omit<cloudwatch.AlarmProps, 'comparisonOperator' | 'treatMissingData'>): cloudwatch.Alarm {
     const alarm = new cloudwatch.Alarm(this, id, {
       ...props,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -78,5 +79,6 @@ export class RatchetAlarms extends Construct {
     });
     alarm.addAlarmAction(new SnsAction(this.topic));
     this.alarms.push(alarm);
+    return alarm;
   }
 }

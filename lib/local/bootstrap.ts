@@ -16,21 +16,7 @@ export async function ensureTables(client: DynamoDBClient, names: { inbox: strin
     TableName: names.inbox,
     BillingMode: 'PAY_PER_REQUEST',
     KeySchema: [{ AttributeName: INBOX_TABLE.partitionKey, KeyType: 'HASH' }],
-    AttributeDefinitions: [
-      { AttributeName: INBOX_TABLE.partitionKey, AttributeType: 'S' },
-      { AttributeName: INBOX_TABLE.pendingIndex.partitionKey, AttributeType: 'S' },
-      { AttributeName: INBOX_TABLE.pendingIndex.sortKey, AttributeType: 'N' },
-    ],
-    GlobalSecondaryIndexes: [
-      {
-        IndexName: INBOX_TABLE.pendingIndex.name,
-        KeySchema: [
-          { AttributeName: INBOX_TABLE.pendingIndex.partitionKey, KeyType: 'HASH' },
-          { AttributeName: INBOX_TABLE.pendingIndex.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'KEYS_ONLY' },
-      },
-    ],
+    AttributeDefinitions: [{ AttributeName: INBOX_TABLE.partitionKey, AttributeType: 'S' }],
   });
   await enableTtl(client, names.inbox, INBOX_TABLE.ttlAttribute);
   await ensureTable(client, {

@@ -2,6 +2,7 @@
  * CDK context reaches the template: one synth with every setting overridden (as the CLI would pass
  * them: strings, plus cdk.json-style numbers, booleans and arrays), and the parser's refusals.
  */
+import { Match } from 'aws-cdk-lib/assertions';
 import { Construct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../lib/config.js';
@@ -12,7 +13,7 @@ import {
   grants,
   logicalId,
   roleStatements,
-  synthesize,
+  synthesizeTemplate,
   type Synthesized,
 } from './helpers.js';
 
@@ -21,24 +22,30 @@ const THIRD_TOPIC = 'arn:aws:sns:eu-west-1:222222222222:third';
 
 let s: Synthesized;
 beforeAll(() => {
-  s = synthesize({
+  s = synthesizeTemplate({
     extraTopicArns: ` ${OTHER_TOPIC}, ${THIRD_TOPIC} ,`,
-    inboxTtlDays: '30',
+    inboxTtlDays: '45',
+    inboxPointInTimeRecovery: 'true',
     postmarkAllowedIps: ['3.134.147.250', '50.31.156.6'],
     throttleRateLimit: '20',
     throttleBurstLimit: 40,
     createConfigurationSet: 'false',
     softBounceLimit: '3',
     softBounceWindowDays: 7,
-    sweepAfterSeconds: '600',
     logRetentionDays: 7,
+    logLevel: 'DEBUG',
+    snsMaxReceivesPerSecond: '10',
+    sesRouteRateLimit: 30,
+    rejectedRequestsAlarmThreshold: '7',
+    topicAliases: ' sendgrid:group:4242=newsletter , ses:main:weekly=newsletter',
+    topicLabels: ['newsletter=Weekly newsletter'],
     resourcePrefix: 'ratchet-staging',
     alarmEmail: ' ops@example.com ',
   });
-});
+}, 180_000);
 afterAll(() => s?.cleanup());
 
-const env = (fn: 'edge' | 'consumer' | 'sweeper') =>
+const env = (fn: 'edge' | 'consumer') =>
   (s.template.toJSON().Resources[functionLogicalId(s.stack[fn])] as any).Properties.Environment.Variables as Record<
     string,
     unknown
@@ -57,11 +64,37 @@ describe('context overrides', () => {
     );
   });
 
-  it('inbox TTL, Postmark IP allowlist, soft-bounce policy and sweep age reach the handlers', () => {
-    expect(env('edge')).toMatchObject({ INBOX_TTL_DAYS: '30', POSTMARK_ALLOWED_IPS: '3.134.147.250,50.31.156.6' });
-    expect(env('consumer')).toMatchObject({ SOFT_BOUNCE_LIMIT: '3', SOFT_BOUNCE_WINDOW_DAYS: '7' });
-    expect(env('sweeper')).toMatchObject({ SWEEP_AFTER_SECONDS: '600' });
-    expect(env('edge')).toMatchObject({ SWEEP_AFTER_SECONDS: '600' });
+  it('inbox TTL, Postmark IP allowlist, soft-bounce policy, log level and topics reach the handlers that read them', () => {
+    expect(env('edge')).toMatchObject({
+      INBOX_TTL_DAYS: '45',
+      POSTMARK_ALLOWED_IPS: '3.134.147.250,50.31.156.6',
+      LOG_LEVEL: 'DEBUG',
+      TOPIC_ALIASES: 'sendgrid:group:4242=newsletter,ses:main:weekly=newsletter',
+      TOPIC_LABELS: 'newsletter=Weekly newsletter',
+    });
+    expect(env('consumer')).toMatchObject({
+      SOFT_BOUNCE_LIMIT: '3',
+      SOFT_BOUNCE_WINDOW_DAYS: '7',
+      LOG_LEVEL: 'DEBUG',
+      TOPIC_ALIASES: 'sendgrid:group:4242=newsletter,ses:main:weekly=newsletter',
+    });
+    expect(env('consumer').TOPIC_LABELS).toBeUndefined();
+    expect(env('edge').SWEEP_AFTER_SECONDS).toBeUndefined();
+  });
+
+  it('inboxPointInTimeRecovery=true turns PITR on for the inbox', () => {
+    s.template.hasResourceProperties('AWS::DynamoDB::Table', {
+      TableName: 'ratchet-staging-inbox',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    });
+  });
+
+  it('rejectedRequestsAlarmThreshold sets every per-provider rejection alarm', () => {
+    const rejected = s.stack.alarms.alarms.filter((a) => a.node.id.startsWith('RequestsRejected'));
+    expect(rejected.length).toBeGreaterThan(0);
+    for (const alarm of rejected) {
+      expect((s.template.toJSON().Resources[logicalId(alarm)] as any).Properties.Threshold).toBe(7);
+    }
   });
 
   it('resourcePrefix names every physical resource, so a second stack fits in the same account and region', () => {
@@ -70,7 +103,11 @@ describe('context overrides', () => {
       'ratchet-staging-inbox',
       'ratchet-staging-suppressions',
     ]);
-    expect(props('AWS::SQS::Queue').map((p) => p.QueueName).sort()).toEqual(['ratchet-staging-events', 'ratchet-staging-events-dlq']);
+    expect(props('AWS::SQS::Queue').map((p) => p.QueueName).sort()).toEqual([
+      'ratchet-staging-events',
+      'ratchet-staging-events-dlq',
+      'ratchet-staging-ses-dead-letters',
+    ]);
     const secretNames = props('AWS::SecretsManager::Secret').map((p) => p.Name);
     expect(secretNames.length).toBeGreaterThan(0);
     for (const name of secretNames) expect(name).toMatch(/^ratchet-staging\/[a-z]+$/);
@@ -87,10 +124,11 @@ describe('context overrides', () => {
     });
   });
 
-  it('stage throttling, and SNS pacing defaults to half the stage rate', () => {
+  it('stage throttling, the SES route limit and the SNS pace, each as given', () => {
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
+      RouteSettings: { 'POST /webhooks/ses': { ThrottlingRateLimit: 30, ThrottlingBurstLimit: 60 } },
     });
     s.template.hasResourceProperties('AWS::SNS::Subscription', {
       Protocol: 'https',
@@ -109,7 +147,7 @@ describe('context overrides', () => {
     s.template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       Topics: [{ Ref: logicalId(s.stack.topic) }],
       PolicyDocument: {
-        Statement: [
+        Statement: Match.arrayWith([
           {
             Sid: 'AllowSesPublishFromThisAccount',
             Effect: 'Allow',
@@ -128,7 +166,7 @@ describe('context overrides', () => {
               },
             },
           },
-        ],
+        ]),
       },
     });
   });
@@ -148,25 +186,61 @@ describe('context parsing', () => {
       alarmEmail: undefined,
       extraTopicArns: [],
       inboxTtlDays: 30,
+      inboxPointInTimeRecovery: false,
       postmarkAllowedIps: undefined,
+      front: 'api-gateway',
       throttleRateLimit: API.throttleRateLimit,
       throttleBurstLimit: API.throttleBurstLimit,
       snsMaxReceivesPerSecond: API.snsMaxReceivesPerSecond,
+      sesRouteRateLimit: 2 * API.snsMaxReceivesPerSecond,
       createConfigurationSet: true,
       softBounceLimit: undefined,
       softBounceWindowDays: undefined,
+      logLevel: 'INFO',
+      rejectedRequestsAlarmThreshold: 25,
+      topicAliases: undefined,
+      topicLabels: undefined,
     });
   });
 
-  it('an explicit SNS pace is kept, but never above the stage rate (a 429 would lose SES events)', () => {
-    expect(config({ snsMaxReceivesPerSecond: '5' }).snsMaxReceivesPerSecond).toBe(5);
-    expect(config({ throttleRateLimit: 1 }).snsMaxReceivesPerSecond).toBe(1);
-    expect(() => config({ throttleRateLimit: 10, snsMaxReceivesPerSecond: 11 })).toThrow(/must not exceed/);
+  it('the SES route limit follows the SNS pace, and a limit below twice the pace fails the synth (a 429 would lose SES events)', () => {
+    expect(config({ snsMaxReceivesPerSecond: '5' })).toMatchObject({ snsMaxReceivesPerSecond: 5, sesRouteRateLimit: 10 });
+    // Independent of the other providers' limit: a low stage rate no longer slows SNS down.
+    expect(config({ throttleRateLimit: 1 })).toMatchObject({ snsMaxReceivesPerSecond: 50, sesRouteRateLimit: 100 });
+    expect(() => config({ snsMaxReceivesPerSecond: 50, sesRouteRateLimit: 99 })).toThrow(/sesRouteRateLimit \(99\) is below the SNS pace/);
+    expect(() => config({ snsMaxReceivesPerSecond: 50, sesRouteRateLimit: 40 })).toThrow(/below the SNS pace/);
+    expect(config({ snsMaxReceivesPerSecond: 50, sesRouteRateLimit: 100 }).sesRouteRateLimit).toBe(100);
+    expect(() => config({ snsMaxReceivesPerSecond: 50, sesRouteBurstLimit: 49 })).toThrow(/sesRouteBurstLimit/);
+    expect(() => config({ throttleRateLimit: 9_000, sesRouteRateLimit: 2_000 })).toThrow(/account quota/);
+  });
+
+  it('the Function URL front door: reserved concurrency sized from the SNS pace, never below it', () => {
+    expect(config({ front: 'function-url' }).front).toBe('function-url');
+    expect(config({}).edgeReservedConcurrency).toBe(50 + 50);
+    expect(config({ snsMaxReceivesPerSecond: 10, throttleRateLimit: 10 }).edgeReservedConcurrency).toBe(10 + 5);
+    expect(() => config({ edgeReservedConcurrency: 49 })).toThrow(/edgeReservedConcurrency \(49\)/);
+    expect(() => config({ front: 'alb' })).toThrow(/front must be one of api-gateway, function-url/);
+  });
+
+  it('topic aliases and labels are validated at synth', () => {
+    expect(config({ topicAliases: ['a=b', 'sendgrid:group:1=news.letter_2'] }).topicAliases).toBe('a=b,sendgrid:group:1=news.letter_2');
+    expect(config({ topicLabels: 'newsletter=Weekly newsletter, product=Product news' }).topicLabels).toBe(
+      'newsletter=Weekly newsletter,product=Product news',
+    );
+    for (const bad of ['a', 'a=', '=b', 'a=b=c', 'a=b c', '-a=b', 'a=' + 'x'.repeat(129), 'a=b,a=c', 'a/b=c']) {
+      expect(() => config({ topicAliases: bad }), bad).toThrow(/topicAliases/);
+    }
+    expect(config({ topicAliases: 'a=b,a=b' }).topicAliases).toBe('a=b,a=b');
+    for (const bad of ['x', 'bad topic=Label', 'ok=' + 'y'.repeat(201)]) {
+      expect(() => config({ topicLabels: bad }), bad).toThrow(/topicLabels/);
+    }
   });
 
   it('refuses values that do not parse instead of falling back to a default', () => {
     expect(() => config({ inboxTtlDays: 'ninety' })).toThrow(/inboxTtlDays/);
     expect(() => config({ inboxTtlDays: 1.5 })).toThrow(/inboxTtlDays/);
+    expect(() => config({ logLevel: 'TRACE' })).toThrow(/logLevel/);
+    expect(() => config({ inboxPointInTimeRecovery: 'on' })).toThrow(/inboxPointInTimeRecovery/);
     expect(() => config({ throttleRateLimit: -1 })).toThrow(/throttleRateLimit/);
     expect(() => config({ createConfigurationSet: 'yes' })).toThrow(/createConfigurationSet/);
     expect(() => config({ extraTopicArns: [1] })).toThrow(/extraTopicArns/);

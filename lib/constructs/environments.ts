@@ -1,0 +1,63 @@
+/**
+ * The environment each Lambda gets, in one place: names are the runtime's public contract (README).
+ * Only what a role reads is passed to it.
+ */
+import { assertInboxOutlivesWindows } from '../../lambdas/core/inbox-retention.js';
+import type { RatchetConfig } from '../config.js';
+import { METRIC_NAMESPACE, SERVICES, type Service } from './metric-catalog.js';
+
+const SECRETS_CACHE_SECONDS = '60';
+const NODE_OPTIONS = '--enable-source-maps';
+
+/** Powertools (service, metrics namespace, log level) and source maps. */
+export function commonEnvironment(service: Service, config: Pick<RatchetConfig, 'logLevel'>): Record<string, string> {
+  return {
+    POWERTOOLS_SERVICE_NAME: SERVICES[service],
+    POWERTOOLS_METRICS_NAMESPACE: METRIC_NAMESPACE,
+    LOG_LEVEL: config.logLevel,
+    NODE_OPTIONS,
+  };
+}
+
+export interface EdgeEnvironmentInputs {
+  readonly inboxTable: string;
+  readonly queueUrl: string;
+  readonly topicArns: readonly string[];
+  /** `<PROVIDER>_SECRET_ARN` and `UNSUBSCRIBE_SECRET_ARN`. */
+  readonly secretArns: Record<string, string>;
+}
+
+export function edgeEnvironment(config: RatchetConfig, inputs: EdgeEnvironmentInputs): Record<string, string> {
+  const env: Record<string, string> = {
+    INBOX_TABLE: inputs.inboxTable,
+    QUEUE_URL: inputs.queueUrl,
+    SNS_TOPIC_ARNS: inputs.topicArns.join(','),
+    INBOX_TTL_DAYS: String(config.inboxTtlDays),
+    SECRETS_CACHE_SECONDS,
+    ...inputs.secretArns,
+    ...commonEnvironment('edge', config),
+  };
+  if (config.postmarkAllowedIps !== undefined) env.POSTMARK_ALLOWED_IPS = config.postmarkAllowedIps;
+  if (config.topicAliases !== undefined) env.TOPIC_ALIASES = config.topicAliases;
+  if (config.topicLabels !== undefined) env.TOPIC_LABELS = config.topicLabels;
+  // The same check `npm start` makes: a replay inside any signature window must still find its row.
+  assertInboxOutlivesWindows(env, config.inboxTtlDays);
+  return env;
+}
+
+export interface ConsumerEnvironmentInputs {
+  readonly inboxTable: string;
+  readonly suppressionTable: string;
+}
+
+export function consumerEnvironment(config: RatchetConfig, inputs: ConsumerEnvironmentInputs): Record<string, string> {
+  const env: Record<string, string> = {
+    INBOX_TABLE: inputs.inboxTable,
+    SUPPRESSION_TABLE: inputs.suppressionTable,
+    ...commonEnvironment('consumer', config),
+  };
+  if (config.softBounceLimit !== undefined) env.SOFT_BOUNCE_LIMIT = String(config.softBounceLimit);
+  if (config.softBounceWindowDays !== undefined) env.SOFT_BOUNCE_WINDOW_DAYS = String(config.softBounceWindowDays);
+  if (config.topicAliases !== undefined) env.TOPIC_ALIASES = config.topicAliases;
+  return env;
+}

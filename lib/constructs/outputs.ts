@@ -1,0 +1,35 @@
+/**
+ * The stack outputs: the same names and shapes whichever front door serves (ApiUrl ends with `/`,
+ * `WebhookUrl<Provider>` is `<ApiUrl>webhooks/<provider>`).
+ */
+import { CfnOutput } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { webhookUrl } from './front-door.js';
+import { pascal } from './provider-secrets.js';
+import type { Ratchet } from './ratchet.js';
+
+export function addOutputs(scope: Construct, ratchet: Ratchet): void {
+  const out = (id: string, value: string, description?: string) => new CfnOutput(scope, id, { value, description });
+  const { front, tables, events, ses, secrets, alarms } = ratchet;
+
+  out('ApiUrl', `${front.baseUrl}/`, `Base URL of the webhook front door (${front.kind})`);
+  for (const provider of ratchet.providers) {
+    out(`WebhookUrl${pascal(provider.name)}`, webhookUrl(front, provider.name), `Webhook URL for ${provider.name}`);
+  }
+  out('UnsubscribeBaseUrl', front.baseUrl, 'Base of one-click unsubscribe links (UNSUBSCRIBE_BASE_URL): <base>/unsubscribe/<token>');
+  for (const [name, secret] of secrets.byProvider) {
+    out(`SecretArn${pascal(name)}`, secret.secretArn, `Secrets Manager secret holding the ${name} keys (JSON array)`);
+  }
+  out('UnsubscribeSecretArn', secrets.unsubscribe.secretArn, 'Keys for one-click unsubscribe tokens (generated at deploy)');
+  out('InboxTableName', tables.inbox.tableName);
+  out('SuppressionTableName', tables.suppressions.tableName, 'The suppression list sending code reads');
+  out('QueueUrl', events.queue.queueUrl);
+  out('DeadLetterQueueUrl', events.deadLetterQueue.queueUrl);
+  out('SesTopicArn', ses.topic.topicArn);
+  out('SesDeadLetterQueueUrl', ses.deadLetterQueue.queueUrl, 'Where SNS parks SES events it could not deliver');
+  out('SesDeadLetterQueueName', ses.deadLetterQueue.queueName, 'SES_DEAD_LETTER_QUEUE for `ratchet ses redrive`');
+  out('AlarmTopicArn', alarms.topic.topicArn, 'Subscribe here to hear about dead letters, a stuck consumer, 5xx, 429s, rejections and crashes');
+  if (ses.configurationSet) {
+    out('ConfigurationSetName', ses.configurationSet.configurationSetName, 'Send with this SES configuration set to have its events reach Ratchet');
+  }
+}

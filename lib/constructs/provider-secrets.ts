@@ -1,0 +1,83 @@
+/**
+ * One Secrets Manager secret per provider that has credentials (`<prefix>/<provider>`), plus the
+ * one-click unsubscribe key (`<prefix>/unsubscribe`), and read access to them for the edge only.
+ *
+ * A provider secret starts as `[]`, which means "not configured": the edge builds no provider from it
+ * and the route answers 404 until an operator writes real keys. CloudFormation never writes the
+ * placeholder again, since the template value does not change. The unsubscribe key is generated at
+ * deploy (64 letters and digits: no comma, so it is a one-entry list in the runtime's format).
+ */
+import { RemovalPolicy, SecretValue } from 'aws-cdk-lib';
+import type * as iam from 'aws-cdk-lib/aws-iam';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import type { ProviderDefinition } from '../../lambdas/core/provider.js';
+import { allow } from './tables.js';
+
+/** What the secrets need from a registry entry. */
+export type ProviderRoute = Pick<ProviderDefinition, 'name' | 'secretArnVariable'>;
+
+/** The one-click unsubscribe "provider" (issue 11): its key is generated, never a `[]` placeholder. */
+export const UNSUBSCRIBE = { name: 'unsubscribe', secretArnVariable: 'UNSUBSCRIBE_SECRET_ARN' } as const;
+
+export const isUnsubscribe = (provider: ProviderRoute): boolean =>
+  provider.name === UNSUBSCRIBE.name || provider.secretArnVariable === UNSUBSCRIBE.secretArnVariable;
+
+export interface ProviderSecretsProps {
+  readonly providers: readonly ProviderRoute[];
+  /** `<prefix>/<name>` for a provider name or `unsubscribe`. */
+  readonly secretName: (name: string) => string;
+}
+
+export class ProviderSecrets extends Construct {
+  /** Provider name -> its credentials secret (providers without credentials, like SES, have none). */
+  readonly byProvider: ReadonlyMap<string, secretsmanager.Secret>;
+  readonly unsubscribe: secretsmanager.Secret;
+  private readonly variables = new Map<string, secretsmanager.Secret>();
+
+  constructor(scope: Construct, id: string, props: ProviderSecretsProps) {
+    super(scope, id);
+    const byProvider = new Map<string, secretsmanager.Secret>();
+    for (const provider of props.providers) {
+      if (!provider.secretArnVariable || isUnsubscribe(provider)) continue;
+      const secret = new secretsmanager.Secret(this, `Secret${pascal(provider.name)}`, {
+        secretName: props.secretName(provider.name),
+        description: `Ratchet ${provider.name} webhook credentials: a JSON array of keys, every one of which verifies`,
+        secretStringValue: SecretValue.unsafePlainText('[]'),
+        // Keys an operator wrote by hand survive a stack deletion or a secret replacement.
+        removalPolicy: RemovalPolicy.RETAIN,
+      });
+      byProvider.set(provider.name, secret);
+      this.variables.set(provider.secretArnVariable, secret);
+    }
+    this.byProvider = byProvider;
+
+    this.unsubscribe = new secretsmanager.Secret(this, 'SecretUnsubscribe', {
+      secretName: props.secretName(UNSUBSCRIBE.name),
+      description: 'Ratchet one-click unsubscribe token keys: a JSON array or comma list, the first one issues',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+      // Retained: links already mailed stay valid if the stack is replaced.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.variables.set(UNSUBSCRIBE.secretArnVariable, this.unsubscribe);
+  }
+
+  /** `<PROVIDER>_SECRET_ARN` -> ARN, for the edge's environment. */
+  environment(): Record<string, string> {
+    return Object.fromEntries([...this.variables].map(([name, secret]) => [name, secret.secretArn]));
+  }
+
+  /** GetSecretValue on exactly these secrets (the edge). */
+  grantRead(grantee: iam.IGrantable): void {
+    allow(grantee, ['secretsmanager:GetSecretValue'], [...this.variables.values()].map((s) => s.secretArn));
+  }
+}
+
+/** `standard-webhooks` -> `StandardWebhooks`, for construct and output ids. */
+export function pascal(name: string): string {
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+}

@@ -1,0 +1,87 @@
+/**
+ * The alarms that say something outside Ratchet needs a person: SNS gave up on SES deliveries, a
+ * provider's requests are being rejected (a misconfigured sender, or someone probing the endpoint),
+ * the front door is throttling, someone unsubscribed the SES endpoint, or a provider secret does not
+ * parse. All on the one alarm topic; their first responses are in the README.
+ */
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { FIVE_MINUTES, type RatchetAlarms } from './alarms.js';
+import { EDGE_METRICS, ratchetMetric, type EdgeMetric } from './metric-catalog.js';
+import { pascal } from './provider-secrets.js';
+
+export interface SignalAlarmsProps {
+  readonly sesTopic: sns.ITopic;
+  readonly sesDeadLetterQueue: sqs.IQueue;
+  /** Every provider with a route (one rejected-requests alarm each). */
+  readonly providers: readonly string[];
+  /** Providers whose credentials come from a secret (ConfigurationErrors). */
+  readonly secretProviders: readonly string[];
+  readonly rejectedRequestsThreshold: number;
+  /** 429s the front door answered. */
+  readonly throttled: cloudwatch.IMetric;
+}
+
+export function addSignalAlarms(alarms: RatchetAlarms, props: SignalAlarmsProps): void {
+  alarms.add('SesDeadLettersNotEmpty', {
+    alarmDescription:
+      'SNS gave up delivering SES events to the edge (an hour of 5xx or timeouts) and parked them in the SES dead-letter queue. Fix the cause, then `npm run ratchet -- ses redrive`.',
+    metric: props.sesDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+    threshold: 1,
+    evaluationPeriods: 1,
+  });
+  alarms.add('SesNotificationsFailed', {
+    alarmDescription:
+      'SNS failed to deliver SES events to the edge (NumberOfNotificationsFailed > 0). They are retried for an hour, then dead-lettered: check the edge and the SES dead-letter queue.',
+    metric: props.sesTopic.metricNumberOfNotificationsFailed({ period: FIVE_MINUTES, statistic: 'Sum' }),
+    threshold: 1,
+    evaluationPeriods: 1,
+  });
+  for (const provider of props.providers) {
+    alarms.add(`RequestsRejected${pascal(provider)}`, {
+      alarmDescription: `The edge rejected ${props.rejectedRequestsThreshold} or more ${provider} requests (4xx) in 5 minutes: a credential out of date on one side, or someone probing the endpoint.`,
+      metric: ratchetMetric('edge', EDGE_METRICS.rejected, provider, { period: FIVE_MINUTES }),
+      threshold: props.rejectedRequestsThreshold,
+      evaluationPeriods: 1,
+    });
+  }
+  alarms.add('FrontDoorThrottled', {
+    alarmDescription:
+      'The front door answered 429. Senders retry it, except SNS, which drops it: raise the limits (throttleRateLimit, sesRouteRateLimit, edgeReservedConcurrency).',
+    metric: props.throttled,
+    threshold: 1,
+    evaluationPeriods: 1,
+  });
+  alarms.add('SesUnsubscribeConfirmations', {
+    alarmDescription:
+      'Someone unsubscribed the SES topic from the edge: SES events no longer arrive. Re-subscribe (README: checking the SES subscription).',
+    metric: sumOver(EDGE_METRICS.unsubscribeConfirmations, ['ses']),
+    threshold: 1,
+    evaluationPeriods: 1,
+  });
+  if (props.secretProviders.length > 0) {
+    alarms.add('ConfigurationErrors', {
+      alarmDescription:
+        'A provider secret does not parse: that provider is answered 503 and its events wait in its retries. Fix the secret (JSON array of strings) within the retry window.',
+      metric: sumOver(EDGE_METRICS.configurationErrors, props.secretProviders),
+      threshold: 1,
+      evaluationPeriods: 1,
+    });
+  }
+}
+
+/** An edge metric summed over providers (alarms cannot use SEARCH; at most 10 metrics in a math expression). */
+function sumOver(name: EdgeMetric, providers: readonly string[]): cloudwatch.IMetric {
+  if (providers.length === 1) return ratchetMetric('edge', name, providers[0]!, { period: FIVE_MINUTES });
+  const usingMetrics = Object.fromEntries(
+    providers.map((p, i) => [`m${i}`, ratchetMetric('edge', name, p, { period: FIVE_MINUTES })]),
+  );
+  return new cloudwatch.MathExpression({
+    // A provider with no data in a period would blank a plain `m0 + m1`; FILL makes it count as 0.
+    expression: `SUM([${Object.keys(usingMetrics).map((id) => `FILL(${id}, 0)`).join(', ')}])`,
+    usingMetrics,
+    period: FIVE_MINUTES,
+    label: `${name} (all providers)`,
+  });
+}

@@ -1,0 +1,72 @@
+/** Least privilege: exact actions on exact resources, granted by the constructs that own them. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROVIDERS } from '../../lambdas/core/providers/index.js';
+import { expectedGrants, grants, logicalId, render, resources, roleStatements, synthesizeTemplate, type Synthesized } from './helpers.js';
+
+let s: Synthesized;
+beforeAll(() => {
+  s = synthesizeTemplate();
+}, 180_000);
+afterAll(() => s?.cleanup());
+
+const SQS_CONSUME = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'];
+const LOG_WRITE = ['logs:CreateLogStream', 'logs:PutLogEvents'];
+
+describe('least-privilege IAM', () => {
+  it('roles carry no managed policies and no inline policies of their own', () => {
+    for (const handler of [s.stack.edge, s.stack.consumer]) {
+      const role = resources(s)[logicalId(handler.role)]!.Properties;
+      expect(role.ManagedPolicyArns).toBeUndefined();
+      expect(role.Policies).toBeUndefined();
+      expect(role.AssumeRolePolicyDocument.Statement).toEqual([
+        { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } },
+      ]);
+    }
+  });
+
+  it('no statement is on "*", none is a Deny or conditional, none uses a wildcard action', () => {
+    for (const handler of [s.stack.edge, s.stack.consumer]) {
+      const statements = roleStatements(s.template, handler);
+      expect(statements.length).toBeGreaterThan(0);
+      for (const st of statements) {
+        expect(st.Effect).toBe('Allow');
+        expect(st.Condition).toBeUndefined();
+        expect(st.Resource).not.toContain('*');
+        for (const r of st.Resource) expect(render(r)).not.toMatch(/(^|:)\*$/);
+        for (const a of st.Action) expect(a).not.toContain('*');
+      }
+    }
+  });
+
+  it('edge: Put/Get on the inbox (never Update), SendMessage on the queue, ConfirmSubscription on the topic, GetSecretValue on exactly the provider secrets and the unsubscribe key', () => {
+    const { stack } = s;
+    expect(grants(roleStatements(s.template, stack.edge))).toEqual(
+      expectedGrants(stack, [
+        [['dynamodb:PutItem', 'dynamodb:GetItem'], [stack.inboxTable.tableArn]],
+        [['sqs:SendMessage'], [stack.queue.queueArn]],
+        [['sns:ConfirmSubscription'], [stack.topic.topicArn]],
+        [
+          ['secretsmanager:GetSecretValue'],
+          [...stack.secrets.values(), stack.ratchet.secrets.unsubscribe].map((x) => x.secretArn),
+        ],
+        [LOG_WRITE, [stack.edge.logGroup.logGroupArn]],
+      ]),
+    );
+    expect(stack.secrets.size).toBe(PROVIDERS.filter((p) => p.secretArnVariable).length);
+    const text = JSON.stringify(roleStatements(s.template, stack.edge));
+    expect(text).not.toContain(logicalId(stack.suppressionTable));
+    expect(text).not.toContain(logicalId(stack.sesDeadLetterQueue));
+  });
+
+  it('consumer: Get/Put on the suppression table, UpdateItem on the inbox, SQS consume on the queue; no secrets', () => {
+    const { stack } = s;
+    expect(grants(roleStatements(s.template, stack.consumer))).toEqual(
+      expectedGrants(stack, [
+        [['dynamodb:GetItem', 'dynamodb:PutItem'], [stack.suppressionTable.tableArn]],
+        [['dynamodb:UpdateItem'], [stack.inboxTable.tableArn]],
+        [SQS_CONSUME, [stack.queue.queueArn]],
+        [LOG_WRITE, [stack.consumer.logGroup.logGroupArn]],
+      ]),
+    );
+  });
+});
