@@ -59,6 +59,12 @@ export function rawPayload(row: Pick<InboxRow, 'raw' | 'rawGz'>): string | undef
   return undefined;
 }
 
+/** A row as an operator reads it: the raw payload inline and decompressed, not the stored bytes. */
+export function readableRow(row: InboxRow): Omit<InboxRow, 'rawGz'> {
+  const { rawGz: _stored, ...rest } = row;
+  return { ...rest, raw: rawPayload(row) };
+}
+
 export class DynamoInbox implements InboxStore {
   private readonly ttlSeconds: number;
   private readonly resendAfterMs: number;
