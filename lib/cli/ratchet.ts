@@ -7,11 +7,13 @@
  *   suppressions reactivate <email> --reason <text> the only way out of suppression (audited)
  *   inbox get <provider> <eventId>                  the stored row, raw payload decompressed
  *   inbox replay <provider> <eventId>               re-send a stored event to the queue
+ *   ses redrive [--dry-run]                         replay the SNS dead-letter queue through the edge
  *
  * Times print as ISO 8601; `--json` keeps the stored epoch values. `--actor` defaults to $USER.
  */
 import { Command } from 'commander';
 import { inboxCommand } from './commands/inbox.js';
+import { sesCommand } from './commands/ses.js';
 import { suppressionsCommand } from './commands/suppressions.js';
 import { Context, type Env } from './context.js';
 import { processIo, type Io } from './io.js';
@@ -24,7 +26,8 @@ export function ratchetProgram(ctx: Context, state: { code: number }): Command {
       'Operate Ratchet. Target: DYNAMODB_ENDPOINT if set, else a running `npm start` (.data/local.json), else AWS.',
     )
     .addCommand(suppressionsCommand(ctx, run))
-    .addCommand(inboxCommand(ctx, run));
+    .addCommand(inboxCommand(ctx, run))
+    .addCommand(sesCommand(ctx, run));
 }
 
 export async function ratchetCommand(argv: string[], env: Env, io: Io = processIo, now: () => number = Date.now): Promise<number> {
