@@ -6,6 +6,8 @@ import type { Io } from './io.js';
 
 export interface Progress {
   tick(by?: number): void;
+  /** Sets the count outright (for progress reported by someone else, such as an SQS move task). */
+  update(count: number): void;
   done(): void;
 }
 
@@ -29,6 +31,10 @@ export function progressBar(io: Io, label: string, total?: number): Progress {
   return {
     tick(by = 1) {
       count += by;
+      draw(false);
+    },
+    update(value) {
+      count = value;
       draw(false);
     },
     done() {

@@ -7,11 +7,14 @@
  *   suppressions reactivate <email> --reason <text> the only way out of suppression (audited)
  *   inbox get <provider> <eventId>                  the stored row, raw payload decompressed
  *   inbox replay <provider> <eventId>               re-send a stored event to the queue
+ *   dlq list [--limit n]                            the consumer's dead letters: event, receive count, error
+ *   dlq redrive [--dry-run]                         back to the main queue (AWS: StartMessageMoveTask)
  *   ses redrive [--dry-run]                         replay the SNS dead-letter queue through the edge
  *
  * Times print as ISO 8601; `--json` keeps the stored epoch values. `--actor` defaults to $USER.
  */
 import { Command } from 'commander';
+import { dlqCommand } from './commands/dlq.js';
 import { inboxCommand } from './commands/inbox.js';
 import { sesCommand } from './commands/ses.js';
 import { suppressionsCommand } from './commands/suppressions.js';
@@ -27,7 +30,8 @@ export function ratchetProgram(ctx: Context, state: { code: number }): Command {
     )
     .addCommand(suppressionsCommand(ctx, run))
     .addCommand(inboxCommand(ctx, run))
-    .addCommand(sesCommand(ctx, run));
+    .addCommand(sesCommand(ctx, run))
+    .addCommand(dlqCommand(ctx, run));
 }
 
 export async function ratchetCommand(argv: string[], env: Env, io: Io = processIo, now: () => number = Date.now): Promise<number> {
