@@ -13,6 +13,8 @@ import type { SuppressionStore } from '../core/pipeline/ports.js';
 import {
   applyEvent,
   DEFAULT_RATCHET_POLICY,
+  importEntry,
+  type ImportedEntry,
   reactivate,
   suppressManually,
   type ApplyResult,
@@ -54,6 +56,11 @@ export class DynamoSuppressionStore implements SuppressionStore {
 
   suppress(email: string, action: ManualAction): Promise<ApplyResult> {
     return this.update(email, (record) => suppressManually(record, email, action, this.policy));
+  }
+
+  /** An entry from another system's suppression list (`ratchet suppressions import`): only ever adds evidence. */
+  importEntry(email: string, entry: ImportedEntry): Promise<ApplyResult> {
+    return this.update(email, (record) => importEntry(record, email, entry, this.policy));
   }
 
   async get(email: string): Promise<(SuppressionRecord & Partial<StoredFields>) | undefined> {

@@ -4,6 +4,7 @@ import { normalizeRecipient } from '../../../lambdas/core/event.js';
 import type { Context } from '../context.js';
 import { show } from '../io.js';
 import type { Run } from '../program.js';
+import { addTransferCommands } from './transfer.js';
 
 export const STATUSES = ['suppressed', 'active'] as const;
 
@@ -61,5 +62,6 @@ export function suppressionsCommand(ctx: Context, run: Run): Command {
         }),
       );
   }
+  addTransferCommands(command, ctx, run);
   return command;
 }
