@@ -16,12 +16,18 @@ import type { Context } from './context.js';
 /** Rejections are reported per message by the command itself; the edge's own lines would only repeat them. */
 const quiet: Log = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-export function buildTargetEdge(ctx: Context): WebhookEdge {
+/** The settings the target's edge runs with: `npm start`'s demo defaults for a local stack, else the environment. */
+export function targetSettings(ctx: Context): { useDemo: boolean; settings: Record<string, string | undefined> } {
   const { target, env } = ctx;
-  if (!target.queueUrl) throw new Error('QUEUE_URL is not set (take it from the stack outputs)');
   const dataDir = resolve(env.RATCHET_DATA_DIR ?? '.data');
   const useDemo = target.kind === 'local' || (target.kind === 'endpoint' && existsSync(demoCredentialsPath(dataDir)));
-  const settings = useDemo ? applyDemoDefaults(env, dataDir, ensureDemoCredentials(dataDir)).settings : { ...env };
+  return { useDemo, settings: useDemo ? applyDemoDefaults(env, dataDir, ensureDemoCredentials(dataDir)).settings : { ...env } };
+}
+
+export function buildTargetEdge(ctx: Context): WebhookEdge {
+  const { target } = ctx;
+  if (!target.queueUrl) throw new Error('QUEUE_URL is not set (take it from the stack outputs)');
+  const { useDemo, settings } = targetSettings(ctx);
   const config = configFromEnv({
     ...settings,
     AWS_REGION: target.region,

@@ -9,12 +9,14 @@
  *   inbox replay <provider> <eventId>               re-send a stored event to the queue
  *   dlq list [--limit n]                            the consumer's dead letters: event, receive count, error
  *   dlq redrive [--dry-run]                         back to the main queue (AWS: StartMessageMoveTask)
+ *   doctor [--json]                                 pass/warn/fail per check, with the fix; exit 1 on any fail
  *   ses redrive [--dry-run]                         replay the SNS dead-letter queue through the edge
  *
  * Times print as ISO 8601; `--json` keeps the stored epoch values. `--actor` defaults to $USER.
  */
 import { Command } from 'commander';
 import { dlqCommand } from './commands/dlq.js';
+import { doctorCommand } from './commands/doctor.js';
 import { inboxCommand } from './commands/inbox.js';
 import { sesCommand } from './commands/ses.js';
 import { suppressionsCommand } from './commands/suppressions.js';
@@ -31,7 +33,8 @@ export function ratchetProgram(ctx: Context, state: { code: number }): Command {
     .addCommand(suppressionsCommand(ctx, run))
     .addCommand(inboxCommand(ctx, run))
     .addCommand(sesCommand(ctx, run))
-    .addCommand(dlqCommand(ctx, run));
+    .addCommand(dlqCommand(ctx, run))
+    .addCommand(doctorCommand(ctx, run));
 }
 
 export async function ratchetCommand(argv: string[], env: Env, io: Io = processIo, now: () => number = Date.now): Promise<number> {
