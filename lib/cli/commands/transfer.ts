@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { Command, Option } from 'commander';
 import type { NormalizedEvent } from '../../../lambdas/core/event.js';
 import { normalizeRecipient } from '../../../lambdas/core/event.js';
-import { IMPORT_PROVIDER, type SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
+import { applyEvent, importEntry, IMPORT_PROVIDER, policyFromSettings, type SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
 import type { Context } from '../context.js';
 import { csvField, csvRows } from '../csv.js';
 import { IMPORT_FORMAT_NAMES, IMPORT_FORMATS, parseSourceDate, type ImportFormat, type ParsedEntry } from '../import-formats.js';
@@ -157,7 +157,6 @@ async function importFile(ctx: Context, path: string, format: ImportFormat, dryR
 }
 
 async function wouldChange(ctx: Context, email: string, entry: ParsedEntry, occurredAt: number, entryId: string, actor: string, source: string): Promise<boolean> {
-  const { importEntry, applyEvent, policyFromSettings } = await import('../../../lambdas/core/suppression/index.js');
   const record = await ctx.suppressions().get(email);
   const { version: _v, updatedAt: _u, ...current } = (record ?? {}) as SuppressionRecord & { version?: number; updatedAt?: number };
   const policy = policyFromSettings(ctx.env);
