@@ -18,6 +18,7 @@ import { currentCostSection } from '../cost/report.js';
 import { benchSendgridBatch } from './sendgrid-batch.js';
 import { benchProviderVerification } from './verify-providers.js';
 import { benchSnsVerification } from './verify-sns.js';
+import { benchSuppressionImport } from './suppression-import.js';
 
 // The SDK's "Node 20 support ends" notice would print once per client; it says nothing about speed.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -32,6 +33,7 @@ const SECTIONS: Array<{ order: number; title: string; run: () => Promise<Section
   { order: 5, title: '5. Consumer drain rate', run: () => benchConsumerDrain({ log }) },
   { order: 6, title: '6. Big SendGrid batch', run: () => benchSendgridBatch({ log }) },
   { order: 7, title: '7. Client: filterSendable', run: () => benchClientFilter({ log }) },
+  { order: 8, title: '8. Suppression import', run: () => benchSuppressionImport({ log }) },
   { order: 4, title: '4. Bundles', run: () => benchBundles({ log }) },
 ];
 

@@ -5,7 +5,7 @@
  * after the other, and the version guard is what makes the loser re-read and re-apply.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SUPPRESSION_TABLE } from './tables.js';
 import { normalizeRecipient, type NormalizedEvent } from '../core/event.js';
 import { TransientError } from '../core/errors.js';
@@ -15,6 +15,8 @@ import {
   applyEvent,
   changeTopicManually,
   DEFAULT_RATCHET_POLICY,
+  importEntry,
+  type ImportedEntry,
   reactivate,
   suppressManually,
   type ApplyResult,
@@ -75,6 +77,11 @@ export class DynamoSuppressionStore implements SuppressionStore {
     return this.update(address, (record) => changeTopicManually(record, address, topic, 'subscribe', action, this.policy));
   }
 
+  /** An entry from another system's suppression list (`ratchet suppressions import`): only ever adds evidence. */
+  importEntry(email: string, entry: ImportedEntry): Promise<ApplyResult> {
+    return this.update(email, (record) => importEntry(record, email, entry, this.policy));
+  }
+
   async get(email: string): Promise<(SuppressionRecord & Partial<StoredFields>) | undefined> {
     return (await this.read(email)).item;
   }
@@ -96,6 +103,43 @@ export class DynamoSuppressionStore implements SuppressionStore {
       },
       options,
     );
+  }
+
+  /**
+   * Every record, page by page, for the operator CLI's list and export. `segments` > 1 scans that many
+   * parallel segments; each segment waits for `onPage` before reading on, so a slow writer throttles
+   * the scan instead of buffering the table in memory. Pages from different segments interleave.
+   */
+  async scan(
+    options: { status?: SuppressionRecord['status']; segments?: number },
+    onPage: (records: Array<SuppressionRecord & Partial<StoredFields>>) => Promise<void> | void,
+  ): Promise<void> {
+    const segments = Math.max(1, Math.floor(options.segments ?? 1));
+    const filter = options.status
+      ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':status': options.status } }
+      : {};
+    const scanSegment = async (segment: number) => {
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        let page;
+        try {
+          page = await this.client.send(
+            new ScanCommand({
+              TableName: this.tableName,
+              ExclusiveStartKey: startKey,
+              ...(segments > 1 ? { Segment: segment, TotalSegments: segments } : {}),
+              ...filter,
+            }),
+          );
+        } catch (cause) {
+          throw new TransientError('suppression scan failed', { cause });
+        }
+        const items = (page.Items ?? []) as Array<SuppressionRecord & Partial<StoredFields>>;
+        if (items.length > 0) await onPage(items);
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+    };
+    await Promise.all(Array.from({ length: segments }, (_, segment) => scanSegment(segment)));
   }
 
   private async update(

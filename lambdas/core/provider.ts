@@ -38,10 +38,23 @@ export interface Receipt {
   control?: ControlMessage;
 }
 
+/**
+ * Per-request options that no HTTP request can carry: the HTTP handlers never pass them. Only the
+ * operator's `ratchet ses redrive` does, for messages it read from the stack's own SNS dead-letter queue.
+ */
+export interface ReceiveOptions {
+  /**
+   * The message was read from the SNS subscription's dead-letter queue, whose queue policy admits only
+   * our topic: it is old by design (SNS gave up on it), so the SNS freshness window's age limit is
+   * waived. The signature, the topic allowlist and the certificate checks still apply.
+   */
+  readonly fromSnsDeadLetterQueue?: boolean;
+}
+
 export interface WebhookProvider {
   readonly name: string;
   /** Authenticates first (on the raw bytes), then parses. Throws a WebhookError subclass on rejection. */
-  receive(request: WebhookRequest): Promise<Receipt>;
+  receive(request: WebhookRequest, options?: ReceiveOptions): Promise<Receipt>;
 }
 
 export interface ProviderDeps {

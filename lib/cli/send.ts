@@ -4,10 +4,14 @@
  * or, for shared-secret providers, the first secret in the provider's variable when it is set.
  */
 import { resolve } from 'node:path';
+import { Argument, Command } from 'commander';
 import type { ActionableKind } from '../../lambdas/core/event.js';
 import { findProvider } from '../../lambdas/core/providers/index.js';
 import { DEMO_SIGNERS, findDemoSigner } from '../demo/index.js';
 import { ensureDemoCredentials } from '../local/demo-credentials.js';
+import { Context, type Env } from './context.js';
+import { processIo, type Io } from './io.js';
+import { execute, runner } from './program.js';
 
 const KIND_ALIASES: Record<string, ActionableKind> = {
   bounce: 'hard_bounce',
@@ -24,34 +28,43 @@ const KIND_ALIASES: Record<string, ActionableKind> = {
 /** Providers whose verifier and sender share one secret, so a configured variable can sign too. */
 const SHARED_SECRET_PROVIDERS = new Set(['mailgun', 'postmark', 'standard', 'generic']);
 
-export const SEND_USAGE = `usage: npm run send -- <provider> <kind> <email>
-  provider: ${DEMO_SIGNERS.map((s) => s.provider).join(' | ')}
-  kind:     bounce (hard) | soft-bounce | complaint | unsubscribe | delivered`;
+export async function sendCommand(argv: string[], env: Env, io: Io = processIo): Promise<number> {
+  const ctx = new Context(env, io);
+  const state = { code: 0 };
+  const run = runner(ctx, state);
+  const program = new Command('send')
+    .description('Sign a sample event the way the provider would and POST it to the local stack (http://localhost:$PORT).')
+    .addArgument(new Argument('<provider>', 'who signs it').choices(DEMO_SIGNERS.map((s) => s.provider)))
+    .addArgument(new Argument('<kind>', 'bounce is a hard bounce').choices(Object.keys(KIND_ALIASES)))
+    .argument('<email>', 'the recipient')
+    .action(
+      run(async (providerName: string, kindName: string, email: string) => {
+        const signer = findDemoSigner(providerName)!;
+        const kind = KIND_ALIASES[kindName]!;
+        const demo = ensureDemoCredentials(resolve(env.RATCHET_DATA_DIR ?? '.data'))[signer.provider]!;
+        const definition = findProvider(signer.provider)!;
+        const configured = env[definition.credentialsVariable]?.split(',')[0]?.trim();
+        const credentials =
+          configured && SHARED_SECRET_PROVIDERS.has(signer.provider)
+            ? { ...demo, credential: configured, signingSecret: configured }
+            : demo;
+        const request = signer.sign(kind, email, credentials, Date.now());
+        const url = `http://localhost:${env.PORT ?? 3000}/webhooks/${signer.provider}`;
+        let response: Response;
+        try {
+          response = await fetch(url, { method: 'POST', headers: request.headers, body: request.body });
+        } catch (error) {
+          io.err(`error: could not reach ${url}: the local stack is not running there; start it with \`npm start\` (or set PORT) (${rootMessage(error)})`);
+          return 1;
+        }
+        io.out(`POST ${url} → ${response.status} ${await response.text()}`);
+        return response.ok ? 0 : 1;
+      }),
+    );
+  return execute(program, argv, ctx, state);
+}
 
-export async function sendCommand(argv: string[], env: Record<string, string | undefined>): Promise<number> {
-  const [providerName, kindName, email] = argv;
-  const signer = providerName ? findDemoSigner(providerName) : undefined;
-  const kind = kindName ? KIND_ALIASES[kindName] : undefined;
-  if (!signer || !kind || !email) {
-    console.error(SEND_USAGE);
-    return 2;
-  }
-  const demo = ensureDemoCredentials(resolve(env.RATCHET_DATA_DIR ?? '.data'))[signer.provider]!;
-  const definition = findProvider(signer.provider)!;
-  const configured = env[definition.credentialsVariable]?.split(',')[0]?.trim();
-  const credentials =
-    configured && SHARED_SECRET_PROVIDERS.has(signer.provider)
-      ? { ...demo, credential: configured, signingSecret: configured }
-      : demo;
-  const request = signer.sign(kind, email, credentials, Date.now());
-  const url = `http://localhost:${env.PORT ?? 3000}/webhooks/${signer.provider}`;
-  let response: Response;
-  try {
-    response = await fetch(url, { method: 'POST', headers: request.headers, body: request.body });
-  } catch (error) {
-    console.error(`could not reach ${url}: is \`npm start\` running? (${String(error)})`);
-    return 1;
-  }
-  console.log(`POST ${url} → ${response.status} ${await response.text()}`);
-  return response.ok ? 0 : 1;
+function rootMessage(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return cause instanceof Error ? ((cause as NodeJS.ErrnoException).code ?? cause.message) : String(cause);
 }

@@ -1,17 +1,21 @@
 /**
- * Which tables the operator CLI talks to, with no setup:
+ * Which tables and queues the operator CLI talks to, with no setup:
  * 1. DYNAMODB_ENDPOINT set → that endpoint (LocalStack, a dynalite you run yourself);
  * 2. otherwise a running `npm start` (found through `.data/local.json`);
- * 3. otherwise AWS, with the default credential chain and the deployed table names
- *    (SUPPRESSION_TABLE / INBOX_TABLE / QUEUE_URL from the stack outputs).
- * RATCHET_TARGET=aws skips step 2.
+ * 3. otherwise AWS, with the default credential chain and the deployed names
+ *    (SUPPRESSION_TABLE / INBOX_TABLE / QUEUE_URL / DLQ_URL / SES_DEAD_LETTER_QUEUE from the stack outputs).
+ * RATCHET_TARGET=aws skips step 2. A `local.json` whose pid is dead (a crash) is not silently skipped:
+ * the operator meant the local stack, so we say it is not running.
  */
 import { resolve } from 'node:path';
 import { INBOX_TABLE, SUPPRESSION_TABLE } from '../definitions.js';
-import { readState } from '../local/state.js';
+import { readState, statePath } from '../local/state.js';
 
 export interface Target {
+  kind: 'local' | 'endpoint' | 'aws';
   description: string;
+  /** What the operator can do when this target does not answer. */
+  hint: string;
   region: string;
   dynamoEndpoint?: string;
   sqsEndpoint?: string;
@@ -19,31 +23,106 @@ export interface Target {
   suppressionTable: string;
   queueUrl?: string;
   deadLetterUrl?: string;
+  /** The SES (SNS subscription) dead-letter queue: a URL or a queue name. */
+  sesDeadLetterQueue?: string;
 }
 
-export function resolveTarget(env: Record<string, string | undefined>): Target {
+/** The target cannot be used at all (for example a stale local.json): exit 1 with this message. */
+export class TargetError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+export function resolveTarget(env: Env): Target {
   const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1';
   const named = {
     inboxTable: env.INBOX_TABLE ?? INBOX_TABLE.defaultName,
     suppressionTable: env.SUPPRESSION_TABLE ?? SUPPRESSION_TABLE.defaultName,
     queueUrl: env.QUEUE_URL,
     deadLetterUrl: env.DLQ_URL,
+    sesDeadLetterQueue: env.SES_DEAD_LETTER_QUEUE,
   };
   if (env.DYNAMODB_ENDPOINT) {
-    return { description: `endpoint ${env.DYNAMODB_ENDPOINT}`, region, dynamoEndpoint: env.DYNAMODB_ENDPOINT, sqsEndpoint: env.SQS_ENDPOINT, ...named };
-  }
-  const state = env.RATCHET_TARGET === 'aws' ? undefined : readState(resolve(env.RATCHET_DATA_DIR ?? '.data'));
-  if (state) {
     return {
-      description: `local stack at ${state.url}`,
+      kind: 'endpoint',
+      description: `DYNAMODB_ENDPOINT ${env.DYNAMODB_ENDPOINT}`,
+      hint: 'start the service at DYNAMODB_ENDPOINT, or unset DYNAMODB_ENDPOINT to use the local stack or AWS',
+      region,
+      dynamoEndpoint: env.DYNAMODB_ENDPOINT,
+      sqsEndpoint: env.SQS_ENDPOINT,
+      ...named,
+    };
+  }
+  const dataDir = resolve(env.RATCHET_DATA_DIR ?? '.data');
+  const state = env.RATCHET_TARGET === 'aws' ? undefined : readLocalState(dataDir);
+  if (state) {
+    if (!isAlive(state.pid)) {
+      throw new TargetError(
+        `the local stack is not running (${statePath(dataDir)} names pid ${state.pid}, which has exited): ` +
+          'start it with `npm start`, or set RATCHET_TARGET=aws to use AWS',
+      );
+    }
+    return {
+      kind: 'local',
+      description: `the local stack at ${state.url} (pid ${state.pid}, from ${statePath(dataDir)})`,
+      hint: 'check that `npm start` is still running, or restart it',
       region: state.region,
       dynamoEndpoint: state.dynamoEndpoint,
-      sqsEndpoint: state.sqsEndpoint,
+      sqsEndpoint: env.SQS_ENDPOINT ?? state.sqsEndpoint,
       inboxTable: state.inboxTable,
       suppressionTable: state.suppressionTable,
       queueUrl: state.queueUrl,
       deadLetterUrl: state.deadLetterUrl,
+      sesDeadLetterQueue: env.SES_DEAD_LETTER_QUEUE ?? state.sesDeadLetterUrl,
     };
   }
-  return { description: `AWS ${region}`, region, ...named };
+  const why = env.RATCHET_TARGET === 'aws' ? 'RATCHET_TARGET=aws' : `no local stack: ${statePath(dataDir)} not found`;
+  return {
+    kind: 'aws',
+    description: `AWS ${region} (${why})`,
+    hint:
+      'start the local stack with `npm start`, set DYNAMODB_ENDPOINT, or configure AWS credentials ' +
+      '(AWS_PROFILE, AWS_REGION) and the names from the stack outputs',
+    region,
+    sqsEndpoint: env.SQS_ENDPOINT,
+    ...named,
+  };
+}
+
+function readLocalState(dataDir: string) {
+  try {
+    return readState(dataDir) as (ReturnType<typeof readState> & { sesDeadLetterUrl?: string }) | undefined;
+  } catch (error) {
+    throw new TargetError(`${statePath(dataDir)} is unreadable (${(error as Error).message}): remove it, or restart \`npm start\``);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The innermost cause's message: "suppression read failed" alone tells the operator nothing. */
+export function rootCause(error: unknown): string {
+  let current: unknown = error;
+  const seen = new Set<unknown>();
+  while (current instanceof Error && current.cause !== undefined && !seen.has(current)) {
+    seen.add(current);
+    current = current.cause;
+  }
+  if (current instanceof Error) {
+    const code = (current as NodeJS.ErrnoException).code;
+    const message = current.message || current.name;
+    return code && !message.includes(code) ? `${code} ${message}` : message;
+  }
+  return String(current);
+}
+
+/** One line: what failed, against which target, why, and what to do. */
+export function explainFailure(action: string, target: Target, error: unknown): string {
+  return `${action} failed against ${target.description}: ${rootCause(error).split('\n')[0]}. To fix: ${target.hint}`;
 }

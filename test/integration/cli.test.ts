@@ -23,7 +23,8 @@ describe('ratchet CLI', () => {
   async function run(...argv: string[]) {
     const lines: string[] = [];
     const errors: string[] = [];
-    const code = await ratchetCommand(argv, env, { log: (l) => lines.push(l), error: (l) => errors.push(l) });
+    const io = { out: (l: string) => lines.push(l), err: (l: string) => errors.push(l), progressTty: false };
+    const code = await ratchetCommand(argv, env, io);
     return { code, out: lines.join('\n'), err: errors.join('\n') };
   }
 
@@ -36,8 +37,22 @@ describe('ratchet CLI', () => {
     expect((await run('suppressions', 'get', 'nobody@example.com')).code).toBe(1);
   });
 
+  it('prints times as ISO 8601, and as stored epoch ms with --json', async () => {
+    const human = JSON.parse((await run('suppressions', 'get', 'cli@example.com')).out);
+    const raw = JSON.parse((await run('suppressions', 'get', 'cli@example.com', '--json')).out);
+    expect(typeof raw.suppressedAt).toBe('number');
+    expect(human.suppressedAt).toBe(new Date(raw.suppressedAt).toISOString());
+    expect(human.updatedAt).toBe(new Date(raw.updatedAt).toISOString());
+    const evidence = Object.values(human.evidence) as Array<{ occurredAt: string }>;
+    expect(evidence[0]!.occurredAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const line = JSON.parse((await run('suppressions', 'list', '--json')).out.split('\n')[0]!);
+    expect(typeof line.lastEventAt).toBe('number');
+  });
+
   it('reactivates only with a reason, and records who did it', async () => {
-    expect((await run('suppressions', 'reactivate', 'cli@example.com')).code).toBe(2);
+    const missing = await run('suppressions', 'reactivate', 'cli@example.com');
+    expect(missing.code).toBe(2);
+    expect(missing.err).toBe("error: required option '--reason <text>' not specified");
     const done = await run('suppressions', 'reactivate', 'cli@example.com', '--reason', 'confirmed by phone');
     expect(done.code).toBe(0);
     const record = JSON.parse((await run('suppressions', 'get', 'cli@example.com')).out);

@@ -20,7 +20,7 @@ import {
   TransientError,
   type WebhookError,
 } from '../errors.js';
-import type { CertificateSource, ControlMessage, NonceStore, ProviderDefinition, WebhookProvider } from '../provider.js';
+import type { CertificateSource, ControlMessage, NonceStore, ProviderDefinition, ReceiveOptions, WebhookProvider } from '../provider.js';
 import type { WebhookRequest } from '../request.js';
 import type { Clock } from '../time.js';
 import { settleWithLimit } from './concurrency.js';
@@ -67,10 +67,13 @@ export class WebhookEdge {
 
   constructor(private readonly deps: EdgeDeps) {}
 
-  /** One request, one invocation: the counters are flushed once, whatever the answer. */
-  async receive(providerName: string, request: WebhookRequest): Promise<EdgeResponse> {
+  /**
+   * One request, one invocation: the counters are flushed once, whatever the answer. `options` are
+   * never built from a request: only `ratchet ses redrive` passes them (see ReceiveOptions).
+   */
+  async receive(providerName: string, request: WebhookRequest, options?: ReceiveOptions): Promise<EdgeResponse> {
     try {
-      return await this.handle(providerName, request);
+      return await this.handle(providerName, request, options);
     } catch (error) {
       return this.reject(providerName, error);
     } finally {
@@ -78,10 +81,10 @@ export class WebhookEdge {
     }
   }
 
-  private async handle(providerName: string, request: WebhookRequest): Promise<EdgeResponse> {
+  private async handle(providerName: string, request: WebhookRequest, options?: ReceiveOptions): Promise<EdgeResponse> {
     if (request.body.length > this.deps.maxBodyBytes) throw new PayloadTooLargeError('body exceeds the size cap');
     const provider = await this.provider(providerName);
-    const receipt = await provider.receive(request);
+    const receipt = await provider.receive(request, options);
     if (receipt.control) return this.control(providerName, receipt.control);
     return this.admit(providerName, receipt.events);
   }

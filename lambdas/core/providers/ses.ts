@@ -29,8 +29,8 @@ export const sesProvider: ProviderDefinition = {
     });
     return {
       name: SES_PROVIDER_NAME,
-      async receive(request): Promise<Receipt> {
-        const { envelope, timestampMs, text } = await verify(request);
+      async receive(request, options): Promise<Receipt> {
+        const { envelope, timestampMs, text } = await verify(request, { waiveMaxAge: options?.fromSnsDeadLetterQueue === true });
         switch (envelope.Type) {
           case 'SubscriptionConfirmation':
             // Never fetched here: confirming is the edge's (or an operator's) explicit decision.

@@ -33,20 +33,22 @@ export interface VerifiedSnsMessage {
   text: string;
 }
 
-export type SnsVerifier = (request: WebhookRequest) => Promise<VerifiedSnsMessage>;
+/** `waiveMaxAge`: only for messages read from our own SNS dead-letter queue (see ReceiveOptions). */
+export type SnsVerifier = (request: WebhookRequest, options?: { waiveMaxAge?: boolean }) => Promise<VerifiedSnsMessage>;
 
 export function createSnsVerifier(options: SnsVerifierOptions): SnsVerifier {
   const allowed = allowedTopicSet(options.allowedTopics);
   const { certificates, now, minimumSignatureVersion, window } = options;
 
-  return async (request) => {
+  return async (request, verifyOptions) => {
     const envelope = readSnsRequest(request);
     const topic = parseTopicArn(envelope.TopicArn);
     if (!allowed.has(topic.arn)) throw new ForbiddenSenderError('SNS topic is not on the allowlist');
     parseSignatureVersion(envelope.SignatureVersion, minimumSignatureVersion);
     const certUrl = assertSigningCertUrl(envelope.SigningCertURL, topic);
     const timestampMs = parseSnsTimestamp(envelope.Timestamp);
-    assertFresh(timestampMs, now(), window);
+    // A dead-lettered message is old by design; a timestamp in the future is never accepted.
+    assertFresh(timestampMs, now(), verifyOptions?.waiveMaxAge === true ? { ...window, maxAgeMs: Number.POSITIVE_INFINITY } : window);
     const key = await fetchKey(certificates, certUrl);
     verifySnsSignature(envelope, key, minimumSignatureVersion);
     return { envelope, topic, timestampMs, text: bodyText(request.body) };

@@ -1,6 +1,7 @@
 /** The suppression ratchet, pure core: no I/O, no clock. The DynamoDB adapter and the CLI use this. */
 export { applyEvent } from './apply.js';
 export { changeTopicManually, reactivate, suppressManually, type ManualAction } from './manual.js';
+export { importEntry, IMPORT_PROVIDER, type ImportedEntry } from './imported.js';
 export { mergeRecords } from './merge.js';
 export { DEFAULT_RATCHET_POLICY, policyFromSettings, type RatchetPolicy } from './policy.js';
 export {

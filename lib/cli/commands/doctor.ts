@@ -1,0 +1,176 @@
+/**
+ * `ratchet doctor [--json]`: one pass/warn/fail line per check of the deployment (or the local stack),
+ * each with its fix. Exit 1 on any fail. Checks: the tables answer; inbox TTL; point-in-time recovery
+ * and deletion protection on the suppression table; every provider's credentials parse (or are
+ * deliberately empty); the queue, its DLQ and the SES dead-letter queue are empty; on AWS, the SES
+ * topic's HTTPS subscription is confirmed and the alarm topic has a confirmed subscriber.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SNSClient } from '@aws-sdk/client-sns';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { Command } from 'commander';
+import { DeploymentProbe } from '../../../lambdas/adapters/deployment-probe.js';
+import { EnvSecretSource, SecretsManagerSecretSource } from '../../../lambdas/adapters/secrets.js';
+import { PROVIDERS } from '../../../lambdas/core/providers/index.js';
+import type { Context } from '../context.js';
+import { targetSettings } from '../edge.js';
+import { rootCause, TargetError } from '../target.js';
+import type { Run } from '../program.js';
+import { SES_DEAD_LETTER_QUEUE_DEFAULT } from './ses.js';
+
+export interface CheckResult {
+  check: string;
+  status: 'pass' | 'warn' | 'fail' | 'skip';
+  detail: string;
+  fix?: string;
+}
+
+export function doctorCommand(ctx: Context, run: Run): Command {
+  return new Command('doctor')
+    .description('check the deployment (or the local stack): one pass/warn/fail line per check, with the fix; exit 1 on any fail')
+    .option('--json', 'the checks as JSON')
+    .action(
+      run(async (options: { json?: boolean }) => {
+        const results = await diagnose(ctx);
+        if (options.json) ctx.io.out(JSON.stringify(results, null, 2));
+        else for (const r of results) ctx.io.out(`${r.status.toUpperCase().padEnd(4)}  ${r.check}: ${r.detail}${r.fix ? ` (fix: ${r.fix})` : ''}`);
+        return results.some((r) => r.status === 'fail') ? 1 : 0;
+      }),
+    );
+}
+
+export async function diagnose(ctx: Context): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  let target;
+  try {
+    target = ctx.target;
+  } catch (error) {
+    if (!(error instanceof TargetError)) throw error;
+    return [{ check: 'target', status: 'fail', detail: error.message, fix: 'start it with `npm start`' }];
+  }
+  const aws = target.kind === 'aws';
+  results.push({ check: 'target', status: 'pass', detail: target.description });
+  const dynamo = new DynamoDBClient({
+    region: target.region,
+    ...(target.dynamoEndpoint ? { endpoint: target.dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
+  const sns = aws ? new SNSClient({ region: target.region }) : undefined;
+  const probe = new DeploymentProbe({ dynamo, sqs: ctx.sqs, sns });
+  const attempt = async (check: string, fix: string, body: () => Promise<CheckResult | CheckResult[]>) => {
+    try {
+      const r = await body();
+      results.push(...(Array.isArray(r) ? r : [r]));
+    } catch (error) {
+      results.push({ check, status: 'fail', detail: rootCause(error).split('\n')[0]!, fix });
+    }
+  };
+  try {
+    await attempt('tables', target.hint, async () => {
+      await probe.table(target.inboxTable);
+      await probe.table(target.suppressionTable);
+      return { check: 'tables', status: 'pass', detail: `${target.inboxTable} and ${target.suppressionTable} answer` };
+    });
+    await attempt('inbox TTL', 'enable TTL on expiresAt (the stack does this)', async () => {
+      const ttl = await probe.ttlEnabled(target.inboxTable);
+      // dynalite has no TTL (it never deletes); the conditions treat expired rows as absent anyway.
+      if (ttl === undefined || (!aws && !ttl)) return { check: 'inbox TTL', status: 'skip', detail: 'the local emulator has no TTL (conditions treat expired rows as absent)' };
+      return ttl ? { check: 'inbox TTL', status: 'pass', detail: 'enabled' } : { check: 'inbox TTL', status: 'fail', detail: 'disabled: the inbox grows forever', fix: 'enable TTL on expiresAt' };
+    });
+    await attempt('suppression table protection', 'enable point-in-time recovery and deletion protection', async () => {
+      const pitr = await probe.pointInTimeRecovery(target.suppressionTable);
+      const { deletionProtection } = await probe.table(target.suppressionTable);
+      if (!aws) return { check: 'suppression table protection', status: 'skip', detail: 'local tables have no backups or deletion protection' };
+      const missing = [pitr ? '' : 'point-in-time recovery', deletionProtection ? '' : 'deletion protection'].filter(Boolean);
+      return missing.length === 0
+        ? { check: 'suppression table protection', status: 'pass', detail: 'point-in-time recovery and deletion protection on' }
+        : { check: 'suppression table protection', status: 'fail', detail: `${missing.join(' and ')} off`, fix: 'deploy with the default stack settings, or enable them on the table' };
+    });
+    results.push(...(await credentialChecks(ctx, aws)));
+    await attempt('queues', 'set QUEUE_URL and DLQ_URL from the stack outputs', () => queueChecks(ctx, probe));
+    if (aws) {
+      await attempt('SES subscription', 'see README "Deploy to AWS": re-request the confirmation', () => subscriptionCheck(ctx, probe));
+      await attempt('alarm subscribers', 'subscribe an address to the AlarmTopicArn output and confirm it', () => alarmCheck(ctx, probe));
+    } else {
+      results.push({ check: 'SNS subscriptions', status: 'skip', detail: 'no SNS locally' });
+    }
+  } finally {
+    dynamo.destroy();
+    sns?.destroy();
+  }
+  return results;
+}
+
+async function credentialChecks(ctx: Context, aws: boolean): Promise<CheckResult[]> {
+  const { settings } = targetSettings(ctx);
+  const useSecrets = aws && PROVIDERS.some((p) => p.secretArnVariable && settings[p.secretArnVariable]);
+  const source = useSecrets ? new SecretsManagerSecretSource(new SecretsManagerClient({ region: ctx.target.region }), settings, 0) : new EnvSecretSource(settings);
+  const results: CheckResult[] = [];
+  for (const provider of PROVIDERS) {
+    const check = `credentials ${provider.name}`;
+    const where = useSecrets && provider.secretArnVariable ? provider.secretArnVariable : provider.credentialsVariable;
+    try {
+      const credentials = await source.credentials(provider);
+      if (credentials.length === 0) {
+        results.push({ check, status: 'pass', detail: `not configured (${where} empty): its route answers 404` });
+        continue;
+      }
+      provider.create({ credentials, now: Date.now, nonces: { claim: async () => true }, certificates: { get: () => Promise.reject(new Error('unused')) }, settings });
+      results.push({ check, status: 'pass', detail: `${credentials.length} credential(s) parse` });
+    } catch (error) {
+      results.push({ check, status: 'fail', detail: `${where}: ${rootCause(error)}`, fix: `correct ${where}` });
+    }
+  }
+  return results;
+}
+
+async function queueChecks(ctx: Context, probe: DeploymentProbe): Promise<CheckResult[]> {
+  const { target } = ctx;
+  const results: CheckResult[] = [];
+  if (target.queueUrl) {
+    const main = await probe.queueDepth(target.queueUrl);
+    results.push(
+      main.visible === 0
+        ? { check: 'queue', status: 'pass', detail: `empty (${main.inFlight} in flight)` }
+        : { check: 'queue', status: 'warn', detail: `${main.visible} waiting, ${main.inFlight} in flight`, fix: 'check that the consumer is running and not throttled' },
+    );
+  } else results.push({ check: 'queue', status: 'warn', detail: 'QUEUE_URL not set: not checked', fix: 'set QUEUE_URL from the stack outputs' });
+  if (target.deadLetterUrl) {
+    const dlq = await probe.queueDepth(target.deadLetterUrl);
+    results.push(
+      dlq.visible + dlq.inFlight === 0
+        ? { check: 'dead-letter queue', status: 'pass', detail: 'empty' }
+        : { check: 'dead-letter queue', status: 'fail', detail: `${dlq.visible + dlq.inFlight} events the consumer could not apply`, fix: '`ratchet dlq list`, fix the cause, then `ratchet dlq redrive`' },
+    );
+  } else results.push({ check: 'dead-letter queue', status: 'warn', detail: 'DLQ_URL not set: not checked', fix: 'set DLQ_URL from the stack outputs' });
+  try {
+    const ses = await probe.queueDepth(target.sesDeadLetterQueue ?? SES_DEAD_LETTER_QUEUE_DEFAULT);
+    results.push(
+      ses.visible + ses.inFlight === 0
+        ? { check: 'SES dead-letter queue', status: 'pass', detail: 'empty' }
+        : { check: 'SES dead-letter queue', status: 'fail', detail: `${ses.visible + ses.inFlight} SNS messages SNS gave up on`, fix: '`ratchet ses redrive`' },
+    );
+  } catch (error) {
+    results.push({ check: 'SES dead-letter queue', status: 'warn', detail: `not found (${rootCause(error)})`, fix: 'set SES_DEAD_LETTER_QUEUE from the stack outputs' });
+  }
+  return results;
+}
+
+async function subscriptionCheck(ctx: Context, probe: DeploymentProbe): Promise<CheckResult> {
+  const topic = ctx.env.SES_TOPIC_ARN ?? ctx.env.SNS_TOPIC_ARNS?.split(',')[0]?.trim();
+  if (!topic) return { check: 'SES subscription', status: 'warn', detail: 'SES_TOPIC_ARN not set: not checked', fix: 'set SES_TOPIC_ARN from the SesTopicArn output' };
+  const https = (await probe.subscriptions(topic)).filter((s) => s.protocol === 'https');
+  if (https.length === 0) return { check: 'SES subscription', status: 'fail', detail: `${topic} has no HTTPS subscription`, fix: 'redeploy the stack' };
+  const pending = https.filter((s) => !s.confirmed);
+  return pending.length === 0
+    ? { check: 'SES subscription', status: 'pass', detail: 'confirmed' }
+    : { check: 'SES subscription', status: 'fail', detail: `PendingConfirmation for ${pending.map((s) => s.endpoint).join(', ')}`, fix: 'request the confirmation again (README "Deploy to AWS")' };
+}
+
+async function alarmCheck(ctx: Context, probe: DeploymentProbe): Promise<CheckResult> {
+  const topic = ctx.env.ALARM_TOPIC_ARN;
+  if (!topic) return { check: 'alarm subscribers', status: 'warn', detail: 'ALARM_TOPIC_ARN not set: not checked', fix: 'set ALARM_TOPIC_ARN from the AlarmTopicArn output' };
+  const confirmed = (await probe.subscriptions(topic)).filter((s) => s.confirmed);
+  return confirmed.length > 0
+    ? { check: 'alarm subscribers', status: 'pass', detail: `${confirmed.length} confirmed` }
+    : { check: 'alarm subscribers', status: 'fail', detail: 'no confirmed subscriber: alarms reach nobody', fix: 'subscribe an address to the AlarmTopicArn output and confirm it' };
+}

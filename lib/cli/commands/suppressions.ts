@@ -1,0 +1,67 @@
+/** `ratchet suppressions get|list|add|reactivate`: read the table, and the two audited manual actions. */
+import { Command, Option } from 'commander';
+import { normalizeRecipient } from '../../../lambdas/core/event.js';
+import type { Context } from '../context.js';
+import { show } from '../io.js';
+import type { Run } from '../program.js';
+import { addTransferCommands } from './transfer.js';
+
+export const STATUSES = ['suppressed', 'active'] as const;
+
+export function suppressionsCommand(ctx: Context, run: Run): Command {
+  const command = new Command('suppressions').description('read and change the suppression list');
+  command
+    .command('get')
+    .description('print the record for an address (exit 1 when there is none)')
+    .argument('<email>', 'the address (normalized: trimmed, lower-cased)')
+    .option('--json', 'times as stored (epoch ms) instead of ISO 8601')
+    .action(
+      run(async (email: string, options: { json?: boolean }) => {
+        const record = await ctx.suppressions().get(normalizeRecipient(email));
+        if (!record) {
+          ctx.io.err(`no suppression record for ${email} (${ctx.target.description}): it may be sent to`);
+          return 1;
+        }
+        ctx.io.out(show(record, options));
+        return 0;
+      }),
+    );
+  command
+    .command('list')
+    .description('one JSON record per line')
+    .addOption(new Option('--status <status>', 'only records with this status').choices(STATUSES))
+    .option('--json', 'times as stored (epoch ms) instead of ISO 8601')
+    .action(
+      run(async (options: { status?: (typeof STATUSES)[number]; json?: boolean }) => {
+        await ctx.suppressions().scan({ status: options.status }, (records) => {
+          for (const record of records) ctx.io.out(show(record, { ...options, compact: true }));
+        });
+        return 0;
+      }),
+    );
+  for (const verb of ['add', 'reactivate'] as const) {
+    command
+      .command(verb)
+      .description(
+        verb === 'add'
+          ? 'suppress an address by hand (reason manual; audited)'
+          : 'the only way out of suppression: evidence dated before now stops counting (audited)',
+      )
+      .argument('<email>', 'the address')
+      .requiredOption('--reason <text>', 'why: manual actions are audited')
+      .option('--actor <name>', 'who (default $USER)')
+      .option('--json', 'times as stored (epoch ms) instead of ISO 8601')
+      .action(
+        run(async (email: string, options: { reason: string; actor?: string; json?: boolean }) => {
+          const address = normalizeRecipient(email);
+          const action = { actor: ctx.actor(options.actor), reason: options.reason, at: ctx.now() };
+          const store = ctx.suppressions();
+          const result = verb === 'add' ? await store.suppress(address, action) : await store.reactivate(address, action);
+          ctx.io.out(show({ effect: result.effect, record: result.record }, options));
+          return 0;
+        }),
+      );
+  }
+  addTransferCommands(command, ctx, run);
+  return command;
+}

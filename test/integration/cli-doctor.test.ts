@@ -1,0 +1,76 @@
+/** `ratchet doctor` against the local stack: a line per check with its fix, exit 1 on any fail. */
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ratchetCommand } from '../../lib/cli/ratchet.js';
+import { startTestStack, type TestStack } from './harness.js';
+
+describe('ratchet doctor', () => {
+  let stack: TestStack;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    stack = await startTestStack();
+    env = {
+      DYNAMODB_ENDPOINT: stack.config.dynamoEndpoint!,
+      SQS_ENDPOINT: stack.config.sqsEndpoint!,
+      QUEUE_URL: stack.queues.queueUrl,
+      DLQ_URL: stack.queues.deadLetterUrl,
+      INBOX_TABLE: stack.config.inboxTable,
+      SUPPRESSION_TABLE: stack.config.suppressionTable,
+      RATCHET_DATA_DIR: stack.dataDir,
+      AWS_REGION: 'us-east-1',
+    };
+  });
+  afterAll(() => stack?.stop());
+
+  async function run(extra: Record<string, string>, ...argv: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await ratchetCommand(argv, { ...env, ...extra }, { out: (l) => out.push(l), err: (l) => err.push(l), progressTty: false });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  it('passes on a healthy local stack, skipping what has no local equivalent', async () => {
+    const result = await run({}, 'doctor', '--json');
+    expect(JSON.parse(result.out).filter((c: { status: string }) => c.status === 'fail')).toEqual([]);
+    expect(result.code).toBe(0);
+    const checks = JSON.parse(result.out) as Array<{ check: string; status: string }>;
+    const status = Object.fromEntries(checks.map((c) => [c.check, c.status]));
+    expect(status).toMatchObject({
+      target: 'pass',
+      tables: 'pass',
+      'inbox TTL': 'skip',
+      'credentials ses': 'pass',
+      'credentials sendgrid': 'pass',
+      'credentials generic': 'pass',
+      queue: 'pass',
+      'dead-letter queue': 'pass',
+      'SES dead-letter queue': 'pass',
+      'SNS subscriptions': 'skip',
+    });
+    expect(checks.some((c) => c.status === 'fail')).toBe(false);
+  });
+
+  it('fails with the fix when a dead-letter queue holds messages or a credential does not parse', async () => {
+    await stack.clients.sqs.send(new SendMessageCommand({ QueueUrl: stack.queues.deadLetterUrl, MessageBody: '{}' }));
+    const result = await run({ GENERIC_WEBHOOK_SECRETS: 'short' }, 'doctor');
+    expect(result.code).toBe(1);
+    const lines = result.out.split('\n');
+    expect(lines).toContain('FAIL  dead-letter queue: 1 events the consumer could not apply (fix: `ratchet dlq list`, fix the cause, then `ratchet dlq redrive`)');
+    expect(lines.find((l) => l.startsWith('FAIL  credentials generic: GENERIC_WEBHOOK_SECRETS: '))).toMatch(/\(fix: correct GENERIC_WEBHOOK_SECRETS\)$/);
+    expect(lines.find((l) => l.includes('credentials sendgrid'))).toMatch(/^PASS/);
+  });
+
+  it('a stale local.json is one failing check', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ratchet-doctor-'));
+    writeFileSync(join(dir, 'local.json'), JSON.stringify({ pid: 2 ** 22 + 12345, url: 'http://localhost:1', region: 'us-east-1' }));
+    const result = await ratchetCommand(['doctor'], { RATCHET_DATA_DIR: dir }, { out: () => undefined, err: () => undefined, progressTty: false });
+    const out: string[] = [];
+    await ratchetCommand(['doctor'], { RATCHET_DATA_DIR: dir }, { out: (l) => out.push(l), err: () => undefined, progressTty: false });
+    rmSync(dir, { recursive: true, force: true });
+    expect(result).toBe(1);
+    expect(out[0]).toMatch(/^FAIL  target: the local stack is not running .*\(fix: start it with `npm start`\)$/);
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * `ratchet ses redrive` on the real emulators: a dead-lettered SNS message (the envelope exactly as SNS
+ * POSTs it, hours old) moves into the suppression table exactly once; the age waiver exists only for
+ * messages read from the SNS dead-letter queue, never for an HTTP request.
+ */
+import { GetQueueUrlCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ratchetCommand } from '../../lib/cli/ratchet.js';
+import { createEdgeHandler } from '../../lambdas/handlers/edge-handler.js';
+import type { WebhookEdge } from '../../lambdas/core/pipeline/edge.js';
+import { SqsDeadLetters } from '../../lambdas/adapters/sqs-dead-letters.js';
+import { startTestStack, type TestStack } from './harness.js';
+
+const TWO_HOURS_MS = 2 * 60 * 60 * 1000;
+
+describe('ratchet ses redrive', () => {
+  let stack: TestStack;
+  let env: Record<string, string>;
+  let dlqUrl: string;
+  beforeAll(async () => {
+    stack = await startTestStack();
+    env = {
+      DYNAMODB_ENDPOINT: stack.config.dynamoEndpoint!,
+      SQS_ENDPOINT: stack.config.sqsEndpoint!,
+      QUEUE_URL: stack.queues.queueUrl,
+      INBOX_TABLE: stack.config.inboxTable,
+      SUPPRESSION_TABLE: stack.config.suppressionTable,
+      RATCHET_DATA_DIR: stack.dataDir,
+      AWS_REGION: 'us-east-1',
+    };
+    dlqUrl = (await stack.clients.sqs.send(new GetQueueUrlCommand({ QueueName: 'ratchet-ses-dead-letters' }))).QueueUrl!;
+  });
+  afterAll(() => stack?.stop());
+
+  async function run(...argv: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await ratchetCommand(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l), progressTty: false });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+  const deadLetter = (body: string) => stack.clients.sqs.send(new SendMessageCommand({ QueueUrl: dlqUrl, MessageBody: body }));
+  const depth = () => new SqsDeadLetters(stack.clients.sqs, dlqUrl).depth();
+
+  it('the local runtime creates the SES dead-letter queue', () => {
+    expect(dlqUrl).toMatch(/ratchet-ses-dead-letters$/);
+  });
+
+  it('an HTTP request cannot waive the age limit: a 2-hour-old SNS message over HTTP is 401, whatever it adds', async () => {
+    const old = stack.sign('ses', 'hard_bounce', 'http-stale@example.com', Date.now() - 5 * TWO_HOURS_MS);
+    const plain = await stack.post('ses', old);
+    expect(plain.status).toBe(401);
+    const dressed = await stack.post('ses', {
+      headers: { ...old.headers, 'x-ratchet-from-sns-dead-letter-queue': 'true', 'x-amz-sns-rawdelivery': 'false' },
+      body: old.body,
+    });
+    expect(dressed.status).toBe(401);
+    expect(await stack.record('http-stale@example.com')).toBeUndefined();
+  });
+
+  it('the HTTP handler never passes receive options to the edge', async () => {
+    const calls: unknown[][] = [];
+    const edge = { receive: async (...args: unknown[]) => (calls.push(args), { status: 200, body: {} }) } as unknown as WebhookEdge;
+    await createEdgeHandler(edge)({
+      pathParameters: { provider: 'ses' },
+      headers: { 'x-ratchet-from-sns-dead-letter-queue': 'true' },
+      body: '{"fromSnsDeadLetterQueue":true}',
+      isBase64Encoded: false,
+    } as never);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toHaveLength(2);
+  });
+
+  it('moves a dead-lettered SNS message into the suppression table exactly once', async () => {
+    const message = stack.sign('ses', 'hard_bounce', 'dead-letter@example.com', Date.now() - TWO_HOURS_MS);
+    await deadLetter(message.body);
+
+    const dry = await run('ses', 'redrive', '--dry-run');
+    expect(dry).toMatchObject({ code: 0, out: 'would replay 1 messages: admitted 0, duplicates 0, ignored 0, rejected 0, failed 0' });
+    expect(dry.err).toMatch(/: Notification$/);
+    expect(await depth()).toBe(1);
+    expect(await stack.inboxRows()).not.toContainEqual(expect.objectContaining({ event: expect.objectContaining({ recipient: 'dead-letter@example.com' }) }));
+
+    const first = await run('ses', 'redrive', '--json');
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.out)).toEqual({ dryRun: false, messages: 1, admitted: 1, duplicates: 0, ignored: 0, rejected: 0, failed: 0 });
+    expect(await depth()).toBe(0);
+    expect(await stack.drain()).toBe(1);
+    const record = await stack.record('dead-letter@example.com');
+    expect(record).toMatchObject({ status: 'suppressed', reason: 'hard_bounce' });
+    expect(Object.keys(record!.evidence)).toHaveLength(1);
+
+    const again = await run('ses', 'redrive', '--json');
+    expect(JSON.parse(again.out)).toMatchObject({ messages: 0, admitted: 0 });
+
+    // The same message dead-lettered twice (SNS delivers at least once): a duplicate, no new effect.
+    await deadLetter(message.body);
+    const duplicate = await run('ses', 'redrive', '--json');
+    expect(JSON.parse(duplicate.out)).toMatchObject({ messages: 1, admitted: 0, duplicates: 1 });
+    expect(await depth()).toBe(0);
+    expect(await stack.drain()).toBe(0);
+    const { version: _v, updatedAt: _u, ...after } = (await stack.record('dead-letter@example.com'))!;
+    const { version: _v2, updatedAt: _u2, ...before } = record!;
+    expect(after).toEqual(before);
+  });
+
+  it('still verifies the signature: a tampered message is rejected and kept in the queue', async () => {
+    const message = stack.sign('ses', 'complaint', 'tampered@example.com', Date.now() - TWO_HOURS_MS);
+    const tampered = message.body.replace('tampered@example.com', 'victim@example.com');
+    expect(tampered).not.toBe(message.body);
+    await deadLetter(tampered);
+    const result = await run('ses', 'redrive');
+    expect(result.code).toBe(1);
+    expect(result.out).toBe('replayed 1 messages: admitted 0, duplicates 0, ignored 0, rejected 1, failed 0');
+    expect(result.err).toMatch(/^message .+: 401 .+\(kept in the queue\)$/);
+    expect(await depth()).toBe(1);
+    expect(await stack.record('victim@example.com')).toBeUndefined();
+    // Drop it so later runs start empty.
+    const queue = new SqsDeadLetters(stack.clients.sqs, dlqUrl);
+    for (const m of await queue.receive(5)) await queue.delete(m);
+  });
+
+  it('a timestamp in the future is still refused from the dead-letter queue', async () => {
+    const future = stack.sign('ses', 'hard_bounce', 'future@example.com', Date.now() + TWO_HOURS_MS);
+    await deadLetter(future.body);
+    const result = await run('ses', 'redrive', '--json');
+    expect(JSON.parse(result.out)).toMatchObject({ messages: 1, admitted: 0, rejected: 1 });
+    expect(await stack.record('future@example.com')).toBeUndefined();
+    const queue = new SqsDeadLetters(stack.clients.sqs, dlqUrl);
+    for (const m of await queue.receive(5)) await queue.delete(m);
+  });
+});
