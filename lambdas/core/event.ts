@@ -32,6 +32,8 @@ export interface NormalizedEvent {
   /** Trimmed, lower-cased address (see `normalizeRecipient`). */
   recipient: string;
   kind: EventKind;
+  /** The topic an `unsubscribe` (opt-out) or `subscribe` (opt-in) is scoped to; absent means global. */
+  topic?: string;
   /** Set when `kind` is `ignored`: why we acknowledged it without acting. */
   ignoredReason?: string;
   /** The provider's own event time, epoch milliseconds. Never arrival time. */

@@ -159,3 +159,14 @@ export function maxAgeDaysFromSettings(settings: Readonly<Record<string, string 
   if (!Number.isFinite(days) || days <= 0) throw new Error('UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS must be a positive number of days');
   return days;
 }
+
+/** `UNSUBSCRIBE_SECRETS` (or the secret's value): a JSON array of strings or a comma-separated list; blanks dropped. */
+export function parseSecretList(value: string | undefined): string[] {
+  const trimmed = value?.trim() ?? '';
+  if (trimmed.startsWith('[')) {
+    const parsed: unknown = JSON.parse(trimmed);
+    if (!Array.isArray(parsed) || !parsed.every((v) => typeof v === 'string')) throw new Error('unsubscribe secrets must be a JSON array of strings');
+    return parsed.map((v: string) => v.trim()).filter(Boolean);
+  }
+  return trimmed.split(',').map((v) => v.trim()).filter(Boolean);
+}
