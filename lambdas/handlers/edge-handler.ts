@@ -1,19 +1,30 @@
 /** API Gateway (HTTP API, payload 2.0) ⇄ the transport-neutral edge. Nothing else happens here. */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { WebhookEdge } from '../core/pipeline/edge.js';
+import type { UnsubscribeEndpoint } from '../core/unsubscribe/endpoint.js';
 import { lowerCaseHeaders } from '../core/request.js';
 import { EDGE } from '../../lib/definitions.js';
 
 export type EdgeHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 
-export function createEdgeHandler(edge: WebhookEdge, maxBodyBytes: number = EDGE.maxBodyBytes): EdgeHandler {
+// `/unsubscribe/{token}` however the front door names it: a route parameter, or just the path.
+const UNSUBSCRIBE_PATH = /^\/unsubscribe\/([^/]+)\/?$/;
+
+export function createEdgeHandler(edge: WebhookEdge, maxBodyBytes: number = EDGE.maxBodyBytes, unsubscribe?: UnsubscribeEndpoint): EdgeHandler {
   return async (event) => {
+    const token = event.pathParameters?.token ?? UNSUBSCRIBE_PATH.exec(event.rawPath ?? '')?.[1];
     const provider = event.pathParameters?.provider ?? '';
     const encoded = event.body ?? '';
     // Refuse oversized bodies before decoding them, let alone parsing them.
     const approxBytes = event.isBase64Encoded ? Math.floor((encoded.length * 3) / 4) : Buffer.byteLength(encoded, 'utf8');
     if (approxBytes > maxBodyBytes + 3) return respond(413, { error: 'payload_too_large' });
     const body = event.isBase64Encoded ? Buffer.from(encoded, 'base64') : Buffer.from(encoded, 'utf8');
+    if (token !== undefined) {
+      if (!unsubscribe) return respond(404, { error: 'not_found' });
+      const method = event.requestContext?.http?.method ?? 'GET';
+      const answer = await unsubscribe.handle({ method, token, headers: lowerCaseHeaders(event.headers), body });
+      return { statusCode: answer.status, headers: answer.headers, body: answer.body };
+    }
     const result = await edge.receive(provider, {
       body,
       headers: lowerCaseHeaders(event.headers),

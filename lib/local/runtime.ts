@@ -28,6 +28,8 @@ import { ensureQueues, ensureTables, type Queues } from './bootstrap.js';
 import { applyDemoDefaults, ensureDemoCredentials } from './demo-credentials.js';
 import { startDynamo, startSqs, type Emulator } from './emulators.js';
 import { startHttpFront } from './http-front.js';
+import { applyUnsubscribeDemoKey } from './unsubscribe-demo.js';
+import { buildUnsubscribeEndpoint } from '../../lambdas/adapters/unsubscribe-wiring.js';
 import { QueuePoller } from './poller.js';
 import { resendUnapplied } from './recovery.js';
 import { clearState, writeState } from './state.js';
@@ -68,6 +70,8 @@ export interface LocalRuntime {
   counters: MemoryCounters;
   /** Providers running on generated demo credentials. */
   usingDemo: string[];
+  /** Where unsubscribe links point, and whether they are signed with the generated demo key. */
+  unsubscribe: { baseUrl: string; usingDemoKey: boolean };
   poller: QueuePoller;
   sweepOnce(): Promise<SweepResult>;
   stop(): Promise<void>;
@@ -83,7 +87,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const embeddedSqs = !env.SQS_ENDPOINT;
     const sqsEndpoint = env.SQS_ENDPOINT || (await track(startSqs())).endpoint;
 
-    const { settings, usingDemo } = applyDemoDefaults(env, dataDir, ensureDemoCredentials(dataDir));
+    const demoDefaults = applyDemoDefaults(env, dataDir, ensureDemoCredentials(dataDir));
+    const { usingDemo } = demoDefaults;
+    const { settings, demoKey } = applyUnsubscribeDemoKey(demoDefaults.settings, dataDir);
     const base = configFromEnv({ ...settings, DYNAMODB_ENDPOINT: dynamoEndpoint, SQS_ENDPOINT: sqsEndpoint });
     const config: RuntimeConfig = { ...base, secrets: 'env' };
     const clients: Clients = { ...createClients(config), ...options.clients };
@@ -98,11 +104,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const counters = new MemoryCounters();
     const common = { log, counters: counters as Counters };
     const edge = buildEdge(config, clients, { ...common, ...options.edge });
-    const http = await startHttpFront(createEdgeHandler(edge), {
+    const unsubscribe = buildUnsubscribeEndpoint(config, clients, { ...common, ...options.edge });
+    const http = await startHttpFront(createEdgeHandler(edge, undefined, unsubscribe), {
       host: options.host ?? '127.0.0.1',
       port: options.port ?? Number(env.PORT ?? 3000),
     });
     stops.push(() => http.close());
+    const unsubscribeBaseUrl = settings.UNSUBSCRIBE_BASE_URL || `http://localhost:${http.port}`;
 
     const poller = new QueuePoller({
       client: clients.sqs,
@@ -144,6 +152,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         suppressionTable: config.suppressionTable,
         queueUrl: queues.queueUrl,
         deadLetterUrl: queues.deadLetterUrl,
+        unsubscribeBaseUrl,
+        ...(demoKey ? { unsubscribeDemoKey: demoKey } : {}),
       });
     }
 
@@ -157,6 +167,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       queues,
       counters,
       usingDemo,
+      unsubscribe: { baseUrl: unsubscribeBaseUrl, usingDemoKey: demoKey !== undefined },
       poller,
       sweepOnce,
       async stop() {
