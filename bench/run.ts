@@ -16,6 +16,7 @@ import { renderReport } from './report.js';
 import { benchSendgridBatch } from './sendgrid-batch.js';
 import { benchProviderVerification } from './verify-providers.js';
 import { benchSnsVerification } from './verify-sns.js';
+import { benchUnsubscribeTokens } from './unsubscribe-tokens.js';
 
 // The SDK's "Node 20 support ends" notice would print once per client; it says nothing about speed.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -29,6 +30,7 @@ const SECTIONS: Array<{ order: number; title: string; run: () => Promise<Section
   { order: 3, title: '3. Edge admission throughput', run: () => benchEdgeAdmission({ log }) },
   { order: 5, title: '5. Consumer drain rate', run: () => benchConsumerDrain({ log }) },
   { order: 6, title: '6. Big SendGrid batch', run: () => benchSendgridBatch({ log }) },
+  { order: 7, title: '7. Unsubscribe tokens', run: () => benchUnsubscribeTokens() },
   { order: 4, title: '4. Bundles', run: () => benchBundles({ log }) },
 ];
 

@@ -121,3 +121,14 @@ describe('unsubscribe tokens', () => {
     expect(() => maxAgeDaysFromSettings({ UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS: 'soon' })).toThrow();
   });
 });
+
+describe('nonces', () => {
+  it('never repeat across many tokens (the pool is refilled, each slice used once)', () => {
+    const keys = deriveTokenKeys([SECRET_A]);
+    const nonces = new Set<string>();
+    for (let i = 0; i < 1000; i++) {
+      nonces.add(Buffer.from(issueToken({ email: EMAIL, topic: 'n' }, keys, NOW), 'base64url').subarray(7, 19).toString('hex'));
+    }
+    expect(nonces.size).toBe(1000);
+  });
+});
