@@ -19,6 +19,7 @@ import { benchSendgridBatch } from './sendgrid-batch.js';
 import { benchProviderVerification } from './verify-providers.js';
 import { benchSnsVerification } from './verify-sns.js';
 import { benchSuppressionImport } from './suppression-import.js';
+import { benchUnsubscribeTokens } from './unsubscribe-tokens.js';
 
 // The SDK's "Node 20 support ends" notice would print once per client; it says nothing about speed.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -34,6 +35,7 @@ const SECTIONS: Array<{ order: number; title: string; run: () => Promise<Section
   { order: 6, title: '6. Big SendGrid batch', run: () => benchSendgridBatch({ log }) },
   { order: 7, title: '7. Client: filterSendable', run: () => benchClientFilter({ log }) },
   { order: 8, title: '8. Suppression import', run: () => benchSuppressionImport({ log }) },
+  { order: 9, title: '9. Unsubscribe tokens', run: () => benchUnsubscribeTokens() },
   { order: 4, title: '4. Bundles', run: () => benchBundles({ log }) },
 ];
 

@@ -22,7 +22,11 @@ for (const provider of runtime.usingDemo) {
 if (runtime.usingDemo.length > 0) {
   console.warn('!! Set the provider variables (see README) before pointing a real provider at this server.');
 }
+if (runtime.unsubscribe.usingDemoKey) {
+  console.warn(`!! DEMO UNSUBSCRIBE KEY: links are signed with a key generated in ${runtime.dataDir}/unsubscribe-demo-key; set UNSUBSCRIBE_SECRETS for real mail.`);
+}
 for (const provider of PROVIDERS) console.log(`webhook: ${runtime.url}/webhooks/${provider.name}`);
+console.log(`unsubscribe: ${runtime.unsubscribe.baseUrl}/unsubscribe/{token} (npm run ratchet -- unsubscribe-link <email> [--topic t])`);
 console.log(`suppression table: ${runtime.config.suppressionTable} (${runtime.config.dynamoEndpoint})`);
 console.log(`ready: Ratchet is listening on ${runtime.url}`);
 

@@ -1,7 +1,9 @@
 /** Lambda entry: the edge. Clients and adapters are built once per container, at module scope. */
 import { configFromEnv, createClients } from './adapters/wiring/config.js';
 import { buildEdge } from './adapters/wiring/edge.js';
+import { buildUnsubscribeEndpoint } from './adapters/unsubscribe-wiring.js';
 import { createEdgeHandler } from './handlers/edge-handler.js';
 
 const config = configFromEnv(process.env);
-export const handler = createEdgeHandler(buildEdge(config, createClients(config)));
+const clients = createClients(config);
+export const handler = createEdgeHandler(buildEdge(config, clients), undefined, buildUnsubscribeEndpoint(config, clients));

@@ -33,5 +33,6 @@ export function getRecord(email: string): Promise<StoredSuppressionRecord | unde
   return client().getRecord(email);
 }
 
-// One-click unsubscribe helpers (issue 11) are exported from here too:
-// export { issueUnsubscribeToken, unsubscribeHeaders, unsubscribeUrl } from './unsubscribe.js';
+// One-click unsubscribe links (RFC 8058) for the mail this code sends.
+export { issueUnsubscribeToken, unsubscribeHeaders, unsubscribeUrl, LIST_UNSUBSCRIBE_POST } from './unsubscribe.js';
+export type { UnsubscribeLinkOptions, UnsubscribeUrlOptions } from './unsubscribe.js';

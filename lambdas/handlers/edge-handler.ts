@@ -1,13 +1,18 @@
 /** API Gateway (HTTP API, payload 2.0) ⇄ the transport-neutral edge. Nothing else happens here. */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { WebhookEdge } from '../core/pipeline/edge.js';
+import type { UnsubscribeEndpoint } from '../core/unsubscribe/endpoint.js';
 import { lowerCaseHeaders } from '../core/request.js';
 import { MAX_BODY_BYTES } from '../adapters/runtime-defaults.js';
 
 export type EdgeHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 
-export function createEdgeHandler(edge: WebhookEdge, maxBodyBytes: number = MAX_BODY_BYTES): EdgeHandler {
+// `/unsubscribe/{token}` however the front door names it: a route parameter, or just the path.
+const UNSUBSCRIBE_PATH = /^\/unsubscribe\/([^/]+)\/?$/;
+
+export function createEdgeHandler(edge: WebhookEdge, maxBodyBytes: number = MAX_BODY_BYTES, unsubscribe?: UnsubscribeEndpoint): EdgeHandler {
   return async (event) => {
+    const token = event.pathParameters?.token ?? UNSUBSCRIBE_PATH.exec(event.rawPath ?? '')?.[1];
     // API Gateway's `{provider}` route fills pathParameters; its literal `/webhooks/ses` route and a
     // Function URL (same v2 payload, no routes) do not, so fall back to the raw path.
     const provider = event.pathParameters?.provider ?? providerFromPath(event.rawPath);
@@ -16,6 +21,12 @@ export function createEdgeHandler(edge: WebhookEdge, maxBodyBytes: number = MAX_
     const approxBytes = event.isBase64Encoded ? Math.floor((encoded.length * 3) / 4) : Buffer.byteLength(encoded, 'utf8');
     if (approxBytes > maxBodyBytes + 3) return respond(413, { error: 'payload_too_large' });
     const body = event.isBase64Encoded ? Buffer.from(encoded, 'base64') : Buffer.from(encoded, 'utf8');
+    if (token !== undefined) {
+      if (!unsubscribe) return respond(404, { error: 'not_found' });
+      const method = event.requestContext?.http?.method ?? 'GET';
+      const answer = await unsubscribe.handle({ method, token, headers: lowerCaseHeaders(event.headers), body });
+      return { statusCode: answer.status, headers: answer.headers, body: answer.body };
+    }
     const result = await edge.receive(provider, {
       body,
       headers: lowerCaseHeaders(event.headers),

@@ -11,6 +11,7 @@ import { EDGE } from '../definitions.js';
 import { LOOPBACK_HOST, loopbackPort } from './emulators.js';
 
 const ROUTE = /^\/webhooks\/([^/]+)$/;
+const UNSUBSCRIBE_ROUTE = /^\/unsubscribe\/([^/]+)$/;
 
 export interface HttpFront {
   server: Server;
@@ -26,11 +27,17 @@ export async function startHttpFront(handler: EdgeHandler, options: { port: numb
       const url = new URL(req.url ?? '/', 'http://local');
       if (url.pathname === '/healthz') return send(200, { ok: true });
       const match = ROUTE.exec(url.pathname);
-      if (!match) return send(404, { error: 'not_found' });
-      if (req.method !== 'POST') return send(405, { error: 'method_not_allowed' });
+      const unsubscribe = UNSUBSCRIBE_ROUTE.exec(url.pathname);
+      if (!match && !unsubscribe) return send(404, { error: 'not_found' });
+      const methods = unsubscribe ? ['GET', 'POST'] : ['POST'];
+      if (!methods.includes(req.method ?? '')) return send(405, { error: 'method_not_allowed' });
       const body = await readBody(req, EDGE.maxBodyBytes);
       if (body === 'too_large') return send(413, { error: 'payload_too_large' });
-      const result = await handler(toApiGatewayEvent(req, url, decodeURIComponent(match[1]!), body));
+      // The token is base64url: passed as sent (a `%` in it makes it invalid, which the endpoint answers).
+      const route: { key: string; parameters: Record<string, string> } = unsubscribe
+        ? { key: `${req.method} /unsubscribe/{token}`, parameters: { token: unsubscribe[1]! } }
+        : { key: 'POST /webhooks/{provider}', parameters: { provider: decodeURIComponent(match![1]!) } };
+      const result = await handler(toApiGatewayEvent(req, url, route, body));
       res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
       res.end(result.body ?? '');
     })().catch((error: unknown) => {
@@ -76,7 +83,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too_la
   });
 }
 
-function toApiGatewayEvent(req: IncomingMessage, url: URL, provider: string, body: Buffer): APIGatewayProxyEventV2 {
+function toApiGatewayEvent(
+  req: IncomingMessage,
+  url: URL,
+  route: { key: string; parameters: Record<string, string> },
+  body: Buffer,
+): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   // API Gateway joins repeated headers with commas; do the same so a duplicated signature header fails closed.
   for (const [name, values] of Object.entries(req.headersDistinct)) {
@@ -86,11 +98,11 @@ function toApiGatewayEvent(req: IncomingMessage, url: URL, provider: string, bod
   const now = Date.now();
   return {
     version: '2.0',
-    routeKey: 'POST /webhooks/{provider}',
+    routeKey: route.key,
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
     headers,
-    pathParameters: { provider },
+    pathParameters: route.parameters,
     isBase64Encoded: true,
     body: body.toString('base64'),
     requestContext: {
@@ -106,7 +118,7 @@ function toApiGatewayEvent(req: IncomingMessage, url: URL, provider: string, bod
         userAgent: req.headers['user-agent'] ?? '',
       },
       requestId: randomUUID(),
-      routeKey: 'POST /webhooks/{provider}',
+      routeKey: route.key,
       stage: '$default',
       time: new Date(now).toISOString(),
       timeEpoch: now,

@@ -26,6 +26,8 @@ import { ensureQueues, ensureTables, type Queues } from './bootstrap.js';
 import { applyDemoDefaults, ensureDemoCredentials } from './demo-credentials.js';
 import { startDynamo, startSqs, type Emulator } from './emulators.js';
 import { startHttpFront } from './http-front.js';
+import { applyUnsubscribeDemoKey } from './unsubscribe-demo.js';
+import { buildUnsubscribeEndpoint } from '../../lambdas/adapters/unsubscribe-wiring.js';
 import { QueuePoller } from './poller.js';
 import { resendStored } from './recovery.js';
 import { clearState, writeState } from './state.js';
@@ -66,6 +68,8 @@ export interface LocalRuntime {
   counters: MemoryCounters;
   /** Providers running on generated demo credentials. */
   usingDemo: string[];
+  /** Where unsubscribe links point, and whether they are signed with the generated demo key. */
+  unsubscribe: { baseUrl: string; usingDemoKey: boolean };
   poller: QueuePoller;
   stop(): Promise<void>;
 }
@@ -78,7 +82,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const emulators: Emulator[] = [];
   const stops: Array<() => Promise<void>> = [];
   try {
-    const { settings, usingDemo } = applyDemoDefaults(env, dataDir, ensureDemoCredentials(dataDir));
+    const demoDefaults = applyDemoDefaults(env, dataDir, ensureDemoCredentials(dataDir));
+    const { usingDemo } = demoDefaults;
+    const { settings, demoKey } = applyUnsubscribeDemoKey(demoDefaults.settings, dataDir);
     assertStartable(settings, { port: options.port === undefined, sweepInterval: false });
     const requestedPort = options.port ?? readPort(env);
     const dynamoEndpoint = env.DYNAMODB_ENDPOINT || (await track(startDynamo({ path: options.persist === false ? undefined : resolve(dataDir, 'dynamodb') }))).endpoint;
@@ -99,11 +105,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const counters = new MemoryCounters();
     const common = { log, counters: counters as Counters };
     const edge = buildEdge(config, clients, { ...common, ...options.edge });
-    const http = await startHttpFront(createEdgeHandler(edge), { port: requestedPort }).catch((error: unknown) => {
+    const unsubscribe = buildUnsubscribeEndpoint(config, clients, { ...common, ...options.edge });
+    const http = await startHttpFront(createEdgeHandler(edge, undefined, unsubscribe), { port: requestedPort }).catch((error: unknown) => {
       throw portError(error, requestedPort);
     });
     stops.push(() => http.close());
     lock.setPort(http.port);
+    const unsubscribeBaseUrl = settings.UNSUBSCRIBE_BASE_URL || `http://localhost:${http.port}`;
 
     const poller = new QueuePoller({
       client: clients.sqs,
@@ -135,6 +143,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         suppressionTable: config.suppressionTable,
         queueUrl: queues.queueUrl,
         deadLetterUrl: queues.deadLetterUrl,
+        unsubscribeBaseUrl,
+        ...(demoKey ? { unsubscribeDemoKey: demoKey } : {}),
       });
     }
 
@@ -148,6 +158,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       queues,
       counters,
       usingDemo,
+      unsubscribe: { baseUrl: unsubscribeBaseUrl, usingDemoKey: demoKey !== undefined },
       poller,
       async stop() {
         if (stopped) return;

@@ -16,6 +16,10 @@ export interface LocalState {
   suppressionTable: string;
   queueUrl: string;
   deadLetterUrl: string;
+  /** Where unsubscribe links point (UNSUBSCRIBE_BASE_URL, default http://localhost:$PORT). */
+  unsubscribeBaseUrl?: string;
+  /** The generated demo key, present only while UNSUBSCRIBE_SECRETS is unset, so the CLI can issue links. */
+  unsubscribeDemoKey?: string;
 }
 
 export function statePath(dataDir: string): string {
