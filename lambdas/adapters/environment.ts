@@ -7,7 +7,6 @@
  * Numbers are plain decimals (`90`, `0.5`): no signs, exponents or hex, so `1e3` or `0x50` is refused
  * rather than read as something the operator did not write. Unset or blank means the default.
  */
-import { SWEEPER_BACKOFF } from './runtime-defaults.js';
 import { DEFAULT_INBOX_TTL_DAYS, INBOX_TABLE, QUEUE_NAMES, SUPPRESSION_TABLE } from './tables.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -26,14 +25,6 @@ interface NumberVariable {
 export const NUMBER_VARIABLES = {
   INBOX_TTL_DAYS: { default: DEFAULT_INBOX_TTL_DAYS, expected: 'a non-negative number of days', min: 0 },
   SECRETS_CACHE_SECONDS: { default: 60, expected: 'a non-negative number of seconds', min: 0 },
-  SWEEP_AFTER_SECONDS: { default: SWEEPER_BACKOFF.resendAfterSeconds, expected: 'a non-negative number of seconds', min: 0 },
-  SWEEP_INTERVAL_SECONDS: {
-    default: 60,
-    expected: 'a number of seconds above 0 and at most 86400',
-    min: 0,
-    exclusiveMin: true,
-    max: 86_400,
-  },
   PORT: { default: 3000, expected: 'a whole number from 0 to 65535 (0 picks a free port)', min: 0, max: 65_535, integer: true },
 } as const satisfies Record<string, NumberVariable>;
 

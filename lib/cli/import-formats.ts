@@ -87,7 +87,8 @@ export const IMPORT_FORMATS: readonly ImportFormat[] = [
   {
     name: 'sendgrid-group-unsubscribes',
     layout: 'csv',
-    map: (r) => one(r.email, 'unsubscribe', r.created_at ?? r.created, undefined, str(r.group_name) || str(r.group_id) || undefined),
+    // The canonical topic of a SendGrid suppression group, as its webhooks name it (README, topics).
+    map: (r) => one(r.email, 'unsubscribe', r.created_at ?? r.created, str(r.group_name) || undefined, str(r.group_id) ? `sendgrid:group:${str(r.group_id)}` : undefined),
   },
   column('mailgun-bounces', 'address', 'hard_bounce', 'created_at', (r) => [str(r.code), str(r.error)].filter(Boolean).join(' ')),
   column('mailgun-complaints', 'address', 'complaint', 'created_at'),
@@ -97,7 +98,7 @@ export const IMPORT_FORMATS: readonly ImportFormat[] = [
     // `*` (or no tag) is every message from the domain; any other tag is one topic.
     map: (r) => {
       const tag = str(r.tags ?? r.tag);
-      return one(r.address, 'unsubscribe', r.created_at, undefined, tag && tag !== '*' ? tag : undefined);
+      return one(r.address, 'unsubscribe', r.created_at, undefined, tag && tag !== '*' ? `mailgun:tag:${tag}` : undefined);
     },
   },
   {

@@ -23,6 +23,7 @@ import { suppressionsCommand } from './commands/suppressions.js';
 import { Context, type Env } from './context.js';
 import { processIo, type Io } from './io.js';
 import { execute, runner } from './program.js';
+import { unsubscribeLink } from './unsubscribe-link.js';
 
 export function ratchetProgram(ctx: Context, state: { code: number }): Command {
   const run = runner(ctx, state);
@@ -34,7 +35,19 @@ export function ratchetProgram(ctx: Context, state: { code: number }): Command {
     .addCommand(inboxCommand(ctx, run))
     .addCommand(sesCommand(ctx, run))
     .addCommand(dlqCommand(ctx, run))
-    .addCommand(doctorCommand(ctx, run));
+    .addCommand(doctorCommand(ctx, run))
+    .addCommand(
+      new Command('unsubscribe-link')
+        .description('print a one-click unsubscribe URL (RFC 8058), alone on stdout')
+        .argument('<email>', 'the recipient')
+        .option('--topic <topic>', 'the topic to leave (default: every subscription mail, "*")')
+        .action(
+          run(async (email: string, options: { topic?: string }) => {
+            await unsubscribeLink(email, options, { env: ctx.env, out: (line) => ctx.io.out(line), now: ctx.now() });
+            return 0;
+          }),
+        ),
+    );
 }
 
 export async function ratchetCommand(argv: string[], env: Env, io: Io = processIo, now: () => number = Date.now): Promise<number> {

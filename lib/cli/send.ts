@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { Argument, Command } from 'commander';
 import type { ActionableKind } from '../../lambdas/core/event.js';
 import { findProvider } from '../../lambdas/core/providers/index.js';
-import { DEMO_SIGNERS, findDemoSigner } from '../demo/index.js';
+import { DEMO_SIGNERS, findDemoSigner, resolveDemoTopic, TOPIC_KIND_NAMES } from '../demo/index.js';
 import { ensureDemoCredentials } from '../local/demo-credentials.js';
 import { Context, type Env } from './context.js';
 import { processIo, type Io } from './io.js';
@@ -35,12 +35,25 @@ export async function sendCommand(argv: string[], env: Env, io: Io = processIo):
   const program = new Command('send')
     .description('Sign a sample event the way the provider would and POST it to the local stack (http://localhost:$PORT).')
     .addArgument(new Argument('<provider>', 'who signs it').choices(DEMO_SIGNERS.map((s) => s.provider)))
-    .addArgument(new Argument('<kind>', 'bounce is a hard bounce').choices(Object.keys(KIND_ALIASES)))
+    .addArgument(new Argument('<kind>', 'bounce is a hard bounce').choices([...Object.keys(KIND_ALIASES), ...Object.keys(TOPIC_KIND_NAMES)]))
     .argument('<email>', 'the recipient')
+    .option('--group <id>', 'SendGrid: the suppression group (asm_group_id) of a group-unsubscribe/-resubscribe')
+    .option('--topic <name>', 'the topic (list, stream) an unsubscribe/subscribe is scoped to, where the provider has one')
     .action(
-      run(async (providerName: string, kindName: string, email: string) => {
+      run(async (providerName: string, kindName: string, email: string, flags: { group?: string; topic?: string }) => {
         const signer = findDemoSigner(providerName)!;
-        const kind = KIND_ALIASES[kindName]!;
+        let scoped: ReturnType<typeof resolveDemoTopic>;
+        try {
+          scoped = resolveDemoTopic(signer, kindName, flags);
+        } catch (error) {
+          io.err(`error: ${(error as Error).message}`);
+          return 2;
+        }
+        const kind = scoped.kind ?? KIND_ALIASES[kindName];
+        if (kind === undefined) {
+          io.err(`error: ${kindName} is not a kind ${signer.provider} sends`);
+          return 2;
+        }
         const demo = ensureDemoCredentials(resolve(env.RATCHET_DATA_DIR ?? '.data'))[signer.provider]!;
         const definition = findProvider(signer.provider)!;
         const configured = env[definition.credentialsVariable]?.split(',')[0]?.trim();
@@ -48,7 +61,7 @@ export async function sendCommand(argv: string[], env: Env, io: Io = processIo):
           configured && SHARED_SECRET_PROVIDERS.has(signer.provider)
             ? { ...demo, credential: configured, signingSecret: configured }
             : demo;
-        const request = signer.sign(kind, email, credentials, Date.now());
+        const request = signer.sign(kind, email, credentials, Date.now(), scoped.options);
         const url = `http://localhost:${env.PORT ?? 3000}/webhooks/${signer.provider}`;
         let response: Response;
         try {

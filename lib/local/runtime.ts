@@ -85,7 +85,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const demoDefaults = applyDemoDefaults(env, dataDir, ensureDemoCredentials(dataDir));
     const { usingDemo } = demoDefaults;
     const { settings, demoKey } = applyUnsubscribeDemoKey(demoDefaults.settings, dataDir);
-    assertStartable(settings, { port: options.port === undefined, sweepInterval: false });
+    assertStartable(settings, { port: options.port === undefined });
     const requestedPort = options.port ?? readPort(env);
     const dynamoEndpoint = env.DYNAMODB_ENDPOINT || (await track(startDynamo({ path: options.persist === false ? undefined : resolve(dataDir, 'dynamodb') }))).endpoint;
     const embeddedSqs = !env.SQS_ENDPOINT;

@@ -13,11 +13,6 @@ export function readPort(env: Env): number {
   return asStartupError(() => readNumber(env, 'PORT'));
 }
 
-/** SWEEP_INTERVAL_SECONDS: a positive number of seconds (decimals allowed); unset means 60. */
-export function readSweepIntervalMs(env: Env): number {
-  return asStartupError(() => readNumber(env, 'SWEEP_INTERVAL_SECONDS')) * 1000;
-}
-
 function asStartupError<T>(read: () => T): T {
   try {
     return read();
@@ -27,20 +22,15 @@ function asStartupError<T>(read: () => T): T {
 }
 
 /**
- * Throws one StartupError listing every problem (one line each), or returns quietly. `port` and
- * `sweepInterval` say whether PORT and SWEEP_INTERVAL_SECONDS are read at all (a caller may pass its own).
+ * Throws one StartupError listing every problem (one line each), or returns quietly. `port` says
+ * whether PORT is read at all (a caller may pass its own).
  */
-export function assertStartable(settings: Env, read: { port: boolean; sweepInterval: boolean } = { port: true, sweepInterval: true }): void {
+export function assertStartable(settings: Env, read: { port: boolean } = { port: true }): void {
   const problems: string[] = [];
-  for (const [wanted, check] of [
-    [read.port, readPort],
-    [read.sweepInterval, readSweepIntervalMs],
-  ] as const) {
-    try {
-      if (wanted) check(settings);
-    } catch (error) {
-      problems.push((error as Error).message);
-    }
+  try {
+    if (read.port) readPort(settings);
+  } catch (error) {
+    problems.push((error as Error).message);
   }
   problems.push(...checkNames(settings), ...checkConfiguration(settings).map(formatProblem));
   if (problems.length > 0) throw new StartupError(problems.join('\n'));

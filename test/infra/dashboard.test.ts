@@ -76,7 +76,7 @@ describe('metric catalog against the emitters', () => {
     ]));
     for (const e of emitters) expect(e.namespace).toBe(METRIC_NAMESPACE);
     // The dimension every count carries besides Powertools' `service`.
-    expect(code).toMatch(/addDimension\('provider', provider\)/);
+    expect(code).toMatch(/defaultDimensions: \{ provider \}/);
   });
 });
 

@@ -36,7 +36,7 @@ describe('listing through the adapters', () => {
   afterAll(() => stack?.stop());
 
   it('the suppression store lists records, by status, and in parallel segments that add up to the whole', async () => {
-    for (let i = 0; i < 12; i++) await suppressions.apply(event('generic', `s${i}`, i % 3 === 0 ? 'delivered' : 'hard_bounce'));
+    for (let i = 0; i < 12; i++) await suppressions.apply(event('generic', `s${i}`, i % 3 === 0 ? 'soft_bounce' : 'hard_bounce'));
 
     const all = await collect(suppressions.list({ pageSize: 5 }));
     expect(all.map((r) => r.email).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `s${i}@example.com`).sort());

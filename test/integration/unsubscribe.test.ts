@@ -58,7 +58,7 @@ describe('one-click unsubscribe on the local stack', () => {
     expect(response.status).toBe(200);
     const rows = (await stack.inboxRows()).filter((r) => r.event.recipient === 'multipart@example.com');
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ provider: 'unsubscribe', event: { kind: 'unsubscribe', provider: 'unsubscribe' } });
+    expect(rows[0]).toMatchObject({ event: { kind: 'unsubscribe', provider: 'unsubscribe' } });
   });
 
   it('repeated POSTs of one link leave one inbox row and one effect', async () => {

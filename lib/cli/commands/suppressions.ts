@@ -30,11 +30,15 @@ export function suppressionsCommand(ctx: Context, run: Run): Command {
     .command('list')
     .description('one JSON record per line')
     .addOption(new Option('--status <status>', 'only records with this status').choices(STATUSES))
+    .option('--topic <topic>', 'only addresses unsubscribed from this topic')
     .option('--json', 'times as stored (epoch ms) instead of ISO 8601')
     .action(
-      run(async (options: { status?: (typeof STATUSES)[number]; json?: boolean }) => {
+      run(async (options: { status?: (typeof STATUSES)[number]; topic?: string; json?: boolean }) => {
         await ctx.suppressions().scan({ status: options.status }, (records) => {
-          for (const record of records) ctx.io.out(show(record, { ...options, compact: true }));
+          for (const record of records) {
+            if (options.topic !== undefined && record.topics?.[options.topic]?.status !== 'unsubscribed') continue;
+            ctx.io.out(show(record, { ...options, compact: true }));
+          }
         });
         return 0;
       }),
@@ -49,14 +53,23 @@ export function suppressionsCommand(ctx: Context, run: Run): Command {
       )
       .argument('<email>', 'the address')
       .requiredOption('--reason <text>', 'why: manual actions are audited')
+      .option('--topic <topic>', verb === 'add' ? 'opt out of this topic only (status is untouched)' : 'restore this topic only')
       .option('--actor <name>', 'who (default $USER)')
       .option('--json', 'times as stored (epoch ms) instead of ISO 8601')
       .action(
-        run(async (email: string, options: { reason: string; actor?: string; json?: boolean }) => {
+        run(async (email: string, options: { reason: string; topic?: string; actor?: string; json?: boolean }) => {
           const address = normalizeRecipient(email);
           const action = { actor: ctx.actor(options.actor), reason: options.reason, at: ctx.now() };
           const store = ctx.suppressions();
-          const result = verb === 'add' ? await store.suppress(address, action) : await store.reactivate(address, action);
+          const { topic } = options;
+          const result =
+            topic !== undefined
+              ? verb === 'add'
+                ? await store.unsubscribeTopic(address, topic, action)
+                : await store.resubscribeTopic(address, topic, action)
+              : verb === 'add'
+                ? await store.suppress(address, action)
+                : await store.reactivate(address, action);
           ctx.io.out(show({ effect: result.effect, record: result.record }, options));
           return 0;
         }),

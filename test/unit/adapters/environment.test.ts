@@ -18,8 +18,8 @@ describe('the one number parser', () => {
   });
 
   it('honours exclusive minimums and whole numbers', () => {
-    expect(() => readNumber({ SWEEP_INTERVAL_SECONDS: '0' }, 'SWEEP_INTERVAL_SECONDS')).toThrow(/^SWEEP_INTERVAL_SECONDS must be/);
-    expect(readNumber({ SWEEP_INTERVAL_SECONDS: '0.25' }, 'SWEEP_INTERVAL_SECONDS')).toBe(0.25);
+    expect(() => readNumber({ PORT: '1.5' }, 'PORT')).toThrow(/^PORT must be/);
+    expect(readNumber({ SECRETS_CACHE_SECONDS: '0.25' }, 'SECRETS_CACHE_SECONDS')).toBe(0.25);
     expect(() => readNumber({ PORT: '80.5' }, 'PORT')).toThrow(/^PORT must be a whole number/);
     expect(readNumber({ PORT: '0' }, 'PORT')).toBe(0);
   });
@@ -36,7 +36,7 @@ describe('the runtime reads its variables through the contract', () => {
   });
 
   it('with the values given', () => {
-    const config = configFromEnv({ INBOX_TTL_DAYS: '0.5', SECRETS_CACHE_SECONDS: '0', SWEEP_AFTER_SECONDS: '30', INBOX_TABLE: 'a-inbox' });
+    const config = configFromEnv({ INBOX_TTL_DAYS: '0.5', SECRETS_CACHE_SECONDS: '0', INBOX_TABLE: 'a-inbox' });
     expect([config.inboxTtlDays, config.secretsCacheSeconds, config.inboxTable]).toEqual([0.5, 0, 'a-inbox']);
   });
 

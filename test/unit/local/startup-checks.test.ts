@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertStartable, readPort, readSweepIntervalMs } from '../../../lib/local/startup-checks.js';
+import { assertStartable, readPort } from '../../../lib/local/startup-checks.js';
 import { StartupError } from '../../../lib/local/startup-error.js';
 
 function problems(settings: Record<string, string>): string[] {
@@ -30,16 +30,6 @@ describe('PORT', () => {
   });
 });
 
-describe('SWEEP_INTERVAL_SECONDS', () => {
-  it('defaults to a minute and accepts decimals', () => {
-    expect(readSweepIntervalMs({})).toBe(60_000);
-    expect(readSweepIntervalMs({ SWEEP_INTERVAL_SECONDS: '0.5' })).toBe(500);
-  });
-  it.each(['0', '-5', 'soon', '86401'])('%j is refused', (value) => {
-    expect(() => readSweepIntervalMs({ SWEEP_INTERVAL_SECONDS: value })).toThrow(/^SWEEP_INTERVAL_SECONDS must be/);
-  });
-});
-
 describe('everything npm start checks before starting', () => {
   it('passes a clean environment (no provider configured)', () => {
     expect(problems({})).toEqual([]);
@@ -52,7 +42,6 @@ describe('everything npm start checks before starting', () => {
         INBOX_TABLE: 'a',
         DYNAMODB_ENDPOINT: 'localhost:8000',
         SECRETS_CACHE_SECONDS: '-1',
-        SWEEP_AFTER_SECONDS: 'later',
         SOFT_BOUNCE_WINDOW_DAYS: '0',
         GENERIC_WEBHOOK_SECRETS: 'short',
         SNS_TOPIC_ARNS: 'not-an-arn',
@@ -62,7 +51,6 @@ describe('everything npm start checks before starting', () => {
       `INBOX_TABLE must be 3-255 letters, digits, '_', '-' or '.' (a DynamoDB table name), got "a"`,
       'DYNAMODB_ENDPOINT must be an http(s) URL, got "localhost:8000"',
       'SECRETS_CACHE_SECONDS must be a non-negative number of seconds, got "-1"',
-      'SWEEP_AFTER_SECONDS must be a non-negative number of seconds, got "later"',
       'SOFT_BOUNCE_WINDOW_DAYS must be a number of days above 0 and at most 3650',
       // SES's credentials are public topic ARNs: the value is shown, it helps.
       'SNS_TOPIC_ARNS: SNS topic allowlist entry is not an SNS topic ARN: not-an-arn',
