@@ -41,12 +41,18 @@ describe('Lambda functions', () => {
       expect(props.Handler).toBe('index.handler');
       expect(props.Timeout).toBe(timeout);
       expect(props.MemorySize).toBe(memory);
-      expect(props.LoggingConfig).toEqual({ LogGroup: { Ref: logicalId(handler.logGroup) } });
+      expect(props.LoggingConfig).toMatchObject({ LogGroup: { Ref: logicalId(handler.logGroup) } });
       expect(props.Role).toEqual({ 'Fn::GetAtt': [logicalId(handler.role), 'Arn'] });
       // The API Gateway front door throttles per route; reserved concurrency is the Function URL's throttle only.
       expect(props.ReservedConcurrentExecutions).toBeUndefined();
     }
     expect(EDGE.timeoutSeconds).toBeLessThan(15); // SNS gives up on an HTTPS delivery after 15 s
+  });
+
+  it('log JSON, with the platform lines only at WARN and the application level following LOG_LEVEL', () => {
+    for (const [, handler] of handlers()) {
+      expect(fnProps(handler).LoggingConfig).toMatchObject({ LogFormat: 'JSON', SystemLogLevel: 'WARN', ApplicationLogLevel: 'INFO' });
+    }
   });
 
   it('have explicit log groups with a retention (plus the API access log)', () => {
