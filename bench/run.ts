@@ -46,6 +46,15 @@ process.once('SIGINT', () => {
   void runCleanups().finally(() => process.exit(130));
 });
 
+/**
+ * `npm run bench -- --only 7,9` runs just those sections and writes them to BENCHMARKS-partial.md, so a
+ * new section can be measured without rerunning (and overwriting) the full report.
+ */
+const onlyArg = process.argv.indexOf('--only');
+const only = onlyArg >= 0 ? new Set((process.argv[onlyArg + 1] ?? '').split(',').map(Number)) : undefined;
+const selected = only ? SECTIONS.filter((s) => only.has(s.order)) : SECTIONS;
+const target = only ? OUTPUT.replace(/\.md$/, '-partial.md') : OUTPUT;
+
 async function main(): Promise<number> {
   const startedAt = new Date();
   const started = performance.now();
@@ -53,7 +62,7 @@ async function main(): Promise<number> {
   const results: Array<{ order: number; result: SectionResult }> = [];
   const failures: Array<{ title: string; error: string }> = [];
 
-  for (const section of SECTIONS) {
+  for (const section of selected) {
     if (interrupted) break;
     log(`▶ ${section.title}`);
     try {
@@ -85,10 +94,10 @@ async function main(): Promise<number> {
     sections,
   );
   // `npm run cost` owns its own section of the file: carry it over.
-  const cost = currentCostSection(OUTPUT);
-  writeFileSync(OUTPUT, cost ? `${report.trimEnd()}\n\n${cost}\n` : report);
+  const cost = only ? undefined : currentCostSection(OUTPUT);
+  writeFileSync(target, cost ? `${report.trimEnd()}\n\n${cost}\n` : report);
   const verdicts = sections.flatMap((s) => s.verdicts);
-  log(`\nWrote ${OUTPUT}: ${verdicts.filter((v) => v.meets).length}/${verdicts.length} targets met, ${failures.length} section(s) failed, ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+  log(`\nWrote ${target}: ${verdicts.filter((v) => v.meets).length}/${verdicts.length} targets met, ${failures.length} section(s) failed, ${((performance.now() - started) / 1000).toFixed(0)} s.`);
   return failures.length > 0 ? 1 : 0;
 }
 

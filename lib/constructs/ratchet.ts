@@ -110,7 +110,6 @@ export class Ratchet extends Construct {
       logRetention: config.logRetention,
     });
     this.tables.grantApply(this.consumer.role);
-    this.tables.grantMarkApplied(this.consumer.role);
     this.consumerEventSource = this.events.attachConsumer(this.consumer.function);
 
     this.front = this.createFrontDoor();

@@ -51,11 +51,6 @@ export class RatchetTables extends Construct {
   grantApply(grantee: iam.IGrantable): void {
     allow(grantee, ['dynamodb:GetItem', 'dynamodb:PutItem'], [this.suppressions.tableArn]);
   }
-
-  /** The consumer marking an inbox row applied (runtimes that still record it). */
-  grantMarkApplied(grantee: iam.IGrantable): void {
-    allow(grantee, ['dynamodb:UpdateItem'], [this.inbox.tableArn]);
-  }
 }
 
 /** Exact actions on exact resources: no `dynamodb:*`, no index wildcards. */

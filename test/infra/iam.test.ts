@@ -58,12 +58,11 @@ describe('least-privilege IAM', () => {
     expect(text).not.toContain(logicalId(stack.sesDeadLetterQueue));
   });
 
-  it('consumer: Get/Put on the suppression table, UpdateItem on the inbox, SQS consume on the queue; no secrets', () => {
+  it('consumer: Get/Put on the suppression table, nothing on the inbox (it applies from the message), SQS consume on the queue; no secrets', () => {
     const { stack } = s;
     expect(grants(roleStatements(s.template, stack.consumer))).toEqual(
       expectedGrants(stack, [
         [['dynamodb:GetItem', 'dynamodb:PutItem'], [stack.suppressionTable.tableArn]],
-        [['dynamodb:UpdateItem'], [stack.inboxTable.tableArn]],
         [SQS_CONSUME, [stack.queue.queueArn]],
         [LOG_WRITE, [stack.consumer.logGroup.logGroupArn]],
       ]),
