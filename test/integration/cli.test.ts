@@ -68,6 +68,24 @@ describe('ratchet CLI', () => {
     expect(listed.find((r) => r.email === 'manual@example.com')).toMatchObject({ reason: 'manual' });
   });
 
+  it('opts one address out of one topic and back in, audited, leaving status alone; lists by topic', async () => {
+    const out = await run('suppressions', 'add', 'topic@example.com', '--topic', 'newsletter', '--reason', 'asked by phone', '--actor', 'ops');
+    expect(out.code).toBe(0);
+    let record = JSON.parse((await run('suppressions', 'get', 'topic@example.com')).out);
+    expect(record).toMatchObject({ status: 'active', transactionalStatus: 'active', topics: { newsletter: { status: 'unsubscribed' } } });
+    expect(record.audit).toEqual([expect.objectContaining({ action: 'suppress', actor: 'ops', reason: 'asked by phone', topic: 'newsletter' })]);
+    const listed = (await run('suppressions', 'list', '--topic', 'newsletter')).out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(listed.map((r) => r.email)).toEqual(['topic@example.com']);
+    expect((await run('suppressions', 'list', '--topic', 'other')).out).toBe('');
+
+    expect((await run('suppressions', 'reactivate', 'topic@example.com', '--topic', 'newsletter', '--reason', 'changed mind')).code).toBe(0);
+    record = JSON.parse((await run('suppressions', 'get', 'topic@example.com')).out);
+    expect(record.topics.newsletter.status).toBe('subscribed');
+    expect(record.status).toBe('active');
+    expect((await run('suppressions', 'list', '--topic', 'newsletter')).out).toBe('');
+    expect((await run('suppressions', 'add', 'topic@example.com', '--topic', 'not a topic!', '--reason', 'x')).code).toBe(1);
+  });
+
   it('shows an inbox row with its compressed raw payload decompressed, byte for byte', async () => {
     const request = stack.sign('ses', 'hard_bounce', 'raw@example.com');
     await stack.post('ses', request);
