@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { AuthenticationError, MalformedRequestError, StaleRequestError } from '../../../lambdas/core/errors.js';
 import { genericSignature } from '../../../lib/demo/generic.js';
 import { event, EXAMPLE, exampleHeaders, generic, NOW_SECONDS, OTHER_SECRET, request, SECRET, signedRequest } from './support.js';
+import { carriesEvents } from '../support/receipt.js';
 
 describe('the worked example', () => {
   it('is HMAC-SHA256(secret UTF-8, `${timestamp}.${id}.${body}`) in hex, computed independently', () => {
@@ -64,12 +65,12 @@ describe('signature', () => {
   const mac = EXAMPLE.signature.slice(3);
 
   it('accepts upper-case hex', async () => {
-    await expect(generic().receive(request(EXAMPLE.body, exampleHeaders({ 'x-webhook-signature': `v1=${mac.toUpperCase()}` })))).resolves.toBeDefined();
+    await expect(generic().receive(request(EXAMPLE.body, exampleHeaders({ 'x-webhook-signature': `v1=${mac.toUpperCase()}` })))).resolves.toSatisfy(carriesEvents('generic'));
   });
 
   it('accepts mixed-case hex', async () => {
     const mixed = [...mac].map((c, i) => (i % 2 ? c.toUpperCase() : c)).join('');
-    await expect(generic().receive(request(EXAMPLE.body, exampleHeaders({ 'x-webhook-signature': `v1=${mixed}` })))).resolves.toBeDefined();
+    await expect(generic().receive(request(EXAMPLE.body, exampleHeaders({ 'x-webhook-signature': `v1=${mixed}` })))).resolves.toSatisfy(carriesEvents('generic'));
   });
 
   it.each([
@@ -132,8 +133,8 @@ describe('signature', () => {
 
   it('accepts any configured secret (rotation overlap)', async () => {
     const provider = generic([OTHER_SECRET, SECRET]);
-    await expect(provider.receive(signedRequest(event(), { secret: SECRET }))).resolves.toBeDefined();
-    await expect(provider.receive(signedRequest(event(), { secret: OTHER_SECRET }))).resolves.toBeDefined();
+    await expect(provider.receive(signedRequest(event(), { secret: SECRET }))).resolves.toSatisfy(carriesEvents('generic'));
+    await expect(provider.receive(signedRequest(event(), { secret: OTHER_SECRET }))).resolves.toSatisfy(carriesEvents('generic'));
   });
 
   it('authenticates before parsing: unsigned garbage is 401, not 400', async () => {
@@ -147,8 +148,8 @@ describe('timestamp', () => {
   const now = Number(NOW_SECONDS);
 
   it('accepts exactly ±300 s', async () => {
-    await expect(at(now - 300)).resolves.toBeDefined();
-    await expect(at(now + 300)).resolves.toBeDefined();
+    await expect(at(now - 300)).resolves.toSatisfy(carriesEvents('generic'));
+    await expect(at(now + 300)).resolves.toSatisfy(carriesEvents('generic'));
   });
 
   it('rejects 301 s old and 301 s ahead as stale (401)', async () => {
@@ -158,7 +159,7 @@ describe('timestamp', () => {
 
   it('honours GENERIC_WEBHOOK_TOLERANCE_SECONDS', async () => {
     await expect(at(now - 61, { GENERIC_WEBHOOK_TOLERANCE_SECONDS: '60' })).rejects.toBeInstanceOf(StaleRequestError);
-    await expect(at(now - 599, { GENERIC_WEBHOOK_TOLERANCE_SECONDS: '600' })).resolves.toBeDefined();
+    await expect(at(now - 599, { GENERIC_WEBHOOK_TOLERANCE_SECONDS: '600' })).resolves.toSatisfy(carriesEvents('generic'));
   });
 
   it('refuses an invalid GENERIC_WEBHOOK_TOLERANCE_SECONDS at create()', () => {

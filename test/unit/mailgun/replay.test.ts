@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ReplayError, TransientError } from '../../../lambdas/core/errors.js';
 import { sampleMailgunEventData, signMailgun } from '../../../lib/demo/mailgun.js';
 import { KEY, mailgun, NOW_MS, request } from './support.js';
+import { carriesEvents } from '../support/receipt.js';
 
 function signedBody(recipient = 'bounced@example.com', signature = signMailgun(KEY, NOW_MS)): string {
   return JSON.stringify({ signature, 'event-data': sampleMailgunEventData('hard_bounce', recipient, NOW_MS) });
@@ -63,7 +64,7 @@ describe('Mailgun token claims', () => {
   it('different tokens with different bodies are independent', async () => {
     const h = mailgun();
     await h.provider.receive(request(signedBody('a@example.com')));
-    await expect(h.provider.receive(request(signedBody('b@example.com')))).resolves.toBeDefined();
+    await expect(h.provider.receive(request(signedBody('b@example.com')))).resolves.toSatisfy(carriesEvents('mailgun'));
   });
 
   it('maps a failing nonce store to 503 so Mailgun retries, never to a 4xx', async () => {

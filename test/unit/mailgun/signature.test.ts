@@ -4,6 +4,7 @@ import { AuthenticationError, MalformedRequestError, StaleRequestError } from '.
 import { mailgunProvider } from '../../../lambdas/core/providers/mailgun.js';
 import { mailgunDemo, mailgunSignature, sampleMailgunEventData, signMailgun } from '../../../lib/demo/mailgun.js';
 import { CREDENTIALS, KEY, mailgun, NOW_MS, NOW_SECONDS, request } from './support.js';
+import { carriesEvents } from '../support/receipt.js';
 
 const TOKEN = 'f'.repeat(10) + '0123456789abcdef0123456789abcdef0123456789'.slice(0, 40);
 const SIGNATURE = mailgunSignature(KEY, NOW_SECONDS, TOKEN);
@@ -73,7 +74,7 @@ describe('Mailgun signature object', () => {
 
   it('accepts a 200-character token (the upper bound)', async () => {
     const long = 'a'.repeat(200);
-    await expect(receive(body({ token: long, signature: mailgunSignature(KEY, NOW_SECONDS, long) }))).resolves.toBeDefined();
+    await expect(receive(body({ token: long, signature: mailgunSignature(KEY, NOW_SECONDS, long) }))).resolves.toSatisfy(carriesEvents('mailgun'));
   });
 
   it('rejects a garbled (non-hex) signature', async () => {
@@ -89,7 +90,7 @@ describe('Mailgun signature object', () => {
   });
 
   it('accepts the same signature in upper-case hex (the same bytes; case carries no meaning)', async () => {
-    await expect(receive(body({ signature: SIGNATURE.toUpperCase() }))).resolves.toBeDefined();
+    await expect(receive(body({ signature: SIGNATURE.toUpperCase() }))).resolves.toSatisfy(carriesEvents('mailgun'));
   });
 
   it('rejects a signature made with another key', async () => {
@@ -191,11 +192,11 @@ describe('Mailgun strict JSON', () => {
 
 describe('Mailgun key rotation', () => {
   it('accepts a body only the second of two keys verifies', async () => {
-    await expect(receive(body(), { credentials: ['old-key-no-longer-used', KEY] })).resolves.toBeDefined();
+    await expect(receive(body(), { credentials: ['old-key-no-longer-used', KEY] })).resolves.toSatisfy(carriesEvents('mailgun'));
   });
 
   it('accepts a body the first of two keys verifies', async () => {
-    await expect(receive(body(), { credentials: [KEY, 'next-key'] })).resolves.toBeDefined();
+    await expect(receive(body(), { credentials: [KEY, 'next-key'] })).resolves.toSatisfy(carriesEvents('mailgun'));
   });
 
   it('rejects a body neither key verifies', async () => {
@@ -228,7 +229,7 @@ describe('Mailgun time window', () => {
 
   it('honours MAILGUN_TOLERANCE_SECONDS', async () => {
     const settings = { MAILGUN_TOLERANCE_SECONDS: '30' };
-    await expect(receive(body(), { nowMs: NOW_MS + 29_000, settings })).resolves.toBeDefined();
+    await expect(receive(body(), { nowMs: NOW_MS + 29_000, settings })).resolves.toSatisfy(carriesEvents('mailgun'));
     await expect(receive(body(), { nowMs: NOW_MS + 31_000, settings })).rejects.toThrow(StaleRequestError);
   });
 

@@ -4,6 +4,7 @@ import { ForbiddenSenderError } from '../../../lambdas/core/errors.js';
 import { postmarkProvider } from '../../../lambdas/core/providers/postmark.js';
 import { postmarkAuthorization } from '../../../lib/demo/postmark.js';
 import { CREDENTIAL, delivery, postmark, postmarkDeps, request } from './support.js';
+import { carriesEvents } from '../support/receipt.js';
 
 const AUTH = { authorization: postmarkAuthorization(CREDENTIAL) };
 // Postmark's published webhook IPs (postmark.md §1), a CIDR range and IPv6 entries.
@@ -22,7 +23,7 @@ describe('Postmark source-IP allowlist', () => {
     ['a listed IPv6 address, written differently', '2001:0db8:0:0::7'],
     ['an IPv4-mapped IPv6 peer of a listed address', '::ffff:3.134.147.250'],
   ])('admits %s', async (_, sourceIp) => {
-    await expect(withAllowlist().receive(request(delivery(), AUTH, sourceIp))).resolves.toBeDefined();
+    await expect(withAllowlist().receive(request(delivery(), AUTH, sourceIp))).resolves.toSatisfy(carriesEvents('postmark'));
   });
 
   it.each([
@@ -52,7 +53,7 @@ describe('Postmark source-IP allowlist', () => {
 
   it('is not confused by an X-Forwarded-For naming an unlisted address', async () => {
     const headers = { ...AUTH, 'x-forwarded-for': '198.51.100.9' };
-    await expect(withAllowlist().receive(request(delivery(), headers, '3.134.147.250'))).resolves.toBeDefined();
+    await expect(withAllowlist().receive(request(delivery(), headers, '3.134.147.250'))).resolves.toSatisfy(carriesEvents('postmark'));
   });
 
   it('checks the source before the credentials: an unlisted sender learns nothing about them', async () => {
@@ -66,8 +67,8 @@ describe('Postmark source-IP allowlist', () => {
   });
 
   it('is off when the setting is unset or blank: no sourceIp needed', async () => {
-    await expect(postmark().receive(request(delivery(), AUTH))).resolves.toBeDefined();
-    await expect(withAllowlist('  ').receive(request(delivery(), AUTH))).resolves.toBeDefined();
+    await expect(postmark().receive(request(delivery(), AUTH))).resolves.toSatisfy(carriesEvents('postmark'));
+    await expect(withAllowlist('  ').receive(request(delivery(), AUTH))).resolves.toSatisfy(carriesEvents('postmark'));
   });
 
   it.each([

@@ -4,6 +4,7 @@ import { AuthenticationError } from '../../../lambdas/core/errors.js';
 import { postmarkProvider } from '../../../lambdas/core/providers/postmark.js';
 import { postmarkAuthorization } from '../../../lib/demo/postmark.js';
 import { CREDENTIAL, delivery, postmark, postmarkDeps, request } from './support.js';
+import { carriesEvents } from '../support/receipt.js';
 
 const basic = (userPass: string) => postmarkAuthorization(userPass);
 
@@ -24,7 +25,7 @@ describe('Postmark Basic authentication', () => {
 
   it('accepts a lower-case `basic` scheme (RFC 7617 schemes are case-insensitive)', async () => {
     const token = Buffer.from(CREDENTIAL).toString('base64');
-    await expect(postmark().receive(request(delivery(), { authorization: `basic ${token}` }))).resolves.toBeDefined();
+    await expect(postmark().receive(request(delivery(), { authorization: `basic ${token}` }))).resolves.toSatisfy(carriesEvents('postmark'));
   });
 
   it.each([
@@ -75,8 +76,8 @@ describe('Postmark Basic authentication', () => {
 
   it('accepts every configured pair (rotation overlap) and nothing else', async () => {
     const provider = postmark(['old-user:old-password', CREDENTIAL]);
-    await expect(provider.receive(request(delivery(), { authorization: basic('old-user:old-password') }))).resolves.toBeDefined();
-    await expect(provider.receive(request(delivery(), { authorization: basic(CREDENTIAL) }))).resolves.toBeDefined();
+    await expect(provider.receive(request(delivery(), { authorization: basic('old-user:old-password') }))).resolves.toSatisfy(carriesEvents('postmark'));
+    await expect(provider.receive(request(delivery(), { authorization: basic(CREDENTIAL) }))).resolves.toSatisfy(carriesEvents('postmark'));
     // Mixing the user of one pair with the password of the other is not a pair.
     await expect(provider.receive(request(delivery(), { authorization: basic('old-user:s3cret-Pa55word') }))).rejects.toBeInstanceOf(
       AuthenticationError,
@@ -85,7 +86,7 @@ describe('Postmark Basic authentication', () => {
 
   it('accepts a password containing a colon (only the user-id may not)', async () => {
     const provider = postmark(['user:pa:ss']);
-    await expect(provider.receive(request(delivery(), { authorization: basic('user:pa:ss') }))).resolves.toBeDefined();
+    await expect(provider.receive(request(delivery(), { authorization: basic('user:pa:ss') }))).resolves.toSatisfy(carriesEvents('postmark'));
   });
 
   it('never puts credentials in the error message', async () => {

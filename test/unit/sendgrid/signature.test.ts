@@ -6,6 +6,7 @@ import { parseSendgridPublicKey, verifySendgridSignature } from '../../../lambda
 import { sendgridProvider } from '../../../lambdas/core/providers/sendgrid.js';
 import { sendgridDemo, signSendgridBody } from '../../../lib/demo/sendgrid.js';
 import { NOW_MS, NOW_SECONDS, request, sendgrid, sendgridDeps, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './support.js';
+import { carriesEvents } from '../support/receipt.js';
 
 const creds = sendgridDemo.createCredentials();
 const other = sendgridDemo.createCredentials();
@@ -230,10 +231,10 @@ describe('SendGrid time window', () => {
 
   it('honours SENDGRID_TOLERANCE_SECONDS', async () => {
     const settings = { SENDGRID_TOLERANCE_SECONDS: '60' };
-    await expect(sendgrid([creds.credential], NOW_MS + 59_000, settings).receive(signed())).resolves.toBeDefined();
+    await expect(sendgrid([creds.credential], NOW_MS + 59_000, settings).receive(signed())).resolves.toSatisfy(carriesEvents('sendgrid'));
     await expect(sendgrid([creds.credential], NOW_MS + 61_000, settings).receive(signed())).rejects.toThrow(StaleRequestError);
     const wide = { SENDGRID_TOLERANCE_SECONDS: '3600' };
-    await expect(sendgrid([creds.credential], NOW_MS + 3_599_000, wide).receive(signed())).resolves.toBeDefined();
+    await expect(sendgrid([creds.credential], NOW_MS + 3_599_000, wide).receive(signed())).resolves.toSatisfy(carriesEvents('sendgrid'));
   });
 
   it('throws at create for an invalid tolerance setting', () => {

@@ -19,6 +19,7 @@ import {
   signed,
   toRequest,
 } from './fixtures.js';
+import { carriesEvents } from '../support/receipt.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -51,7 +52,7 @@ describe('sesProvider definition', () => {
 
   it('trims allowlist entries (comma-separated environment values)', async () => {
     const provider = makeProvider({ credentials: [` ${OTHER_TOPIC_ARN}`, ` ${TOPIC_ARN} `] });
-    await expect(provider.receive(toRequest(signed(notificationFields())))).resolves.toBeDefined();
+    await expect(provider.receive(toRequest(signed(notificationFields())))).resolves.toSatisfy(carriesEvents('ses'));
   });
 });
 
@@ -182,7 +183,7 @@ describe('freshness', () => {
     makeProvider({ settings }).receive(toRequest(signed(notificationFields({ Timestamp: iso(timestampMs) }))));
 
   it('accepts a Timestamp exactly SNS_MAX_AGE_SECONDS (default 3900) old', async () => {
-    await expect(receiveAt(NOW - 3900_000)).resolves.toBeDefined();
+    await expect(receiveAt(NOW - 3900_000)).resolves.toSatisfy(carriesEvents('ses'));
   });
 
   it('rejects a Timestamp one millisecond older than the default 3900 s', async () => {
@@ -192,7 +193,7 @@ describe('freshness', () => {
   });
 
   it('accepts a Timestamp exactly SNS_MAX_FUTURE_SECONDS (default 300) ahead', async () => {
-    await expect(receiveAt(NOW + 300_000)).resolves.toBeDefined();
+    await expect(receiveAt(NOW + 300_000)).resolves.toSatisfy(carriesEvents('ses'));
   });
 
   it('rejects a Timestamp more than the default 300 s in the future', async () => {
@@ -201,7 +202,7 @@ describe('freshness', () => {
   });
 
   it('honours SNS_MAX_AGE_SECONDS', async () => {
-    await expect(receiveAt(NOW - 60_000, { SNS_MAX_AGE_SECONDS: '60' })).resolves.toBeDefined();
+    await expect(receiveAt(NOW - 60_000, { SNS_MAX_AGE_SECONDS: '60' })).resolves.toSatisfy(carriesEvents('ses'));
     expect(await rejection(receiveAt(NOW - 61_000, { SNS_MAX_AGE_SECONDS: '60' }))).toBeInstanceOf(StaleRequestError);
   });
 

@@ -15,6 +15,7 @@ import {
   signingCertificate,
   toRequest,
 } from './fixtures.js';
+import { carriesEvents } from '../support/receipt.js';
 
 const key = () => signingCertificate().publicKey;
 
@@ -120,7 +121,7 @@ describe('SNS signature', () => {
     expect(error.message).toMatch(/minimum/);
     expect(certificates.calls).toEqual([]);
     // control: the same provider accepts version 2
-    await expect(provider.receive(toRequest(signed(notificationFields(), '2')))).resolves.toBeDefined();
+    await expect(provider.receive(toRequest(signed(notificationFields(), '2')))).resolves.toSatisfy(carriesEvents('ses'));
   });
 
   it('rejects a certificate key that is not RSA', () => {

@@ -19,6 +19,7 @@ import {
   vectorHeaders,
   type Vector,
 } from './support.js';
+import { carriesEvents } from '../support/receipt.js';
 
 const BODY = resendBody('email.delivered');
 
@@ -73,7 +74,7 @@ describe('signature header parsing', () => {
     standard().receive(request(BODY, { 'webhook-id': MSG_ID, 'webhook-timestamp': NOW_SECONDS, 'webhook-signature': signature }));
 
   it('accepts the valid entry alone', async () => {
-    await expect(receive(valid())).resolves.toBeDefined();
+    await expect(receive(valid())).resolves.toSatisfy(carriesEvents('standard'));
   });
 
   it.each([
@@ -87,15 +88,15 @@ describe('signature header parsing', () => {
   });
 
   it('skips unknown versions and still finds the v1 entry', async () => {
-    await expect(receive(`v1a,${mac()} v2,${mac()} ${valid()}`)).resolves.toBeDefined();
+    await expect(receive(`v1a,${mac()} v2,${mac()} ${valid()}`)).resolves.toSatisfy(carriesEvents('standard'));
   });
 
   it('skips garbled entries and still finds the v1 entry', async () => {
-    await expect(receive(`v1,!!!garbage!!! v1,${mac().slice(0, -1)} ${valid()}`)).resolves.toBeDefined();
+    await expect(receive(`v1,!!!garbage!!! v1,${mac().slice(0, -1)} ${valid()}`)).resolves.toSatisfy(carriesEvents('standard'));
   });
 
   it('tolerates repeated spaces between entries', async () => {
-    await expect(receive(`v2,xyz   ${valid()}`)).resolves.toBeDefined();
+    await expect(receive(`v2,xyz   ${valid()}`)).resolves.toSatisfy(carriesEvents('standard'));
   });
 
   it.each([
@@ -117,7 +118,7 @@ describe('signature header parsing', () => {
     const nonCanonical = `${mac().slice(0, 42)}${ALPHABET[last + 1]}=`;
     expect(Buffer.from(nonCanonical, 'base64').equals(Buffer.from(mac(), 'base64'))).toBe(true);
     await expect(receive(`v1,${nonCanonical}`)).rejects.toBeInstanceOf(AuthenticationError);
-    await expect(receive(`v1,${nonCanonical} ${valid()}`)).resolves.toBeDefined();
+    await expect(receive(`v1,${nonCanonical} ${valid()}`)).resolves.toSatisfy(carriesEvents('standard'));
   });
 });
 
@@ -151,14 +152,14 @@ describe('what the signature binds', () => {
 describe('rotation', () => {
   it('accepts a request signed with any configured secret', async () => {
     const provider = standard([OTHER_SECRET, SECRET]);
-    await expect(provider.receive(signed(BODY, MSG_ID, NOW_SECONDS, SECRET))).resolves.toBeDefined();
-    await expect(provider.receive(signed(BODY, MSG_ID, NOW_SECONDS, OTHER_SECRET))).resolves.toBeDefined();
+    await expect(provider.receive(signed(BODY, MSG_ID, NOW_SECONDS, SECRET))).resolves.toSatisfy(carriesEvents('standard'));
+    await expect(provider.receive(signed(BODY, MSG_ID, NOW_SECONDS, OTHER_SECRET))).resolves.toSatisfy(carriesEvents('standard'));
   });
 
   it("accepts a sender's two signatures (old and new secret) when we know only one", async () => {
     const signature = `${standardSignature(OTHER_SECRET, MSG_ID, NOW_SECONDS, BODY)} ${standardSignature(SECRET, MSG_ID, NOW_SECONDS, BODY)}`;
     const req = request(BODY, { 'webhook-id': MSG_ID, 'webhook-timestamp': NOW_SECONDS, 'webhook-signature': signature });
-    await expect(standard([SECRET]).receive(req)).resolves.toBeDefined();
+    await expect(standard([SECRET]).receive(req)).resolves.toSatisfy(carriesEvents('standard'));
   });
 });
 
@@ -167,8 +168,8 @@ describe('timestamp', () => {
   const now = Number(NOW_SECONDS);
 
   it('accepts exactly ±300 s', async () => {
-    await expect(at(now - 300)).resolves.toBeDefined();
-    await expect(at(now + 300)).resolves.toBeDefined();
+    await expect(at(now - 300)).resolves.toSatisfy(carriesEvents('standard'));
+    await expect(at(now + 300)).resolves.toSatisfy(carriesEvents('standard'));
   });
 
   it('rejects 301 s old as stale (401)', async () => {
@@ -183,7 +184,7 @@ describe('timestamp', () => {
     const narrow = standard([SECRET], NOW_MS, { STANDARD_WEBHOOK_TOLERANCE_SECONDS: '60' });
     await expect(narrow.receive(signed(BODY, MSG_ID, String(now - 61)))).rejects.toBeInstanceOf(StaleRequestError);
     const wide = standard([SECRET], NOW_MS, { STANDARD_WEBHOOK_TOLERANCE_SECONDS: '900' });
-    await expect(wide.receive(signed(BODY, MSG_ID, String(now - 899)))).resolves.toBeDefined();
+    await expect(wide.receive(signed(BODY, MSG_ID, String(now - 899)))).resolves.toSatisfy(carriesEvents('standard'));
   });
 
   it.each(['abc', '-1', '0x10', '5m'])('refuses a STANDARD_WEBHOOK_TOLERANCE_SECONDS of %j at create()', (value) => {
@@ -248,13 +249,13 @@ describe('svix-* aliases (Resend)', () => {
 
   it('accepts both spellings when they agree', async () => {
     const h = webhookHeaders();
-    await expect(standard().receive(request(BODY, { ...h, ...svix(h) }))).resolves.toBeDefined();
+    await expect(standard().receive(request(BODY, { ...h, ...svix(h) }))).resolves.toSatisfy(carriesEvents('standard'));
   });
 
   it('treats each svix-* header as the alias of its webhook-* header (mixed spellings verify)', async () => {
     const h = webhookHeaders();
     const mixed = { 'webhook-id': h['webhook-id'], 'svix-timestamp': h['webhook-timestamp'], 'svix-signature': h['webhook-signature'] };
-    await expect(standard().receive(request(BODY, mixed))).resolves.toBeDefined();
+    await expect(standard().receive(request(BODY, mixed))).resolves.toSatisfy(carriesEvents('standard'));
   });
 
   it.each(['id', 'timestamp', 'signature'])('rejects webhook-%s and svix-%s that disagree, whichever one is valid', async (name) => {
