@@ -8,6 +8,7 @@ import { MalformedRequestError } from '../errors.js';
 import { normalizeRecipient, type EventDetail, type EventKind, type NormalizedEvent } from '../event.js';
 import { isRecord, parseJsonObject } from '../json.js';
 import { parseEventTime } from '../time.js';
+import { EVENT_OBJECT_KEY, IGNORED } from './ses-event-types.js';
 import { canonicalTopic } from '../topics.js';
 
 export interface SesMessageContext {
@@ -22,16 +23,6 @@ export interface SesMessageContext {
 
 type Json = Record<string, unknown>;
 
-/** Event types we acknowledge without acting on, and why. */
-const IGNORED: Readonly<Record<string, string>> = {
-  Send: 'SES accepted the message; not a delivery outcome',
-  Reject: 'SES refused to send the message (virus); not a recipient outcome',
-  Open: 'engagement event',
-  Click: 'engagement event',
-  DeliveryDelay: 'SES is still retrying; only the final outcome counts',
-  'Rendering Failure': 'template rendering failed before sending; not a recipient outcome',
-  AmazonSnsSubscriptionSucceeded: 'SES confirmation that the SNS topic was attached',
-};
 
 export function sesEventsFromMessage(message: string, context: SesMessageContext): NormalizedEvent[] {
   const payload = parseJsonObject(message, 'SNS Message');
@@ -59,15 +50,6 @@ export function sesEventsFromMessage(message: string, context: SesMessageContext
   }
 }
 
-/** Where each event type keeps its object (`Rendering Failure` → `failure`). */
-const EVENT_OBJECT_KEY: Readonly<Record<string, string>> = {
-  Send: 'send',
-  Reject: 'reject',
-  Open: 'open',
-  Click: 'click',
-  DeliveryDelay: 'deliveryDelay',
-  'Rendering Failure': 'failure',
-};
 
 export const NOT_SES_REASON = 'SNS message is not an SES notification';
 export const CONFLICTING_TYPES_REASON = 'SES message has conflicting eventType and notificationType';
