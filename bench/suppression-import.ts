@@ -69,7 +69,7 @@ export async function benchSuppressionImport(options: { log?: (line: string) => 
     const ratio = importRate / bareRate;
     return {
       id: 'import',
-      title: '7. Suppression import (local stack)',
+      title: '8. Suppression import (local stack)',
       method: [
         `A ${ROWS.toLocaleString('en-US')}-row Mailgun bounces CSV (\`address,code,error,created_at\`), one new address per row, imported by \`ratchetCommand\` in-process into an empty table of the bench stack's dynalite: stream → CSV parse → normalize → consistent GetItem → pure ratchet (\`importEntry\`) → version-guarded PutItem, ${CONCURRENCY} rows in flight.`,
         `Floor, same emulator and process, run first: one \`PutItem\` per address with \`attribute_not_exists(email)\`, ${CONCURRENCY} in flight (runClosedLoop), into another empty table.`,

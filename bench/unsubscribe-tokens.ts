@@ -56,7 +56,7 @@ export async function benchUnsubscribeTokens(): Promise<SectionResult> {
 
   return {
     id: 'unsubscribe-tokens',
-    title: '7. One-click unsubscribe tokens, per call',
+    title: '9. One-click unsubscribe tokens, per call',
     method: [
       `**issue** = \`issueToken\`: normalize the address, AES-256-GCM with a fresh 12-byte nonce, base64url (a ${EMAIL.length}-character address, topic \`${TOPIC}\`: ${token.length} characters).`,
       '**verify** = `verifyToken`: strict base64url decode, key-id lookup, AES-256-GCM open, address and topic checks, age check.',
