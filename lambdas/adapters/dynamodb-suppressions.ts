@@ -24,7 +24,6 @@ import {
   type SuppressionRecord,
 } from '../core/suppression/index.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
-import { scanItems, type ScanOptions } from './dynamodb-scan.js';
 
 /** Bookkeeping the adapter adds to every item; not part of the pure record. */
 interface StoredFields {
@@ -84,25 +83,6 @@ export class DynamoSuppressionStore implements SuppressionStore {
 
   async get(email: string): Promise<(SuppressionRecord & Partial<StoredFields>) | undefined> {
     return (await this.read(email)).item;
-  }
-
-  /**
-   * Every record, optionally only those with `status`, page by page. A full Scan: for operators
-   * (list, export) and tests, never a request path. `segment`/`totalSegments` split it for parallel readers.
-   */
-  async *list(
-    options: ScanOptions & { status?: SuppressionRecord['status'] } = {},
-  ): AsyncGenerator<SuppressionRecord & Partial<StoredFields>> {
-    yield* scanItems<SuppressionRecord & StoredFields>(
-      this.client,
-      {
-        TableName: this.tableName,
-        ...(options.status
-          ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':status': options.status } }
-          : {}),
-      },
-      options,
-    );
   }
 
   /**
