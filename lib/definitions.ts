@@ -1,7 +1,7 @@
 /**
  * What the CDK stack (and the local runtime standing in for it) needs to size and schedule things:
  * memory, timeouts, queue sizing and throttles. The runtime's own facts (table keys and attributes,
- * resource names, the sweeper's backoff, the body cap) live under lambdas/ and are re-exported here,
+ * resource names, the body cap) live under lambdas/ and are re-exported here,
  * so dependencies point one way: lib → lambdas. Pure data: no CDK and no SDK imports.
  */
 import { QUEUE_NAMES } from '../lambdas/adapters/tables.js';

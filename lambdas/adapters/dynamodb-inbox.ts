@@ -12,7 +12,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { INBOX_TABLE } from './tables.js';
 import type { NormalizedEvent } from '../core/event.js';
 import { PayloadTooLargeError, TransientError } from '../core/errors.js';
@@ -148,5 +148,26 @@ export class DynamoInbox implements InboxStore {
       throw new TransientError('inbox read failed', { cause });
     }
     return item ? decodeInboxRow(item) : undefined;
+  }
+
+  /**
+   * Every stored event row not yet expired, decoded, a page at a time (a Scan: for the local runtime's
+   * restart recovery and operators, never a request path). Nonce and control rows are skipped.
+   */
+  async *listStored(nowMs: number): AsyncGenerator<InboxRow[]> {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.client.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          FilterExpression: '(attribute_exists(#body) OR attribute_exists(#event)) AND #ttl >= :now',
+          ExpressionAttributeNames: { '#body': 'body', '#event': 'event', '#ttl': TTL },
+          ExpressionAttributeValues: { ':now': Math.floor(nowMs / 1000) },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      yield (page.Items ?? []).flatMap((item) => decodeInboxRow(item) ?? []);
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
   }
 }

@@ -13,6 +13,7 @@ import { assertInboxOutlivesWindows } from '../../lambdas/core/inbox-retention.j
 import {
   buildConsumerDeps,
   buildEdge,
+  buildInbox,
   configFromEnv,
   createClients,
   type Clients,
@@ -124,7 +125,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     });
 
     if (embeddedSqs) {
-      const resent = await resendStored(clients.doc, config.inboxTable, new SqsEventQueue(clients.sqs, () => queues.queueUrl));
+      const resent = await resendStored(buildInbox(config, clients), new SqsEventQueue(clients.sqs, () => queues.queueUrl));
       if (resent > 0) log.warn('re-sent stored events (the embedded queue does not survive restarts)', { resent });
     }
 

@@ -1,6 +1,6 @@
 /**
  * What `npm start` checks before it starts anything: the variables only the local runtime reads (the
- * port, the sweep interval, names and endpoints), then everything the handlers read, then each
+ * port, names and endpoints), then everything the handlers read, then each
  * provider built with its credentials. Every problem becomes one line naming its variable.
  */
 import { checkConfiguration } from '../../lambdas/adapters/wiring/check.js';
