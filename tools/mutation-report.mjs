@@ -1,0 +1,39 @@
+// `npm run mutation:report`: per-folder mutation scores and the surviving mutants, from the JSON report
+// that `npm run mutation` writes (reports/mutation/mutation.json), as Markdown for QUALITY.md.
+// Score = (killed + timed out) / (killed + timed out + survived + no coverage), Stryker's own definition.
+import { readFileSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
+
+const report = JSON.parse(readFileSync(process.argv[2] ?? 'reports/mutation/mutation.json', 'utf8'));
+const DETECTED = new Set(['Killed', 'Timeout']);
+const UNDETECTED = new Set(['Survived', 'NoCoverage']);
+
+const folders = new Map();
+const survivors = [];
+for (const [file, { mutants, source }] of Object.entries(report.files)) {
+  const rel = relative('lambdas/core', file.replace(/^.*?(lambdas\/core\/)/, '$1'));
+  const folder = dirname(rel) === '.' ? '(core root)' : dirname(rel);
+  const row = folders.get(folder) ?? { detected: 0, undetected: 0 };
+  const lines = source.split('\n');
+  for (const m of mutants) {
+    if (DETECTED.has(m.status)) row.detected += 1;
+    if (UNDETECTED.has(m.status)) {
+      row.undetected += 1;
+      const line = m.location.start.line;
+      survivors.push({ file: rel, line, status: m.status, mutator: m.mutatorName, replacement: m.replacement ?? '', code: lines[line - 1]?.trim() ?? '' });
+    }
+  }
+  folders.set(folder, row);
+}
+
+const pct = ({ detected, undetected }) => (detected + undetected ? ((100 * detected) / (detected + undetected)).toFixed(1) : 'n/a');
+const total = [...folders.values()].reduce((a, r) => ({ detected: a.detected + r.detected, undetected: a.undetected + r.undetected }), { detected: 0, undetected: 0 });
+const out = ['| folder (under lambdas/core) | detected | undetected | score |', '|---|---|---|---|'];
+for (const [folder, row] of [...folders].sort(([a], [b]) => a.localeCompare(b))) out.push(`| ${folder} | ${row.detected} | ${row.undetected} | ${pct(row)} % |`);
+out.push(`| **all of lambdas/core** | ${total.detected} | ${total.undetected} | **${pct(total)} %** |`);
+if (process.argv.includes('--survivors')) {
+  out.push('', '| file:line | status | mutator | replacement | code |', '|---|---|---|---|---|');
+  const cell = (s) => s.replaceAll('|', '\\|').replaceAll('\n', ' ').slice(0, 90);
+  for (const s of survivors) out.push(`| ${s.file}:${s.line} | ${s.status} | ${s.mutator} | \`${cell(s.replacement)}\` | \`${cell(s.code)}\` |`);
+}
+console.log(out.join('\n'));
