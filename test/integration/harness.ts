@@ -8,6 +8,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { ActionableKind } from '../../lambdas/core/event.js';
 import { decodeInboxRow } from '../../lambdas/adapters/dynamodb-inbox.js';
 import type { Log } from '../../lambdas/core/pipeline/ports.js';
+import { ratchetCommand } from '../../lib/cli/ratchet.js';
 import { findDemoSigner } from '../../lib/demo/index.js';
 import type { SignedDemoRequest } from '../../lib/demo/types.js';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../support/local-stack.js';
@@ -37,6 +38,8 @@ export interface TestStack extends LocalStack {
   drain(): Promise<number>;
   inboxRows(): Promise<Record<string, any>[]>;
   record(email: string): Promise<Record<string, any> | undefined>;
+  /** What the CLIs need to reach this stack (what `npm start`'s state file tells them), plus `extra`. */
+  cliEnv(extra?: Record<string, string>): Record<string, string>;
 }
 
 /** `dataDir`: run on (and keep) that data dir, e.g. to restart on it; otherwise a temp dir removed on stop. */
@@ -92,8 +95,29 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
       );
       return page.Items?.[0];
     },
+    cliEnv(extra = {}) {
+      return {
+        DYNAMODB_ENDPOINT: local.config.dynamoEndpoint!,
+        SQS_ENDPOINT: local.config.sqsEndpoint!,
+        QUEUE_URL: local.queues.queueUrl,
+        DLQ_URL: local.queues.deadLetterUrl,
+        INBOX_TABLE: local.config.inboxTable,
+        SUPPRESSION_TABLE: local.config.suppressionTable,
+        RATCHET_DATA_DIR: local.dataDir,
+        AWS_REGION: 'us-east-1',
+        ...extra,
+      };
+    },
   };
   return stack;
+}
+
+/** `ratchet <argv>` in this process with exactly `env`, its output captured (no progress line). */
+export async function ratchet(env: Record<string, string>, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await ratchetCommand(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l), progressTty: false });
+  return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
 /** Injects failures into a real SDK client for chosen commands: the emulator cannot be made to fail on cue. */
