@@ -25,10 +25,10 @@ export async function benchClientFilter(options: { log?: (line: string) => void 
   const log = options.log ?? (() => undefined);
   const started = performance.now();
   return withBenchStack(async (stack) => {
-    const table = stack.runtime.config.suppressionTable;
+    const table = stack.config.suppressionTable;
     await seed(stack, table);
     const emails = Array.from({ length: ADDRESSES }, (_, i) => `reader${i}@bench.example.com`);
-    const dynamo = new DynamoDBClient({ region: 'us-east-1', endpoint: stack.runtime.config.dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const dynamo = new DynamoDBClient({ region: 'us-east-1', endpoint: stack.config.dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     const client = createSuppressionClient({ client: dynamo, tableName: table, concurrency: CONCURRENCY });
 
     const filter = async () => (await client.filterSendable(emails, { topic: 'newsletter' })).sendable.length;
@@ -101,6 +101,6 @@ async function seed(stack: BenchStack, table: string): Promise<void> {
   });
   for (let i = 0; i < records.length; i += 25) {
     const batch = records.slice(i, i + 25).map((Item) => ({ PutRequest: { Item: { ...Item, version: 1, updatedAt: 1 } } }));
-    await stack.runtime.clients.doc.send(new BatchWriteCommand({ RequestItems: { [table]: batch } }));
+    await stack.clients.doc.send(new BatchWriteCommand({ RequestItems: { [table]: batch } }));
   }
 }

@@ -42,10 +42,10 @@ export async function benchConsumerDrain(options: ConsumerDrainOptions = {}): Pr
     log(`  backlog of ${TOTAL} events in place in ${fmt((performance.now() - setupStart) / 1000)} s (untimed); draining…`);
 
     const applied = () =>
-      [...stack.runtime.counters.totals.entries()].filter(([key]) => key.startsWith('EventsApplied{')).reduce((n, [, v]) => n + v, 0);
+      [...stack.counters.totals.entries()].filter(([key]) => key.startsWith('EventsApplied{')).reduce((n, [, v]) => n + v, 0);
     const cpuStart = process.cpuUsage();
     const drainStart = performance.now();
-    stack.runtime.poller.start();
+    stack.poller.start();
     let drainMs: number | undefined;
     try {
       while (performance.now() - drainStart < DRAIN_TIMEOUT_MS) {
@@ -60,14 +60,14 @@ export async function benchConsumerDrain(options: ConsumerDrainOptions = {}): Pr
       }
     } finally {
       // Untimed: stopping waits out the loops' 1 s long polls.
-      await stack.runtime.poller.stop();
+      await stack.poller.stop();
     }
     const cpu = process.cpuUsage(cpuStart);
     if (drainMs === undefined) throw new Error(`drain did not finish in ${DRAIN_TIMEOUT_MS / 1000} s: ${applied()} of ${TOTAL} applied`);
 
     const after = await stack.queueDepth();
-    const rows = (await scanAll(stack, stack.runtime.config.inboxTable)).filter((row) => row.body !== undefined);
-    const records = await scanAll(stack, stack.runtime.config.suppressionTable);
+    const rows = (await scanAll(stack, stack.config.inboxTable)).filter((row) => row.body !== undefined);
+    const records = await scanAll(stack, stack.config.suppressionTable);
     const suppressed = records.filter((record) => record.status === 'suppressed').length;
     const rate = TOTAL / (drainMs / 1000);
 
@@ -129,12 +129,12 @@ async function makeEvents(stack: BenchStack): Promise<NormalizedEvent[]> {
 }
 
 async function enqueueBacklog(stack: BenchStack, events: readonly NormalizedEvent[]): Promise<void> {
-  const { doc, sqs } = stack.runtime.clients;
-  const inbox = new DynamoInbox(doc, stack.runtime.config.inboxTable, { ttlSeconds: DEFAULT_INBOX_TTL_DAYS * 86_400 });
+  const { doc, sqs } = stack.clients;
+  const inbox = new DynamoInbox(doc, stack.config.inboxTable, { ttlSeconds: DEFAULT_INBOX_TTL_DAYS * 86_400 });
   const rows = events.map((event) => inbox.prepare([event], Date.now()));
   // The edge's order: send first (queue order = event order), then store.
   const queued: QueuedEvent[] = events.map(({ raw: _raw, ...rest }, i) => ({ pk: rows[i]!.pk, event: rest }));
-  await new SqsEventQueue(sqs, () => stack.runtime.queues.queueUrl).send(queued);
+  await new SqsEventQueue(sqs, () => stack.queues.queueUrl).send(queued);
   const stored = await runClosedLoop(rows, 32, async (row) => ((await inbox.store(row)) ? true : `not stored: ${row.pk}`));
   if (stored.failures > 0) throw new Error(`backlog store failed: ${stored.failureSamples.join('; ')}`);
 }
@@ -143,7 +143,7 @@ async function scanAll(stack: BenchStack, table: string): Promise<Record<string,
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await stack.runtime.clients.doc.send(new ScanCommand({ TableName: table, ExclusiveStartKey: start }));
+    const page = await stack.clients.doc.send(new ScanCommand({ TableName: table, ExclusiveStartKey: start }));
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
   } while (start);

@@ -221,12 +221,11 @@ interface AdmissionPaths {
 }
 
 function admissionPaths(stack: BenchStack, client: LoadProcess): AdmissionPaths {
-  const { runtime } = stack;
-  const inProcessEdge = buildEdge(runtime.config, runtime.clients, { log: SILENT_LOG, counters: new MemoryCounters() });
+  const inProcessEdge = buildEdge(stack.config, stack.clients, { log: SILENT_LOG, counters: new MemoryCounters() });
   const bareOnce = bareAdmission(stack);
   return {
     stageEdge: (requests) => client.stage('ses', requests),
-    edge: (batch) => client.run(runtime.url, batch, CONCURRENCY),
+    edge: (batch) => client.run(stack.url, batch, CONCURRENCY),
     inProcess: (requests) =>
       runClosedLoop(requests, CONCURRENCY, async (request) => {
         const response = await inProcessEdge.receive('ses', {
@@ -241,9 +240,9 @@ function admissionPaths(stack: BenchStack, client: LoadProcess): AdmissionPaths 
 }
 
 function bareAdmission(stack: BenchStack): () => Promise<boolean> {
-  const { doc, sqs } = stack.runtime.clients;
-  const table = stack.runtime.config.inboxTable;
-  const queueUrl = stack.runtime.queues.queueUrl;
+  const { doc, sqs } = stack.clients;
+  const table = stack.config.inboxTable;
+  const queueUrl = stack.queues.queueUrl;
   const payload = randomBytes((BARE_ITEM_PAYLOAD_BYTES * 3) / 4).toString('base64');
   let serial = 0;
   return async () => {

@@ -71,7 +71,7 @@ async function measure(stack: BenchStack, client: LoadProcess, log: (line: strin
   /** Hands the batch to the client process (untimed), then has it POST it; time to 200 is the client's. */
   const post = async (batch: Batch) => {
     const staged = await client.stage('sendgrid', [batch]);
-    const result = await client.run(stack.runtime.url, staged, 1);
+    const result = await client.run(stack.url, staged, 1);
     if (result.failures > 0) throw new Error(`SendGrid batch of ${batch.events} events: ${result.failureSamples.join('; ')}`);
     return { ms: result.latenciesMs[0]!, cpuMs: result.cpuMs, clientCpuMs: result.clientCpuMs };
   };

@@ -26,21 +26,20 @@ export async function benchSuppressionImport(options: { log?: (line: string) => 
   const log = options.log ?? (() => undefined);
   const started = performance.now();
   return withBenchStack(async (stack) => {
-    const { runtime } = stack;
-    const endpoint = runtime.config.dynamoEndpoint!;
-    const client = new DynamoDBClient({ region: runtime.config.region, endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const endpoint = stack.config.dynamoEndpoint!;
+    const client = new DynamoDBClient({ region: stack.config.region, endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     await ensureTables(client, { inbox: 'bench-import-inbox', suppression: 'bench-import' });
     await ensureTables(client, { inbox: 'bench-bare-inbox', suppression: 'bench-bare' });
     client.destroy();
 
-    const file = join(runtime.dataDir, 'mailgun-bounces.csv');
+    const file = join(stack.dataDir, 'mailgun-bounces.csv');
     const addresses = Array.from({ length: ROWS }, (_, i) => `import-${i}@bench.example.com`);
     const created = 'Mon, 06 May 2024 18:11:58 UTC';
     writeFileSync(file, ['address,code,error,created_at', ...addresses.map((a) => `${a},550,No such mailbox,"${created}"`)].join('\n'));
     log(`  ${ROWS} rows written (untimed); bare conditional writes…`);
 
     const bare = await runClosedLoop(addresses, CONCURRENCY, async (email) => {
-      await runtime.clients.doc.send(
+      await stack.clients.doc.send(
         new PutCommand({
           TableName: 'bench-bare',
           Item: { email, status: 'suppressed' },
@@ -54,7 +53,7 @@ export async function benchSuppressionImport(options: { log?: (line: string) => 
     log(`  bare: ${fmt(ROWS / (bare.wallMs / 1000))} rows/s; import…`);
 
     const lines: string[] = [];
-    const env = { DYNAMODB_ENDPOINT: endpoint, SUPPRESSION_TABLE: 'bench-import', INBOX_TABLE: 'bench-import-inbox', AWS_REGION: runtime.config.region };
+    const env = { DYNAMODB_ENDPOINT: endpoint, SUPPRESSION_TABLE: 'bench-import', INBOX_TABLE: 'bench-import-inbox', AWS_REGION: stack.config.region };
     const io = { out: (l: string) => lines.push(l), err: () => undefined, progressTty: false };
     const cpuStart = process.cpuUsage();
     const t0 = performance.now();

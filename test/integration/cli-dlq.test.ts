@@ -7,30 +7,12 @@ import { SQSClient, GetQueueAttributesCommand, ListMessageMoveTasksCommand, Star
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ratchetCommand } from '../../lib/cli/ratchet.js';
-import { injectFault, startTestStack, type TestStack } from './harness.js';
-
-async function run(env: Record<string, string>, ...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await ratchetCommand(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l), progressTty: false });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+import { injectFault, ratchet, startTestStack, type TestStack } from './harness.js';
 
 describe('ratchet dlq, locally', () => {
   let stack: TestStack;
-  let env: Record<string, string>;
   beforeAll(async () => {
     stack = await startTestStack();
-    env = {
-      DYNAMODB_ENDPOINT: stack.config.dynamoEndpoint!,
-      SQS_ENDPOINT: stack.config.sqsEndpoint!,
-      QUEUE_URL: stack.queues.queueUrl,
-      DLQ_URL: stack.queues.deadLetterUrl,
-      INBOX_TABLE: stack.config.inboxTable,
-      SUPPRESSION_TABLE: stack.config.suppressionTable,
-      AWS_REGION: 'us-east-1',
-    };
   });
   afterAll(() => stack?.stop());
 
@@ -47,7 +29,7 @@ describe('ratchet dlq, locally', () => {
     await stack.clients.sqs.send(new SendMessageCommand({ QueueUrl: stack.queues.deadLetterUrl, MessageBody: '{"not":"an event"}' }));
     expect((await stack.queueDepth()).dlq).toBe(2);
 
-    const listed = await run(env, 'dlq', 'list');
+    const listed = await ratchet(stack.cliEnv(), 'dlq', 'list');
     expect(listed.code).toBe(0);
     const lines = listed.out.split('\n').map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
@@ -58,23 +40,23 @@ describe('ratchet dlq, locally', () => {
     const poison = lines.find((l) => !l.event)!;
     expect(poison).toMatchObject({ body: '{"not":"an event"}', error: 'queue message has no pk/event' });
 
-    const limited = await run(env, 'dlq', 'list', '--limit', '1');
+    const limited = await ratchet(stack.cliEnv(), 'dlq', 'list', '--limit', '1');
     expect(limited.out.split('\n')).toHaveLength(1);
     expect((await stack.queueDepth()).dlq).toBe(2);
   });
 
   it('--limit must be a positive whole number (exit 2)', async () => {
-    const bad = await run(env, 'dlq', 'list', '--limit', 'ten');
+    const bad = await ratchet(stack.cliEnv(), 'dlq', 'list', '--limit', 'ten');
     expect(bad.code).toBe(2);
     expect(bad.err).toBe("error: option '--limit <n>' argument 'ten' is invalid. must be a whole number from 1 to 999999");
   });
 
   it('redrive --dry-run moves nothing; redrive moves every message back, and the event is applied', async () => {
-    const dry = await run(env, 'dlq', 'redrive', '--dry-run');
+    const dry = await ratchet(stack.cliEnv(), 'dlq', 'redrive', '--dry-run');
     expect(dry).toMatchObject({ code: 0, out: 'would move 2 messages back to the main queue' });
     expect((await stack.queueDepth()).dlq).toBe(2);
 
-    const moved = await run(env, 'dlq', 'redrive');
+    const moved = await ratchet(stack.cliEnv(), 'dlq', 'redrive');
     expect(moved).toMatchObject({ code: 0, out: 'moved 2 messages back to the main queue' });
     expect((await stack.queueDepth()).dlq).toBe(0);
     await stack.drain();
@@ -84,7 +66,7 @@ describe('ratchet dlq, locally', () => {
   });
 
   it('without DLQ_URL against AWS, says so', async () => {
-    const result = await run({ RATCHET_TARGET: 'aws', AWS_REGION: 'us-east-1' }, 'dlq', 'redrive');
+    const result = await ratchet({ RATCHET_TARGET: 'aws', AWS_REGION: 'us-east-1' }, 'dlq', 'redrive');
     expect(result.code).toBe(1);
     expect(result.err).toBe('error: dlq redrive: DLQ_URL is not set (take it from the stack outputs)');
   });
@@ -107,7 +89,7 @@ describe('ratchet dlq redrive on AWS', () => {
     sqs.on(ListMessageMoveTasksCommand).resolves({
       Results: [{ Status: 'COMPLETED', ApproximateNumberOfMessagesMoved: 3, ApproximateNumberOfMessagesToMove: 3 }],
     });
-    const result = await run({ RATCHET_TARGET: 'aws', AWS_REGION: 'us-east-1', DLQ_URL: dlq, AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'y' }, 'dlq', 'redrive');
+    const result = await ratchet({ RATCHET_TARGET: 'aws', AWS_REGION: 'us-east-1', DLQ_URL: dlq, AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'y' }, 'dlq', 'redrive');
     expect(result).toMatchObject({ code: 0, out: 'move task COMPLETED: moved 3 of 3 messages' });
     expect(sqs.commandCalls(StartMessageMoveTaskCommand as never)[0]!.args[0].input).toEqual({ SourceArn: arn });
   });

@@ -4,33 +4,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ratchetCommand } from '../../lib/cli/ratchet.js';
-import { startTestStack, type TestStack } from './harness.js';
+import { ratchet, startTestStack, type TestStack } from './harness.js';
 
 describe('ratchet doctor', () => {
   let stack: TestStack;
-  let env: Record<string, string>;
   beforeAll(async () => {
     stack = await startTestStack();
-    env = {
-      DYNAMODB_ENDPOINT: stack.config.dynamoEndpoint!,
-      SQS_ENDPOINT: stack.config.sqsEndpoint!,
-      QUEUE_URL: stack.queues.queueUrl,
-      DLQ_URL: stack.queues.deadLetterUrl,
-      INBOX_TABLE: stack.config.inboxTable,
-      SUPPRESSION_TABLE: stack.config.suppressionTable,
-      RATCHET_DATA_DIR: stack.dataDir,
-      AWS_REGION: 'us-east-1',
-    };
   });
   afterAll(() => stack?.stop());
 
-  async function run(extra: Record<string, string>, ...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await ratchetCommand(argv, { ...env, ...extra }, { out: (l) => out.push(l), err: (l) => err.push(l), progressTty: false });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  }
+  const run = (extra: Record<string, string>, ...argv: string[]) => ratchet(stack.cliEnv(extra), ...argv);
 
   it('passes on a healthy local stack, skipping what has no local equivalent', async () => {
     const result = await run({}, 'doctor', '--json');
@@ -66,11 +49,9 @@ describe('ratchet doctor', () => {
   it('a stale local.json is one failing check', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ratchet-doctor-'));
     writeFileSync(join(dir, 'local.json'), JSON.stringify({ pid: 2 ** 22 + 12345, url: 'http://localhost:1', region: 'us-east-1' }));
-    const result = await ratchetCommand(['doctor'], { RATCHET_DATA_DIR: dir }, { out: () => undefined, err: () => undefined, progressTty: false });
-    const out: string[] = [];
-    await ratchetCommand(['doctor'], { RATCHET_DATA_DIR: dir }, { out: (l) => out.push(l), err: () => undefined, progressTty: false });
+    const result = await ratchet({ RATCHET_DATA_DIR: dir }, 'doctor');
     rmSync(dir, { recursive: true, force: true });
-    expect(result).toBe(1);
-    expect(out[0]).toMatch(/^FAIL  target: the local stack is not running .*\(fix: start it with `npm start`\)$/);
+    expect(result.code).toBe(1);
+    expect(result.out.split('\n')[0]).toMatch(/^FAIL  target: the local stack is not running .*\(fix: start it with `npm start`\)$/);
   });
 });

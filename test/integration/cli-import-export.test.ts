@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ratchetCommand } from '../../lib/cli/ratchet.js';
 import { ensureTables } from '../../lib/local/bootstrap.js';
-import { startTestStack, type TestStack } from './harness.js';
+import { ratchet, startTestStack, type TestStack } from './harness.js';
 
 const FIXTURES = join(process.cwd(), 'test/fixtures/import');
 
@@ -42,30 +41,18 @@ const EXPECTED: Record<string, { file: string; added: number; invalid: number; e
 
 describe('ratchet suppressions import/export', () => {
   let stack: TestStack;
-  let env: Record<string, string>;
   let dir: string;
   let tables = 0;
   beforeAll(async () => {
     stack = await startTestStack();
     dir = mkdtempSync(join(tmpdir(), 'ratchet-import-'));
-    env = {
-      DYNAMODB_ENDPOINT: stack.config.dynamoEndpoint!,
-      INBOX_TABLE: stack.config.inboxTable,
-      SUPPRESSION_TABLE: stack.config.suppressionTable,
-      AWS_REGION: 'us-east-1',
-    };
   });
   afterAll(async () => {
     await stack?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function run(table: string, ...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await ratchetCommand(argv, { ...env, SUPPRESSION_TABLE: table }, { out: (l) => out.push(l), err: (l) => err.push(l), progressTty: false });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  }
+  const run = (table: string, ...argv: string[]) => ratchet(stack.cliEnv({ SUPPRESSION_TABLE: table }), ...argv);
   async function freshTable(): Promise<string> {
     const name = `import-${++tables}`;
     const client = new DynamoDBClient({ region: 'us-east-1', endpoint: stack.config.dynamoEndpoint, credentials: { accessKeyId: 'l', secretAccessKey: 'l' } });

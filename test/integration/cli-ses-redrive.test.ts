@@ -5,39 +5,23 @@
  */
 import { GetQueueUrlCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ratchetCommand } from '../../lib/cli/ratchet.js';
 import { createEdgeHandler } from '../../lambdas/handlers/edge-handler.js';
 import type { WebhookEdge } from '../../lambdas/core/pipeline/edge.js';
 import { SqsDeadLetters } from '../../lambdas/adapters/sqs-dead-letters.js';
-import { startTestStack, type TestStack } from './harness.js';
+import { ratchet, startTestStack, type TestStack } from './harness.js';
 
 const TWO_HOURS_MS = 2 * 60 * 60 * 1000;
 
 describe('ratchet ses redrive', () => {
   let stack: TestStack;
-  let env: Record<string, string>;
   let dlqUrl: string;
   beforeAll(async () => {
     stack = await startTestStack();
-    env = {
-      DYNAMODB_ENDPOINT: stack.config.dynamoEndpoint!,
-      SQS_ENDPOINT: stack.config.sqsEndpoint!,
-      QUEUE_URL: stack.queues.queueUrl,
-      INBOX_TABLE: stack.config.inboxTable,
-      SUPPRESSION_TABLE: stack.config.suppressionTable,
-      RATCHET_DATA_DIR: stack.dataDir,
-      AWS_REGION: 'us-east-1',
-    };
     dlqUrl = (await stack.clients.sqs.send(new GetQueueUrlCommand({ QueueName: 'ratchet-ses-dead-letters' }))).QueueUrl!;
   });
   afterAll(() => stack?.stop());
 
-  async function run(...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await ratchetCommand(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l), progressTty: false });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  }
+  const run = (...argv: string[]) => ratchet(stack.cliEnv(), ...argv);
   const deadLetter = (body: string) => stack.clients.sqs.send(new SendMessageCommand({ QueueUrl: dlqUrl, MessageBody: body }));
   const depth = () => new SqsDeadLetters(stack.clients.sqs, dlqUrl).depth();
 

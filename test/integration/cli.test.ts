@@ -1,32 +1,15 @@
 /** The operator CLI against a real local stack: records, audited manual actions, inbox rows and replay. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ratchetCommand } from '../../lib/cli/ratchet.js';
-import { startTestStack, type TestStack } from './harness.js';
+import { ratchet, startTestStack, type TestStack } from './harness.js';
 
 describe('ratchet CLI', () => {
   let stack: TestStack;
-  let env: Record<string, string>;
   beforeAll(async () => {
     stack = await startTestStack();
-    env = {
-      DYNAMODB_ENDPOINT: stack.config.dynamoEndpoint!,
-      SQS_ENDPOINT: stack.config.sqsEndpoint!,
-      QUEUE_URL: stack.queues.queueUrl,
-      INBOX_TABLE: stack.config.inboxTable,
-      SUPPRESSION_TABLE: stack.config.suppressionTable,
-      AWS_REGION: 'us-east-1',
-      USER: 'tester',
-    };
   });
   afterAll(() => stack?.stop());
 
-  async function run(...argv: string[]) {
-    const lines: string[] = [];
-    const errors: string[] = [];
-    const io = { out: (l: string) => lines.push(l), err: (l: string) => errors.push(l), progressTty: false };
-    const code = await ratchetCommand(argv, env, io);
-    return { code, out: lines.join('\n'), err: errors.join('\n') };
-  }
+  const run = (...argv: string[]) => ratchet(stack.cliEnv({ USER: 'tester' }), ...argv);
 
   it('gets a record as JSON, and exits 1 for an unknown address', async () => {
     await stack.post('ses', stack.sign('ses', 'complaint', 'cli@example.com'));

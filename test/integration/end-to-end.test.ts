@@ -97,7 +97,7 @@ describe('end to end, restarted process', () => {
   it('an event stored before a restart is applied after it, and suppression survives the restart', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ratchet-restart-'));
     try {
-      const first = await startTestStack({ keepDataDir: dataDir, persist: true });
+      const first = await startTestStack({ dataDir, persist: true });
       const applied = 'applied-before@example.com';
       const stored = 'stored-before@example.com';
       expect((await first.post('ses', first.sign('ses', 'complaint', applied))).status).toBe(200);
@@ -107,7 +107,7 @@ describe('end to end, restarted process', () => {
       expect((await first.post('ses', first.sign('ses', 'hard_bounce', stored))).status).toBe(200);
       await first.stop();
 
-      const second = await startTestStack({ keepDataDir: dataDir, persist: true });
+      const second = await startTestStack({ dataDir, persist: true });
       try {
         expect(await second.record(applied)).toMatchObject({ status: 'suppressed', reason: 'complaint' });
         expect(await second.record(stored)).toBeUndefined();

@@ -1,20 +1,17 @@
 /**
- * Integration harness: a real local stack (dynalite + fauxqs + the real handlers) per test file, on
- * random loopback ports, with a throwaway data dir and generated demo credentials. The poller is
- * driven by hand so tests decide exactly when the consumer runs.
+ * Integration harness: a real local stack (test/support/local-stack.ts: dynalite + fauxqs + the real
+ * handlers) per test file, on random loopback ports, with a throwaway data dir and generated demo
+ * credentials, its log captured. The poller is driven by hand so tests decide exactly when the consumer
+ * runs, and failed messages are retried at once.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import type { ActionableKind } from '../../lambdas/core/event.js';
 import { decodeInboxRow } from '../../lambdas/adapters/dynamodb-inbox.js';
 import type { Log } from '../../lambdas/core/pipeline/ports.js';
+import { ratchetCommand } from '../../lib/cli/ratchet.js';
 import { findDemoSigner } from '../../lib/demo/index.js';
 import type { SignedDemoRequest } from '../../lib/demo/types.js';
-import { ensureDemoCredentials } from '../../lib/local/demo-credentials.js';
-import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../lib/local/runtime.js';
+import { startLocalStack, type LocalStack, type LocalStackOptions } from '../support/local-stack.js';
 
 export interface LogLine {
   level: 'info' | 'warn' | 'error';
@@ -33,7 +30,7 @@ export function captureLog(): Log & { lines: LogLine[] } {
   };
 }
 
-export interface TestStack extends LocalRuntime {
+export interface TestStack extends LocalStack {
   log: ReturnType<typeof captureLog>;
   post(provider: string, request: SignedDemoRequest | { headers: Record<string, string>; body: string | Buffer }): Promise<{ status: number; body: any }>;
   sign(provider: string, kind: ActionableKind, email: string, nowMs?: number): SignedDemoRequest;
@@ -41,30 +38,20 @@ export interface TestStack extends LocalRuntime {
   drain(): Promise<number>;
   inboxRows(): Promise<Record<string, any>[]>;
   record(email: string): Promise<Record<string, any> | undefined>;
-  queueDepth(): Promise<{ visible: number; inFlight: number; dlq: number }>;
+  /** What the CLIs need to reach this stack (what `npm start`'s state file tells them), plus `extra`. */
+  cliEnv(extra?: Record<string, string>): Record<string, string>;
 }
 
-export async function startTestStack(options: LocalRuntimeOptions & { keepDataDir?: string } = {}): Promise<TestStack> {
-  const dataDir = options.keepDataDir ?? options.dataDir ?? mkdtempSync(join(tmpdir(), 'ratchet-it-'));
+/** `dataDir`: run on (and keep) that data dir, e.g. to restart on it; otherwise a temp dir removed on stop. */
+export async function startTestStack(options: LocalStackOptions = {}): Promise<TestStack> {
   const log = captureLog();
-  const runtime = await startLocalRuntime({
-    port: 0,
-    persist: options.persist ?? false,
-    background: false,
-    writeStateFile: false,
-    retryDelaySeconds: 0,
-    log,
-    ...options,
-    env: { AWS_REGION: 'us-east-1', ...options.env },
-    dataDir,
-  });
-  const demo = ensureDemoCredentials(dataDir);
+  const local = await startLocalStack({ retryDelaySeconds: 0, log, tempDirPrefix: 'ratchet-it-', ...options });
 
   const stack: TestStack = {
-    ...runtime,
+    ...local,
     log,
     async post(provider, request) {
-      const response = await fetch(`${runtime.url}/webhooks/${provider}`, {
+      const response = await fetch(`${local.url}/webhooks/${provider}`, {
         method: 'POST',
         headers: request.headers,
         body: request.body,
@@ -75,12 +62,12 @@ export async function startTestStack(options: LocalRuntimeOptions & { keepDataDi
     sign(provider, kind, email, nowMs = Date.now()) {
       const signer = findDemoSigner(provider);
       if (!signer) throw new Error(`no demo signer for ${provider}`);
-      return signer.sign(kind, email, demo[provider]!, nowMs);
+      return signer.sign(kind, email, local.demo[provider]!, nowMs);
     },
     async drain() {
       let handled = 0;
       for (let idle = 0; idle < 3; ) {
-        const n = await runtime.poller.pollOnce(0);
+        const n = await local.poller.pollOnce(0);
         handled += n;
         if (n === 0) {
           const depth = await stack.queueDepth();
@@ -91,7 +78,7 @@ export async function startTestStack(options: LocalRuntimeOptions & { keepDataDi
       return handled;
     },
     async inboxRows() {
-      const page = await runtime.clients.doc.send(new ScanCommand({ TableName: runtime.config.inboxTable }));
+      const page = await local.clients.doc.send(new ScanCommand({ TableName: local.config.inboxTable }));
       // Decoded, with the first event as `event` for convenience; `item` is the row as stored.
       return (page.Items ?? []).flatMap((item) => {
         const row = decodeInboxRow(item);
@@ -99,39 +86,38 @@ export async function startTestStack(options: LocalRuntimeOptions & { keepDataDi
       });
     },
     async record(email) {
-      const page = await runtime.clients.doc.send(
+      const page = await local.clients.doc.send(
         new ScanCommand({
-          TableName: runtime.config.suppressionTable,
+          TableName: local.config.suppressionTable,
           FilterExpression: 'email = :e',
           ExpressionAttributeValues: { ':e': email },
         }),
       );
       return page.Items?.[0];
     },
-    async queueDepth() {
-      const attrs = async (url: string) =>
-        (
-          await runtime.clients.sqs.send(
-            new GetQueueAttributesCommand({
-              QueueUrl: url,
-              AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
-            }),
-          )
-        ).Attributes ?? {};
-      const main = await attrs(runtime.queues.queueUrl);
-      const dlq = await attrs(runtime.queues.deadLetterUrl);
+    cliEnv(extra = {}) {
       return {
-        visible: Number(main.ApproximateNumberOfMessages ?? 0),
-        inFlight: Number(main.ApproximateNumberOfMessagesNotVisible ?? 0),
-        dlq: Number(dlq.ApproximateNumberOfMessages ?? 0),
+        DYNAMODB_ENDPOINT: local.config.dynamoEndpoint!,
+        SQS_ENDPOINT: local.config.sqsEndpoint!,
+        QUEUE_URL: local.queues.queueUrl,
+        DLQ_URL: local.queues.deadLetterUrl,
+        INBOX_TABLE: local.config.inboxTable,
+        SUPPRESSION_TABLE: local.config.suppressionTable,
+        RATCHET_DATA_DIR: local.dataDir,
+        AWS_REGION: 'us-east-1',
+        ...extra,
       };
-    },
-    async stop() {
-      await runtime.stop();
-      if (!options.keepDataDir && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
   return stack;
+}
+
+/** `ratchet <argv>` in this process with exactly `env`, its output captured (no progress line). */
+export async function ratchet(env: Record<string, string>, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await ratchetCommand(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l), progressTty: false });
+  return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
 /** Injects failures into a real SDK client for chosen commands: the emulator cannot be made to fail on cue. */

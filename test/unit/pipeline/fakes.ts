@@ -1,6 +1,11 @@
-/** In-memory port implementations for unit-testing the pipeline logic without any emulator. */
+/**
+ * In-memory port implementations for unit-testing the pipeline logic without any emulator. Each passes
+ * the same contract as its real adapter (test/contracts, run in fakes-contract.test.ts and
+ * test/integration/stores.test.ts), so what the unit tests learn from them holds for the real tables.
+ */
+import { deflateRawSync } from 'node:zlib';
 import type { NormalizedEvent } from '../../../lambdas/core/event.js';
-import { AuthenticationError, PayloadTooLargeError } from '../../../lambdas/core/errors.js';
+import { AuthenticationError, PayloadTooLargeError, TransientError } from '../../../lambdas/core/errors.js';
 import type { ProviderDefinition, WebhookProvider } from '../../../lambdas/core/provider.js';
 import type {
   ControlLedger,
@@ -9,27 +14,51 @@ import type {
   PreparedRow,
   QueuedEvent,
   SubscriptionConfirmer,
+  SuppressionStore,
 } from '../../../lambdas/core/pipeline/ports.js';
 import { WebhookEdge, type EdgeDeps } from '../../../lambdas/core/pipeline/edge.js';
+import { skipWithoutRecord } from '../../../lambdas/core/pipeline/write-policy.js';
+import { applyEvent, DEFAULT_RATCHET_POLICY, type ApplyResult, type RatchetPolicy, type SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
 import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
+import { MAX_ITEM_BYTES } from '../../../lambdas/adapters/dynamodb-inbox.js';
 
-/** Mirrors DynamoInbox: one row per raw payload, keyed by its first event, written by a conditional put. */
+const THIRTY_DAYS_SECONDS = 30 * 86_400;
+
+/**
+ * Mirrors DynamoInbox: one row per raw payload, keyed by its first event, written by a conditional put
+ * that treats a row past its TTL as absent. Refuses payloads that stay over DynamoDB's item limit once
+ * deflated (the real codec adds a few bytes more; the contract keeps well clear of the edge).
+ */
 export class MemoryInbox implements InboxStore {
-  rows = new Map<string, { events: readonly NormalizedEvent[]; raw: string; receivedAt: number }>();
+  rows = new Map<string, { events: readonly NormalizedEvent[]; raw: string; receivedAt: number; expiresAt: number }>();
   failStoreFor = new Set<string>();
+  /** Stores to fail next, whatever their row (as the table being down would). */
+  failNextStores = 0;
   refuseFor = new Set<string>();
   /** Every store call, in order, with what the queue held at that moment (to check the send came first). */
   storeCalls: Array<{ pk: string; queuedBefore: number }> = [];
-  constructor(private readonly queue?: MemoryQueue) {}
+  constructor(
+    private readonly queue?: MemoryQueue,
+    private readonly ttlSeconds = THIRTY_DAYS_SECONDS,
+  ) {}
   prepare(events: readonly NormalizedEvent[], receivedAt: number): PreparedRow & { receivedAt: number } {
-    if (events.some((e) => this.refuseFor.has(e.eventId))) throw new PayloadTooLargeError('too large to store');
-    return { pk: `${events[0]!.provider}#${events[0]!.eventId}`, events, receivedAt };
+    const first = events[0];
+    if (!first) throw new TypeError('an inbox row needs at least one event');
+    if (events.some((e) => this.refuseFor.has(e.eventId)) || deflateRawSync(first.raw).length > MAX_ITEM_BYTES) {
+      throw new PayloadTooLargeError('too large to store');
+    }
+    return { pk: `${first.provider}#${first.eventId}`, events, receivedAt };
   }
   async store(row: PreparedRow & { receivedAt?: number }): Promise<boolean> {
     this.storeCalls.push({ pk: row.pk, queuedBefore: this.queue?.sent.length ?? 0 });
-    if (row.events.some((e) => this.failStoreFor.has(e.eventId))) throw new Error('inbox down');
-    if (this.rows.has(row.pk)) return false;
-    this.rows.set(row.pk, { events: row.events, raw: row.events[0]!.raw, receivedAt: row.receivedAt ?? 0 });
+    if (this.failNextStores > 0 || row.events.some((e) => this.failStoreFor.has(e.eventId))) {
+      this.failNextStores = Math.max(0, this.failNextStores - 1);
+      throw new TransientError('inbox down');
+    }
+    const receivedAt = row.receivedAt ?? 0;
+    const nowSeconds = Math.floor(receivedAt / 1000);
+    if ((this.rows.get(row.pk)?.expiresAt ?? -Infinity) >= nowSeconds) return false;
+    this.rows.set(row.pk, { events: row.events, raw: row.events[0]!.raw, receivedAt, expiresAt: nowSeconds + this.ttlSeconds });
     return true;
   }
 }
@@ -40,7 +69,7 @@ export class MemoryQueue implements EventQueue {
   async send(messages: readonly QueuedEvent[]) {
     if (this.failNext > 0) {
       this.failNext--;
-      throw new Error('queue down');
+      throw new TransientError('queue down');
     }
     this.sent.push(...messages);
   }
@@ -53,6 +82,26 @@ export class MemoryLedger implements ControlLedger {
   }
   async markDone(key: string) {
     this.done.add(key);
+  }
+}
+
+/**
+ * Mirrors DynamoSuppressionStore: read, pure ratchet, write guarded by the version read. The read yields
+ * like I/O does, so concurrent applies interleave as they do against DynamoDB and the loser re-applies.
+ */
+export class MemorySuppressionStore implements SuppressionStore {
+  records = new Map<string, { record: SuppressionRecord; version: number }>();
+  constructor(private readonly policy: RatchetPolicy = DEFAULT_RATCHET_POLICY) {}
+  async apply(event: Omit<NormalizedEvent, 'raw'>): Promise<ApplyResult> {
+    for (;;) {
+      const read = this.records.get(event.recipient);
+      await Promise.resolve();
+      const result = skipWithoutRecord(read?.record, event) ?? applyEvent(read?.record, { ...event, raw: '' }, this.policy);
+      if (!result.changed) return result;
+      if (this.records.get(event.recipient)?.version !== read?.version) continue;
+      this.records.set(event.recipient, { record: result.record, version: (read?.version ?? 0) + 1 });
+      return result;
+    }
   }
 }
 
