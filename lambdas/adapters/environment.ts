@@ -1,48 +1,22 @@
 /**
  * The runtime's environment contract: every variable the wiring and the local runtime read for
- * themselves, with its parser and default, and one number parser for all of them. (Provider
+ * themselves, with its parser and default. Numbers go through the core's one number parser
+ * (core/settings.ts parseNumber), the same the providers and the ratchet policy use. (Provider
  * credentials and the settings each provider parses in its own module are checked by building the
  * provider: see wiring/provider-configuration.ts.)
- *
- * Numbers are plain decimals (`90`, `0.5`): no signs, exponents or hex, so `1e3` or `0x50` is refused
- * rather than read as something the operator did not write. Unset or blank means the default.
  */
+import { parseNumber, type NumberRule } from '../core/settings.js';
 import { DEFAULT_INBOX_TTL_DAYS, INBOX_TABLE, QUEUE_NAMES, SUPPRESSION_TABLE } from './tables.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
-
-interface NumberVariable {
-  default: number;
-  /** Completes "<NAME> must be …". */
-  expected: string;
-  min: number;
-  /** `min` itself is refused (a positive number). */
-  exclusiveMin?: boolean;
-  max?: number;
-  integer?: boolean;
-}
 
 export const NUMBER_VARIABLES = {
   INBOX_TTL_DAYS: { default: DEFAULT_INBOX_TTL_DAYS, expected: 'a non-negative number of days', min: 0 },
   SECRETS_CACHE_SECONDS: { default: 60, expected: 'a non-negative number of seconds', min: 0 },
   PORT: { default: 3000, expected: 'a whole number from 0 to 65535 (0 picks a free port)', min: 0, max: 65_535, integer: true },
-} as const satisfies Record<string, NumberVariable>;
+} as const satisfies Record<string, NumberRule>;
 
 export type NumberVariableName = keyof typeof NUMBER_VARIABLES;
-
-/** The one number parser: throws an Error naming the variable, what it must be, and what it got. */
-export function parseNumber(name: string, raw: string | undefined, rule: NumberVariable): number {
-  const value = raw?.trim();
-  if (value === undefined || value === '') return rule.default;
-  const n = Number(value);
-  const ok =
-    /^[0-9]+(?:\.[0-9]+)?$/.test(value) &&
-    (rule.exclusiveMin ? n > rule.min : n >= rule.min) &&
-    (rule.max === undefined || n <= rule.max) &&
-    (!rule.integer || Number.isInteger(n));
-  if (!ok) throw new Error(`${name} must be ${rule.expected}, got ${JSON.stringify(raw)}`);
-  return n;
-}
 
 export function readNumber(env: Env, name: NumberVariableName): number {
   return parseNumber(name, env[name], NUMBER_VARIABLES[name]);

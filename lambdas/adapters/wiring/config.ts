@@ -5,7 +5,8 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { NAME_DEFAULTS, parseNumber, readNumber, type Env } from '../environment.js';
+import { parseNumber } from '../../core/settings.js';
+import { NAME_DEFAULTS, readNumber, type Env } from '../environment.js';
 import { createDocumentClient, createSqsClient } from '../aws-clients.js';
 import { DynamoInbox } from '../dynamodb-inbox.js';
 
