@@ -37,7 +37,7 @@ export function edgeEnvironment(config: RatchetConfig, inputs: EdgeEnvironmentIn
     ...inputs.secretArns,
     ...commonEnvironment('edge', config),
   };
-  if (config.postmarkAllowedIps !== undefined) env.POSTMARK_ALLOWED_IPS = config.postmarkAllowedIps;
+  Object.assign(env, config.providerSettings);
   if (config.topicAliases !== undefined) env.TOPIC_ALIASES = config.topicAliases;
   if (config.topicLabels !== undefined) env.TOPIC_LABELS = config.topicLabels;
   // The same check `npm start` makes: a replay inside any signature window must still find its row.

@@ -38,6 +38,7 @@ export const sendgridProvider: ProviderDefinition = {
   name: SENDGRID,
   credentialsVariable: 'SENDGRID_PUBLIC_KEYS',
   secretArnVariable: 'SENDGRID_SECRET_ARN',
+  settings: [{ variable: SENDGRID_TOLERANCE_SETTING, describe: 'How old a signed timestamp may be, whole seconds up to 48 h; ahead, the same capped at 5 min (default 90000, 25 h)' }],
   signatureWindow: (settings) => ({
     window: sendgridWindow(settings),
     variables: [SENDGRID_TOLERANCE_SETTING],
