@@ -8,6 +8,9 @@ import { parseTopicAliases, TOPIC_ALIASES_VARIABLE, type TopicAliases } from '..
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** The settings policyFromSettings reads (besides TOPIC_ALIASES). */
+export const SOFT_BOUNCE_VARIABLES = { limit: 'SOFT_BOUNCE_LIMIT', windowDays: 'SOFT_BOUNCE_WINDOW_DAYS' } as const;
+
 export interface RatchetPolicy {
   /** Soft bounces (after the latest delivery) that suppress, when they fall within the window. */
   softBounceLimit: number;
@@ -74,14 +77,14 @@ export function evidenceCap(policy: RatchetPolicy): number {
  * Also reads TOPIC_ALIASES (see parseTopicAliases), which throws on a malformed list.
  */
 export function policyFromSettings(settings: Settings): RatchetPolicy {
-  const softBounceLimit = numberFromSettings(settings, 'SOFT_BOUNCE_LIMIT', {
+  const softBounceLimit = numberFromSettings(settings, SOFT_BOUNCE_VARIABLES.limit, {
     default: DEFAULT_RATCHET_POLICY.softBounceLimit,
     expected: `a whole number between 1 and ${MAX_SOFT_BOUNCE_LIMIT}`,
     min: 1,
     max: MAX_SOFT_BOUNCE_LIMIT,
     integer: true,
   });
-  const days = numberFromSettings(settings, 'SOFT_BOUNCE_WINDOW_DAYS', {
+  const days = numberFromSettings(settings, SOFT_BOUNCE_VARIABLES.windowDays, {
     default: DEFAULT_RATCHET_POLICY.softBounceWindowMs / DAY_MS,
     expected: `a number of days above 0 and at most ${MAX_WINDOW_DAYS}`,
     min: 0,
