@@ -78,9 +78,10 @@ export interface SignatureWindow {
 }
 
 /**
- * A non-secret setting a provider reads from `ProviderDeps.settings`. Declared, so that whatever
- * wires settings (the stack's edge environment, the local runtime's checks) iterates the registry
- * instead of naming providers.
+ * A non-secret setting a provider reads from `ProviderDeps.settings`. Declared, so that what wires
+ * settings iterates the registry instead of naming providers: the stack sets the edge's environment
+ * from every `contextKey`. (The local runtime hands the core its whole environment, so every declared
+ * variable reaches the provider there as it is.)
  */
 export interface ProviderSetting {
   /** The environment variable, and its key in `ProviderDeps.settings`. */
