@@ -5,6 +5,8 @@
  */
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import type { ProviderDefinition } from '../lambdas/core/provider.js';
+import { PROVIDERS } from '../lambdas/core/providers/index.js';
 import { topicAliases, topicLabels } from './context-topics.js';
 import { boolean, email, isUnset, list, oneOf, positiveInteger, positiveNumber, type Getter } from './context-values.js';
 import { API, DEFAULT_INBOX_TTL_DAYS, DEFAULT_RESOURCE_PREFIX, FUNCTION_URL } from './definitions.js';
@@ -21,8 +23,12 @@ export interface RatchetConfig {
   readonly extraTopicArns: readonly string[];
   readonly inboxTtlDays: number;
   readonly inboxPointInTimeRecovery: boolean;
-  /** Comma-separated; undefined leaves POSTMARK_ALLOWED_IPS unset (the module's own default). */
-  readonly postmarkAllowedIps: string | undefined;
+  /**
+   * The provider settings given in context (declared with a `contextKey` on their ProviderDefinition,
+   * such as `postmarkAllowedIps` for POSTMARK_ALLOWED_IPS), by variable: the edge gets them as they are.
+   * One left out of context stays unset, so the provider module's own default applies.
+   */
+  readonly providerSettings: Readonly<Record<string, string>>;
   readonly front: FrontDoorKind;
   /** Stage default: every route without its own limit. */
   readonly throttleRateLimit: number;
@@ -95,14 +101,12 @@ export function readConfig(node: Node): RatchetConfig {
   // Whether it outlives every signature window is checked where the windows are known: the edge's
   // environment (constructs/environments.ts), with the same function `npm start` uses.
 
-  const postmarkIps = list(get, 'postmarkAllowedIps');
-
   return {
     resourcePrefix: resourcePrefix(get),
     extraTopicArns: list(get, 'extraTopicArns') ?? [],
     inboxTtlDays,
     inboxPointInTimeRecovery: boolean(get, 'inboxPointInTimeRecovery') ?? false,
-    postmarkAllowedIps: postmarkIps && postmarkIps.length > 0 ? postmarkIps.join(',') : undefined,
+    providerSettings: providerSettingsFromContext(get),
     front: oneOf(get, 'front', ['api-gateway', 'function-url'] as const) ?? 'api-gateway',
     throttleRateLimit,
     throttleBurstLimit,
@@ -121,6 +125,19 @@ export function readConfig(node: Node): RatchetConfig {
     topicAliases: topicAliases(get),
     topicLabels: topicLabels(get),
   };
+}
+
+/**
+ * Every provider setting declared with a context key, read as a comma-separated string or a list of
+ * strings (blanks dropped) and joined with commas; an empty one is left out. No provider is named here.
+ */
+export function providerSettingsFromContext(get: Getter, providers: readonly ProviderDefinition[] = PROVIDERS): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const { contextKey, variable } of providers.flatMap((provider) => provider.settings)) {
+    const items = contextKey === undefined ? undefined : list(get, contextKey);
+    if (items !== undefined && items.length > 0) settings[variable] = items.join(',');
+  }
+  return settings;
 }
 
 /** Lower-case letters, digits and dashes: valid in every name it starts (DynamoDB, SQS, Secrets Manager). */

@@ -17,6 +17,7 @@ import {
   DEFAULT_RATCHET_POLICY,
   importEntry,
   type ImportedEntry,
+  type ManualAction,
   reactivate,
   suppressManually,
   type ApplyResult,
@@ -29,12 +30,6 @@ import { isConditionalCheckFailure } from './aws-clients.js';
 interface StoredFields {
   version: number;
   updatedAt: number;
-}
-
-export interface ManualAction {
-  actor: string;
-  reason: string;
-  at: number;
 }
 
 export class DynamoSuppressionStore implements SuppressionStore {

@@ -77,6 +77,24 @@ export interface SignatureWindow {
   variables: readonly string[];
 }
 
+/**
+ * A non-secret setting a provider reads from `ProviderDeps.settings`. Declared, so that what wires
+ * settings iterates the registry instead of naming providers: the stack sets the edge's environment
+ * from every `contextKey`. (The local runtime hands the core its whole environment, so every declared
+ * variable reaches the provider there as it is.)
+ */
+export interface ProviderSetting {
+  /** The environment variable, and its key in `ProviderDeps.settings`. */
+  readonly variable: string;
+  /**
+   * The CDK context key that sets it on the edge (a comma-separated string or a list of strings,
+   * passed joined with commas). Absent: a deployment leaves it unset, so the module's default applies.
+   */
+  readonly contextKey?: string;
+  /** What it changes, in one line. */
+  readonly describe: string;
+}
+
 export interface ProviderDefinition {
   /** The route segment: `POST /webhooks/<name>`. */
   readonly name: string;
@@ -90,5 +108,7 @@ export interface ProviderDefinition {
    * be admitted again (see inbox-retention.ts).
    */
   signatureWindow?(settings: Settings): SignatureWindow;
+  /** Every setting `create()` and `signatureWindow()` read; none is read undeclared. */
+  readonly settings: readonly ProviderSetting[];
   create(deps: ProviderDeps): WebhookProvider;
 }

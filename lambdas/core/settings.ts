@@ -17,25 +17,59 @@ export const MAX_WINDOW_SECONDS = 48 * 60 * 60;
 /** How far in the future a signed timestamp may be: clock skew, never a retry horizon. */
 export const MAX_FUTURE_SKEW_SECONDS = FIVE_MINUTES_MS / 1000;
 
+export interface NumberRule {
+  /** What unset or blank means. */
+  default: number;
+  /** Completes "<NAME> must be …, got …". */
+  expected: string;
+  min: number;
+  /** `min` itself is refused (a positive number). */
+  exclusiveMin?: boolean;
+  max?: number;
+  /** Written as a whole number: digits only, and no leading zero (`010` may be meant as octal). */
+  integer?: boolean;
+}
+
+const DECIMAL = /^[0-9]+(?:\.[0-9]+)?$/;
 const WHOLE_NUMBER = /^(?:0|[1-9][0-9]*)$/;
 
 /**
- * The one whole-seconds parser for settings. Unset or blank means `fallback`; anything that is not a
- * plain decimal integer within `min..max` throws with the variable's name.
+ * The one number parser, for every numeric setting and environment variable. Numbers are plain
+ * decimals (`90`, `0.5`): no signs, exponents or hex, so `1e3` or `0x50` is refused rather than read as
+ * something the operator did not write. Unset or blank means the default; anything else out of the
+ * rule throws a plain Error naming the variable, what it must be, and what it got.
  */
+export function parseNumber(name: string, raw: string | undefined, rule: NumberRule): number {
+  const value = raw?.trim();
+  if (value === undefined || value === '') return rule.default;
+  const n = Number(value);
+  const ok =
+    (rule.integer ? WHOLE_NUMBER : DECIMAL).test(value) &&
+    (rule.exclusiveMin ? n > rule.min : n >= rule.min) &&
+    (rule.max === undefined || n <= rule.max);
+  if (!ok) throw new Error(`${name} must be ${rule.expected}, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+/** parseNumber on `settings[variable]`. */
+export function numberFromSettings(settings: Settings, variable: string, rule: NumberRule): number {
+  return parseNumber(variable, settings[variable], rule);
+}
+
+/** Whole seconds within `min..max` (default 1 s..48 h); unset or blank means `fallback`. */
 export function secondsFromSettings(
   settings: Settings,
   variable: string,
   fallback: number,
   { min = 1, max = MAX_WINDOW_SECONDS }: { min?: number; max?: number } = {},
 ): number {
-  const raw = settings[variable]?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!WHOLE_NUMBER.test(raw) || value < min || value > max) {
-    throw new Error(`${variable} must be a whole number of seconds between ${min} and ${max}`);
-  }
-  return value;
+  return numberFromSettings(settings, variable, {
+    default: fallback,
+    expected: `a whole number of seconds between ${min} and ${max}`,
+    min,
+    max,
+    integer: true,
+  });
 }
 
 /**

@@ -2,11 +2,15 @@
  * The environment each Lambda gets, in one place: names are the runtime's public contract (README).
  * Only what a role reads is passed to it.
  */
+import { NUMBER_VARIABLES, RUNTIME_VARIABLE as V } from '../../lambdas/adapters/environment.js';
 import { assertInboxOutlivesWindows } from '../../lambdas/core/inbox-retention.js';
+import { SOFT_BOUNCE_VARIABLES } from '../../lambdas/core/suppression/policy.js';
+import { TOPIC_ALIASES_VARIABLE } from '../../lambdas/core/topics.js';
+import { TOPIC_LABELS_VARIABLE } from '../../lambdas/core/unsubscribe/settings.js';
 import type { RatchetConfig } from '../config.js';
 import { METRIC_NAMESPACE, SERVICES, type Service } from './metric-catalog.js';
 
-const SECRETS_CACHE_SECONDS = '60';
+const SECRETS_CACHE_SECONDS = String(NUMBER_VARIABLES[V.secretsCacheSeconds].default);
 const NODE_OPTIONS = '--enable-source-maps';
 
 /** Powertools (service, metrics namespace, log level) and source maps. */
@@ -14,7 +18,7 @@ export function commonEnvironment(service: Service, config: Pick<RatchetConfig, 
   return {
     POWERTOOLS_SERVICE_NAME: SERVICES[service],
     POWERTOOLS_METRICS_NAMESPACE: METRIC_NAMESPACE,
-    LOG_LEVEL: config.logLevel,
+    [V.logLevel]: config.logLevel,
     NODE_OPTIONS,
   };
 }
@@ -29,17 +33,17 @@ export interface EdgeEnvironmentInputs {
 
 export function edgeEnvironment(config: RatchetConfig, inputs: EdgeEnvironmentInputs): Record<string, string> {
   const env: Record<string, string> = {
-    INBOX_TABLE: inputs.inboxTable,
-    QUEUE_URL: inputs.queueUrl,
+    [V.inboxTable]: inputs.inboxTable,
+    [V.queueUrl]: inputs.queueUrl,
     SNS_TOPIC_ARNS: inputs.topicArns.join(','),
-    INBOX_TTL_DAYS: String(config.inboxTtlDays),
-    SECRETS_CACHE_SECONDS,
+    [V.inboxTtlDays]: String(config.inboxTtlDays),
+    [V.secretsCacheSeconds]: SECRETS_CACHE_SECONDS,
     ...inputs.secretArns,
     ...commonEnvironment('edge', config),
   };
-  if (config.postmarkAllowedIps !== undefined) env.POSTMARK_ALLOWED_IPS = config.postmarkAllowedIps;
-  if (config.topicAliases !== undefined) env.TOPIC_ALIASES = config.topicAliases;
-  if (config.topicLabels !== undefined) env.TOPIC_LABELS = config.topicLabels;
+  Object.assign(env, config.providerSettings);
+  if (config.topicAliases !== undefined) env[TOPIC_ALIASES_VARIABLE] = config.topicAliases;
+  if (config.topicLabels !== undefined) env[TOPIC_LABELS_VARIABLE] = config.topicLabels;
   // The same check `npm start` makes: a replay inside any signature window must still find its row.
   assertInboxOutlivesWindows(env, config.inboxTtlDays);
   return env;
@@ -52,12 +56,12 @@ export interface ConsumerEnvironmentInputs {
 
 export function consumerEnvironment(config: RatchetConfig, inputs: ConsumerEnvironmentInputs): Record<string, string> {
   const env: Record<string, string> = {
-    INBOX_TABLE: inputs.inboxTable,
-    SUPPRESSION_TABLE: inputs.suppressionTable,
+    [V.inboxTable]: inputs.inboxTable,
+    [V.suppressionTable]: inputs.suppressionTable,
     ...commonEnvironment('consumer', config),
   };
-  if (config.softBounceLimit !== undefined) env.SOFT_BOUNCE_LIMIT = String(config.softBounceLimit);
-  if (config.softBounceWindowDays !== undefined) env.SOFT_BOUNCE_WINDOW_DAYS = String(config.softBounceWindowDays);
-  if (config.topicAliases !== undefined) env.TOPIC_ALIASES = config.topicAliases;
+  if (config.softBounceLimit !== undefined) env[SOFT_BOUNCE_VARIABLES.limit] = String(config.softBounceLimit);
+  if (config.softBounceWindowDays !== undefined) env[SOFT_BOUNCE_VARIABLES.windowDays] = String(config.softBounceWindowDays);
+  if (config.topicAliases !== undefined) env[TOPIC_ALIASES_VARIABLE] = config.topicAliases;
   return env;
 }

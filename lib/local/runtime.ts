@@ -10,6 +10,7 @@ import type { EdgeDeps } from '../../lambdas/core/pipeline/edge.js';
 import type { ConsumerDeps } from '../../lambdas/core/pipeline/consume.js';
 import { MemoryCounters, powertoolsLog } from '../../lambdas/adapters/observability.js';
 import { assertInboxOutlivesWindows } from '../../lambdas/core/inbox-retention.js';
+import { RUNTIME_VARIABLE as V } from '../../lambdas/adapters/environment.js';
 import {
   buildConsumerDeps,
   buildEdge,
@@ -88,10 +89,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const { settings, demoKey } = applyUnsubscribeDemoKey(demoDefaults.settings, dataDir);
     assertStartable(settings, { port: options.port === undefined });
     const requestedPort = options.port ?? readPort(env);
-    const dynamoEndpoint = env.DYNAMODB_ENDPOINT || (await track(startDynamo({ path: options.persist === false ? undefined : resolve(dataDir, 'dynamodb') }))).endpoint;
-    const embeddedSqs = !env.SQS_ENDPOINT;
-    const sqsEndpoint = env.SQS_ENDPOINT || (await track(startSqs())).endpoint;
-    const base = configFromEnv({ ...settings, DYNAMODB_ENDPOINT: dynamoEndpoint, SQS_ENDPOINT: sqsEndpoint });
+    const dynamoEndpoint = env[V.dynamoEndpoint] || (await track(startDynamo({ path: options.persist === false ? undefined : resolve(dataDir, 'dynamodb') }))).endpoint;
+    const embeddedSqs = !env[V.sqsEndpoint];
+    const sqsEndpoint = env[V.sqsEndpoint] || (await track(startSqs())).endpoint;
+    const base = configFromEnv({ ...settings, [V.dynamoEndpoint]: dynamoEndpoint, [V.sqsEndpoint]: sqsEndpoint });
     const config: RuntimeConfig = { ...base, secrets: 'env' };
     assertInboxOutlivesWindows(config.settings, config.inboxTtlDays);
     const clients: Clients = { ...createClients(config), ...options.clients };
@@ -99,7 +100,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const bootstrapClient = new DynamoDBClient({ region: config.region, endpoint: dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     await ensureTables(bootstrapClient, { inbox: config.inboxTable, suppression: config.suppressionTable });
     bootstrapClient.destroy();
-    const queues = await ensureQueues(clients.sqs, env.QUEUE_NAME || QUEUE.defaultName);
+    const queues = await ensureQueues(clients.sqs, env[V.queueName] || QUEUE.defaultName);
     config.queueUrl = queues.queueUrl;
 
     const log = options.log ?? powertoolsLog('ratchet-local');

@@ -5,7 +5,9 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { Construct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../lib/config.js';
+import type { ProviderDefinition } from '../../lambdas/core/provider.js';
+import { PROVIDERS } from '../../lambdas/core/providers/index.js';
+import { providerSettingsFromContext, readConfig } from '../../lib/config.js';
 import { API } from '../../lib/definitions.js';
 import {
   expectedGrants,
@@ -20,13 +22,18 @@ import {
 const OTHER_TOPIC = 'arn:aws:sns:eu-west-1:111111111111:other-ses-events';
 const THIRD_TOPIC = 'arn:aws:sns:eu-west-1:222222222222:third';
 
+/** A value for every provider setting declared with a context key: a new declaration needs one here. */
+const PROVIDER_SETTING_CONTEXT: Record<string, { given: unknown; env: string }> = {
+  postmarkAllowedIps: { given: ['3.134.147.250', '50.31.156.6'], env: '3.134.147.250,50.31.156.6' },
+};
+
 let s: Synthesized;
 beforeAll(() => {
   s = synthesizeTemplate({
     extraTopicArns: ` ${OTHER_TOPIC}, ${THIRD_TOPIC} ,`,
     inboxTtlDays: '45',
     inboxPointInTimeRecovery: 'true',
-    postmarkAllowedIps: ['3.134.147.250', '50.31.156.6'],
+    ...Object.fromEntries(Object.entries(PROVIDER_SETTING_CONTEXT).map(([key, { given }]) => [key, given])),
     throttleRateLimit: '20',
     throttleBurstLimit: 40,
     createConfigurationSet: 'false',
@@ -52,6 +59,17 @@ const env = (fn: 'edge' | 'consumer') =>
   >;
 
 describe('context overrides', () => {
+  it('every provider setting declared with a context key reaches the edge environment under its variable', () => {
+    const declared = PROVIDERS.flatMap((p) => p.settings).filter((setting) => setting.contextKey !== undefined);
+    expect(declared.map((setting) => setting.variable)).toContain('POSTMARK_ALLOWED_IPS');
+    for (const { contextKey, variable } of declared) {
+      const sample = PROVIDER_SETTING_CONTEXT[contextKey!];
+      expect(sample, `a sample value for context ${contextKey}`).toBeDefined();
+      expect(env('edge')[variable]).toBe(sample!.env);
+      expect(env('consumer')[variable]).toBeUndefined();
+    }
+  });
+
   it('extra topic ARNs join the edge allowlist and its ConfirmSubscription grant', () => {
     expect(env('edge').SNS_TOPIC_ARNS).toEqual({
       'Fn::Join': ['', [{ Ref: logicalId(s.stack.topic) }, `,${OTHER_TOPIC},${THIRD_TOPIC}`]],
@@ -187,7 +205,7 @@ describe('context parsing', () => {
       extraTopicArns: [],
       inboxTtlDays: 30,
       inboxPointInTimeRecovery: false,
-      postmarkAllowedIps: undefined,
+      providerSettings: {},
       front: 'api-gateway',
       throttleRateLimit: API.throttleRateLimit,
       throttleBurstLimit: API.throttleBurstLimit,
@@ -256,8 +274,26 @@ describe('context parsing', () => {
 
   it('blank values count as unset', () => {
     expect(config({ postmarkAllowedIps: ' ', extraTopicArns: '' })).toMatchObject({
-      postmarkAllowedIps: undefined,
+      providerSettings: {},
       extraTopicArns: [],
     });
+  });
+
+  it('provider settings come from the declarations alone: any provider, no name in lib/', () => {
+    const fake: ProviderDefinition = {
+      name: 'fake',
+      credentialsVariable: 'FAKE_KEYS',
+      settings: [
+        { variable: 'FAKE_TOLERANCE_SECONDS', contextKey: 'fakeToleranceSeconds', describe: 'a window' },
+        { variable: 'FAKE_LIST', contextKey: 'fakeList', describe: 'a list' },
+        { variable: 'FAKE_LOCAL_ONLY', describe: 'no context key: never deployed' },
+      ],
+      create: () => {
+        throw new Error('unused');
+      },
+    };
+    const context: Record<string, unknown> = { fakeToleranceSeconds: ' 90 ', fakeList: ['a', ' ', 'b'], FAKE_LOCAL_ONLY: 'x' };
+    expect(providerSettingsFromContext((key) => context[key], [fake])).toEqual({ FAKE_TOLERANCE_SECONDS: '90', FAKE_LIST: 'a,b' });
+    expect(() => providerSettingsFromContext(() => [1], [fake])).toThrow(/context fakeToleranceSeconds/);
   });
 });

@@ -64,7 +64,7 @@ describe('bad variables and ports', () => {
     expect(result.lines).toEqual([
       `npm start: QUEUE_NAME must be 1-76 letters, digits, '_' or '-' (an SQS queue name, before the -dlq suffix), got "a b"`,
       'npm start: INBOX_TTL_DAYS must be a non-negative number of days, got "ninety"',
-      'npm start: SOFT_BOUNCE_LIMIT must be a whole number between 1 and 20',
+      'npm start: SOFT_BOUNCE_LIMIT must be a whole number between 1 and 20, got "0"',
     ]);
     expectNoTrace(result.lines);
   });
@@ -109,7 +109,7 @@ describe('malformed provider credentials', () => {
       [
         'npm start: GENERIC_WEBHOOK_SECRETS entry 1 is shorter than 32 bytes',
         // A setting the provider reads is named as itself, not as the credentials variable.
-        'npm start: MAILGUN_TOLERANCE_SECONDS must be a whole number of seconds between 1 and 172800',
+        'npm start: MAILGUN_TOLERANCE_SECONDS must be a whole number of seconds between 1 and 172800, got "5 minutes"',
         'npm start: POSTMARK_BASIC_AUTH entry 1 is not user:password',
         'npm start: SENDGRID_PUBLIC_KEYS: SendGrid public key is neither base64 DER SubjectPublicKeyInfo nor a PEM public key',
         'npm start: STANDARD_WEBHOOK_SECRETS: starts with "[" but is not valid JSON (expected a JSON array of strings)',

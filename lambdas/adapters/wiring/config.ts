@@ -5,7 +5,8 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { NAME_DEFAULTS, parseNumber, readNumber, type Env } from '../environment.js';
+import { parseNumber } from '../../core/settings.js';
+import { NAME_DEFAULTS, readNumber, RUNTIME_VARIABLE as V, type Env } from '../environment.js';
 import { createDocumentClient, createSqsClient } from '../aws-clients.js';
 import { DynamoInbox } from '../dynamodb-inbox.js';
 
@@ -37,14 +38,14 @@ export interface Clients {
 
 export function configFromEnv(env: Env): RuntimeConfig {
   return {
-    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
-    dynamoEndpoint: env.DYNAMODB_ENDPOINT || undefined,
-    sqsEndpoint: env.SQS_ENDPOINT || undefined,
-    inboxTable: env.INBOX_TABLE ?? NAME_DEFAULTS.INBOX_TABLE,
-    suppressionTable: env.SUPPRESSION_TABLE ?? NAME_DEFAULTS.SUPPRESSION_TABLE,
-    queueUrl: env.QUEUE_URL ?? '',
-    inboxTtlDays: readNumber(env, 'INBOX_TTL_DAYS'),
-    secretsCacheSeconds: readNumber(env, 'SECRETS_CACHE_SECONDS'),
+    region: env[V.region] ?? env[V.defaultRegion] ?? 'us-east-1',
+    dynamoEndpoint: env[V.dynamoEndpoint] || undefined,
+    sqsEndpoint: env[V.sqsEndpoint] || undefined,
+    inboxTable: env[V.inboxTable] ?? NAME_DEFAULTS[V.inboxTable],
+    suppressionTable: env[V.suppressionTable] ?? NAME_DEFAULTS[V.suppressionTable],
+    queueUrl: env[V.queueUrl] ?? '',
+    inboxTtlDays: readNumber(env, V.inboxTtlDays),
+    secretsCacheSeconds: readNumber(env, V.secretsCacheSeconds),
     settings: env,
   };
 }
@@ -65,7 +66,7 @@ export function buildInbox(config: RuntimeConfig, clients: Pick<Clients, 'doc'>)
 export function queueResolver(config: RuntimeConfig): () => Promise<string> | string {
   const { queueUrl } = config;
   if (typeof queueUrl === 'function') return queueUrl;
-  if (!queueUrl) throw new Error('QUEUE_URL is not set');
+  if (!queueUrl) throw new Error(`${V.queueUrl} is not set`);
   return () => queueUrl;
 }
 

@@ -2,6 +2,7 @@
 import type { ConsumerDeps } from '../../core/pipeline/consume.js';
 import { policyFromSettings } from '../../core/suppression/index.js';
 import { DynamoSuppressionStore } from '../dynamodb-suppressions.js';
+import { RUNTIME_VARIABLE } from '../environment.js';
 import { powertoolsCounters, powertoolsLog } from '../observability.js';
 import type { Clients, RuntimeConfig } from './config.js';
 
@@ -14,7 +15,7 @@ export function buildConsumerDeps(
   const { now = Date.now, ...rest } = overrides;
   return {
     suppressions: new DynamoSuppressionStore(clients.doc, config.suppressionTable, policyFromSettings(config.settings), { now }),
-    log: powertoolsLog('ratchet-consumer', config.settings.LOG_LEVEL),
+    log: powertoolsLog('ratchet-consumer', config.settings[RUNTIME_VARIABLE.logLevel]),
     counters: powertoolsCounters('ratchet-consumer', 'Ratchet'),
     ...rest,
   };

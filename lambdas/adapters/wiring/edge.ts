@@ -12,13 +12,14 @@ import { HttpsCertificateFetcher, PinnedDirectoryCertificates } from '../sns-cer
 import { SnsSubscriptionConfirmer } from '../sns-confirmer.js';
 import { MAX_BODY_BYTES } from '../runtime-defaults.js';
 import { SqsEventQueue } from '../sqs-queue.js';
+import { RUNTIME_VARIABLE } from '../environment.js';
 import { reportConfigurationErrors } from './provider-configuration.js';
 import { buildInbox, inboxTtlSeconds, queueResolver, type Clients, type RuntimeConfig } from './config.js';
 
 export function buildEdge(config: RuntimeConfig, clients: Clients, overrides: Partial<EdgeDeps> = {}): WebhookEdge {
   const ttlSeconds = inboxTtlSeconds(config);
   const now = overrides.now ?? Date.now;
-  const log = overrides.log ?? powertoolsLog('ratchet-edge', config.settings.LOG_LEVEL);
+  const log = overrides.log ?? powertoolsLog('ratchet-edge', config.settings[RUNTIME_VARIABLE.logLevel]);
   const counters = overrides.counters ?? powertoolsCounters('ratchet-edge', 'Ratchet');
   const { providers, secrets } = reportConfigurationErrors(
     overrides.providers ?? PROVIDERS,
@@ -45,7 +46,7 @@ export function buildEdge(config: RuntimeConfig, clients: Clients, overrides: Pa
 }
 
 function certificateSource(config: RuntimeConfig): CertificateSource {
-  const dir = config.settings.SNS_CERT_DIR;
+  const dir = config.settings[RUNTIME_VARIABLE.snsCertDir];
   return dir ? new PinnedDirectoryCertificates(dir) : new HttpsCertificateFetcher();
 }
 

@@ -152,6 +152,7 @@ export const genericProvider: ProviderDefinition = {
   name: GENERIC,
   credentialsVariable: GENERIC_CREDENTIALS_VARIABLE,
   secretArnVariable: 'GENERIC_WEBHOOK_SECRET_ARN',
+  settings: [{ variable: GENERIC_TOLERANCE_VARIABLE, describe: 'How old a signed timestamp may be, whole seconds up to 48 h; ahead, the same capped at 5 min (default 300)' }],
   signatureWindow: (settings) => ({
     window: genericWindow(settings),
     variables: [GENERIC_TOLERANCE_VARIABLE],

@@ -7,8 +7,7 @@
 import { createHmac } from 'node:crypto';
 import { AuthenticationError } from '../errors.js';
 import { matchesAny } from '../hmac.js';
-import { isRecord } from '../json.js';
-import { objectMemberTexts } from '../json-slices.js';
+import { isRecord, objectMemberTexts } from '../json.js';
 import { decodeHexStrict, parseUnixSeconds } from '../request.js';
 
 const SHA256_BYTES = 32;

@@ -46,6 +46,7 @@ export const mailgunProvider: ProviderDefinition = {
   name: MAILGUN,
   credentialsVariable: 'MAILGUN_SIGNING_KEYS',
   secretArnVariable: 'MAILGUN_SECRET_ARN',
+  settings: [{ variable: MAILGUN_TOLERANCE_SETTING, describe: 'How old a signed timestamp may be, whole seconds up to 48 h; ahead, the same capped at 5 min (default 32400, 9 h)' }],
   signatureWindow: (settings) => ({
     window: mailgunWindow(settings),
     variables: [MAILGUN_TOLERANCE_SETTING],

@@ -66,6 +66,13 @@ export const postmarkProvider: ProviderDefinition = {
   name: POSTMARK,
   credentialsVariable: POSTMARK_CREDENTIALS_VARIABLE,
   secretArnVariable: 'POSTMARK_SECRET_ARN',
+  settings: [
+    {
+      variable: POSTMARK_ALLOWED_IPS_VARIABLE,
+      contextKey: 'postmarkAllowedIps',
+      describe: 'Source addresses or CIDR ranges allowed to call the Postmark route (default: no IP check)',
+    },
+  ],
   create(deps): WebhookProvider {
     const digests = postmarkCredentialDigests(deps.credentials);
     const allowlist = parseIpAllowlist(deps.settings[POSTMARK_ALLOWED_IPS_VARIABLE], POSTMARK_ALLOWED_IPS_VARIABLE);

@@ -10,8 +10,7 @@ import type { KeyObject } from 'node:crypto';
 import { withRecipient } from '../classification.js';
 import { MalformedRequestError } from '../errors.js';
 import type { NormalizedEvent } from '../event.js';
-import { isRecord, parseJsonStrict } from '../json.js';
-import { arrayElementTexts } from '../json-slices.js';
+import { arrayElementTexts, isRecord, parseJsonStrict } from '../json.js';
 import type { ProviderDefinition, ProviderDeps, Receipt, WebhookProvider } from '../provider.js';
 import { bodyText, type WebhookRequest } from '../request.js';
 import { windowFromSettings, type Settings } from '../settings.js';
@@ -39,6 +38,7 @@ export const sendgridProvider: ProviderDefinition = {
   name: SENDGRID,
   credentialsVariable: 'SENDGRID_PUBLIC_KEYS',
   secretArnVariable: 'SENDGRID_SECRET_ARN',
+  settings: [{ variable: SENDGRID_TOLERANCE_SETTING, describe: 'How old a signed timestamp may be, whole seconds up to 48 h; ahead, the same capped at 5 min (default 90000, 25 h)' }],
   signatureWindow: (settings) => ({
     window: sendgridWindow(settings),
     variables: [SENDGRID_TOLERANCE_SETTING],

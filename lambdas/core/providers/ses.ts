@@ -14,6 +14,11 @@ export const SES_PROVIDER_NAME = 'ses';
 export const sesProvider: ProviderDefinition = {
   name: SES_PROVIDER_NAME,
   credentialsVariable: 'SNS_TOPIC_ARNS',
+  settings: [
+    { variable: SNS_SETTING.minimumSignatureVersion, describe: 'Lowest accepted SNS SignatureVersion, 1 (SHA-1) or 2 (SHA-256) (default 1)' },
+    { variable: SNS_SETTING.maxAgeSeconds, describe: 'How old an SNS Timestamp may be, whole seconds up to 48 h (default 3900)' },
+    { variable: SNS_SETTING.maxFutureSeconds, describe: 'How far ahead an SNS Timestamp may be, whole seconds up to 48 h (default 300)' },
+  ],
   signatureWindow: (settings) => ({
     window: readSnsSettings(settings).window,
     variables: [SNS_SETTING.maxAgeSeconds, SNS_SETTING.maxFutureSeconds],

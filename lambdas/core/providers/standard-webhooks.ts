@@ -126,6 +126,7 @@ export const standardWebhooksProvider: ProviderDefinition = {
   name: STANDARD,
   credentialsVariable: STANDARD_CREDENTIALS_VARIABLE,
   secretArnVariable: 'STANDARD_WEBHOOK_SECRET_ARN',
+  settings: [{ variable: STANDARD_TOLERANCE_VARIABLE, describe: 'How old a signed timestamp may be, whole seconds up to 48 h; ahead, the same capped at 5 min (default 300)' }],
   signatureWindow: (settings) => ({
     window: standardWindow(settings),
     variables: [STANDARD_TOLERANCE_VARIABLE],

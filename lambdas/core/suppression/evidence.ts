@@ -2,6 +2,7 @@
  * Evidence entries: reading them back from a stored item, choosing between two versions of one key,
  * and the union of two maps. Shared by the global evidence, the soft bounces and every topic.
  */
+import { isRecord } from '../json.js';
 import { EVIDENCE_KINDS, type Evidence, type EvidenceKind } from './record.js';
 
 const EVIDENCE_STRING_FIELDS = [
@@ -18,7 +19,7 @@ const EVIDENCE_STRING_FIELDS = [
 
 export function readEvidenceMap(value: unknown, field: string, allowed: (kind: EvidenceKind) => boolean): Record<string, Evidence> {
   const map = value ?? {};
-  if (!isPlainObject(map)) malformed(field);
+  if (!isRecord(map)) malformed(field);
   const entries: Array<[string, Evidence]> = [];
   for (const [key, raw] of Object.entries(map)) {
     const entry = readEvidence(raw);
@@ -29,7 +30,7 @@ export function readEvidenceMap(value: unknown, field: string, allowed: (kind: E
 }
 
 export function readEvidence(value: unknown): Evidence {
-  if (!isPlainObject(value)) malformed('evidence entry');
+  if (!isRecord(value)) malformed('evidence entry');
   const kind = value['kind'];
   const occurredAt = value['occurredAt'];
   const provider = value['provider'];
@@ -55,17 +56,14 @@ export function malformed(what: string): never {
   throw new TypeError(`stored suppression record is malformed: ${what}`);
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
- * JSON with object keys sorted: a content-only identity, used to compare records (key order in a
- * DynamoDB map means nothing) and as the last tie-break between two versions of one entry.
+ * JSON with object keys sorted: a deterministic order between two versions of one entry (the last
+ * tie-break of pickEvidence), since key order in a DynamoDB map means nothing. Not how records are
+ * compared: sameJson (result.ts) is the one equality, and it builds no strings.
  */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isPlainObject(value)) {
+  if (isRecord(value)) {
     const keys = Object.keys(value)
       .filter((k) => value[k] !== undefined)
       .sort();

@@ -6,11 +6,10 @@
  * evidence it only adds: an import never lifts a suppression, and entries dated at or before a
  * reactivation do not count.
  */
-import { normalizeRecipient } from '../event.js';
 import { evidenceKey, softBounceKey } from './keys.js';
 import { maxDefined, minDefined, normalize, readFacts, unionEvidence } from './normalize.js';
 import { assertPolicy, DEFAULT_RATCHET_POLICY, type RatchetPolicy } from './policy.js';
-import { emptyRecord, type ApplyResult, type Evidence, type EvidenceKind, type SuppressionRecord } from './record.js';
+import { startingRecord, type ApplyResult, type Evidence, type EvidenceKind, type SuppressionRecord } from './record.js';
 import { clip, result } from './result.js';
 
 export const IMPORT_PROVIDER = 'import';
@@ -36,10 +35,8 @@ export function importEntry(
   policy: RatchetPolicy = DEFAULT_RATCHET_POLICY,
 ): ApplyResult {
   assertPolicy(policy);
-  const address = normalizeRecipient(email);
-  if (record !== undefined && record.email !== address) throw new TypeError('address does not match the suppression record');
+  const previous = startingRecord(record, email);
   if (!Number.isFinite(entry.occurredAt)) throw new TypeError('an imported entry needs a time');
-  const previous = record ?? emptyRecord(address);
   const before = readFacts(previous);
   const evidence: Evidence = {
     kind: entry.kind,

@@ -3,7 +3,7 @@ export { applyEvent } from './apply.js';
 export { changeTopicManually, reactivate, suppressManually, type ManualAction } from './manual.js';
 export { importEntry, IMPORT_PROVIDER, type ImportedEntry } from './imported.js';
 export { mergeRecords } from './merge.js';
-export { DEFAULT_RATCHET_POLICY, policyFromSettings, type RatchetPolicy } from './policy.js';
+export { DEFAULT_RATCHET_POLICY, policyFromSettings, SOFT_BOUNCE_VARIABLES, type RatchetPolicy } from './policy.js';
 export {
   emptyRecord,
   isSuppressedRecord,

@@ -2,12 +2,11 @@
  * The two things only a human does: suppress an address by hand, and reactivate one. Reactivation is
  * the ONLY way from suppressed back to active; nothing a provider sends can do it.
  */
-import { normalizeRecipient } from '../event.js';
 import { isTopicName, NO_TOPIC_ALIASES, resolveTopic } from '../topics.js';
 import { manualKey } from './keys.js';
 import { maxDefined, normalize, readFacts, unionAudit, unionEvidence } from './normalize.js';
 import { assertPolicy, DEFAULT_RATCHET_POLICY, type RatchetPolicy } from './policy.js';
-import { emptyRecord, type ApplyResult, type AuditEntry, type Effect, type SuppressionRecord } from './record.js';
+import { startingRecord, type ApplyResult, type AuditEntry, type Effect, type SuppressionRecord } from './record.js';
 import { clip, result } from './result.js';
 import { topicEffect } from './apply.js';
 import { evidenceKey } from './keys.js';
@@ -52,10 +51,8 @@ export function suppressManually(
   policy: RatchetPolicy = DEFAULT_RATCHET_POLICY,
 ): ApplyResult {
   assertPolicy(policy);
-  const address = normalizeRecipient(email);
-  if (record !== undefined && record.email !== address) throw new TypeError('address does not match the suppression record');
+  const previous = startingRecord(record, email);
   const entry = auditEntry('suppress', action);
-  const previous = record ?? emptyRecord(address);
   const before = readFacts(previous);
   const key = manualKey(entry.at);
   const evidence = { [key]: { kind: 'manual' as const, occurredAt: entry.at, provider: 'manual', actor: entry.actor, note: entry.reason } };
@@ -81,11 +78,9 @@ export function changeTopicManually(
   assertPolicy(policy);
   if (!isTopicName(topic)) throw new TypeError('not a topic name');
   if (change !== 'unsubscribe' && change !== 'subscribe') throw new TypeError('a topic change is unsubscribe or subscribe');
-  const address = normalizeRecipient(email);
-  if (record !== undefined && record.email !== address) throw new TypeError('address does not match the suppression record');
+  const previous = startingRecord(record, email);
   const name = resolveTopic(topic, policy.topicAliases ?? NO_TOPIC_ALIASES);
   const entry = { ...auditEntry(change === 'unsubscribe' ? 'suppress' : 'reactivate', action), topic: name };
-  const previous = record ?? emptyRecord(address);
   const before = readFacts(previous);
   const key = evidenceKey(change, 'manual', String(entry.at));
   const evidence = { kind: change, occurredAt: entry.at, provider: 'manual', actor: entry.actor, note: entry.reason, ...(name !== topic ? { scope: topic } : {}) };

@@ -15,11 +15,12 @@ import {
   type SuppressionReason,
   type SuppressionRecord,
 } from './record.js';
-import { compareStrings, isPlainObject, malformed, readEvidenceMap, unionEvidence } from './evidence.js';
+import { isRecord } from '../json.js';
+import { compareStrings, malformed, readEvidenceMap, unionEvidence } from './evidence.js';
 import { earliestCrossingStart } from './soft-bounce.js';
 import { deriveTopics, readTopics, type TopicFacts } from './topics.js';
 
-export { canonicalJson, pickEvidence, unionEvidence } from './evidence.js';
+export { pickEvidence, unionEvidence } from './evidence.js';
 
 /** The stored facts; everything else in a SuppressionRecord is derived from these. */
 export type Facts = Omit<SuppressionRecord, DerivedField | 'topics'> & { topics: TopicFacts };
@@ -52,7 +53,7 @@ export function readFacts(record: SuppressionRecord): Facts {
 }
 
 function readAudit(value: unknown): AuditEntry {
-  if (!isPlainObject(value)) malformed('audit entry');
+  if (!isRecord(value)) malformed('audit entry');
   const { action, actor, reason, at, topic } = value;
   if (action !== 'suppress' && action !== 'reactivate') malformed('audit action');
   if (typeof actor !== 'string' || typeof reason !== 'string') malformed('audit actor/reason');

@@ -3,9 +3,13 @@
  * (complaints, hard bounces, unsubscribes suppress at once) is the point of the project, not a policy.
  */
 
+import { numberFromSettings, type Settings } from '../settings.js';
 import { parseTopicAliases, TOPIC_ALIASES_VARIABLE, type TopicAliases } from '../topics.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The settings policyFromSettings reads (besides TOPIC_ALIASES). */
+export const SOFT_BOUNCE_VARIABLES = { limit: 'SOFT_BOUNCE_LIMIT', windowDays: 'SOFT_BOUNCE_WINDOW_DAYS' } as const;
 
 export interface RatchetPolicy {
   /** Soft bounces (after the latest delivery) that suppress, when they fall within the window. */
@@ -72,24 +76,22 @@ export function evidenceCap(policy: RatchetPolicy): number {
  * anything else that does not parse throws: a typo must not silently become "never suppress".
  * Also reads TOPIC_ALIASES (see parseTopicAliases), which throws on a malformed list.
  */
-export function policyFromSettings(settings: Readonly<Record<string, string | undefined>>): RatchetPolicy {
-  const limitRaw = settings['SOFT_BOUNCE_LIMIT']?.trim();
-  const daysRaw = settings['SOFT_BOUNCE_WINDOW_DAYS']?.trim();
-  let softBounceLimit = DEFAULT_RATCHET_POLICY.softBounceLimit;
-  let softBounceWindowMs = DEFAULT_RATCHET_POLICY.softBounceWindowMs;
-  if (limitRaw !== undefined && limitRaw !== '') {
-    if (!/^[1-9][0-9]*$/.test(limitRaw) || Number(limitRaw) > MAX_SOFT_BOUNCE_LIMIT) {
-      throw new Error(`SOFT_BOUNCE_LIMIT must be a whole number between 1 and ${MAX_SOFT_BOUNCE_LIMIT}`);
-    }
-    softBounceLimit = Number(limitRaw);
-  }
-  if (daysRaw !== undefined && daysRaw !== '') {
-    const days = Number(daysRaw);
-    if (!/^[0-9]+(?:\.[0-9]+)?$/.test(daysRaw) || !(days > 0) || days > MAX_WINDOW_DAYS) {
-      throw new Error(`SOFT_BOUNCE_WINDOW_DAYS must be a number of days above 0 and at most ${MAX_WINDOW_DAYS}`);
-    }
-    softBounceWindowMs = Math.round(days * DAY_MS);
-  }
+export function policyFromSettings(settings: Settings): RatchetPolicy {
+  const softBounceLimit = numberFromSettings(settings, SOFT_BOUNCE_VARIABLES.limit, {
+    default: DEFAULT_RATCHET_POLICY.softBounceLimit,
+    expected: `a whole number between 1 and ${MAX_SOFT_BOUNCE_LIMIT}`,
+    min: 1,
+    max: MAX_SOFT_BOUNCE_LIMIT,
+    integer: true,
+  });
+  const days = numberFromSettings(settings, SOFT_BOUNCE_VARIABLES.windowDays, {
+    default: DEFAULT_RATCHET_POLICY.softBounceWindowMs / DAY_MS,
+    expected: `a number of days above 0 and at most ${MAX_WINDOW_DAYS}`,
+    min: 0,
+    exclusiveMin: true,
+    max: MAX_WINDOW_DAYS,
+  });
+  const softBounceWindowMs = Math.round(days * DAY_MS);
   const topicAliases = parseTopicAliases(settings[TOPIC_ALIASES_VARIABLE]);
   return topicAliases.size > 0 ? { softBounceLimit, softBounceWindowMs, topicAliases } : { softBounceLimit, softBounceWindowMs };
 }

@@ -12,7 +12,7 @@
  * name appears here.
  */
 
-import type { EventDetail } from '../event.js';
+import { normalizeRecipient, type EventDetail } from '../event.js';
 
 /** Why an address is suppressed; the tuple order is the precedence used for `reason`. */
 export const SUPPRESSION_REASONS = ['complaint', 'hard_bounce', 'unsubscribe', 'soft_bounce_limit', 'manual'] as const;
@@ -133,6 +133,13 @@ export interface ApplyResult {
 
 export function emptyRecord(email: string): SuppressionRecord {
   return { email, status: 'active', transactionalStatus: 'active', reasons: [], evidence: {}, softBounces: {}, topics: {}, audit: [] };
+}
+
+/** What an operation on `email` starts from: `record`, which must be that address's, or a new empty record. */
+export function startingRecord(record: SuppressionRecord | undefined, email: string): SuppressionRecord {
+  const address = normalizeRecipient(email);
+  if (record !== undefined && record.email !== address) throw new TypeError('address does not match the suppression record');
+  return record ?? emptyRecord(address);
 }
 
 export function isSuppressedRecord(record: SuppressionRecord | undefined): boolean {

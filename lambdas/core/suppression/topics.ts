@@ -14,7 +14,8 @@
  * Topics are independent of the global record: a reactivation does not prune them, and no topic
  * entry ever changes `status`, `reasons` or `transactionalStatus`.
  */
-import { compareStrings, isPlainObject, malformed, readEvidenceMap, unionEvidence } from './evidence.js';
+import { isRecord } from '../json.js';
+import { compareStrings, malformed, readEvidenceMap, unionEvidence } from './evidence.js';
 import type { Evidence, TopicState } from './record.js';
 
 /** Topic name → its evidence map: what `normalize` derives `topics` from. */
@@ -64,10 +65,10 @@ export function deriveTopics(facts: TopicFacts, cap: number): Record<string, Top
  */
 export function readTopics(value: unknown): TopicFacts {
   if (value === undefined || value === null) return {};
-  if (!isPlainObject(value)) malformed('topics');
+  if (!isRecord(value)) malformed('topics');
   const out: Array<[string, Record<string, Evidence>]> = [];
   for (const [topic, state] of Object.entries(value)) {
-    if (!isPlainObject(state)) malformed('topic state');
+    if (!isRecord(state)) malformed('topic state');
     const evidence = readEvidenceMap(state['evidence'], 'topic evidence', (kind) => kind === 'unsubscribe' || kind === 'subscribe');
     if (Object.keys(evidence).length === 0) malformed('topic without evidence');
     out.push([topic, evidence]);

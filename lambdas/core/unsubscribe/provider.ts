@@ -34,6 +34,7 @@ export const UNSUBSCRIBE_PROVIDER: ProviderDefinition = {
   name: UNSUBSCRIBE_PROVIDER_NAME,
   credentialsVariable: 'UNSUBSCRIBE_SECRETS',
   secretArnVariable: 'UNSUBSCRIBE_SECRET_ARN',
+  settings: [{ variable: 'UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS', describe: 'How long an unsubscribe link works, in days (default 400)' }],
   create(deps): WebhookProvider {
     const keys = deriveTokenKeys(deps.credentials);
     const maxAgeDays = maxAgeDaysFromSettings(deps.settings);

@@ -8,11 +8,12 @@ export interface PageSettings {
 }
 
 const MAX_TEXT = 120;
+export const TOPIC_LABELS_VARIABLE = 'TOPIC_LABELS';
 
 /** Parsed once at start: a malformed TOPIC_LABELS is an operator mistake and fails loudly. */
 export function pageSettingsFrom(settings: Readonly<Record<string, string | undefined>>): PageSettings {
   const labels = new Map<string, string>();
-  for (const entry of (settings.TOPIC_LABELS ?? '').split(',')) {
+  for (const entry of (settings[TOPIC_LABELS_VARIABLE] ?? '').split(',')) {
     if (entry.trim() === '') continue;
     const at = entry.indexOf('=');
     const topic = at < 0 ? '' : entry.slice(0, at).trim();

@@ -14,6 +14,7 @@
  */
 import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomFillSync, type KeyObject } from 'node:crypto';
 import { normalizeRecipient } from '../event.js';
+import { numberFromSettings, type Settings } from '../settings.js';
 
 export const TOKEN_VERSION = 1;
 const HEADER_BYTES = 7;
@@ -167,12 +168,13 @@ function parsePlaintext(plaintext: Buffer, header: Buffer, id: Buffer): Unsubscr
 }
 
 /** UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS: a positive number of days, default 400 (CAN-SPAM needs at least 30). */
-export function maxAgeDaysFromSettings(settings: Readonly<Record<string, string | undefined>>): number {
-  const raw = settings.UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS?.trim();
-  if (raw === undefined || raw === '') return DEFAULT_MAX_AGE_DAYS;
-  const days = Number(raw);
-  if (!Number.isFinite(days) || days <= 0) throw new Error('UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS must be a positive number of days');
-  return days;
+export function maxAgeDaysFromSettings(settings: Settings): number {
+  return numberFromSettings(settings, 'UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS', {
+    default: DEFAULT_MAX_AGE_DAYS,
+    expected: 'a positive number of days',
+    min: 0,
+    exclusiveMin: true,
+  });
 }
 
 /** `UNSUBSCRIBE_SECRETS` (or the secret's value): a JSON array of strings or a comma-separated list; blanks dropped. */

@@ -1,27 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { checkNames, NUMBER_VARIABLES, parseNumber, readNumber } from '../../../lambdas/adapters/environment.js';
+import { checkNames, NUMBER_VARIABLES, readNumber } from '../../../lambdas/adapters/environment.js';
 import { configFromEnv } from '../../../lambdas/adapters/wiring/config.js';
 
-describe('the one number parser', () => {
-  const rule = { default: 7, expected: 'a number from 1 to 10', min: 1, max: 10 };
-
-  it('reads plain decimals, and unset or blank as the default', () => {
-    expect(parseNumber('X', undefined, rule)).toBe(7);
-    expect(parseNumber('X', '  ', rule)).toBe(7);
-    expect(parseNumber('X', ' 2.5 ', rule)).toBe(2.5);
-    expect(parseNumber('X', '10', rule)).toBe(10);
-    expect(parseNumber('X', '1', rule)).toBe(1);
-  });
-
-  it.each(['0.5', '11', '-1', '1e1', '0x5', 'five', '5 minutes', 'Infinity', 'NaN', '.5', '5.'])('refuses %j, naming the variable', (raw) => {
-    expect(() => parseNumber('X', raw, rule)).toThrow(`X must be a number from 1 to 10, got ${JSON.stringify(raw)}`);
-  });
-
+describe('the number variables, through the core parser', () => {
   it('honours exclusive minimums and whole numbers', () => {
     expect(() => readNumber({ PORT: '1.5' }, 'PORT')).toThrow(/^PORT must be/);
     expect(readNumber({ SECRETS_CACHE_SECONDS: '0.25' }, 'SECRETS_CACHE_SECONDS')).toBe(0.25);
     expect(() => readNumber({ PORT: '80.5' }, 'PORT')).toThrow(/^PORT must be a whole number/);
     expect(readNumber({ PORT: '0' }, 'PORT')).toBe(0);
+    // Whole numbers are written as such: no leading zero, no `.0`.
+    expect(() => readNumber({ PORT: '080' }, 'PORT')).toThrow('PORT must be a whole number from 0 to 65535 (0 picks a free port), got "080"');
+    expect(() => readNumber({ PORT: '80.0' }, 'PORT')).toThrow(/^PORT must be a whole number/);
   });
 });
 

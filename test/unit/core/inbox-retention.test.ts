@@ -74,6 +74,7 @@ describe('assertInboxOutlivesWindows', () => {
     const provider = (maxAgeMs: number) => ({
       name: 'edge',
       credentialsVariable: 'X',
+      settings: [],
       signatureWindow: () => ({ window: { maxAgeMs, maxFutureMs: 0 }, variables: ['EDGE_WINDOW'] }),
       create: () => {
         throw new Error('unused');

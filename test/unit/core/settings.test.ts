@@ -1,6 +1,38 @@
-/** The one whole-seconds parser, and the signature windows built from it: refused loudly when wrong. */
+/** The one number parser, the whole-seconds settings and the signature windows built on it: refused loudly when wrong. */
 import { describe, expect, it } from 'vitest';
-import { MAX_WINDOW_SECONDS, secondsFromSettings, windowFromSettings } from '../../../lambdas/core/settings.js';
+import { MAX_WINDOW_SECONDS, numberFromSettings, parseNumber, secondsFromSettings, windowFromSettings } from '../../../lambdas/core/settings.js';
+
+describe('the one number parser', () => {
+  const rule = { default: 7, expected: 'a number from 1 to 10', min: 1, max: 10 };
+
+  it('reads plain decimals, and unset or blank as the default', () => {
+    expect(parseNumber('X', undefined, rule)).toBe(7);
+    expect(parseNumber('X', '  ', rule)).toBe(7);
+    expect(parseNumber('X', ' 2.5 ', rule)).toBe(2.5);
+    expect(parseNumber('X', '10', rule)).toBe(10);
+    expect(parseNumber('X', '1', rule)).toBe(1);
+  });
+
+  it.each(['0.5', '11', '-1', '1e1', '0x5', 'five', '5 minutes', 'Infinity', 'NaN', '.5', '5.'])('refuses %j, naming the variable', (raw) => {
+    expect(() => parseNumber('X', raw, rule)).toThrow(`X must be a number from 1 to 10, got ${JSON.stringify(raw)}`);
+  });
+
+  it('honours an exclusive minimum and an open maximum', () => {
+    const positive = { default: 1, expected: 'a positive number', min: 0, exclusiveMin: true };
+    expect(parseNumber('Y', '0.001', positive)).toBe(0.001);
+    expect(parseNumber('Y', '1000000', positive)).toBe(1_000_000);
+    expect(() => parseNumber('Y', '0', positive)).toThrow('Y must be a positive number, got "0"');
+  });
+
+  it.each(['3.0', '03', '00', '+3'])('refuses %j where a whole number is expected', (raw) => {
+    expect(() => parseNumber('Z', raw, { default: 1, expected: 'a whole number', min: 0, integer: true })).toThrow(/^Z must be a whole number, got/);
+  });
+
+  it('reads a setting by its name', () => {
+    expect(numberFromSettings({ N: ' 4 ' }, 'N', { default: 0, expected: 'n', min: 0 })).toBe(4);
+    expect(numberFromSettings({}, 'N', { default: 9, expected: 'n', min: 0 })).toBe(9);
+  });
+});
 
 describe('secondsFromSettings', () => {
   it('falls back when unset or blank', () => {
@@ -39,6 +71,6 @@ describe('windowFromSettings', () => {
   });
 
   it('refuses a window over the 48 h cap', () => {
-    expect(() => windowFromSettings({ X: '172801' }, 'X', 300)).toThrow(/X must be a whole number of seconds between 1 and 172800/);
+    expect(() => windowFromSettings({ X: '172801' }, 'X', 300)).toThrow('X must be a whole number of seconds between 1 and 172800, got "172801"');
   });
 });

@@ -51,7 +51,7 @@ describe('everything npm start checks before starting', () => {
       `INBOX_TABLE must be 3-255 letters, digits, '_', '-' or '.' (a DynamoDB table name), got "a"`,
       'DYNAMODB_ENDPOINT must be an http(s) URL, got "localhost:8000"',
       'SECRETS_CACHE_SECONDS must be a non-negative number of seconds, got "-1"',
-      'SOFT_BOUNCE_WINDOW_DAYS must be a number of days above 0 and at most 3650',
+      'SOFT_BOUNCE_WINDOW_DAYS must be a number of days above 0 and at most 3650, got "0"',
       // SES's credentials are public topic ARNs: the value is shown, it helps.
       'SNS_TOPIC_ARNS: SNS topic allowlist entry is not an SNS topic ARN: not-an-arn',
       'GENERIC_WEBHOOK_SECRETS entry 1 is shorter than 32 bytes',

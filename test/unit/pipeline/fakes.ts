@@ -136,6 +136,7 @@ export function fakeProvider(created: { count: number; credentials: string[][] }
   return {
     name: 'fake',
     credentialsVariable: 'FAKE_KEYS',
+    settings: [],
     create(deps): WebhookProvider {
       created.count++;
       created.credentials.push([...deps.credentials]);

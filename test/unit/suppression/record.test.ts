@@ -198,8 +198,10 @@ describe('policyFromSettings', () => {
     { SOFT_BOUNCE_WINDOW_DAYS: '1e3' },
     { SOFT_BOUNCE_WINDOW_DAYS: '30d' },
     { SOFT_BOUNCE_WINDOW_DAYS: '3651' },
-  ])('%j throws', (settings) => {
-    expect(() => policyFromSettings(settings)).toThrow(Error);
+  ])('%j throws, naming the variable and the value', (settings) => {
+    const [name, value] = Object.entries(settings)[0]!;
+    expect(() => policyFromSettings(settings)).toThrow(`${name} must be `);
+    expect(() => policyFromSettings(settings)).toThrow(`, got ${JSON.stringify(value)}`);
   });
 });
 

@@ -117,8 +117,13 @@ describe('unsubscribe tokens', () => {
   it('reads UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS strictly', () => {
     expect(maxAgeDaysFromSettings({})).toBe(400);
     expect(maxAgeDaysFromSettings({ UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS: '30' })).toBe(30);
-    expect(() => maxAgeDaysFromSettings({ UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS: '0' })).toThrow();
-    expect(() => maxAgeDaysFromSettings({ UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS: 'soon' })).toThrow();
+    expect(maxAgeDaysFromSettings({ UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS: ' 0.5 ' })).toBe(0.5);
+    expect(() => maxAgeDaysFromSettings({ UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS: '0' })).toThrow('UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS must be a positive number of days, got "0"');
+    expect(() => maxAgeDaysFromSettings({ UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS: 'soon' })).toThrow(/^UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS must be/);
+    // The one number parser's syntax: plain decimals only (before, anything Number() read passed).
+    for (const raw of ['1e3', '0x10', '+30', '.5']) {
+      expect(() => maxAgeDaysFromSettings({ UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS: raw })).toThrow(/^UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS must be/);
+    }
   });
 });
 
