@@ -5,7 +5,6 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { parseNumber } from '../../core/settings.js';
 import { NAME_DEFAULTS, readNumber, RUNTIME_VARIABLE as V, type Env } from '../environment.js';
 import { createDocumentClient, createSqsClient } from '../aws-clients.js';
 import { DynamoInbox } from '../dynamodb-inbox.js';
@@ -68,9 +67,4 @@ export function queueResolver(config: RuntimeConfig): () => Promise<string> | st
   if (typeof queueUrl === 'function') return queueUrl;
   if (!queueUrl) throw new Error(`${V.queueUrl} is not set`);
   return () => queueUrl;
-}
-
-/** Kept for callers outside the contract: the same parser as every variable in environment.ts. */
-export function nonNegativeNumber(value: string | undefined, fallback: number, name: string): number {
-  return parseNumber(name, value, { default: fallback, expected: 'a non-negative number', min: 0 });
 }
