@@ -3,12 +3,12 @@
  * runtime, the CDK routes and the secret wiring all iterate this list, so none of them change.
  */
 import type { ProviderDefinition } from '../provider.js';
-import { genericProvider } from './generic.js';
-import { mailgunProvider } from './mailgun.js';
-import { postmarkProvider } from './postmark.js';
-import { sesProvider } from './ses.js';
-import { sendgridProvider } from './sendgrid.js';
-import { standardWebhooksProvider } from './standard-webhooks.js';
+import { genericProvider } from './generic/index.js';
+import { mailgunProvider } from './mailgun/index.js';
+import { postmarkProvider } from './postmark/index.js';
+import { sesProvider } from './ses/index.js';
+import { sendgridProvider } from './sendgrid/index.js';
+import { standardWebhooksProvider } from './standard-webhooks/index.js';
 
 export const PROVIDERS: readonly ProviderDefinition[] = [
   sesProvider,

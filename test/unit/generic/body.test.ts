@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';
 import type { ActionableKind } from '../../../lambdas/core/event.js';
-import { genericProvider } from '../../../lambdas/core/providers/generic.js';
+import { genericProvider } from '../../../lambdas/core/providers/generic/index.js';
 import { genericDemo } from '../../../lib/demo/generic.js';
 import { event, generic, genericDeps, NOW_MS, NOW_SECONDS, request, signedRequest } from './support.js';
 import { signGenericBody } from '../../../lib/demo/generic.js';

@@ -1,6 +1,6 @@
 /** Shared fixtures for the generic-contract tests: deps, the worked example from the contract doc, signed requests. */
 import type { ProviderDeps, WebhookProvider } from '../../../lambdas/core/provider.js';
-import { genericProvider } from '../../../lambdas/core/providers/generic.js';
+import { genericProvider } from '../../../lambdas/core/providers/generic/index.js';
 import type { WebhookRequest } from '../../../lambdas/core/request.js';
 import { signGenericBody } from '../../../lib/demo/generic.js';
 

@@ -1,6 +1,6 @@
 /** Shared fixtures for the Mailgun tests: an in-memory NonceStore with the documented semantics, deps, requests. */
 import type { NonceStore, ProviderDeps, WebhookProvider } from '../../../lambdas/core/provider.js';
-import { mailgunProvider } from '../../../lambdas/core/providers/mailgun.js';
+import { mailgunProvider } from '../../../lambdas/core/providers/mailgun/index.js';
 import type { WebhookRequest } from '../../../lambdas/core/request.js';
 import type { Clock } from '../../../lambdas/core/time.js';
 import { mailgunDemo } from '../../../lib/demo/mailgun.js';

@@ -1,7 +1,7 @@
 /** The optional source-IP allowlist: `request.sourceIp` only, never X-Forwarded-For. */
 import { describe, expect, it } from 'vitest';
 import { ForbiddenSenderError } from '../../../lambdas/core/errors.js';
-import { postmarkProvider } from '../../../lambdas/core/providers/postmark.js';
+import { postmarkProvider } from '../../../lambdas/core/providers/postmark/index.js';
 import { postmarkAuthorization } from '../../../lib/demo/postmark.js';
 import { CREDENTIAL, delivery, postmark, postmarkDeps, request } from './support.js';
 import { carriesEvents } from '../support/receipt.js';

@@ -1,7 +1,7 @@
 /** Postmark has no signature: HTTP Basic credentials are the authentication, checked before anything is parsed. */
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError } from '../../../lambdas/core/errors.js';
-import { postmarkProvider } from '../../../lambdas/core/providers/postmark.js';
+import { postmarkProvider } from '../../../lambdas/core/providers/postmark/index.js';
 import { postmarkAuthorization } from '../../../lib/demo/postmark.js';
 import { CREDENTIAL, delivery, postmark, postmarkDeps, request } from './support.js';
 import { carriesEvents } from '../support/receipt.js';

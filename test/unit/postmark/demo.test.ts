@@ -1,7 +1,7 @@
 /** The Postmark demo signer against the provider: every actionable kind round-trips. */
 import { describe, expect, it } from 'vitest';
 import type { ActionableKind } from '../../../lambdas/core/event.js';
-import { postmarkProvider } from '../../../lambdas/core/providers/postmark.js';
+import { postmarkProvider } from '../../../lambdas/core/providers/postmark/index.js';
 import { postmarkDemo } from '../../../lib/demo/postmark.js';
 import { NOW_MS, postmarkDeps } from './support.js';
 

@@ -1,7 +1,7 @@
 /** Shared fixtures for the Postmark tests: deps, a configured provider, authorized requests. */
 import { expect } from 'vitest';
 import type { ProviderDeps, WebhookProvider } from '../../../lambdas/core/provider.js';
-import { postmarkProvider } from '../../../lambdas/core/providers/postmark.js';
+import { postmarkProvider } from '../../../lambdas/core/providers/postmark/index.js';
 import type { WebhookRequest } from '../../../lambdas/core/request.js';
 import { postmarkAuthorization } from '../../../lib/demo/postmark.js';
 

@@ -1,6 +1,6 @@
 /** Shared fixtures for the SendGrid tests: deps with a pinned clock, requests, and the official vectors. */
 import type { ProviderDeps, WebhookProvider } from '../../../lambdas/core/provider.js';
-import { sendgridProvider } from '../../../lambdas/core/providers/sendgrid.js';
+import { sendgridProvider } from '../../../lambdas/core/providers/sendgrid/index.js';
 import type { WebhookRequest } from '../../../lambdas/core/request.js';
 import { sendgridBatchBody, sendgridDemo, signSendgridBody } from '../../../lib/demo/sendgrid.js';
 

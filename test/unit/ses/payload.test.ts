@@ -1,8 +1,8 @@
 /** SES document → normalized events (the Message inside a verified SNS Notification). */
 import { describe, expect, it } from 'vitest';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';
-import { CONFLICTING_TYPES_REASON, NOT_SES_REASON, sesEventsFromMessage } from '../../../lambdas/core/providers/ses-payload.js';
-import { notificationEvents } from '../../../lambdas/core/providers/ses.js';
+import { CONFLICTING_TYPES_REASON, NOT_SES_REASON, sesEventsFromMessage } from '../../../lambdas/core/providers/ses/map.js';
+import { notificationEvents } from '../../../lambdas/core/providers/ses/index.js';
 import { makeProvider, notificationFields, signed, toRequest } from './fixtures.js';
 
 const SNS_TS = Date.parse('2026-03-01T12:00:00.000Z');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { INVALID_RECIPIENT_REASON } from '../../../lambdas/core/classification.js';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';
 import type { ActionableKind } from '../../../lambdas/core/event.js';
-import { standardWebhooksProvider } from '../../../lambdas/core/providers/standard-webhooks.js';
+import { standardWebhooksProvider } from '../../../lambdas/core/providers/standard-webhooks/index.js';
 import { standardWebhooksDemo } from '../../../lib/demo/standard-webhooks.js';
 import { MSG_ID, NOW_MS, resendBody, signed, standard, standardDeps } from './support.js';
 

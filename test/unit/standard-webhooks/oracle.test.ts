@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthenticationError } from '../../../lambdas/core/errors.js';
-import { decodeStandardSecrets, verifyStandardWebhook } from '../../../lambdas/core/providers/standard-webhooks.js';
+import { decodeStandardSecrets, verifyStandardWebhook } from '../../../lambdas/core/providers/standard-webhooks/index.js';
 import { SYMMETRIC_FIVE_MINUTES } from '../../../lambdas/core/time.js';
 import { standardWebhooksDemo } from '../../../lib/demo/standard-webhooks.js';
 import { NOW_MS, NOW_SECONDS, request, SECRET, VECTOR_1 } from './support.js';

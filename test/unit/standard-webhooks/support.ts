@@ -1,6 +1,6 @@
 /** Shared fixtures for the Standard Webhooks tests: deps with a pinned clock, the official vectors, signed requests. */
 import type { ProviderDeps, WebhookProvider } from '../../../lambdas/core/provider.js';
-import { standardWebhooksProvider } from '../../../lambdas/core/providers/standard-webhooks.js';
+import { standardWebhooksProvider } from '../../../lambdas/core/providers/standard-webhooks/index.js';
 import type { WebhookRequest } from '../../../lambdas/core/request.js';
 import { signStandardBody } from '../../../lib/demo/standard-webhooks.js';
 

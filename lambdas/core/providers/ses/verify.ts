@@ -6,14 +6,14 @@
  * forged request for a foreign topic or a foreign host never makes us fetch anything.
  */
 import type { KeyObject } from 'node:crypto';
-import { ForbiddenSenderError, MalformedRequestError, TransientError, isWebhookError } from '../errors.js';
-import type { CertificateSource } from '../provider.js';
-import { bodyText, type WebhookRequest } from '../request.js';
-import { assertFresh, parseEventTime, type Clock, type Window } from '../time.js';
-import { assertSigningCertUrl } from './cert-url.js';
-import { readSnsRequest, type SnsEnvelope } from './envelope.js';
-import { parseTopicArn, type TopicArn } from './topic-arn.js';
-import { parseSignatureVersion, verifySnsSignature, type SnsSignatureVersion } from './verify.js';
+import { ForbiddenSenderError, MalformedRequestError, TransientError, isWebhookError } from '../../errors.js';
+import type { CertificateSource } from '../../provider.js';
+import { bodyText, type WebhookRequest } from '../../request.js';
+import { assertFresh, parseEventTime, type Clock, type Window } from '../../time.js';
+import { assertSigningCertUrl } from './sns/cert-url.js';
+import { readSnsRequest, type SnsEnvelope } from './sns/envelope.js';
+import { parseTopicArn, type TopicArn } from './sns/topic-arn.js';
+import { parseSignatureVersion, verifySnsSignature, type SnsSignatureVersion } from './sns/signature.js';
 
 export interface SnsVerifierOptions {
   /** The allowed TopicArns; must be non-empty and each a valid SNS topic ARN. */

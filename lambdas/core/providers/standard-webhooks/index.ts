@@ -14,14 +14,14 @@
  *   string's `.`-delimited fields unambiguous);
  * - `webhook-*` and `svix-*` copies of a header that disagree are rejected rather than one winning.
  */
-import { AuthenticationError } from '../errors.js';
-import { hmacSha256Text, matchesAny, presentedText, versionedValues } from '../hmac.js';
-import { parseJsonObject } from '../json.js';
-import type { ProviderDefinition, Receipt, WebhookProvider } from '../provider.js';
-import { bodyText, decodeBase64Strict, parseUnixSeconds, type WebhookRequest } from '../request.js';
-import { windowFromSettings, type Settings } from '../settings.js';
-import { assertFresh, type Window } from '../time.js';
-import { STANDARD, standardWebhookEvents } from './standard-webhooks-events.js';
+import { AuthenticationError } from '../../errors.js';
+import { hmacSha256Text, matchesAny, presentedText, versionedValues } from '../../hmac.js';
+import { parseJsonObject } from '../../json.js';
+import type { ProviderDefinition, Receipt, WebhookProvider } from '../../provider.js';
+import { bodyText, decodeBase64Strict, parseUnixSeconds, type WebhookRequest } from '../../request.js';
+import { windowFromSettings, type Settings } from '../../settings.js';
+import { assertFresh, type Window } from '../../time.js';
+import { STANDARD, standardWebhookEvents } from './map.js';
 
 export const STANDARD_CREDENTIALS_VARIABLE = 'STANDARD_WEBHOOK_SECRETS';
 export const STANDARD_TOLERANCE_VARIABLE = 'STANDARD_WEBHOOK_TOLERANCE_SECONDS';

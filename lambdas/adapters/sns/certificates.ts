@@ -7,6 +7,6 @@ export {
   type CertificateRequest,
   type CertificateResponse,
   type HttpsCertificateFetcherOptions,
-} from './sns-certificate-fetcher.js';
-export { PinnedDirectoryCertificates } from './sns-pinned-certificates.js';
-export { publicKeyFromCertificate } from './sns-certificate-key.js';
+} from './certificate-fetcher.js';
+export { PinnedDirectoryCertificates } from './pinned-certificates.js';
+export { publicKeyFromCertificate } from './certificate-key.js';

@@ -7,7 +7,7 @@
  * stripping tabs and newlines, lower-casing. Finally the parsed URL must serialize back to exactly
  * the raw string, so what we validated is byte-for-byte what gets fetched.
  */
-import { AuthenticationError } from '../errors.js';
+import { AuthenticationError } from '../../../errors.js';
 import type { TopicArn } from './topic-arn.js';
 
 const CERT_PATH = /^\/SimpleNotificationService-[0-9a-f]+\.pem$/;

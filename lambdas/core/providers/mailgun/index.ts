@@ -9,16 +9,16 @@
  * event-data, since Mailgun does not sign event-data at all.
  */
 import { createHash } from 'node:crypto';
-import { withRecipient } from '../classification.js';
-import { isWebhookError, MalformedRequestError, ReplayError, TransientError } from '../errors.js';
-import type { NormalizedEvent } from '../event.js';
-import { assertNoDuplicateKeys, isRecord, parseJsonSyntax } from '../json.js';
-import type { NonceStore, ProviderDefinition, ProviderDeps, Receipt, WebhookProvider } from '../provider.js';
-import { bodyText, type WebhookRequest } from '../request.js';
-import { windowFromSettings, type Settings } from '../settings.js';
-import { assertFresh, FIVE_MINUTES_MS, parseEventTime, type Clock, type Window } from '../time.js';
-import { classifyMailgunEvent } from './mailgun-mapping.js';
-import { mailgunKeyBytes, verifyMailgunSignature } from './mailgun-signature.js';
+import { withRecipient } from '../../classification.js';
+import { isWebhookError, MalformedRequestError, ReplayError, TransientError } from '../../errors.js';
+import type { NormalizedEvent } from '../../event.js';
+import { assertNoDuplicateKeys, isRecord, parseJsonSyntax } from '../../json.js';
+import type { NonceStore, ProviderDefinition, ProviderDeps, Receipt, WebhookProvider } from '../../provider.js';
+import { bodyText, type WebhookRequest } from '../../request.js';
+import { windowFromSettings, type Settings } from '../../settings.js';
+import { assertFresh, FIVE_MINUTES_MS, parseEventTime, type Clock, type Window } from '../../time.js';
+import { classifyMailgunEvent } from './map.js';
+import { mailgunKeyBytes, verifyMailgunSignature } from './verify.js';
 
 export const MAILGUN = 'mailgun';
 export const MAILGUN_TOLERANCE_SETTING = 'MAILGUN_TOLERANCE_SECONDS';

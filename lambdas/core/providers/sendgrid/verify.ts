@@ -5,8 +5,8 @@
  * tests keep as an oracle only.
  */
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { AuthenticationError } from '../errors.js';
-import { decodeBase64Strict, parseUnixSeconds, requireHeader, type WebhookRequest } from '../request.js';
+import { AuthenticationError } from '../../errors.js';
+import { decodeBase64Strict, parseUnixSeconds, requireHeader, type WebhookRequest } from '../../request.js';
 
 export const SIGNATURE_HEADER = 'x-twilio-email-event-webhook-signature';
 export const TIMESTAMP_HEADER = 'x-twilio-email-event-webhook-timestamp';

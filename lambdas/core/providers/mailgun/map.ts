@@ -3,9 +3,9 @@
  * (`permanent_fail`, `temporary_fail`) both deliver `event: "failed"`, told apart by `severity`.
  * Field reference: https://documentation.mailgun.com/docs/mailgun/user-manual/events/event-types
  */
-import { compactDetail, stringField, type Classification } from '../classification.js';
-import type { EventDetail } from '../event.js';
-import { isRecord } from '../json.js';
+import { compactDetail, stringField, type Classification } from '../../classification.js';
+import type { EventDetail } from '../../event.js';
+import { isRecord } from '../../json.js';
 
 /**
  * A permanent failure with one of these reasons means Mailgun did not even try: the address is on its

@@ -4,7 +4,7 @@
  * per region because ConfirmSubscription must be called in the topic's region.
  */
 import { ConfirmSubscriptionCommand, SNSClient } from '@aws-sdk/client-sns';
-import type { SubscriptionConfirmer } from '../core/pipeline/ports.js';
+import type { SubscriptionConfirmer } from '../../core/pipeline/ports.js';
 
 export class SnsSubscriptionConfirmer implements SubscriptionConfirmer {
   private readonly clients = new Map<string, SNSClient>();

@@ -6,9 +6,9 @@
 import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { AuthenticationError, TransientError } from '../core/errors.js';
-import type { CertificateSource } from '../core/provider.js';
-import { publicKeyFromCertificate } from './sns-certificate-key.js';
+import { AuthenticationError, TransientError } from '../../core/errors.js';
+import type { CertificateSource } from '../../core/provider.js';
+import { publicKeyFromCertificate } from './certificate-key.js';
 
 const NOT_THERE = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
 

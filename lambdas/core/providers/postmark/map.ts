@@ -5,11 +5,11 @@
  * Reference: /work/shared/reference/providers/postmark.md §3–§7.
  */
 import { createHash } from 'node:crypto';
-import { compactDetail, stringField, withRecipient, type Classification } from '../classification.js';
-import { MalformedRequestError } from '../errors.js';
-import type { EventDetail, NormalizedEvent } from '../event.js';
-import { parseEventTime } from '../time.js';
-import { canonicalTopic } from '../topics.js';
+import { compactDetail, stringField, withRecipient, type Classification } from '../../classification.js';
+import { MalformedRequestError } from '../../errors.js';
+import type { EventDetail, NormalizedEvent } from '../../event.js';
+import { parseEventTime } from '../../time.js';
+import { canonicalTopic } from '../../topics.js';
 
 export const POSTMARK = 'postmark';
 

@@ -26,11 +26,11 @@
  * and so do the recipients of an actionable request that are not addresses (one ignored event for all).
  * The webhook id is signed and stays the same across retries and manual replays (resend.md §4).
  */
-import { compactDetail, INVALID_RECIPIENT_REASON, stringField, withRecipient, type Classification } from '../classification.js';
-import type { EventDetail, NormalizedEvent } from '../event.js';
-import { isRecord } from '../json.js';
-import { parseEventTime } from '../time.js';
-import { canonicalTopic } from '../topics.js';
+import { compactDetail, INVALID_RECIPIENT_REASON, stringField, withRecipient, type Classification } from '../../classification.js';
+import type { EventDetail, NormalizedEvent } from '../../event.js';
+import { isRecord } from '../../json.js';
+import { parseEventTime } from '../../time.js';
+import { canonicalTopic } from '../../topics.js';
 
 export const STANDARD = 'standard';
 

@@ -2,9 +2,9 @@
  * SNS verification settings, read once when the provider is built. A bad value fails the cold start
  * loudly instead of quietly falling back to a default the operator did not choose.
  */
-import { secondsFromSettings, type Settings } from '../settings.js';
-import type { Window } from '../time.js';
-import type { SnsSignatureVersion } from './verify.js';
+import { secondsFromSettings, type Settings } from '../../../settings.js';
+import type { Window } from '../../../time.js';
+import type { SnsSignatureVersion } from './signature.js';
 
 export const SNS_SETTING = {
   minimumSignatureVersion: 'SNS_MIN_SIGNATURE_VERSION',

@@ -2,7 +2,7 @@
  * SNS topic ARNs. The ARN is the one signed field that says *who* published, so it drives both the
  * allowlist and the expected certificate host (same partition, same region).
  */
-import { MalformedRequestError } from '../errors.js';
+import { MalformedRequestError } from '../../../errors.js';
 
 export type AwsPartition = 'aws' | 'aws-cn' | 'aws-us-gov';
 

@@ -4,8 +4,8 @@
  * benchmark can time exactly this against a bare `crypto.verify`.
  */
 import { verify, type KeyObject } from 'node:crypto';
-import { AuthenticationError } from '../errors.js';
-import { decodeBase64Strict } from '../request.js';
+import { AuthenticationError } from '../../../errors.js';
+import { decodeBase64Strict } from '../../../request.js';
 import { parseSnsEnvelope, type SnsEnvelope } from './envelope.js';
 import { stringToSign } from './string-to-sign.js';
 

@@ -3,7 +3,7 @@
  * KeyObject by the sources, so a warm Lambda never re-parses PEM on the hot path.
  */
 import { X509Certificate, type KeyObject } from 'node:crypto';
-import { AuthenticationError } from '../core/errors.js';
+import { AuthenticationError } from '../../core/errors.js';
 
 export function publicKeyFromCertificate(pem: Buffer | string): KeyObject {
   let key: KeyObject;

@@ -3,13 +3,13 @@
  * Runs only after the SNS signature verified. Both publishing styles are read: identity feedback
  * notifications (`notificationType`) and configuration-set event publishing (`eventType`).
  */
-import { withRecipient } from '../classification.js';
-import { MalformedRequestError } from '../errors.js';
-import { normalizeRecipient, type EventDetail, type EventKind, type NormalizedEvent } from '../event.js';
-import { isRecord, parseJsonObject } from '../json.js';
-import { parseEventTime } from '../time.js';
-import { EVENT_OBJECT_KEY, IGNORED } from './ses-event-types.js';
-import { canonicalTopic } from '../topics.js';
+import { withRecipient } from '../../classification.js';
+import { MalformedRequestError } from '../../errors.js';
+import { normalizeRecipient, type EventDetail, type EventKind, type NormalizedEvent } from '../../event.js';
+import { isRecord, parseJsonObject } from '../../json.js';
+import { parseEventTime } from '../../time.js';
+import { EVENT_OBJECT_KEY, IGNORED } from './event-types.js';
+import { canonicalTopic } from '../../topics.js';
 
 export interface SesMessageContext {
   provider: string;
@@ -54,7 +54,7 @@ export function sesEventsFromMessage(message: string, context: SesMessageContext
 export const NOT_SES_REASON = 'SNS message is not an SES notification';
 export const CONFLICTING_TYPES_REASON = 'SES message has conflicting eventType and notificationType';
 
-/** Throws MalformedRequestError with one of the reasons above; the provider acknowledges it as ignored (ses.ts). */
+/** Throws MalformedRequestError with one of the reasons above; the provider acknowledges it as ignored (index.ts). */
 function sesEventType(payload: Json): string {
   const eventType = payload['eventType'];
   const notificationType = payload['notificationType'];

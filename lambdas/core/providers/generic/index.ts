@@ -20,15 +20,15 @@
  * every configured secret; the sender signs with whichever one secret it currently holds. A single
  * fixed-format entry leaves nothing to interpret.
  */
-import { AuthenticationError, MalformedRequestError } from '../errors.js';
-import { normalizeRecipient, type ActionableKind, type NormalizedEvent } from '../event.js';
-import { matchesUnderAnyKey } from '../hmac.js';
-import { parseJsonObject } from '../json.js';
-import type { ProviderDefinition, Receipt, WebhookProvider } from '../provider.js';
-import { bodyText, parseUnixSeconds, requireHeader, type WebhookRequest } from '../request.js';
-import { windowFromSettings, type Settings } from '../settings.js';
-import { assertFresh, parseEventTime, type Window } from '../time.js';
-import { isTopicName, TOPIC_NAME_PATTERN } from '../topics.js';
+import { AuthenticationError, MalformedRequestError } from '../../errors.js';
+import { normalizeRecipient, type ActionableKind, type NormalizedEvent } from '../../event.js';
+import { matchesUnderAnyKey } from '../../hmac.js';
+import { parseJsonObject } from '../../json.js';
+import type { ProviderDefinition, Receipt, WebhookProvider } from '../../provider.js';
+import { bodyText, parseUnixSeconds, requireHeader, type WebhookRequest } from '../../request.js';
+import { windowFromSettings, type Settings } from '../../settings.js';
+import { assertFresh, parseEventTime, type Window } from '../../time.js';
+import { isTopicName, TOPIC_NAME_PATTERN } from '../../topics.js';
 
 export const GENERIC = 'generic';
 export const GENERIC_CREDENTIALS_VARIABLE = 'GENERIC_WEBHOOK_SECRETS';

@@ -2,12 +2,12 @@
  * Amazon SES, delivered through an SNS HTTPS subscription. The credentials are not secrets but the
  * allowed TopicArns: SNS signs with AWS's own certificate, so what we must pin is *whose* topic.
  */
-import { MalformedRequestError } from '../errors.js';
-import type { NormalizedEvent } from '../event.js';
-import type { ProviderDefinition, Receipt, WebhookProvider } from '../provider.js';
-import { readSnsSettings, SNS_SETTING } from '../sns/settings.js';
-import { createSnsVerifier } from '../sns/verifier.js';
-import { sesEventsFromMessage } from './ses-payload.js';
+import { MalformedRequestError } from '../../errors.js';
+import type { NormalizedEvent } from '../../event.js';
+import type { ProviderDefinition, Receipt, WebhookProvider } from '../../provider.js';
+import { readSnsSettings, SNS_SETTING } from './sns/settings.js';
+import { createSnsVerifier } from './verify.js';
+import { sesEventsFromMessage } from './map.js';
 
 export const SES_PROVIDER_NAME = 'ses';
 
@@ -61,7 +61,7 @@ export const sesProvider: ProviderDefinition = {
  * refused: SNS counts any 4xx as delivered and drops the message, so a 400 would lose exactly what a
  * 2xx loses, only without a trace. A Message we cannot read as SES JSON therefore becomes one ignored
  * event, whose reason the edge logs; the raw envelope is in the log line's provider and message id.
- * Unusable recipients inside a readable message are handled per recipient (ses-payload.ts).
+ * Unusable recipients inside a readable message are handled per recipient (map.ts).
  */
 export function notificationEvents(message: string, snsMessageId: string, snsTimestampMs: number, raw: string): NormalizedEvent[] {
   try {

@@ -7,17 +7,17 @@
  * (up to 24 h) re-sign with a fresh timestamp, and that is how an operator would find out.
  */
 import type { KeyObject } from 'node:crypto';
-import { withRecipient } from '../classification.js';
-import { MalformedRequestError } from '../errors.js';
-import type { NormalizedEvent } from '../event.js';
-import { isRecord, parseJsonStrict } from '../json.js';
-import { arrayElementTexts } from '../json-slices.js';
-import type { ProviderDefinition, ProviderDeps, Receipt, WebhookProvider } from '../provider.js';
-import { bodyText, type WebhookRequest } from '../request.js';
-import { windowFromSettings, type Settings } from '../settings.js';
-import { assertFresh, parseEventTime, type Window } from '../time.js';
-import { classifySendgridEvent } from './sendgrid-mapping.js';
-import { parseSendgridPublicKey, verifySendgridSignature } from './sendgrid-signature.js';
+import { withRecipient } from '../../classification.js';
+import { MalformedRequestError } from '../../errors.js';
+import type { NormalizedEvent } from '../../event.js';
+import { isRecord, parseJsonStrict } from '../../json.js';
+import { arrayElementTexts } from '../../json-slices.js';
+import type { ProviderDefinition, ProviderDeps, Receipt, WebhookProvider } from '../../provider.js';
+import { bodyText, type WebhookRequest } from '../../request.js';
+import { windowFromSettings, type Settings } from '../../settings.js';
+import { assertFresh, parseEventTime, type Window } from '../../time.js';
+import { classifySendgridEvent } from './map.js';
+import { parseSendgridPublicKey, verifySendgridSignature } from './verify.js';
 
 export const SENDGRID = 'sendgrid';
 export const SENDGRID_TOLERANCE_SETTING = 'SENDGRID_TOLERANCE_SECONDS';

@@ -5,11 +5,11 @@
  * the window and claims the token (single use) after this succeeds.
  */
 import { createHmac } from 'node:crypto';
-import { AuthenticationError } from '../errors.js';
-import { matchesAny } from '../hmac.js';
-import { isRecord } from '../json.js';
-import { objectMemberTexts } from '../json-slices.js';
-import { decodeHexStrict, parseUnixSeconds } from '../request.js';
+import { AuthenticationError } from '../../errors.js';
+import { matchesAny } from '../../hmac.js';
+import { isRecord } from '../../json.js';
+import { objectMemberTexts } from '../../json-slices.js';
+import { decodeHexStrict, parseUnixSeconds } from '../../request.js';
 
 const SHA256_BYTES = 32;
 /** Mailgun's tokens are 50 characters; the bound only keeps nonce keys small. */

@@ -3,9 +3,9 @@
  * (SNS sends `text/plain; charset=UTF-8` by default). This module only checks shape; nothing here
  * is trusted until verify.ts has checked the signature over the fields it returns.
  */
-import { MalformedRequestError } from '../errors.js';
-import { parseJsonObject } from '../json.js';
-import { bodyText, type WebhookRequest } from '../request.js';
+import { MalformedRequestError } from '../../../errors.js';
+import { parseJsonObject } from '../../../json.js';
+import { bodyText, type WebhookRequest } from '../../../request.js';
 
 export const SNS_MESSAGE_TYPES = ['Notification', 'SubscriptionConfirmation', 'UnsubscribeConfirmation'] as const;
 export type SnsMessageType = (typeof SNS_MESSAGE_TYPES)[number];

@@ -6,9 +6,9 @@
  */
 import type { KeyObject } from 'node:crypto';
 import * as https from 'node:https';
-import { AuthenticationError, TransientError } from '../core/errors.js';
-import type { CertificateSource } from '../core/provider.js';
-import { publicKeyFromCertificate } from './sns-certificate-key.js';
+import { AuthenticationError, TransientError } from '../../core/errors.js';
+import type { CertificateSource } from '../../core/provider.js';
+import { publicKeyFromCertificate } from './certificate-key.js';
 
 /** The part of an `http.IncomingMessage` we use, so tests can hand in a plain stream. */
 export interface CertificateResponse {

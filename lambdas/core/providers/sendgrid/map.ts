@@ -2,9 +2,9 @@
  * SendGrid's event vocabulary → our event kinds. One table, so the policy is reviewable in one place.
  * Field reference: https://www.twilio.com/docs/sendgrid/for-developers/tracking-events/event
  */
-import { compactDetail, stringField, type Classification } from '../classification.js';
-import type { EventDetail } from '../event.js';
-import { canonicalTopic } from '../topics.js';
+import { compactDetail, stringField, type Classification } from '../../classification.js';
+import type { EventDetail } from '../../event.js';
+import { canonicalTopic } from '../../topics.js';
 
 /**
  * `dropped` means SendGrid did not send because the address is already on one of its own suppression

@@ -6,13 +6,13 @@
  * Credentials: `POSTMARK_BASIC_AUTH` lists `user:password` pairs (several during rotation).
  * Settings: `POSTMARK_ALLOWED_IPS`, comma-separated addresses/CIDR ranges; unset means no IP check.
  */
-import { AuthenticationError, ForbiddenSenderError } from '../errors.js';
-import { matchesAny, sha256 } from '../hmac.js';
-import { parseIpAllowlist, type IpAllowlist } from '../ip-allowlist.js';
-import { parseJsonObject } from '../json.js';
-import type { ProviderDefinition, Receipt, WebhookProvider } from '../provider.js';
-import { bodyText, requireHeader, type WebhookRequest } from '../request.js';
-import { POSTMARK, postmarkEvent } from './postmark-records.js';
+import { AuthenticationError, ForbiddenSenderError } from '../../errors.js';
+import { matchesAny, sha256 } from '../../hmac.js';
+import { parseIpAllowlist, type IpAllowlist } from '../../ip-allowlist.js';
+import { parseJsonObject } from '../../json.js';
+import type { ProviderDefinition, Receipt, WebhookProvider } from '../../provider.js';
+import { bodyText, requireHeader, type WebhookRequest } from '../../request.js';
+import { POSTMARK, postmarkEvent } from './map.js';
 
 export const POSTMARK_CREDENTIALS_VARIABLE = 'POSTMARK_BASIC_AUTH';
 export const POSTMARK_ALLOWED_IPS_VARIABLE = 'POSTMARK_ALLOWED_IPS';
