@@ -2,8 +2,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, StaleRequestError } from '../../../lambdas/core/errors.js';
-import { parseSendgridPublicKey, verifySendgridSignature } from '../../../lambdas/core/providers/sendgrid/verify.js';
-import { sendgridProvider } from '../../../lambdas/core/providers/sendgrid/index.js';
+import { parseSendgridPublicKey, sendgridProvider } from '../../../lambdas/core/providers/sendgrid/index.js';
+import { verifySendgridSignature } from '../../../lambdas/core/providers/sendgrid/verify.js';
 import { sendgridDemo, signSendgridBody } from '../../../lib/demo/sendgrid.js';
 import { NOW_MS, NOW_SECONDS, request, sendgrid, sendgridDeps, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './support.js';
 import { carriesEvents } from '../support/receipt.js';

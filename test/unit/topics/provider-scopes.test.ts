@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';
-import { genericEvent } from '../../../lambdas/core/providers/generic/index.js';
+import { genericEvent } from '../../../lambdas/core/providers/generic/map.js';
 import { classifyMailgunEvent } from '../../../lambdas/core/providers/mailgun/map.js';
 import { postmarkEvent } from '../../../lambdas/core/providers/postmark/map.js';
 import { classifySendgridEvent } from '../../../lambdas/core/providers/sendgrid/map.js';

@@ -9,18 +9,15 @@
  * event-data, since Mailgun does not sign event-data at all.
  */
 import { createHash } from 'node:crypto';
-import { withRecipient } from '../../classification.js';
 import { isWebhookError, MalformedRequestError, ReplayError, TransientError } from '../../errors.js';
-import type { NormalizedEvent } from '../../event.js';
 import { assertNoDuplicateKeys, isRecord, parseJsonSyntax } from '../../json.js';
 import type { NonceStore, ProviderDefinition, ProviderDeps, Receipt, WebhookProvider } from '../../provider.js';
 import { bodyText, type WebhookRequest } from '../../request.js';
 import { windowFromSettings, type Settings } from '../../settings.js';
-import { assertFresh, FIVE_MINUTES_MS, parseEventTime, type Clock, type Window } from '../../time.js';
-import { classifyMailgunEvent } from './map.js';
-import { mailgunKeyBytes, verifyMailgunSignature } from './verify.js';
+import { assertFresh, FIVE_MINUTES_MS, type Clock, type Window } from '../../time.js';
+import { MAILGUN, mailgunEvent } from './map.js';
+import { verifyMailgunSignature } from './verify.js';
 
-export const MAILGUN = 'mailgun';
 export const MAILGUN_TOLERANCE_SETTING = 'MAILGUN_TOLERANCE_SECONDS';
 /**
  * 9 hours. Mailgun retries for about 8 hours (5 min, 10 min, 15 min, 1 h, 2 h, 4 h), and public
@@ -36,8 +33,15 @@ export const MAILGUN_DEFAULT_WINDOW_SECONDS = 9 * 60 * 60;
  * nonce store judging expiry by its own clock, not ours.
  */
 const CLAIM_MARGIN_MS = FIVE_MINUTES_MS;
-/** Mailgun event ids are 22 characters; the bound keeps inbox keys small. */
-const MAX_EVENT_ID_LENGTH = 100;
+
+/** Signing keys as HMAC key bytes: the key string's UTF-8 bytes, as Mailgun's own samples use it. */
+export function mailgunKeyBytes(credentials: readonly string[]): Buffer[] {
+  return credentials.map((credential) => {
+    const key = credential.trim();
+    if (key === '') throw new Error('Mailgun signing key is empty');
+    return Buffer.from(key, 'utf8');
+  });
+}
 
 /** The window both `create()` and the inbox retention check use. */
 export const mailgunWindow = (settings: Settings): Window => windowFromSettings(settings, MAILGUN_TOLERANCE_SETTING, MAILGUN_DEFAULT_WINDOW_SECONDS);
@@ -77,7 +81,7 @@ async function receiveMailgun(
   assertNoDuplicateKeys(text, 'Mailgun body');
   const signedAtMs = signed.signedAtSeconds * 1000;
   assertFresh(signedAtMs, now(), window);
-  const event = toEvent(body['event-data'], text);
+  const event = mailgunEvent(body['event-data'], text);
 
   // The fingerprint lets a provider retry of the very same body through (the inbox dedups it), while
   // the same token with any other body is a replay.
@@ -97,22 +101,3 @@ export function claimExpiresAtMs(signedAtMs: number, window: Window): number {
   return signedAtMs + window.maxAgeMs + CLAIM_MARGIN_MS;
 }
 
-function toEvent(data: unknown, raw: string): NormalizedEvent {
-  if (!isRecord(data)) throw new MalformedRequestError('Mailgun event-data is missing');
-  if (typeof data.event !== 'string') throw new MalformedRequestError('Mailgun event-data has no event type');
-  const id = data.id;
-  if (typeof id !== 'string' || id.length === 0 || id.length > MAX_EVENT_ID_LENGTH) {
-    throw new MalformedRequestError('Mailgun event-data has no valid id');
-  }
-  // Float seconds with microseconds, e.g. 1529692198.641821.
-  const occurredAt = parseEventTime(data.timestamp, 'Mailgun event timestamp');
-  const classified = withRecipient(data.recipient, classifyMailgunEvent(data.event, data));
-  return {
-    provider: MAILGUN,
-    // `id` is only unique within a day, so the event's own timestamp (as sent, identical on retries) joins it.
-    eventId: `${id}:${String(data.timestamp).trim()}`,
-    occurredAt,
-    raw,
-    ...classified,
-  };
-}

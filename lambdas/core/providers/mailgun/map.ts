@@ -1,11 +1,16 @@
 /**
- * Mailgun's `event-data.event` vocabulary → our event kinds. Mailgun's two failure webhooks
+ * A verified Mailgun `event-data` → its event, through Mailgun's `event-data.event` vocabulary → our
+ * event kinds. Mailgun's two failure webhooks
  * (`permanent_fail`, `temporary_fail`) both deliver `event: "failed"`, told apart by `severity`.
  * Field reference: https://documentation.mailgun.com/docs/mailgun/user-manual/events/event-types
  */
-import { compactDetail, stringField, type Classification } from '../../classification.js';
-import type { EventDetail } from '../../event.js';
+import { compactDetail, stringField, withRecipient, type Classification } from '../../classification.js';
+import { MalformedRequestError } from '../../errors.js';
+import type { EventDetail, NormalizedEvent } from '../../event.js';
 import { isRecord } from '../../json.js';
+import { parseEventTime } from '../../time.js';
+
+export const MAILGUN = 'mailgun';
 
 /**
  * A permanent failure with one of these reasons means Mailgun did not even try: the address is on its
@@ -25,6 +30,30 @@ const IGNORED: Readonly<Record<string, string>> = {
   opened: 'engagement event',
   clicked: 'engagement event',
 };
+
+/** Mailgun event ids are 22 characters; the bound keeps inbox keys small. */
+const MAX_EVENT_ID_LENGTH = 100;
+
+/** One authenticated `event-data` object → its event (the recipient checked by the shared rule). */
+export function mailgunEvent(data: unknown, raw: string): NormalizedEvent {
+  if (!isRecord(data)) throw new MalformedRequestError('Mailgun event-data is missing');
+  if (typeof data.event !== 'string') throw new MalformedRequestError('Mailgun event-data has no event type');
+  const id = data.id;
+  if (typeof id !== 'string' || id.length === 0 || id.length > MAX_EVENT_ID_LENGTH) {
+    throw new MalformedRequestError('Mailgun event-data has no valid id');
+  }
+  // Float seconds with microseconds, e.g. 1529692198.641821.
+  const occurredAt = parseEventTime(data.timestamp, 'Mailgun event timestamp');
+  const classified = withRecipient(data.recipient, classifyMailgunEvent(data.event, data));
+  return {
+    provider: MAILGUN,
+    // `id` is only unique within a day, so the event's own timestamp (as sent, identical on retries) joins it.
+    eventId: `${id}:${String(data.timestamp).trim()}`,
+    occurredAt,
+    raw,
+    ...classified,
+  };
+}
 
 /** Classifies one `event-data` object. `event` is its `event` field, already checked to be a string. */
 export function classifyMailgunEvent(event: string, data: Readonly<Record<string, unknown>>): Classification {

@@ -23,15 +23,6 @@ export interface MailgunSignature {
   token: string;
 }
 
-/** Signing keys as HMAC key bytes: the key string's UTF-8 bytes, as Mailgun's own samples use it. */
-export function mailgunKeyBytes(credentials: readonly string[]): Buffer[] {
-  return credentials.map((credential) => {
-    const key = credential.trim();
-    if (key === '') throw new Error('Mailgun signing key is empty');
-    return Buffer.from(key, 'utf8');
-  });
-}
-
 /**
  * Checks `body.signature` against every key (rotation overlap) and returns the signed fields.
  * `bodyText` is the exact text `body` was parsed from, used only to read a numeric timestamp as written

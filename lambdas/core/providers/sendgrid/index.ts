@@ -6,20 +6,14 @@
  * StaleRequestError always means "authentic but old": SendGrid does not document whether its retries
  * (up to 24 h) re-sign with a fresh timestamp, and that is how an operator would find out.
  */
-import type { KeyObject } from 'node:crypto';
-import { withRecipient } from '../../classification.js';
-import { MalformedRequestError } from '../../errors.js';
-import type { NormalizedEvent } from '../../event.js';
-import { isRecord, parseJsonStrict } from '../../json.js';
-import { arrayElementTexts } from '../../json-slices.js';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { ProviderDefinition, ProviderDeps, Receipt, WebhookProvider } from '../../provider.js';
-import { bodyText, type WebhookRequest } from '../../request.js';
+import { bodyText, decodeBase64Strict, type WebhookRequest } from '../../request.js';
 import { windowFromSettings, type Settings } from '../../settings.js';
-import { assertFresh, parseEventTime, type Window } from '../../time.js';
-import { classifySendgridEvent } from './map.js';
-import { parseSendgridPublicKey, verifySendgridSignature } from './verify.js';
+import { assertFresh, type Window } from '../../time.js';
+import { parseSendgridBatch, SENDGRID } from './map.js';
+import { verifySendgridSignature } from './verify.js';
 
-export const SENDGRID = 'sendgrid';
 export const SENDGRID_TOLERANCE_SETTING = 'SENDGRID_TOLERANCE_SECONDS';
 /**
  * 25 hours. SendGrid retries a non-2xx "for up to 24 hours after the event occurs", and nothing public
@@ -29,8 +23,32 @@ export const SENDGRID_TOLERANCE_SETTING = 'SENDGRID_TOLERANCE_SECONDS';
  */
 export const SENDGRID_DEFAULT_WINDOW_SECONDS = 25 * 60 * 60;
 
-/** "These IDs are up to 100 characters long and are URL safe" (SendGrid event reference). */
-const MAX_EVENT_ID_LENGTH = 100;
+const PEM_PUBLIC_KEY = /^-----BEGIN PUBLIC KEY-----([\s\S]*?)-----END PUBLIC KEY-----$/;
+
+/**
+ * Parses one configured key: base64 DER SPKI (what SendGrid's settings API returns) or the same in
+ * PEM armor. Throws a plain Error (a configuration mistake, surfaced at create() and never as a 4xx)
+ * for anything that is not an EC P-256 public key.
+ *
+ * Only `PUBLIC KEY` armor is accepted: createPublicKey would happily derive a public key from a
+ * private one, which would hide that a private key had been pasted into configuration.
+ */
+export function parseSendgridPublicKey(text: string): KeyObject {
+  const trimmed = text.trim();
+  const pem = PEM_PUBLIC_KEY.exec(trimmed);
+  // PEM bodies are base64 split over lines; environment files often carry the newlines as a literal `\n`.
+  const base64 = pem ? pem[1]!.replace(/\\n/g, '').replace(/\s+/g, '') : trimmed;
+  let key: KeyObject;
+  try {
+    key = createPublicKey({ key: decodeBase64Strict(base64, 'SendGrid public key'), format: 'der', type: 'spki' });
+  } catch {
+    throw new Error('SendGrid public key is neither base64 DER SubjectPublicKeyInfo nor a PEM public key');
+  }
+  if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
+    throw new Error('SendGrid public key is not an EC P-256 key');
+  }
+  return key;
+}
 
 /** The window both `create()` and the inbox retention check use. */
 export const sendgridWindow = (settings: Settings): Window => windowFromSettings(settings, SENDGRID_TOLERANCE_SETTING, SENDGRID_DEFAULT_WINDOW_SECONDS);
@@ -60,68 +78,3 @@ function receiveSendgrid(request: WebhookRequest, keys: readonly KeyObject[], wi
   return { events: parseSendgridBatch(bodyText(request.body)) };
 }
 
-/**
- * Turns a verified body into events. A body that is not a strict JSON array (not JSON, not UTF-8,
- * a duplicate key anywhere) is refused with 400: no event in it can be trusted to be the one SendGrid
- * meant. Inside a well-formed array, one element we cannot use (not an object, no `sg_event_id`,
- * `event` or readable `timestamp`, or a recipient that is not an address) becomes an ignored event
- * with its reason, and the rest of the batch is admitted: SendGrid retries a 4xx'd batch with the
- * same bytes for 24 h, so refusing the batch would lose up to ~1,500 good events with it.
- *
- * `raw` is the element's exact text sliced from the body (not a re-serialization), so it is the bytes
- * SendGrid signed, and costs one extra linear scan of the body.
- */
-export function parseSendgridBatch(text: string): NormalizedEvent[] {
-  const body = parseJsonStrict(text);
-  // A bare object is what SendGrid's own library signs as its legacy test payload: one event, not a batch.
-  if (isRecord(body)) return [toEvent(body, text)];
-  if (!Array.isArray(body)) throw new MalformedRequestError('SendGrid body is not a JSON array');
-  const raws = arrayElementTexts(text);
-  if (raws.length !== body.length) throw new Error('SendGrid batch slicing disagrees with JSON.parse');
-  return body.map((element: unknown, index) => toEvent(element, raws[index]!));
-}
-
-function toEvent(element: unknown, raw: string): NormalizedEvent {
-  const unusable = (why: string, eventId = ''): NormalizedEvent => ({
-    provider: SENDGRID,
-    eventId,
-    recipient: '',
-    kind: 'ignored',
-    ignoredReason: `unusable SendGrid event: ${why}`,
-    occurredAt: 0,
-    detail: {},
-    raw,
-  });
-  if (!isRecord(element)) return unusable('not an object');
-  const eventId = validEventId(element.sg_event_id);
-  if (typeof element.event !== 'string') return unusable('no event type', eventId);
-  const classified = withRecipient(element.email, classifySendgridEvent(element.event, element));
-  if (classified.kind === 'ignored') {
-    // Nothing acts on it, so its shape is not insisted on: SendGrid has posted test events and
-    // `dropped`/`Invalid` events with no sg_event_id. 0 means "time unknown".
-    return { provider: SENDGRID, eventId: eventId ?? '', occurredAt: lenientTime(element.timestamp), raw, ...classified };
-  }
-  if (eventId === '') return unusable('no valid sg_event_id');
-  // Seconds per the docs; Marketing Single Sends have been seen with milliseconds, which this also reads.
-  let occurredAt: number;
-  try {
-    occurredAt = parseEventTime(element.timestamp, 'SendGrid event timestamp');
-  } catch {
-    // Without the event's time the ratchet cannot order it against the address's other events.
-    return unusable('no readable timestamp', eventId);
-  }
-  return { provider: SENDGRID, eventId, occurredAt, raw, ...classified };
-}
-
-/** '' when absent or unusable: ignored events need no id (nothing is stored for them). */
-function validEventId(value: unknown): string {
-  return typeof value === 'string' && value.length > 0 && value.length <= MAX_EVENT_ID_LENGTH ? value : '';
-}
-
-function lenientTime(value: unknown): number {
-  try {
-    return parseEventTime(value, 'SendGrid timestamp');
-  } catch {
-    return 0;
-  }
-}

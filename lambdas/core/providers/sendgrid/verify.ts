@@ -4,7 +4,7 @@
  * Plain node:crypto (OpenSSL): ~20x faster than @sendgrid/eventwebhook's pure-JS ECDSA, which the
  * tests keep as an oracle only.
  */
-import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { verify, type KeyObject } from 'node:crypto';
 import { AuthenticationError } from '../../errors.js';
 import { decodeBase64Strict, parseUnixSeconds, requireHeader, type WebhookRequest } from '../../request.js';
 
@@ -16,33 +16,6 @@ export const TIMESTAMP_HEADER = 'x-twilio-email-event-webhook-timestamp';
 // 10 KB garbage header away from the base64 regex and OpenSSL.
 const MIN_SIGNATURE_BYTES = 8;
 const MAX_SIGNATURE_CHARS = 96; // = 72 bytes
-
-const PEM_PUBLIC_KEY = /^-----BEGIN PUBLIC KEY-----([\s\S]*?)-----END PUBLIC KEY-----$/;
-
-/**
- * Parses one configured key: base64 DER SPKI (what SendGrid's settings API returns) or the same in
- * PEM armor. Throws a plain Error (a configuration mistake, surfaced at create() and never as a 4xx)
- * for anything that is not an EC P-256 public key.
- *
- * Only `PUBLIC KEY` armor is accepted: createPublicKey would happily derive a public key from a
- * private one, which would hide that a private key had been pasted into configuration.
- */
-export function parseSendgridPublicKey(text: string): KeyObject {
-  const trimmed = text.trim();
-  const pem = PEM_PUBLIC_KEY.exec(trimmed);
-  // PEM bodies are base64 split over lines; environment files often carry the newlines as a literal `\n`.
-  const base64 = pem ? pem[1]!.replace(/\\n/g, '').replace(/\s+/g, '') : trimmed;
-  let key: KeyObject;
-  try {
-    key = createPublicKey({ key: decodeBase64Strict(base64, 'SendGrid public key'), format: 'der', type: 'spki' });
-  } catch {
-    throw new Error('SendGrid public key is neither base64 DER SubjectPublicKeyInfo nor a PEM public key');
-  }
-  if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
-    throw new Error('SendGrid public key is not an EC P-256 key');
-  }
-  return key;
-}
 
 /** What a verified request carries besides its body. */
 export interface VerifiedSendgridRequest {
