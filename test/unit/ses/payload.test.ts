@@ -55,6 +55,11 @@ describe('SES bounces', () => {
     expect(events(bounce('SomethingNew', 'General'))[0]!.kind).toBe('soft_bounce');
   });
 
+  it('leaves empty and non-string detail fields out, as every provider does (stringField)', () => {
+    const [event] = events(bounce('Permanent', '', [{ emailAddress: 'a@example.com', status: '', diagnosticCode: 42 }]));
+    expect(event!.detail).toEqual({ bounceType: 'Permanent', providerEventType: 'Bounce' });
+  });
+
   it('keeps an unknown bounceSubType as data', () => {
     const [event] = events(bounce('Permanent', 'OnTenantSuppressionList'));
     expect(event!.kind).toBe('hard_bounce');

@@ -3,9 +3,9 @@
  * Runs only after the SNS signature verified. Both publishing styles are read: identity feedback
  * notifications (`notificationType`) and configuration-set event publishing (`eventType`).
  */
-import { withRecipient } from '../../classification.js';
+import { compactDetail, stringField, withRecipient } from '../../classification.js';
 import { MalformedRequestError } from '../../errors.js';
-import { normalizeRecipient, type EventDetail, type EventKind, type NormalizedEvent } from '../../event.js';
+import type { EventDetail, EventKind, NormalizedEvent } from '../../event.js';
 import { isRecord, parseJsonObject } from '../../json.js';
 import { parseEventTime } from '../../time.js';
 import { EVENT_OBJECT_KEY, IGNORED } from './event-types.js';
@@ -72,13 +72,12 @@ function bounceEvents(bounce: Json, builder: EventBuilder): NormalizedEvent[] {
   // we do not know yet is soft too: hard bounces suppress for good (the ratchet never loosens), so an
   // unrecognized class must not be able to do that on a guess. A soft bounce is the recoverable error.
   const kind: EventKind = bounceType === 'Permanent' ? 'hard_bounce' : 'soft_bounce';
-  const bounceSubType = optionalString(bounce['bounceSubType']);
+  const bounceSubType = stringField(bounce['bounceSubType']);
   const occurredAt = builder.occurredAt(bounce['timestamp']);
   // Suppressed / OnAccountSuppressionList: SES never tried, the address was already on its own list.
   const echo = bounceSubType === 'Suppressed' || bounceSubType === 'OnAccountSuppressionList' ? true : undefined;
   return builder.perRecipient(requireList(bounce['bouncedRecipients'], 'bounce.bouncedRecipients'), (entry) => {
-    // An entry that is not an object has no address: it becomes an ignored event like any other (perRecipient).
-    const recipient = isRecord(entry) ? entry : {};
+    const recipient = recipientEntry(entry);
     return {
       address: recipient['emailAddress'],
       kind,
@@ -86,8 +85,8 @@ function bounceEvents(bounce: Json, builder: EventBuilder): NormalizedEvent[] {
       detail: {
         bounceType,
         bounceSubType,
-        status: optionalString(recipient['status']),
-        diagnosticCode: optionalString(recipient['diagnosticCode']),
+        status: stringField(recipient['status']),
+        diagnosticCode: stringField(recipient['diagnosticCode']),
         echo,
       },
     };
@@ -95,14 +94,14 @@ function bounceEvents(bounce: Json, builder: EventBuilder): NormalizedEvent[] {
 }
 
 function complaintEvents(complaint: Json, builder: EventBuilder): NormalizedEvent[] {
-  const complaintFeedbackType = optionalString(complaint['complaintFeedbackType']);
+  const complaintFeedbackType = stringField(complaint['complaintFeedbackType']);
   const occurredAt = builder.occurredAt(complaint['timestamp']);
   const echo = complaint['complaintSubType'] === 'OnAccountSuppressionList' ? true : undefined;
   // ARF `not-spam` is a recipient telling their ISP the mail is *not* spam: a record, not a complaint.
   const notSpam = complaintFeedbackType === 'not-spam';
   const list = requireList(complaint['complainedRecipients'], 'complaint.complainedRecipients');
   return builder.perRecipient(list, (entry) => ({
-    address: isRecord(entry) ? entry['emailAddress'] : undefined,
+    address: recipientEntry(entry)['emailAddress'],
     kind: notSpam ? 'ignored' : 'complaint',
     ignoredReason: notSpam ? 'complaint feedback type is not-spam' : undefined,
     occurredAt,
@@ -240,7 +239,7 @@ class EventBuilder {
       recipient,
       kind,
       occurredAt,
-      detail: withoutUndefined({ ...detail, providerEventType: this.providerEventType }),
+      detail: compactDetail({ ...detail, providerEventType: this.providerEventType }),
       raw: this.context.raw,
     };
     if (ignoredReason !== undefined) event.ignoredReason = ignoredReason;
@@ -249,15 +248,19 @@ class EventBuilder {
   }
 }
 
-/** For ignored events only: the first destination when it is an address, else `''`. */
+/**
+ * An entry of `bouncedRecipients` / `complainedRecipients`. One that is not an object has no address:
+ * it becomes an ignored event like any other (perRecipient).
+ */
+function recipientEntry(entry: unknown): Json {
+  return isRecord(entry) ? entry : {};
+}
+
+/** For ignored events only: the first destination when it is an address, else `''` (the shared rule, withRecipient). */
 function firstDestination(mail: Json | undefined): string {
   const destination = mail?.['destination'];
   if (!Array.isArray(destination) || destination.length === 0) return '';
-  try {
-    return normalizeRecipient(destination[0]);
-  } catch {
-    return '';
-  }
+  return withRecipient(destination[0], { kind: 'ignored', detail: {} }).recipient;
 }
 
 function requireRecord(value: unknown, what: string): Json {
@@ -278,12 +281,3 @@ function requireList(value: unknown, what: string): unknown[] {
   return value;
 }
 
-function optionalString(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-function withoutUndefined(detail: EventDetail): EventDetail {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(detail)) if (value !== undefined) out[key] = value;
-  return out as EventDetail;
-}
