@@ -5,12 +5,10 @@ import { decodeStandardSecrets } from '../../../lambdas/core/providers/standard-
 import { verifyStandardWebhook } from '../../../lambdas/core/providers/standard-webhooks/verify.js';
 import { SYMMETRIC_FIVE_MINUTES } from '../../../lambdas/core/time.js';
 import { standardSignature } from '../../../lib/demo/standard-webhooks.js';
+import { NOW_MS, NOW_SECONDS, request } from '../support/provider.js';
 import {
   MSG_ID,
-  NOW_MS,
-  NOW_SECONDS,
   OTHER_SECRET,
-  request,
   resendBody,
   SECRET,
   signed,
