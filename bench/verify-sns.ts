@@ -4,9 +4,9 @@
  * a bare `crypto.verify` over the precomputed string-to-sign, same key, same signature, same run.
  */
 import { randomUUID, verify, X509Certificate } from 'node:crypto';
-import { parseSnsEnvelope } from '../lambdas/core/sns/envelope.js';
-import { stringToSign } from '../lambdas/core/sns/string-to-sign.js';
-import { verifySnsMessageWithKey, type SnsSignatureVersion } from '../lambdas/core/sns/verify.js';
+import { parseSnsEnvelope } from '../lambdas/core/providers/ses/sns/envelope.js';
+import { stringToSign } from '../lambdas/core/providers/ses/sns/string-to-sign.js';
+import { verifySnsMessageWithKey, type SnsSignatureVersion } from '../lambdas/core/providers/ses/sns/signature.js';
 import { createSelfSignedCertificate } from '../lib/demo/self-signed-certificate.js';
 import { DEMO_TOPIC_ARN, demoSigningCertUrl, sesDemoPayload, signSnsMessage } from '../lib/demo/ses.js';
 import { resultOf, runInterleaved, type Case } from './lib/microbench.js';

@@ -1,4 +1,5 @@
 /** Every provider's demo signer, for `npm run send` and the local runtime's generated demo credentials. */
+import { PROVIDER_NAMES, type ProviderName } from '../../lambdas/core/providers/index.js';
 import { genericDemo } from './generic.js';
 import { mailgunDemo } from './mailgun.js';
 import { postmarkDemo } from './postmark.js';
@@ -7,14 +8,18 @@ import { sesDemo } from './ses.js';
 import { standardWebhooksDemo } from './standard-webhooks.js';
 import type { DemoOptions, DemoSigner } from './types.js';
 
-export const DEMO_SIGNERS: readonly DemoSigner[] = [
-  sesDemo,
-  sendgridDemo,
-  mailgunDemo,
-  postmarkDemo,
-  standardWebhooksDemo,
-  genericDemo,
-];
+/** One signer per registered provider: a provider without one, or a signer without a provider, does not compile. */
+export const DEMO_SIGNER_BY_PROVIDER: Readonly<Record<ProviderName, DemoSigner>> = {
+  ses: sesDemo,
+  sendgrid: sendgridDemo,
+  mailgun: mailgunDemo,
+  postmark: postmarkDemo,
+  standard: standardWebhooksDemo,
+  generic: genericDemo,
+};
+
+/** In the registry's order: how `send` lists them and the order demo credentials are created in. */
+export const DEMO_SIGNERS: readonly DemoSigner[] = PROVIDER_NAMES.map((name) => DEMO_SIGNER_BY_PROVIDER[name]);
 
 export function findDemoSigner(provider: string): DemoSigner | undefined {
   return DEMO_SIGNERS.find((s) => s.provider === provider);

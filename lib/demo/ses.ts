@@ -2,7 +2,7 @@
  * Demo signer for SES via SNS: builds what SNS would POST for a sample SES event and signs it the
  * way SNS does, with a self-signed certificate standing in for AWS's (the local runtime pins it by
  * file name instead of fetching it). The string to sign is written out here independently of
- * lambdas/core/sns so that a mistake on one side shows up as a failing test, not a matching pair.
+ * lambdas/core/providers/ses/sns so that a mistake on one side shows up as a failing test, not a matching pair.
  */
 import { createPrivateKey, randomBytes, randomUUID, sign, type KeyObject } from 'node:crypto';
 import type { ActionableKind } from '../../lambdas/core/event.js';

@@ -7,9 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSuppressed } from '../../lambdas/adapters/is-suppressed.js';
+import { PROVIDER_NAMES } from '../../lambdas/core/providers/index.js';
 import { startTestStack, type TestStack } from './harness.js';
-
-const PROVIDERS = ['ses', 'sendgrid', 'mailgun', 'postmark', 'standard', 'generic'] as const;
 
 describe('end to end, fresh process', () => {
   let stack: TestStack;
@@ -18,7 +17,7 @@ describe('end to end, fresh process', () => {
   });
   afterAll(() => stack?.stop());
 
-  for (const provider of PROVIDERS) {
+  for (const provider of PROVIDER_NAMES) {
     it(`${provider}: a signed hard bounce suppresses the address`, async () => {
       const email = `bounce-${provider}@example.com`;
       const response = await stack.post(provider, stack.sign(provider, 'hard_bounce', email));
@@ -48,7 +47,7 @@ describe('end to end, fresh process', () => {
     });
   }
 
-  for (const provider of PROVIDERS) {
+  for (const provider of PROVIDER_NAMES) {
     it(`${provider}: a retried delivery leaves exactly one stored copy and one effect`, async () => {
       const email = `retried-${provider}@example.com`;
       const request = stack.sign(provider, 'soft_bounce', email);
@@ -75,7 +74,7 @@ describe('end to end, fresh process', () => {
 
   it('leaves nothing queued once drained, and rows carry no "applied" mark to update', async () => {
     const rows = await stack.inboxRows();
-    expect(rows.length).toBe(PROVIDERS.length * 5);
+    expect(rows.length).toBe(PROVIDER_NAMES.length * 5);
     for (const row of rows) expect(row.status).toBe('queued');
     expect(await stack.queueDepth()).toEqual({ visible: 0, inFlight: 0, dlq: 0 });
   });

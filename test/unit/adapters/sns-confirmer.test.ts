@@ -1,7 +1,7 @@
 import { ConfirmSubscriptionCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SnsSubscriptionConfirmer } from '../../../lambdas/adapters/sns-confirmer.js';
+import { SnsSubscriptionConfirmer } from '../../../lambdas/adapters/sns/confirmer.js';
 
 describe('SnsSubscriptionConfirmer', () => {
   const sns = mockClient(SNSClient);

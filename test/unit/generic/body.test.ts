@@ -2,9 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';
 import type { ActionableKind } from '../../../lambdas/core/event.js';
-import { genericProvider } from '../../../lambdas/core/providers/generic.js';
+import { genericProvider } from '../../../lambdas/core/providers/generic/index.js';
 import { genericDemo } from '../../../lib/demo/generic.js';
-import { event, generic, genericDeps, NOW_MS, NOW_SECONDS, request, signedRequest } from './support.js';
+import { providerDeps, request } from '../support/provider.js';
+import { event, generic, NOW_MS, NOW_SECONDS, signedRequest } from './support.js';
 import { signGenericBody } from '../../../lib/demo/generic.js';
 
 const KINDS: ActionableKind[] = ['delivered', 'soft_bounce', 'hard_bounce', 'complaint', 'unsubscribe'];
@@ -121,7 +122,7 @@ describe('body', () => {
 
 describe('genericDemo', () => {
   const credentials = genericDemo.createCredentials();
-  const provider = genericProvider.create(genericDeps([credentials.credential], NOW_MS));
+  const provider = genericProvider.create(providerDeps([credentials.credential], { nowMs: NOW_MS }));
 
   it('creates a fresh 64-hex-character secret, usable as the credential and the signing secret', () => {
     expect(credentials.credential).toMatch(/^[0-9a-f]{64}$/);

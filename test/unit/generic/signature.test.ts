@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, MalformedRequestError, StaleRequestError } from '../../../lambdas/core/errors.js';
 import { genericSignature } from '../../../lib/demo/generic.js';
-import { event, EXAMPLE, exampleHeaders, generic, NOW_SECONDS, OTHER_SECRET, request, SECRET, signedRequest } from './support.js';
+import { request } from '../support/provider.js';
+import { event, EXAMPLE, exampleHeaders, generic, NOW_SECONDS, OTHER_SECRET, SECRET, signedRequest } from './support.js';
 import { carriesEvents } from '../support/receipt.js';
 
 describe('the worked example', () => {

@@ -1,8 +1,9 @@
-/** Shared fixtures for the generic-contract tests: deps, the worked example from the contract doc, signed requests. */
-import type { ProviderDeps, WebhookProvider } from '../../../lambdas/core/provider.js';
-import { genericProvider } from '../../../lambdas/core/providers/generic.js';
+/** The generic contract's own fixtures: the worked example from the contract doc (and its clock), signed requests. */
+import type { WebhookProvider } from '../../../lambdas/core/provider.js';
+import { genericProvider } from '../../../lambdas/core/providers/generic/index.js';
 import type { WebhookRequest } from '../../../lambdas/core/request.js';
 import { signGenericBody } from '../../../lib/demo/generic.js';
+import { createProvider, request } from '../support/provider.js';
 
 /** The worked example in docs/generic-webhook-contract.md, byte for byte. */
 export const EXAMPLE = {
@@ -18,23 +19,9 @@ export const NOW_SECONDS = String(Math.floor(NOW_MS / 1000));
 export const SECRET = EXAMPLE.secret;
 export const OTHER_SECRET = 'another-secret-that-is-long-enough-32b';
 
-export function genericDeps(credentials: readonly string[], nowMs = NOW_MS, settings: Record<string, string | undefined> = {}): ProviderDeps {
-  return {
-    credentials,
-    now: () => nowMs,
-    // The generic contract has no tokens and no certificates: any call is a bug.
-    nonces: { claim: () => Promise.reject(new Error('generic must not claim nonces')) },
-    certificates: { get: () => Promise.reject(new Error('generic must not fetch certificates')) },
-    settings,
-  };
-}
-
+/** The generic provider at the example's time (its own clock: the example is signed in 2023). */
 export function generic(credentials: readonly string[] = [SECRET], nowMs = NOW_MS, settings: Record<string, string | undefined> = {}): WebhookProvider {
-  return genericProvider.create(genericDeps(credentials, nowMs, settings));
-}
-
-export function request(body: string | Buffer, headers: Record<string, string | undefined>): WebhookRequest {
-  return { body: typeof body === 'string' ? Buffer.from(body, 'utf8') : body, headers };
+  return createProvider(genericProvider, credentials, { nowMs, settings });
 }
 
 export function exampleHeaders(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {

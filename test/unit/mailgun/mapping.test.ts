@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionableKind } from '../../../lambdas/core/event.js';
 import { sampleMailgunEventData, signMailgun } from '../../../lib/demo/mailgun.js';
-import { KEY, mailgun, NOW_MS, request } from './support.js';
+import { NOW_MS } from '../support/provider.js';
+import { KEY, mailgun, request } from './support.js';
 
 function eventData(fields: Record<string, unknown>, base: ActionableKind = 'delivered'): Record<string, unknown> {
   const data: Record<string, unknown> = { ...sampleMailgunEventData(base, 'Someone@Example.com', NOW_MS), ...fields };

@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ReplayError, TransientError } from '../../../lambdas/core/errors.js';
 import { sampleMailgunEventData, signMailgun } from '../../../lib/demo/mailgun.js';
-import { KEY, mailgun, NOW_MS, request } from './support.js';
+import { NOW_MS } from '../support/provider.js';
+import { KEY, mailgun, request } from './support.js';
 import { carriesEvents } from '../support/receipt.js';
 
 function signedBody(recipient = 'bounced@example.com', signature = signMailgun(KEY, NOW_MS)): string {

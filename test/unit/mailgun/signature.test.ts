@@ -1,9 +1,10 @@
 /** Mailgun authentication: every rule has its own negative test. */
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, MalformedRequestError, StaleRequestError } from '../../../lambdas/core/errors.js';
-import { mailgunProvider } from '../../../lambdas/core/providers/mailgun.js';
+import { mailgunProvider } from '../../../lambdas/core/providers/mailgun/index.js';
 import { mailgunDemo, mailgunSignature, sampleMailgunEventData, signMailgun } from '../../../lib/demo/mailgun.js';
-import { CREDENTIALS, KEY, mailgun, NOW_MS, NOW_SECONDS, request } from './support.js';
+import { NOW_MS, NOW_SECONDS } from '../support/provider.js';
+import { CREDENTIALS, KEY, mailgun, request } from './support.js';
 import { carriesEvents } from '../support/receipt.js';
 
 const TOKEN = 'f'.repeat(10) + '0123456789abcdef0123456789abcdef0123456789'.slice(0, 40);

@@ -1,6 +1,7 @@
 /** The self-generated (not official: Mailgun publishes none) vector from shared/reference/providers/mailgun.md. */
 import { describe, expect, it } from 'vitest';
-import { mailgunKeyBytes, verifyMailgunSignature } from '../../../lambdas/core/providers/mailgun-signature.js';
+import { mailgunKeyBytes } from '../../../lambdas/core/providers/mailgun/index.js';
+import { verifyMailgunSignature } from '../../../lambdas/core/providers/mailgun/verify.js';
 import { mailgunSignature } from '../../../lib/demo/mailgun.js';
 import { mailgun, request } from './support.js';
 

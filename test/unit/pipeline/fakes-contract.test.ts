@@ -4,7 +4,7 @@ import { describeEventQueueContract } from '../../contracts/event-queue.contract
 import { describeInboxStoreContract } from '../../contracts/inbox-store.contract.js';
 import { describeNonceStoreContract } from '../../contracts/nonce-store.contract.js';
 import { describeSuppressionStoreContract } from '../../contracts/suppression-store.contract.js';
-import { MemoryNonceStore } from '../mailgun/support.js';
+import { MemoryNonceStore } from '../support/nonces.js';
 import { MemoryInbox, MemoryLedger, MemoryQueue, MemorySuppressionStore } from './fakes.js';
 
 describeInboxStoreContract('MemoryInbox', (ttlSeconds) => {

@@ -1,9 +1,10 @@
 /** The optional source-IP allowlist: `request.sourceIp` only, never X-Forwarded-For. */
 import { describe, expect, it } from 'vitest';
 import { ForbiddenSenderError } from '../../../lambdas/core/errors.js';
-import { postmarkProvider } from '../../../lambdas/core/providers/postmark.js';
+import { postmarkProvider } from '../../../lambdas/core/providers/postmark/index.js';
 import { postmarkAuthorization } from '../../../lib/demo/postmark.js';
-import { CREDENTIAL, delivery, postmark, postmarkDeps, request } from './support.js';
+import { providerDeps } from '../support/provider.js';
+import { CREDENTIAL, delivery, postmark, request } from './support.js';
 import { carriesEvents } from '../support/receipt.js';
 
 const AUTH = { authorization: postmarkAuthorization(CREDENTIAL) };
@@ -84,7 +85,7 @@ describe('Postmark source-IP allowlist', () => {
     ['a zone id', 'fe80::1%eth0'],
     ['an octal-looking address', '010.0.0.1'],
   ])('throws at create() on %s', (_, setting) => {
-    expect(() => postmarkProvider.create(postmarkDeps([CREDENTIAL], { POSTMARK_ALLOWED_IPS: setting }))).toThrow(
+    expect(() => postmarkProvider.create(providerDeps([CREDENTIAL], { settings: { POSTMARK_ALLOWED_IPS: setting } }))).toThrow(
       /POSTMARK_ALLOWED_IPS entry \d+/,
     );
   });

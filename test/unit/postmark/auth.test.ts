@@ -1,9 +1,10 @@
 /** Postmark has no signature: HTTP Basic credentials are the authentication, checked before anything is parsed. */
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError } from '../../../lambdas/core/errors.js';
-import { postmarkProvider } from '../../../lambdas/core/providers/postmark.js';
+import { postmarkProvider } from '../../../lambdas/core/providers/postmark/index.js';
 import { postmarkAuthorization } from '../../../lib/demo/postmark.js';
-import { CREDENTIAL, delivery, postmark, postmarkDeps, request } from './support.js';
+import { providerDeps } from '../support/provider.js';
+import { CREDENTIAL, delivery, postmark, request } from './support.js';
 import { carriesEvents } from '../support/receipt.js';
 
 const basic = (userPass: string) => postmarkAuthorization(userPass);
@@ -103,11 +104,11 @@ describe('Postmark Basic authentication', () => {
   });
 
   it.each([['no-colon'], [':password-only'], ['user-only:'], ['']])('refuses a configured entry %j at create()', (entry) => {
-    expect(() => postmarkProvider.create(postmarkDeps([CREDENTIAL, entry]))).toThrow(/POSTMARK_BASIC_AUTH entry 2/);
+    expect(() => postmarkProvider.create(providerDeps([CREDENTIAL, entry]))).toThrow(/POSTMARK_BASIC_AUTH entry 2/);
   });
 
   it('does not echo a bad configured entry in the create() error', () => {
-    expect(() => postmarkProvider.create(postmarkDeps(['hunter2-secret']))).toThrow(
+    expect(() => postmarkProvider.create(providerDeps(['hunter2-secret']))).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
     );
   });

@@ -1,15 +1,15 @@
 /** The Postmark demo signer against the provider: every actionable kind round-trips. */
 import { describe, expect, it } from 'vitest';
 import type { ActionableKind } from '../../../lambdas/core/event.js';
-import { postmarkProvider } from '../../../lambdas/core/providers/postmark.js';
+import { postmarkProvider } from '../../../lambdas/core/providers/postmark/index.js';
 import { postmarkDemo } from '../../../lib/demo/postmark.js';
-import { NOW_MS, postmarkDeps } from './support.js';
+import { NOW_MS, providerDeps } from '../support/provider.js';
 
 const KINDS: ActionableKind[] = ['delivered', 'soft_bounce', 'hard_bounce', 'complaint', 'unsubscribe'];
 
 describe('postmarkDemo', () => {
   const credentials = postmarkDemo.createCredentials();
-  const provider = postmarkProvider.create(postmarkDeps([credentials.credential], { POSTMARK_ALLOWED_IPS: '127.0.0.1' }));
+  const provider = postmarkProvider.create(providerDeps([credentials.credential], { settings: { POSTMARK_ALLOWED_IPS: '127.0.0.1' } }));
 
   it('creates a fresh user:password each time, usable as the credential and the signing secret', () => {
     const other = postmarkDemo.createCredentials();

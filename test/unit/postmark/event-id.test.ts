@@ -1,6 +1,6 @@
 /** Postmark has no event id: ours must be identical across retries and distinct between events. */
 import { describe, expect, it } from 'vitest';
-import { postmarkEventId } from '../../../lambdas/core/providers/postmark-records.js';
+import { postmarkEventId } from '../../../lambdas/core/providers/postmark/map.js';
 import { postmarkAuthorization } from '../../../lib/demo/postmark.js';
 import { bounce, CREDENTIAL, delivery, postmark, request, subscriptionChange } from './support.js';
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { NormalizedEvent } from '../../../lambdas/core/event.js';
-import { postmarkEventId } from '../../../lambdas/core/providers/postmark-records.js';
+import { postmarkEventId } from '../../../lambdas/core/providers/postmark/map.js';
 import { postmark, request } from './support.js';
 
 const DIR = new URL('../../fixtures/genuine/postmark/', import.meta.url);

@@ -1,35 +1,20 @@
-/** Shared fixtures for the Postmark tests: deps, a configured provider, authorized requests. */
+/** Postmark's own fixtures: a configured provider, authorized requests, records shaped like Postmark's docs. */
 import { expect } from 'vitest';
-import type { ProviderDeps, WebhookProvider } from '../../../lambdas/core/provider.js';
-import { postmarkProvider } from '../../../lambdas/core/providers/postmark.js';
+import type { WebhookProvider } from '../../../lambdas/core/provider.js';
+import { postmarkProvider } from '../../../lambdas/core/providers/postmark/index.js';
 import type { WebhookRequest } from '../../../lambdas/core/request.js';
 import { postmarkAuthorization } from '../../../lib/demo/postmark.js';
+import { createProvider, request as rawRequest, type Headers } from '../support/provider.js';
 
-export const NOW_MS = Date.UTC(2025, 0, 15, 12, 0, 0);
 export const CREDENTIAL = 'ratchet-hook:s3cret-Pa55word';
 
-export function postmarkDeps(credentials: readonly string[], settings: Record<string, string | undefined> = {}): ProviderDeps {
-  return {
-    credentials,
-    now: () => NOW_MS,
-    // Postmark has no tokens and no certificates: any call is a bug.
-    nonces: { claim: () => Promise.reject(new Error('Postmark must not claim nonces')) },
-    certificates: { get: () => Promise.reject(new Error('Postmark must not fetch certificates')) },
-    settings,
-  };
-}
-
 export function postmark(credentials: readonly string[] = [CREDENTIAL], settings: Record<string, string | undefined> = {}): WebhookProvider {
-  return postmarkProvider.create(postmarkDeps(credentials, settings));
+  return createProvider(postmarkProvider, credentials, { settings });
 }
 
-export function request(
-  body: string | Buffer | object,
-  headers: Record<string, string | undefined> = { authorization: postmarkAuthorization(CREDENTIAL) },
-  sourceIp?: string,
-): WebhookRequest {
-  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
-  return sourceIp === undefined ? { body: bytes, headers } : { body: bytes, headers, sourceIp };
+/** Authorized with CREDENTIAL unless other headers are given. */
+export function request(body: string | Buffer | object, headers: Headers = { authorization: postmarkAuthorization(CREDENTIAL) }, sourceIp?: string): WebhookRequest {
+  return rawRequest(body, headers, sourceIp);
 }
 
 /** A Delivery record from Postmark's docs, with the recipient we want. */

@@ -1,9 +1,10 @@
 /** SendGrid bodies after the signature verified: strict parsing, per-element rules, raw slicing, big batches. */
 import { describe, expect, it } from 'vitest';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';
-import { parseSendgridBatch } from '../../../lambdas/core/providers/sendgrid.js';
+import { parseSendgridBatch } from '../../../lambdas/core/providers/sendgrid/map.js';
 import { sampleSendgridEvent, sendgridBatchBody } from '../../../lib/demo/sendgrid.js';
-import { CREDENTIALS, NOW_MS, receiveSigned, sendgrid, signedBody } from './support.js';
+import { NOW_MS } from '../support/provider.js';
+import { CREDENTIALS, receiveSigned, sendgrid, signedBody } from './support.js';
 
 const good = (email = 'a@example.com') => sampleSendgridEvent('hard_bounce', email, NOW_MS);
 

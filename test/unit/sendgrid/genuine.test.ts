@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { NormalizedEvent } from '../../../lambdas/core/event.js';
-import { CREDENTIALS, NOW_MS, receiveSigned, request, sendgrid, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './support.js';
+import { NOW_MS, request } from '../support/provider.js';
+import { CREDENTIALS, receiveSigned, sendgrid, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './support.js';
 
 const DIR = new URL('../../fixtures/genuine/sendgrid/', import.meta.url);
 const text = (file: string) => readFileSync(new URL(file, DIR), 'utf8');

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionableKind } from '../../../lambdas/core/event.js';
 import { sampleSendgridEvent, sendgridDemo } from '../../../lib/demo/sendgrid.js';
-import { CREDENTIALS, NOW_MS, receiveSigned, request, sendgrid } from './support.js';
+import { NOW_MS, request } from '../support/provider.js';
+import { CREDENTIALS, receiveSigned, sendgrid } from './support.js';
 
 const EMAIL = 'Someone@Example.COM';
 

@@ -1,9 +1,11 @@
 /** SendGrid's own library as an oracle: it and our node:crypto verifier must agree. */
 import { EventWebhook } from '@sendgrid/eventwebhook';
 import { describe, expect, it } from 'vitest';
-import { parseSendgridPublicKey, verifySendgridSignature } from '../../../lambdas/core/providers/sendgrid-signature.js';
+import { parseSendgridPublicKey } from '../../../lambdas/core/providers/sendgrid/index.js';
+import { verifySendgridSignature } from '../../../lambdas/core/providers/sendgrid/verify.js';
 import { sendgridDemo, sendgridBatchBody, sampleSendgridEvent, signSendgridBody } from '../../../lib/demo/sendgrid.js';
-import { NOW_MS, NOW_SECONDS, request, SIGNATURE_HEADER, TIMESTAMP_HEADER, VECTOR_A, VECTOR_B, VECTOR_C } from './support.js';
+import { NOW_MS, NOW_SECONDS, request } from '../support/provider.js';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, VECTOR_A, VECTOR_B, VECTOR_C } from './support.js';
 
 function theirs(publicKey: string, payload: string, signature: string, timestamp: string): boolean {
   const webhook = new EventWebhook();

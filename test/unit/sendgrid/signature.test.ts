@@ -2,10 +2,11 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, StaleRequestError } from '../../../lambdas/core/errors.js';
-import { parseSendgridPublicKey, verifySendgridSignature } from '../../../lambdas/core/providers/sendgrid-signature.js';
-import { sendgridProvider } from '../../../lambdas/core/providers/sendgrid.js';
+import { parseSendgridPublicKey, sendgridProvider } from '../../../lambdas/core/providers/sendgrid/index.js';
+import { verifySendgridSignature } from '../../../lambdas/core/providers/sendgrid/verify.js';
 import { sendgridDemo, signSendgridBody } from '../../../lib/demo/sendgrid.js';
-import { NOW_MS, NOW_SECONDS, request, sendgrid, sendgridDeps, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './support.js';
+import { NOW_MS, NOW_SECONDS, providerDeps, request } from '../support/provider.js';
+import { sendgrid, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './support.js';
 import { carriesEvents } from '../support/receipt.js';
 
 const creds = sendgridDemo.createCredentials();
@@ -168,12 +169,12 @@ describe('SendGrid key parsing (at create)', () => {
   });
 
   it('throws at create for a key that is not base64 or PEM', () => {
-    expect(() => sendgridProvider.create(sendgridDeps(['not a key!']))).toThrow(/neither base64 DER/);
-    expect(() => sendgridProvider.create(sendgridDeps([Buffer.from('garbage bytes').toString('base64')]))).toThrow(/neither/);
+    expect(() => sendgridProvider.create(providerDeps(['not a key!']))).toThrow(/neither base64 DER/);
+    expect(() => sendgridProvider.create(providerDeps([Buffer.from('garbage bytes').toString('base64')]))).toThrow(/neither/);
   });
 
   it('throws at create when any one of several keys is bad (no silent partial rotation)', () => {
-    expect(() => sendgridProvider.create(sendgridDeps([creds.credential, 'bad']))).toThrow(Error);
+    expect(() => sendgridProvider.create(providerDeps([creds.credential, 'bad']))).toThrow(Error);
   });
 
   it('throws at create for an EC key on another curve (P-384, secp256k1)', () => {
@@ -239,7 +240,7 @@ describe('SendGrid time window', () => {
 
   it('throws at create for an invalid tolerance setting', () => {
     for (const value of ['abc', '0', '-5', '1.5', '172801']) {
-      expect(() => sendgridProvider.create(sendgridDeps([creds.credential], NOW_MS, { SENDGRID_TOLERANCE_SECONDS: value }))).toThrow(
+      expect(() => sendgridProvider.create(providerDeps([creds.credential], { settings: { SENDGRID_TOLERANCE_SECONDS: value } }))).toThrow(
         /SENDGRID_TOLERANCE_SECONDS/,
       );
     }

@@ -1,33 +1,12 @@
-/** Shared fixtures for the SendGrid tests: deps with a pinned clock, requests, and the official vectors. */
-import type { ProviderDeps, WebhookProvider } from '../../../lambdas/core/provider.js';
-import { sendgridProvider } from '../../../lambdas/core/providers/sendgrid.js';
+/** SendGrid's own fixtures: the official vectors, demo-signed requests, a provider at NOW. */
+import type { WebhookProvider } from '../../../lambdas/core/provider.js';
+import { sendgridProvider } from '../../../lambdas/core/providers/sendgrid/index.js';
 import type { WebhookRequest } from '../../../lambdas/core/request.js';
 import { sendgridBatchBody, sendgridDemo, signSendgridBody } from '../../../lib/demo/sendgrid.js';
-
-export const NOW_MS = Date.UTC(2025, 0, 15, 12, 0, 0);
-export const NOW_SECONDS = String(NOW_MS / 1000);
-
-export function sendgridDeps(
-  credentials: readonly string[],
-  nowMs = NOW_MS,
-  settings: Record<string, string | undefined> = {},
-): ProviderDeps {
-  return {
-    credentials,
-    now: () => nowMs,
-    // SendGrid has no tokens and no certificates: any call is a bug.
-    nonces: { claim: () => Promise.reject(new Error('SendGrid must not claim nonces')) },
-    certificates: { get: () => Promise.reject(new Error('SendGrid must not fetch certificates')) },
-    settings,
-  };
-}
+import { createProvider, NOW_MS, NOW_SECONDS, request } from '../support/provider.js';
 
 export function sendgrid(credentials: readonly string[], nowMs = NOW_MS, settings: Record<string, string | undefined> = {}): WebhookProvider {
-  return sendgridProvider.create(sendgridDeps(credentials, nowMs, settings));
-}
-
-export function request(body: string | Buffer, headers: Record<string, string | undefined>): WebhookRequest {
-  return { body: typeof body === 'string' ? Buffer.from(body, 'utf8') : body, headers };
+  return createProvider(sendgridProvider, credentials, { nowMs, settings });
 }
 
 export const SIGNATURE_HEADER = 'x-twilio-email-event-webhook-signature';

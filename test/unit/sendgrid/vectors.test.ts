@@ -1,7 +1,8 @@
 /** SendGrid's official test vectors (from @sendgrid/eventwebhook's own spec), under an injected clock. */
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, MalformedRequestError } from '../../../lambdas/core/errors.js';
-import { parseSendgridPublicKey, verifySendgridSignature } from '../../../lambdas/core/providers/sendgrid-signature.js';
+import { parseSendgridPublicKey } from '../../../lambdas/core/providers/sendgrid/index.js';
+import { verifySendgridSignature } from '../../../lambdas/core/providers/sendgrid/verify.js';
 import {
   MUTATED_SIGNATURE,
   sendgrid,

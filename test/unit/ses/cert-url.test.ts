@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { assertSigningCertUrl, expectedHost } from '../../../lambdas/core/sns/cert-url.js';
-import { parseTopicArn } from '../../../lambdas/core/sns/topic-arn.js';
+import { assertSigningCertUrl, expectedHost } from '../../../lambdas/core/providers/ses/sns/cert-url.js';
+import { parseTopicArn } from '../../../lambdas/core/providers/ses/sns/topic-arn.js';
 import { AuthenticationError, MalformedRequestError } from '../../../lambdas/core/errors.js';
 
 const useast1 = parseTopicArn('arn:aws:sns:us-east-1:123456789012:feedback');

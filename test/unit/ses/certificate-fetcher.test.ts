@@ -11,7 +11,7 @@ import {
   HttpsCertificateFetcher,
   type CertificateGet,
   type CertificateResponse,
-} from '../../../lambdas/adapters/sns-certificates.js';
+} from '../../../lambdas/adapters/sns/certificates.js';
 import { rejection, signingCertificate } from './fixtures.js';
 
 const URL_A = 'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-aa.pem';

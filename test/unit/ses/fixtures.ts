@@ -4,7 +4,7 @@
  */
 import { randomUUID, type KeyObject } from 'node:crypto';
 import type { CertificateSource, NonceStore, ProviderDeps, WebhookProvider } from '../../../lambdas/core/provider.js';
-import { sesProvider } from '../../../lambdas/core/providers/ses.js';
+import { sesProvider } from '../../../lambdas/core/providers/ses/index.js';
 import { lowerCaseHeaders, type WebhookRequest } from '../../../lambdas/core/request.js';
 import {
   signSnsMessage,

@@ -1,8 +1,8 @@
 /** SES document → normalized events (the Message inside a verified SNS Notification). */
 import { describe, expect, it } from 'vitest';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';
-import { CONFLICTING_TYPES_REASON, NOT_SES_REASON, sesEventsFromMessage } from '../../../lambdas/core/providers/ses-payload.js';
-import { notificationEvents } from '../../../lambdas/core/providers/ses.js';
+import { CONFLICTING_TYPES_REASON, NOT_SES_REASON, sesEventsFromMessage } from '../../../lambdas/core/providers/ses/map.js';
+import { notificationEvents } from '../../../lambdas/core/providers/ses/index.js';
 import { makeProvider, notificationFields, signed, toRequest } from './fixtures.js';
 
 const SNS_TS = Date.parse('2026-03-01T12:00:00.000Z');
@@ -53,6 +53,11 @@ describe('SES bounces', () => {
 
   it('maps an unknown bounceType to soft_bounce (never a permanent suppression on a guess)', () => {
     expect(events(bounce('SomethingNew', 'General'))[0]!.kind).toBe('soft_bounce');
+  });
+
+  it('leaves empty and non-string detail fields out, as every provider does (stringField)', () => {
+    const [event] = events(bounce('Permanent', '', [{ emailAddress: 'a@example.com', status: '', diagnosticCode: 42 }]));
+    expect(event!.detail).toEqual({ bounceType: 'Permanent', providerEventType: 'Bounce' });
   });
 
   it('keeps an unknown bounceSubType as data', () => {

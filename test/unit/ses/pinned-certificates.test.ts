@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthenticationError } from '../../../lambdas/core/errors.js';
-import { PinnedDirectoryCertificates } from '../../../lambdas/adapters/sns-certificates.js';
-import { fileNameFor } from '../../../lambdas/adapters/sns-pinned-certificates.js';
+import { PinnedDirectoryCertificates } from '../../../lambdas/adapters/sns/certificates.js';
+import { fileNameFor } from '../../../lambdas/adapters/sns/pinned-certificates.js';
 import { otherCertificate, rejection, signingCertificate } from './fixtures.js';
 
 const NAME = 'SimpleNotificationService-0123456789abcdef.pem';

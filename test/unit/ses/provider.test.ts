@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthenticationError, ForbiddenSenderError, StaleRequestError, TransientError } from '../../../lambdas/core/errors.js';
 import type { CertificateSource } from '../../../lambdas/core/provider.js';
-import { sesProvider } from '../../../lambdas/core/providers/ses.js';
+import { sesProvider } from '../../../lambdas/core/providers/ses/index.js';
 import {
   CERT_URL,
   NOW,

@@ -2,8 +2,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError } from '../../../lambdas/core/errors.js';
-import { parseSnsEnvelope } from '../../../lambdas/core/sns/envelope.js';
-import { verifySnsMessageWithKey, verifySnsSignature } from '../../../lambdas/core/sns/verify.js';
+import { parseSnsEnvelope } from '../../../lambdas/core/providers/ses/sns/envelope.js';
+import { verifySnsMessageWithKey, verifySnsSignature } from '../../../lambdas/core/providers/ses/sns/signature.js';
 import {
   confirmationFields,
   makeProvider,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseSnsEnvelope } from '../../../lambdas/core/sns/envelope.js';
-import { stringToSign } from '../../../lambdas/core/sns/string-to-sign.js';
+import { parseSnsEnvelope } from '../../../lambdas/core/providers/ses/sns/envelope.js';
+import { stringToSign } from '../../../lambdas/core/providers/ses/sns/string-to-sign.js';
 
 const base = {
   SignatureVersion: '1',

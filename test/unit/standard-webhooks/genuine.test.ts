@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { standardSignature } from '../../../lib/demo/standard-webhooks.js';
-import { request, SECRET, standard } from './support.js';
+import { request } from '../support/provider.js';
+import { SECRET, standard } from './support.js';
 
 const GENUINE = new URL('../../fixtures/genuine/', import.meta.url);
 const text = (path: string) => readFileSync(new URL(path, GENUINE), 'utf8');

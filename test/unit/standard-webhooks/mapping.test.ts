@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { INVALID_RECIPIENT_REASON } from '../../../lambdas/core/classification.js';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';
 import type { ActionableKind } from '../../../lambdas/core/event.js';
-import { standardWebhooksProvider } from '../../../lambdas/core/providers/standard-webhooks.js';
+import { standardWebhooksProvider } from '../../../lambdas/core/providers/standard-webhooks/index.js';
 import { standardWebhooksDemo } from '../../../lib/demo/standard-webhooks.js';
-import { MSG_ID, NOW_MS, resendBody, signed, standard, standardDeps } from './support.js';
+import { NOW_MS, providerDeps } from '../support/provider.js';
+import { MSG_ID, resendBody, signed, standard } from './support.js';
 
 const CREATED_AT_MS = Date.parse('2025-01-15T11:59:58.123Z');
 
@@ -221,7 +222,7 @@ describe('malformed bodies (signed, so 400)', () => {
 describe('standardWebhooksDemo', () => {
   const KINDS: ActionableKind[] = ['delivered', 'soft_bounce', 'hard_bounce', 'complaint', 'unsubscribe'];
   const credentials = standardWebhooksDemo.createCredentials();
-  const provider = standardWebhooksProvider.create(standardDeps([credentials.credential]));
+  const provider = standardWebhooksProvider.create(providerDeps([credentials.credential]));
 
   it('creates a fresh whsec_ secret, usable as the credential and the signing secret', () => {
     expect(credentials.credential).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);

@@ -3,10 +3,12 @@ import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthenticationError } from '../../../lambdas/core/errors.js';
-import { decodeStandardSecrets, verifyStandardWebhook } from '../../../lambdas/core/providers/standard-webhooks.js';
+import { decodeStandardSecrets } from '../../../lambdas/core/providers/standard-webhooks/index.js';
+import { verifyStandardWebhook } from '../../../lambdas/core/providers/standard-webhooks/verify.js';
 import { SYMMETRIC_FIVE_MINUTES } from '../../../lambdas/core/time.js';
 import { standardWebhooksDemo } from '../../../lib/demo/standard-webhooks.js';
-import { NOW_MS, NOW_SECONDS, request, SECRET, VECTOR_1 } from './support.js';
+import { NOW_MS, NOW_SECONDS, request } from '../support/provider.js';
+import { SECRET, VECTOR_1 } from './support.js';
 
 function ours(secret: string, payload: string | Buffer, headers: Record<string, string>, nowMs = NOW_MS): boolean {
   try {

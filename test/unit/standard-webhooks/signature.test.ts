@@ -1,15 +1,14 @@
 /** Standard Webhooks v1 verification: the official vectors and every rejection rule. */
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, MalformedRequestError, StaleRequestError } from '../../../lambdas/core/errors.js';
-import { decodeStandardSecrets, verifyStandardWebhook } from '../../../lambdas/core/providers/standard-webhooks.js';
+import { decodeStandardSecrets } from '../../../lambdas/core/providers/standard-webhooks/index.js';
+import { verifyStandardWebhook } from '../../../lambdas/core/providers/standard-webhooks/verify.js';
 import { SYMMETRIC_FIVE_MINUTES } from '../../../lambdas/core/time.js';
 import { standardSignature } from '../../../lib/demo/standard-webhooks.js';
+import { NOW_MS, NOW_SECONDS, request } from '../support/provider.js';
 import {
   MSG_ID,
-  NOW_MS,
-  NOW_SECONDS,
   OTHER_SECRET,
-  request,
   resendBody,
   SECRET,
   signed,

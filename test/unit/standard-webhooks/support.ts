@@ -1,40 +1,20 @@
-/** Shared fixtures for the Standard Webhooks tests: deps with a pinned clock, the official vectors, signed requests. */
-import type { ProviderDeps, WebhookProvider } from '../../../lambdas/core/provider.js';
-import { standardWebhooksProvider } from '../../../lambdas/core/providers/standard-webhooks.js';
+/** Standard Webhooks' own fixtures: secrets, the official vectors, Resend-shaped bodies, signed requests. */
+import type { WebhookProvider } from '../../../lambdas/core/provider.js';
+import { standardWebhooksProvider } from '../../../lambdas/core/providers/standard-webhooks/index.js';
 import type { WebhookRequest } from '../../../lambdas/core/request.js';
 import { signStandardBody } from '../../../lib/demo/standard-webhooks.js';
+import { createProvider, NOW_MS, NOW_SECONDS, request } from '../support/provider.js';
 
-export const NOW_MS = Date.UTC(2025, 0, 15, 12, 0, 0);
-export const NOW_SECONDS = String(NOW_MS / 1000);
 export const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 export const OTHER_SECRET = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD';
 export const MSG_ID = 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W';
-
-export function standardDeps(
-  credentials: readonly string[],
-  nowMs = NOW_MS,
-  settings: Record<string, string | undefined> = {},
-): ProviderDeps {
-  return {
-    credentials,
-    now: () => nowMs,
-    // Standard Webhooks has no tokens and no certificates: any call is a bug.
-    nonces: { claim: () => Promise.reject(new Error('Standard Webhooks must not claim nonces')) },
-    certificates: { get: () => Promise.reject(new Error('Standard Webhooks must not fetch certificates')) },
-    settings,
-  };
-}
 
 export function standard(
   credentials: readonly string[] = [SECRET],
   nowMs = NOW_MS,
   settings: Record<string, string | undefined> = {},
 ): WebhookProvider {
-  return standardWebhooksProvider.create(standardDeps(credentials, nowMs, settings));
-}
-
-export function request(body: string | Buffer, headers: Record<string, string | undefined>): WebhookRequest {
-  return { body: typeof body === 'string' ? Buffer.from(body, 'utf8') : body, headers };
+  return createProvider(standardWebhooksProvider, credentials, { nowMs, settings });
 }
 
 /** A Resend-shaped body. */

@@ -4,12 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';
-import { genericEvent } from '../../../lambdas/core/providers/generic.js';
-import { classifyMailgunEvent } from '../../../lambdas/core/providers/mailgun-mapping.js';
-import { postmarkEvent } from '../../../lambdas/core/providers/postmark-records.js';
-import { classifySendgridEvent } from '../../../lambdas/core/providers/sendgrid-mapping.js';
-import { sesEventsFromMessage } from '../../../lambdas/core/providers/ses-payload.js';
-import { standardWebhookEvents } from '../../../lambdas/core/providers/standard-webhooks-events.js';
+import { genericEvent } from '../../../lambdas/core/providers/generic/map.js';
+import { classifyMailgunEvent } from '../../../lambdas/core/providers/mailgun/map.js';
+import { postmarkEvent } from '../../../lambdas/core/providers/postmark/map.js';
+import { classifySendgridEvent } from '../../../lambdas/core/providers/sendgrid/map.js';
+import { sesEventsFromMessage } from '../../../lambdas/core/providers/ses/map.js';
+import { standardWebhookEvents } from '../../../lambdas/core/providers/standard-webhooks/map.js';
 import { samplePostmarkRecord } from '../../../lib/demo/postmark.js';
 import { sampleSendgridEvent } from '../../../lib/demo/sendgrid.js';
 import { sesDemoPayload } from '../../../lib/demo/ses.js';

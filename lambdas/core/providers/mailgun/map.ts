@@ -1,0 +1,103 @@
+/**
+ * A verified Mailgun `event-data` → its event, through Mailgun's `event-data.event` vocabulary → our
+ * event kinds. Mailgun's two failure webhooks
+ * (`permanent_fail`, `temporary_fail`) both deliver `event: "failed"`, told apart by `severity`.
+ * Field reference: https://documentation.mailgun.com/docs/mailgun/user-manual/events/event-types
+ */
+import { compactDetail, stringField, withRecipient, type Classification } from '../../classification.js';
+import { MalformedRequestError } from '../../errors.js';
+import type { EventDetail, NormalizedEvent } from '../../event.js';
+import { isRecord } from '../../json.js';
+import { parseEventTime } from '../../time.js';
+
+export const MAILGUN = 'mailgun';
+
+/**
+ * A permanent failure with one of these reasons means Mailgun did not even try: the address is on its
+ * own suppression list (code 605, "Not delivering to previously bounced address"). It is an echo of
+ * an earlier event, of the kind the list is named after.
+ */
+const SUPPRESSION_ECHOES: Readonly<Record<string, Classification['kind']>> = {
+  'suppress-bounce': 'hard_bounce',
+  'suppress-unsubscribe': 'unsubscribe',
+  'suppress-complaint': 'complaint',
+};
+
+const IGNORED: Readonly<Record<string, string>> = {
+  accepted: 'lifecycle: accepted for delivery, not an outcome',
+  rejected: 'Mailgun refused the send request; no delivery was attempted',
+  stored: 'lifecycle: message stored',
+  opened: 'engagement event',
+  clicked: 'engagement event',
+};
+
+/** Mailgun event ids are 22 characters; the bound keeps inbox keys small. */
+const MAX_EVENT_ID_LENGTH = 100;
+
+/** One authenticated `event-data` object → its event (the recipient checked by the shared rule). */
+export function mailgunEvent(data: unknown, raw: string): NormalizedEvent {
+  if (!isRecord(data)) throw new MalformedRequestError('Mailgun event-data is missing');
+  if (typeof data.event !== 'string') throw new MalformedRequestError('Mailgun event-data has no event type');
+  const id = data.id;
+  if (typeof id !== 'string' || id.length === 0 || id.length > MAX_EVENT_ID_LENGTH) {
+    throw new MalformedRequestError('Mailgun event-data has no valid id');
+  }
+  // Float seconds with microseconds, e.g. 1529692198.641821.
+  const occurredAt = parseEventTime(data.timestamp, 'Mailgun event timestamp');
+  const classified = withRecipient(data.recipient, classifyMailgunEvent(data.event, data));
+  return {
+    provider: MAILGUN,
+    // `id` is only unique within a day, so the event's own timestamp (as sent, identical on retries) joins it.
+    eventId: `${id}:${String(data.timestamp).trim()}`,
+    occurredAt,
+    raw,
+    ...classified,
+  };
+}
+
+/** Classifies one `event-data` object. `event` is its `event` field, already checked to be a string. */
+export function classifyMailgunEvent(event: string, data: Readonly<Record<string, unknown>>): Classification {
+  const isFailure = event === 'failed';
+  const detail: EventDetail = compactDetail({
+    ...deliveryStatusDetail(data['delivery-status']),
+    bounceType: isFailure ? stringField(data.severity) : undefined,
+    bounceSubType: isFailure ? stringField(data.reason) : undefined,
+    providerEventType: event,
+  });
+
+  switch (event) {
+    case 'delivered':
+      return { kind: 'delivered', detail };
+    case 'failed': {
+      if (data.severity === 'temporary') return { kind: 'soft_bounce', detail };
+      if (data.severity !== 'permanent') {
+        return { kind: 'ignored', ignoredReason: 'failure without a known severity (permanent/temporary)', detail };
+      }
+      const reason = typeof data.reason === 'string' ? data.reason : '';
+      const echoed = Object.hasOwn(SUPPRESSION_ECHOES, reason) ? SUPPRESSION_ECHOES[reason] : undefined;
+      if (echoed) return { kind: echoed, detail: { ...detail, echo: true } };
+      return { kind: 'hard_bounce', detail };
+    }
+    case 'complained':
+      return { kind: 'complaint', detail };
+    case 'unsubscribed':
+      return { kind: 'unsubscribe', detail };
+    default: {
+      const reason = Object.hasOwn(IGNORED, event) ? IGNORED[event] : undefined;
+      return { kind: 'ignored', ignoredReason: reason ?? 'unknown Mailgun event type', detail };
+    }
+  }
+}
+
+/**
+ * `delivery-status`: the enhanced code (`5.1.1`) is the status when Mailgun has one, else the plain SMTP
+ * code (`550`, or Mailgun's own `605`); the human text is `message`, or `description` when that is empty.
+ */
+function deliveryStatusDetail(value: unknown): EventDetail {
+  if (!isRecord(value)) return {};
+  const code = typeof value.code === 'number' && Number.isInteger(value.code) ? String(value.code) : stringField(value.code);
+  return {
+    status: stringField(value['enhanced-code']) ?? code,
+    diagnosticCode: stringField(value.message) ?? stringField(value.description),
+  };
+}
