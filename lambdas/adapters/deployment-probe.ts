@@ -1,7 +1,8 @@
 /**
  * Read-only probes of a deployment for `ratchet doctor`: table settings, queue depths, the age of
- * each queue's oldest message (queue-age.ts) and SNS subscriptions. Each answers a plain fact; the CLI decides what is healthy. An emulator that lacks
- * an API (dynalite has no TTL or backups API) answers `undefined`, never a failure.
+ * each queue's oldest message (queue-age.ts) and SNS subscriptions. Each answers a plain fact; the
+ * CLI decides what is healthy. An emulator that lacks an API (dynalite has no TTL or backups API)
+ * answers `undefined`, never a failure.
  */
 import {
   DescribeContinuousBackupsCommand,
