@@ -70,6 +70,12 @@ export const API = {
 } as const;
 
 
+/**
+ * The alarms evaluate periods of this length. The queue-age alarm fires when the oldest queued event is
+ * `queueAgeSeconds` old; `ratchet doctor` reads the same metric the same way against the same number.
+ */
+export const ALARMS = { periodSeconds: 5 * 60, queueAgeSeconds: 30 * 60 } as const;
+
 /** The SNS subscription's dead-letter queue keeps what SNS gave up on for this long (the SQS maximum). */
 export const SES_DEAD_LETTERS = { suffix: '-ses-dead-letters', retentionDays: 14 } as const;
 

@@ -1,7 +1,8 @@
 /**
- * Read-only probes of a deployment for `ratchet doctor`: table settings, queue depths and SNS
- * subscriptions. Each answers a plain fact; the CLI decides what is healthy. An emulator that lacks
- * an API (dynalite has no TTL or backups API) answers `undefined`, never a failure.
+ * Read-only probes of a deployment for `ratchet doctor`: table settings, queue depths, the age of
+ * each queue's oldest message (queue-age.ts) and SNS subscriptions. Each answers a plain fact; the
+ * CLI decides what is healthy. An emulator that lacks an API (dynalite has no TTL or backups API)
+ * answers `undefined`, never a failure.
  */
 import {
   DescribeContinuousBackupsCommand,
@@ -11,12 +12,13 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { ListSubscriptionsByTopicCommand, type SNSClient } from '@aws-sdk/client-sns';
 import { GetQueueAttributesCommand, GetQueueUrlCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { QueueAge, QueueAgeSource } from './queue-age.js';
 
 const UNSUPPORTED = new Set(['UnknownOperationException', 'UnrecognizedClientException', 'InvalidAction']);
 const unsupported = (error: unknown) => error instanceof Error && (UNSUPPORTED.has(error.name) || /not (implemented|supported)/i.test(error.message));
 
 export class DeploymentProbe {
-  constructor(private readonly clients: { dynamo: DynamoDBClient; sqs: SQSClient; sns?: SNSClient }) {}
+  constructor(private readonly clients: { dynamo: DynamoDBClient; sqs: SQSClient; sns?: SNSClient; queueAge?: QueueAgeSource }) {}
 
   /** Throws when the table does not exist or cannot be reached. */
   async table(name: string): Promise<{ deletionProtection?: boolean }> {
@@ -44,13 +46,19 @@ export class DeploymentProbe {
     }
   }
 
-  /** Visible messages and, where SQS reports it, the age of the oldest (seconds; AWS only via CloudWatch, so usually absent). */
+  /** Visible and in-flight messages, from SQS's own counters; `queue` is a URL or a queue name. */
   async queueDepth(queue: string): Promise<{ url: string; visible: number; inFlight: number }> {
     const url = /^https?:\/\//.test(queue) ? queue : (await this.clients.sqs.send(new GetQueueUrlCommand({ QueueName: queue }))).QueueUrl!;
     const { Attributes } = await this.clients.sqs.send(
       new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
     );
     return { url, visible: Number(Attributes?.ApproximateNumberOfMessages ?? 0), inFlight: Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0) };
+  }
+
+  /** The oldest message's age, measured without receiving anything; unmeasurable without a source. */
+  async oldestMessage(queueUrl: string): Promise<QueueAge> {
+    if (!this.clients.queueAge) return { kind: 'unmeasurable', why: 'no way to measure it here' };
+    return this.clients.queueAge.oldest(queueUrl);
   }
 
   /** Each subscription's endpoint and whether it is confirmed (SNS shows `PendingConfirmation` as its ARN until then). */

@@ -2,7 +2,8 @@
  * The suppression table behind a guarded write: consistent read → pure ratchet → conditional put on
  * the `version` we read, retried on conflict. Never an unguarded read-then-write: two consumers
  * applying events for the same address concurrently must end in the same record as applying them one
- * after the other, and the version guard is what makes the loser re-read and re-apply.
+ * after the other, and the version guard is what makes the loser re-read and re-apply. (An import
+ * first tries a create-only put, which needs no read: see `importEntry`.)
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -71,9 +72,18 @@ export class DynamoSuppressionStore implements SuppressionStore {
     return this.update(address, (record) => changeTopicManually(record, address, topic, 'subscribe', action, this.policy));
   }
 
-  /** An entry from another system's suppression list (`ratchet suppressions import`): only ever adds evidence. */
-  importEntry(email: string, entry: ImportedEntry): Promise<ApplyResult> {
-    return this.update(email, (record) => importEntry(record, email, entry, this.policy));
+  /**
+   * An entry from another system's suppression list (`ratchet suppressions import`): only ever adds
+   * evidence. Most imported addresses have no record yet, so the first try writes the new record with
+   * one PutItem that lands only where none exists, without reading first (an import is write-bound).
+   * When one exists (re-run, or a consumer wrote it meanwhile) nothing was written, and the entry takes
+   * the guarded path: read, merge with the same pure `importEntry`, put on the version read.
+   */
+  async importEntry(email: string, entry: ImportedEntry): Promise<ApplyResult> {
+    const address = normalizeRecipient(email);
+    const fresh = importEntry(undefined, address, entry, this.policy);
+    if (fresh.changed && (await this.put(fresh.record, 0))) return fresh;
+    return this.update(address, (record) => importEntry(record, address, entry, this.policy));
   }
 
   async get(email: string): Promise<(SuppressionRecord & Partial<StoredFields>) | undefined> {
@@ -126,24 +136,34 @@ export class DynamoSuppressionStore implements SuppressionStore {
       const { record, version } = await this.read(email);
       const result = change(record);
       if (!result.changed) return result;
-      try {
-        await this.client.send(
-          new PutCommand({
-            TableName: this.tableName,
-            Item: { ...result.record, version: version + 1, updatedAt: (this.options.now ?? Date.now)() },
-            ConditionExpression: version === 0 ? 'attribute_not_exists(#email)' : '#version = :version',
-            ExpressionAttributeNames: version === 0 ? { '#email': SUPPRESSION_TABLE.partitionKey } : { '#version': 'version' },
-            ...(version === 0 ? {} : { ExpressionAttributeValues: { ':version': version } }),
-          }),
-        );
-        return result;
-      } catch (error) {
-        if (!isConditionalCheckFailure(error)) throw new TransientError('suppression write failed', { cause: error });
-      }
+      if (await this.put(result.record, version)) return result;
       // Someone else wrote first: back off with jitter, re-read, re-apply.
       await sleep(Math.random() * Math.min(100, 2 ** attempt));
     }
     throw new TransientError('suppression write kept conflicting; the message will be retried');
+  }
+
+  /**
+   * Writes `record` only if the stored version is still `readVersion` (0: no record at all). False when
+   * that condition failed: someone else wrote first, and nothing was written.
+   */
+  private async put(record: SuppressionRecord, readVersion: number): Promise<boolean> {
+    const first = readVersion === 0;
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...record, version: readVersion + 1, updatedAt: (this.options.now ?? Date.now)() },
+          ConditionExpression: first ? 'attribute_not_exists(#email)' : '#version = :version',
+          ExpressionAttributeNames: first ? { '#email': SUPPRESSION_TABLE.partitionKey } : { '#version': 'version' },
+          ...(first ? {} : { ExpressionAttributeValues: { ':version': readVersion } }),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailure(error)) return false;
+      throw new TransientError('suppression write failed', { cause: error });
+    }
   }
 
   private async read(email: string): Promise<{ record?: SuppressionRecord; version: number; item?: SuppressionRecord & StoredFields }> {

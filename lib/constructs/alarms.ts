@@ -11,6 +11,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { ALARMS } from '../definitions.js';
 
 export interface RatchetAlarmsProps {
   /** 5xx answered by the front door (API Gateway `5xx`, or the Function URL's `Url5xxCount`). */
@@ -22,10 +23,8 @@ export interface RatchetAlarmsProps {
   email?: string;
 }
 
-export const FIVE_MINUTES = Duration.minutes(5);
+export const ALARM_PERIOD = Duration.seconds(ALARMS.periodSeconds);
 
-/** Events older than this in the queue mean the consumer is not keeping up (or not running). */
-export const QUEUE_AGE_ALARM_SECONDS = 30 * 60;
 /** Sustained 5xx: every 5-minute period for this long. Providers retry a blip; an outage needs a human. */
 export const EDGE_5XX_ALARM_PERIODS = 3;
 
@@ -41,14 +40,15 @@ export class RatchetAlarms extends Construct {
     this.add('DeadLetterQueueNotEmpty', {
       alarmDescription:
         'Events the consumer failed 5 times are in the DLQ. Fix the cause, then redrive the DLQ (`ratchet dlq redrive`).',
-      metric: props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+      metric: props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: 'Maximum' }),
       threshold: 1,
       evaluationPeriods: 1,
     });
+    // Events older than this in the queue mean the consumer is not keeping up (or not running).
     this.add('QueueBacklogOld', {
-      alarmDescription: `The oldest queued event is over ${QUEUE_AGE_ALARM_SECONDS / 60} minutes old: the consumer is failing or not keeping up, and suppressions lag behind.`,
-      metric: props.queue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }),
-      threshold: QUEUE_AGE_ALARM_SECONDS,
+      alarmDescription: `The oldest queued event is over ${ALARMS.queueAgeSeconds / 60} minutes old: the consumer is failing or not keeping up, and suppressions lag behind.`,
+      metric: props.queue.metricApproximateAgeOfOldestMessage({ period: ALARM_PERIOD, statistic: 'Maximum' }),
+      threshold: ALARMS.queueAgeSeconds,
       evaluationPeriods: 1,
     });
     this.add('EdgeServerErrors', {
@@ -62,7 +62,7 @@ export class RatchetAlarms extends Construct {
       this.add(`${role[0]!.toUpperCase()}${role.slice(1)}FunctionErrors`, {
         // Handled failures are answers (edge) or partial batch failures (consumer); Errors counts crashes and timeouts.
         alarmDescription: `The ${role} Lambda crashed or timed out.`,
-        metric: fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
+        metric: fn.metricErrors({ period: ALARM_PERIOD, statistic: 'Sum' }),
         threshold: 1,
         evaluationPeriods: 1,
       });

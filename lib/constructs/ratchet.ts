@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import type { RatchetConfig } from '../config.js';
 import { API, CONSUMER, EDGE, resourceNames } from '../definitions.js';
-import { RatchetAlarms, FIVE_MINUTES } from './alarms.js';
+import { RatchetAlarms, ALARM_PERIOD } from './alarms.js';
 import type { EventSourceMapping } from 'aws-cdk-lib/aws-lambda';
 import { RatchetDashboard } from './dashboard.js';
 import { acknowledgeNagFindings } from './nag-acknowledgements.js';
@@ -155,8 +155,8 @@ export class Ratchet extends Construct {
 
   /** 4xx answered by the front door. */
   private frontClientErrors(): cloudwatch.Metric {
-    if (this.front instanceof WebhookApi) return this.front.api.metricClientError({ period: FIVE_MINUTES, statistic: 'Sum' });
-    return this.edge.function.metric('Url4xxCount', { period: FIVE_MINUTES, statistic: 'Sum' });
+    if (this.front instanceof WebhookApi) return this.front.api.metricClientError({ period: ALARM_PERIOD, statistic: 'Sum' });
+    return this.edge.function.metric('Url4xxCount', { period: ALARM_PERIOD, statistic: 'Sum' });
   }
 
   /** The HTTP API, or the Function URL (context `front`). */
@@ -183,14 +183,14 @@ export class Ratchet extends Construct {
 
   /** 5xx answered by the front door. */
   private frontServerErrors(): cloudwatch.Metric {
-    if (this.front instanceof WebhookApi) return this.front.api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' });
-    return this.edge.function.metric('Url5xxCount', { period: FIVE_MINUTES, statistic: 'Sum' });
+    if (this.front instanceof WebhookApi) return this.front.api.metricServerError({ period: ALARM_PERIOD, statistic: 'Sum' });
+    return this.edge.function.metric('Url5xxCount', { period: ALARM_PERIOD, statistic: 'Sum' });
   }
 
   /** 429s: API Gateway's from its access log; the Function URL's are the edge's throttles. */
   frontThrottled(): cloudwatch.Metric {
-    if (this.front instanceof WebhookApi) return this.front.metricThrottled({ period: FIVE_MINUTES });
-    return this.edge.function.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' });
+    if (this.front instanceof WebhookApi) return this.front.metricThrottled({ period: ALARM_PERIOD });
+    return this.edge.function.metricThrottles({ period: ALARM_PERIOD, statistic: 'Sum' });
   }
 }
 

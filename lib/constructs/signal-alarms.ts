@@ -7,7 +7,7 @@
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { FIVE_MINUTES, type RatchetAlarms } from './alarms.js';
+import { ALARM_PERIOD, type RatchetAlarms } from './alarms.js';
 import { EDGE_METRICS, ratchetMetric, type EdgeMetric } from './metric-catalog.js';
 import { pascal } from './provider-secrets.js';
 
@@ -27,21 +27,21 @@ export function addSignalAlarms(alarms: RatchetAlarms, props: SignalAlarmsProps)
   alarms.add('SesDeadLettersNotEmpty', {
     alarmDescription:
       'SNS gave up delivering SES events to the edge (an hour of 5xx or timeouts) and parked them in the SES dead-letter queue. Fix the cause, then `npm run ratchet -- ses redrive`.',
-    metric: props.sesDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+    metric: props.sesDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: 'Maximum' }),
     threshold: 1,
     evaluationPeriods: 1,
   });
   alarms.add('SesNotificationsFailed', {
     alarmDescription:
       'SNS failed to deliver SES events to the edge (NumberOfNotificationsFailed > 0). They are retried for an hour, then dead-lettered: check the edge and the SES dead-letter queue.',
-    metric: props.sesTopic.metricNumberOfNotificationsFailed({ period: FIVE_MINUTES, statistic: 'Sum' }),
+    metric: props.sesTopic.metricNumberOfNotificationsFailed({ period: ALARM_PERIOD, statistic: 'Sum' }),
     threshold: 1,
     evaluationPeriods: 1,
   });
   for (const provider of props.providers) {
     alarms.add(`RequestsRejected${pascal(provider)}`, {
       alarmDescription: `The edge rejected ${props.rejectedRequestsThreshold} or more ${provider} requests (4xx) in 5 minutes: a credential out of date on one side, or someone probing the endpoint.`,
-      metric: ratchetMetric('edge', EDGE_METRICS.rejected, provider, { period: FIVE_MINUTES }),
+      metric: ratchetMetric('edge', EDGE_METRICS.rejected, provider, { period: ALARM_PERIOD }),
       threshold: props.rejectedRequestsThreshold,
       evaluationPeriods: 1,
     });
@@ -73,15 +73,15 @@ export function addSignalAlarms(alarms: RatchetAlarms, props: SignalAlarmsProps)
 
 /** An edge metric summed over providers (alarms cannot use SEARCH; at most 10 metrics in a math expression). */
 function sumOver(name: EdgeMetric, providers: readonly string[]): cloudwatch.IMetric {
-  if (providers.length === 1) return ratchetMetric('edge', name, providers[0]!, { period: FIVE_MINUTES });
+  if (providers.length === 1) return ratchetMetric('edge', name, providers[0]!, { period: ALARM_PERIOD });
   const usingMetrics = Object.fromEntries(
-    providers.map((p, i) => [`m${i}`, ratchetMetric('edge', name, p, { period: FIVE_MINUTES })]),
+    providers.map((p, i) => [`m${i}`, ratchetMetric('edge', name, p, { period: ALARM_PERIOD })]),
   );
   return new cloudwatch.MathExpression({
     // A provider with no data in a period would blank a plain `m0 + m1`; FILL makes it count as 0.
     expression: `SUM([${Object.keys(usingMetrics).map((id) => `FILL(${id}, 0)`).join(', ')}])`,
     usingMetrics,
-    period: FIVE_MINUTES,
+    period: ALARM_PERIOD,
     label: `${name} (all providers)`,
   });
 }

@@ -31,8 +31,12 @@ describe('ratchet doctor', () => {
       queue: 'pass',
       'dead-letter queue': 'pass',
       'SES dead-letter queue': 'pass',
+      'queue age': 'pass',
+      'dead-letter queue age': 'pass',
+      'SES dead-letter queue age': 'pass',
       'SNS subscriptions': 'skip',
     });
+    expect(checks.find((c) => c.check === 'queue age')).toMatchObject({ detail: 'no messages (alarm at 30 min)', thresholdSeconds: 1800 });
     expect(checks.some((c) => c.status === 'fail')).toBe(false);
   });
 
@@ -44,6 +48,8 @@ describe('ratchet doctor', () => {
     expect(lines).toContain('FAIL  dead-letter queue: 1 events the consumer could not apply (fix: `ratchet dlq list`, fix the cause, then `ratchet dlq redrive`)');
     expect(lines.find((l) => l.startsWith('FAIL  credentials generic: GENERIC_WEBHOOK_SECRETS: '))).toMatch(/\(fix: correct GENERIC_WEBHOOK_SECRETS\)$/);
     expect(lines.find((l) => l.includes('credentials sendgrid'))).toMatch(/^PASS/);
+    // Measured from fauxqs's send times, without receiving it: young, so a pass.
+    expect(lines.find((l) => l.startsWith('PASS  dead-letter queue age: '))).toMatch(/^PASS  dead-letter queue age: oldest message \d+ s old \(alarm at 30 min\)$/);
   });
 
   it('a stale local.json is one failing check', async () => {

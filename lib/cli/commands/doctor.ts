@@ -2,27 +2,34 @@
  * `ratchet doctor [--json]`: one pass/warn/fail line per check of the deployment (or the local stack),
  * each with its fix. Exit 1 on any fail. Checks: the tables answer; inbox TTL; point-in-time recovery
  * and deletion protection on the suppression table; every provider's credentials parse (or are
- * deliberately empty); the queue, its DLQ and the SES dead-letter queue are empty; on AWS, the SES
+ * deliberately empty); the queue, its DLQ and the SES dead-letter queue are empty, and the oldest
+ * message in each is younger than the queue-age alarm's threshold (doctor-queues.ts); on AWS, the SES
  * topic's HTTPS subscription is confirmed and the alarm topic has a confirmed subscriber.
  */
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { Command } from 'commander';
 import { DeploymentProbe } from '../../../lambdas/adapters/deployment-probe.js';
+import { CloudWatchQueueAge, FauxqsQueueAge } from '../../../lambdas/adapters/queue-age.js';
 import { EnvSecretSource, SecretsManagerSecretSource } from '../../../lambdas/adapters/secrets.js';
 import { PROVIDERS } from '../../../lambdas/core/providers/index.js';
+import { ALARMS } from '../../definitions.js';
 import type { Context } from '../context.js';
 import { targetSettings } from '../edge.js';
 import { rootCause, TargetError } from '../target.js';
 import type { Run } from '../program.js';
-import { SES_DEAD_LETTER_QUEUE_DEFAULT } from './ses.js';
+import { queueChecks } from './doctor-queues.js';
 
 export interface CheckResult {
   check: string;
   status: 'pass' | 'warn' | 'fail' | 'skip';
   detail: string;
   fix?: string;
+  /** Queue-age checks: the oldest message's age, and the alarm threshold it was compared with. */
+  ageSeconds?: number;
+  thresholdSeconds?: number;
 }
 
 export function doctorCommand(ctx: Context, run: Run): Command {
@@ -55,7 +62,10 @@ export async function diagnose(ctx: Context): Promise<CheckResult[]> {
     ...(target.dynamoEndpoint ? { endpoint: target.dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
   const sns = aws ? new SNSClient({ region: target.region }) : undefined;
-  const probe = new DeploymentProbe({ dynamo, sqs: ctx.sqs, sns });
+  // Queues on AWS report their oldest message's age to CloudWatch only; an SQS endpoint may be fauxqs.
+  const cloudwatch = target.sqsEndpoint ? undefined : new CloudWatchClient({ region: target.region });
+  const queueAge = cloudwatch ? new CloudWatchQueueAge(cloudwatch, ALARMS.periodSeconds, ctx.now) : new FauxqsQueueAge(target.sqsEndpoint!, ctx.now);
+  const probe = new DeploymentProbe({ dynamo, sqs: ctx.sqs, sns, queueAge });
   const attempt = async (check: string, fix: string, body: () => Promise<CheckResult | CheckResult[]>) => {
     try {
       const r = await body();
@@ -96,6 +106,7 @@ export async function diagnose(ctx: Context): Promise<CheckResult[]> {
   } finally {
     dynamo.destroy();
     sns?.destroy();
+    cloudwatch?.destroy();
   }
   return results;
 }
@@ -119,38 +130,6 @@ async function credentialChecks(ctx: Context, aws: boolean): Promise<CheckResult
     } catch (error) {
       results.push({ check, status: 'fail', detail: `${where}: ${rootCause(error)}`, fix: `correct ${where}` });
     }
-  }
-  return results;
-}
-
-async function queueChecks(ctx: Context, probe: DeploymentProbe): Promise<CheckResult[]> {
-  const { target } = ctx;
-  const results: CheckResult[] = [];
-  if (target.queueUrl) {
-    const main = await probe.queueDepth(target.queueUrl);
-    results.push(
-      main.visible === 0
-        ? { check: 'queue', status: 'pass', detail: `empty (${main.inFlight} in flight)` }
-        : { check: 'queue', status: 'warn', detail: `${main.visible} waiting, ${main.inFlight} in flight`, fix: 'check that the consumer is running and not throttled' },
-    );
-  } else results.push({ check: 'queue', status: 'warn', detail: 'QUEUE_URL not set: not checked', fix: 'set QUEUE_URL from the stack outputs' });
-  if (target.deadLetterUrl) {
-    const dlq = await probe.queueDepth(target.deadLetterUrl);
-    results.push(
-      dlq.visible + dlq.inFlight === 0
-        ? { check: 'dead-letter queue', status: 'pass', detail: 'empty' }
-        : { check: 'dead-letter queue', status: 'fail', detail: `${dlq.visible + dlq.inFlight} events the consumer could not apply`, fix: '`ratchet dlq list`, fix the cause, then `ratchet dlq redrive`' },
-    );
-  } else results.push({ check: 'dead-letter queue', status: 'warn', detail: 'DLQ_URL not set: not checked', fix: 'set DLQ_URL from the stack outputs' });
-  try {
-    const ses = await probe.queueDepth(target.sesDeadLetterQueue ?? SES_DEAD_LETTER_QUEUE_DEFAULT);
-    results.push(
-      ses.visible + ses.inFlight === 0
-        ? { check: 'SES dead-letter queue', status: 'pass', detail: 'empty' }
-        : { check: 'SES dead-letter queue', status: 'fail', detail: `${ses.visible + ses.inFlight} SNS messages SNS gave up on`, fix: '`ratchet ses redrive`' },
-    );
-  } catch (error) {
-    results.push({ check: 'SES dead-letter queue', status: 'warn', detail: `not found (${rootCause(error)})`, fix: 'set SES_DEAD_LETTER_QUEUE from the stack outputs' });
   }
   return results;
 }
