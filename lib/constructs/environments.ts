@@ -4,6 +4,7 @@
  */
 import { NUMBER_VARIABLES, RUNTIME_VARIABLE as V } from '../../lambdas/adapters/environment.js';
 import { assertInboxOutlivesWindows } from '../../lambdas/core/inbox-retention.js';
+import { SES_TOPIC_ARNS_VARIABLE } from '../../lambdas/core/providers/ses/index.js';
 import { SOFT_BOUNCE_VARIABLES } from '../../lambdas/core/suppression/policy.js';
 import { TOPIC_ALIASES_VARIABLE } from '../../lambdas/core/topics.js';
 import { TOPIC_LABELS_VARIABLE } from '../../lambdas/core/unsubscribe/settings.js';
@@ -35,7 +36,7 @@ export function edgeEnvironment(config: RatchetConfig, inputs: EdgeEnvironmentIn
   const env: Record<string, string> = {
     [V.inboxTable]: inputs.inboxTable,
     [V.queueUrl]: inputs.queueUrl,
-    SNS_TOPIC_ARNS: inputs.topicArns.join(','),
+    [SES_TOPIC_ARNS_VARIABLE]: inputs.topicArns.join(','),
     [V.inboxTtlDays]: String(config.inboxTtlDays),
     [V.secretsCacheSeconds]: SECRETS_CACHE_SECONDS,
     ...inputs.secretArns,

@@ -10,10 +10,12 @@ import { createSnsVerifier } from './verify.js';
 import { sesEventsFromMessage } from './map.js';
 
 export const SES_PROVIDER_NAME = 'ses';
+/** SES's credentials are not secrets: the allowed SNS TopicArns, which the stack writes itself. */
+export const SES_TOPIC_ARNS_VARIABLE = 'SNS_TOPIC_ARNS';
 
 export const sesProvider: ProviderDefinition = {
   name: SES_PROVIDER_NAME,
-  credentialsVariable: 'SNS_TOPIC_ARNS',
+  credentialsVariable: SES_TOPIC_ARNS_VARIABLE,
   settings: [
     { variable: SNS_SETTING.minimumSignatureVersion, describe: 'Lowest accepted SNS SignatureVersion, 1 (SHA-1) or 2 (SHA-256) (default 1)' },
     { variable: SNS_SETTING.maxAgeSeconds, describe: 'How old an SNS Timestamp may be, whole seconds up to 48 h (default 3900)' },
