@@ -6,6 +6,7 @@ export default defineConfig({
     include: ['test/unit/**/*.test.ts'],
     testTimeout: 180_000,
     pool: 'forks',
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    // Property tests at 5 % of their runs (test/unit/support/property-runs.ts): see the note there.
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', PROPERTY_RUNS_SCALE: '0.05' },
   },
 });

@@ -1,10 +1,13 @@
 // `npm run mutation:report`: per-folder mutation scores and the surviving mutants, from the JSON report
-// that `npm run mutation` writes (reports/mutation/mutation.json), as Markdown for QUALITY.md.
+// that `npm run mutation` writes (reports/mutation/*.json, one per `--report` part; later files win for
+// a source file that is in several), as Markdown for QUALITY.md. `--survivors` lists the undetected.
 // Score = (killed + timed out) / (killed + timed out + survived + no coverage), Stryker's own definition.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 
-const report = JSON.parse(readFileSync(process.argv[2] ?? 'reports/mutation/mutation.json', 'utf8'));
+const given = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const paths = given.length ? given : readdirSync('reports/mutation').filter((f) => f.endsWith('.json') && !f.endsWith('-incremental.json')).map((f) => `reports/mutation/${f}`);
+const report = { files: Object.assign({}, ...paths.map((p) => JSON.parse(readFileSync(p, 'utf8')).files)) };
 const DETECTED = new Set(['Killed', 'Timeout']);
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 

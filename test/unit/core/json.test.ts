@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { propertyRuns } from '../support/property-runs.js';
 import { describe, expect, it } from 'vitest';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';
 import {
@@ -100,7 +101,7 @@ describe('arrayElementTexts', () => {
         // Exact substrings of the input, not re-serializations.
         for (const s of slices) expect(text.includes(s)).toBe(true);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });
@@ -131,7 +132,7 @@ describe('objectMemberTexts', () => {
           expect(JSON.parse(value)).toEqual((JSON.parse(text) as Record<string, unknown>)[name]);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

@@ -7,6 +7,7 @@
  * before the skipped delivery, hence `soft_bounce_limit`) is the same as if nothing had been skipped.
  */
 import fc from 'fast-check';
+import { propertyRuns } from '../support/property-runs.js';
 import { describe, expect, it } from 'vitest';
 import type { SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
 import { skipWithoutRecord } from '../../../lambdas/core/pipeline/write-policy.js';
@@ -35,7 +36,7 @@ describe('convergence with skipped deliveries', () => {
         const skipped = firstWritten === -1 ? arrival.length : firstWritten;
         expect(arrival.length - written.length).toBe(skipped);
       }),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
   });
 
@@ -50,7 +51,7 @@ describe('convergence with skipped deliveries', () => {
         // A record that exists only because of deliveries is never written.
         if (arrival.every((op) => op.type === 'event' && op.event.kind === 'delivered')) expect(skipping).toBeUndefined();
       }),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
   });
 });

@@ -9,6 +9,7 @@
  * soft_bounce_limit whenever the bounces that count at the end cross the limit anyway.
  */
 import fc from 'fast-check';
+import { propertyRuns } from '../support/property-runs.js';
 import { describe, expect, it } from 'vitest';
 import { emptyRecord, mergeRecords, type SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
 import { CAPPED_POLICY, EMAIL, ev, fold, oracle, PROPERTY_POLICY, setAndArrival, withoutSticky, type Op } from './support.js';
@@ -38,9 +39,9 @@ describe('mergeRecords', () => {
             if (expected.limitCrossedAtEnd) expect(merged.reasons).toContain('soft_bounce_limit');
           }
         }),
-        { numRuns: 3_000 },
+        { numRuns: propertyRuns(3_000) },
       );
-      expect(exact).toBeGreaterThan(1_500);
+      expect(exact).toBeGreaterThan(propertyRuns(1_500));
     });
   }
 
@@ -60,7 +61,7 @@ describe('mergeRecords', () => {
           expect(mergeRecords(x, y, PROPERTY_POLICY).status).toBe('suppressed');
         }
       }),
-      { numRuns: 1_000 },
+      { numRuns: propertyRuns(1_000) },
     );
   });
 

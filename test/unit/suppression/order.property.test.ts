@@ -15,6 +15,7 @@
  * quietly swallow the test.
  */
 import fc from 'fast-check';
+import { propertyRuns } from '../support/property-runs.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RatchetPolicy, SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
 import {
@@ -66,7 +67,7 @@ describe('order independence', () => {
       fc.property(opSet(5), (set) => {
         checkOutcomes(set, all(set).map((order) => fold(order, PROPERTY_POLICY)), PROPERTY_POLICY);
       }),
-      { numRuns: 1_000 },
+      { numRuns: propertyRuns(1_000) },
     );
   });
 
@@ -76,7 +77,7 @@ describe('order independence', () => {
         // The canonical order (the set, each once) against a shuffled, duplicated arrival.
         checkOutcomes(set, [fold(set, PROPERTY_POLICY), fold(arrival, PROPERTY_POLICY)], PROPERTY_POLICY);
       }),
-      { numRuns: 10_000 },
+      { numRuns: propertyRuns(10_000) },
     );
   });
 
@@ -90,7 +91,7 @@ describe('order independence', () => {
         for (const e of [...Object.values(record?.evidence ?? {}), ...Object.values(record?.softBounces ?? {})]) perKind.set(e.kind, (perKind.get(e.kind) ?? 0) + 1);
         for (const n of perKind.values()) expect(n).toBeLessThanOrEqual(4);
       }),
-      { numRuns: 2_000 },
+      { numRuns: propertyRuns(2_000) },
     );
   });
 
@@ -98,9 +99,9 @@ describe('order independence', () => {
     // The exclusion must stay the exception, and both outcomes must be common: otherwise the
     // properties above would pass vacuously.
     expect(counts.exact).toBeGreaterThan(counts.inexact * 3);
-    expect(counts.suppressed).toBeGreaterThan(1000);
-    expect(counts.active).toBeGreaterThan(1000);
-    expect(counts.softLimit).toBeGreaterThan(200);
+    expect(counts.suppressed).toBeGreaterThan(propertyRuns(1000));
+    expect(counts.active).toBeGreaterThan(propertyRuns(1000));
+    expect(counts.softLimit).toBeGreaterThan(propertyRuns(200));
   });
 });
 
@@ -118,7 +119,7 @@ describe('idempotence', () => {
         expect(JSON.stringify(twice.record)).toBe(JSON.stringify(once.record));
         if (op.type === 'event') expect(['no_change', 'ignored_before_reactivation', 'superseded_by_delivery']).toContain(twice.effect);
       }),
-      { numRuns: 2_000 },
+      { numRuns: propertyRuns(2_000) },
     );
   });
 });
@@ -137,7 +138,7 @@ describe('no automatic un-suppression', () => {
           record = result.record;
         }
       }),
-      { numRuns: 3_000 },
+      { numRuns: propertyRuns(3_000) },
     );
   });
 });

@@ -6,6 +6,7 @@
  * are order-independent without exception (no soft bounces: their sticky limit is tested elsewhere).
  */
 import fc from 'fast-check';
+import { propertyRuns } from '../support/property-runs.js';
 import { describe, expect, it } from 'vitest';
 import {
   changeTopicManually,
@@ -113,7 +114,7 @@ describe.each([
         expect(JSON.stringify(shuffled)).toBe(JSON.stringify(inOrder));
         expect(observedTopics(shuffled)).toEqual(expectedTopics(set, policy));
       }),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
   });
 
@@ -123,7 +124,7 @@ describe.each([
         const globalOnly = arrival.filter((op) => op.type !== 'topic' && !(op.type === 'event' && op.event.topic !== undefined)) as Op[];
         expect(globalPart(foldAll(arrival, policy))).toEqual(globalPart(fold(globalOnly, policy)));
       }),
-      { numRuns: 250 },
+      { numRuns: propertyRuns(250) },
     );
   });
 
@@ -138,7 +139,7 @@ describe.each([
         expect(JSON.stringify(mergeRecords(a, b, policy))).toBe(JSON.stringify(whole));
         expect(JSON.stringify(mergeRecords(b, a, policy))).toBe(JSON.stringify(whole));
       }),
-      { numRuns: 250 },
+      { numRuns: propertyRuns(250) },
     );
   });
 
@@ -148,7 +149,7 @@ describe.each([
         const record = foldAll(set, policy);
         for (const op of set) expect(JSON.stringify(apply(record, op, policy))).toBe(JSON.stringify(record));
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });
