@@ -9,6 +9,7 @@ import type { ProviderDefinition } from '../lambdas/core/provider.js';
 import { PROVIDERS } from '../lambdas/core/providers/index.js';
 import { topicAliases, topicLabels } from './context-topics.js';
 import { boolean, email, isUnset, list, oneOf, positiveInteger, positiveNumber, type Getter } from './context-values.js';
+import { INBOX_TTL_CONTEXT } from '../lambdas/core/inbox-ttl.js';
 import { API, DEFAULT_INBOX_TTL_DAYS, DEFAULT_RESOURCE_PREFIX, FUNCTION_URL } from './definitions.js';
 
 /** `api-gateway` (default): HTTP API with per-route throttles. `function-url`: a Lambda Function URL, cheaper. */
@@ -97,7 +98,7 @@ export function readConfig(node: Node): RatchetConfig {
     throw new Error(`context logRetentionDays (${retentionDays}) is not a CloudWatch Logs retention period`);
   }
 
-  const inboxTtlDays = positiveInteger(get, 'inboxTtlDays') ?? DEFAULT_INBOX_TTL_DAYS;
+  const inboxTtlDays = positiveInteger(get, INBOX_TTL_CONTEXT) ?? DEFAULT_INBOX_TTL_DAYS;
   // Whether it outlives every signature window is checked where the windows are known: the edge's
   // environment (constructs/environments.ts), with the same function `npm start` uses.
 

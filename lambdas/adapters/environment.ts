@@ -6,6 +6,7 @@
  * provider: see wiring/provider-configuration.ts.)
  */
 import { parseNumber, type NumberRule } from '../core/settings.js';
+import { INBOX_TTL_VARIABLE } from '../core/inbox-ttl.js';
 import { DEFAULT_INBOX_TTL_DAYS, INBOX_TABLE, QUEUE_NAMES, SUPPRESSION_TABLE } from './tables.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -25,7 +26,7 @@ export const RUNTIME_VARIABLE = {
   queueName: 'QUEUE_NAME',
   dynamoEndpoint: 'DYNAMODB_ENDPOINT',
   sqsEndpoint: 'SQS_ENDPOINT',
-  inboxTtlDays: 'INBOX_TTL_DAYS',
+  inboxTtlDays: INBOX_TTL_VARIABLE,
   secretsCacheSeconds: 'SECRETS_CACHE_SECONDS',
   port: 'PORT',
   logLevel: 'LOG_LEVEL',
