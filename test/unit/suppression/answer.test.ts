@@ -1,0 +1,78 @@
+/**
+ * refusalReason: the answer the client package and the in-repo adapter both give sending code.
+ * Each row pins the exact reason returned, so a change to the rules shows up as a changed answer.
+ */
+import { describe, expect, it } from 'vitest';
+import { ANSWER_ATTRIBUTES, refusalReason, type AnswerItem, type SendQuestion } from '../../../lambdas/core/suppression/answer.js';
+
+const TRANSACTIONAL: SendQuestion = { transactional: true };
+const NEWS: SendQuestion = { topic: 'news' };
+const unsubscribedFrom = (topic: string) => ({ [topic]: { status: 'unsubscribed', changedAt: 1 } });
+
+describe('refusalReason: no category (marketing mail)', () => {
+  const cases: Array<[string, AnswerItem | undefined, string | undefined]> = [
+    ['no record', undefined, undefined],
+    ['an empty record', {}, undefined],
+    ['an active record', { status: 'active', reason: 'hard_bounce', reasons: ['hard_bounce'] }, undefined],
+    ['suppressed: the stored reason', { status: 'suppressed', reason: 'hard_bounce', reasons: ['complaint', 'hard_bounce'] }, 'hard_bounce'],
+    ['suppressed, no reason: the first listed reason', { status: 'suppressed', reasons: ['complaint', 'unsubscribe'] }, 'complaint'],
+    ['suppressed, reasons that are not strings are skipped', { status: 'suppressed', reasons: [7, null, 'soft_bounce_limit'] }, 'soft_bounce_limit'],
+    ['suppressed, a reason that is not a string falls back to the list', { status: 'suppressed', reason: 5, reasons: ['complaint'] }, 'complaint'],
+    ['suppressed, reasons not a list and no reason: manual', { status: 'suppressed', reasons: 'complaint' }, 'manual'],
+    ['suppressed with nothing readable: manual (fail closed)', { status: 'suppressed' }, 'manual'],
+    ['suppressed by an unsubscribe: blocks marketing', { status: 'suppressed', reason: 'unsubscribe', reasons: ['unsubscribe'] }, 'unsubscribe'],
+    ['a status other than suppressed does not block', { status: 'Suppressed', reason: 'complaint', reasons: ['complaint'] }, undefined],
+  ];
+  it.each(cases)('%s', (_name, item, expected) => {
+    expect(refusalReason(item)).toBe(expected);
+    expect(refusalReason(item, {})).toBe(expected);
+    expect(refusalReason(item, { transactional: false })).toBe(expected);
+  });
+});
+
+describe('refusalReason: transactional mail', () => {
+  const cases: Array<[string, AnswerItem | undefined, string | undefined]> = [
+    ['no record', undefined, undefined],
+    ['transactionalStatus suppressed: the first non-unsubscribe reason', { status: 'suppressed', transactionalStatus: 'suppressed', reason: 'unsubscribe', reasons: ['unsubscribe', 'complaint', 'hard_bounce'] }, 'complaint'],
+    ['transactionalStatus suppressed, only an unsubscribe listed: manual', { status: 'suppressed', transactionalStatus: 'suppressed', reason: 'unsubscribe', reasons: ['unsubscribe'] }, 'manual'],
+    ['transactionalStatus suppressed, no list: the stored reason', { status: 'active', transactionalStatus: 'suppressed', reason: 'hard_bounce' }, 'hard_bounce'],
+    ['transactionalStatus active: an unsubscribe never blocks a password reset', { status: 'suppressed', transactionalStatus: 'active', reason: 'unsubscribe', reasons: ['unsubscribe'] }, undefined],
+    ['transactionalStatus active wins over a listed hard bounce (the record says so)', { status: 'suppressed', transactionalStatus: 'active', reasons: ['hard_bounce'] }, undefined],
+    ['legacy item (no transactionalStatus), unsubscribe only: not blocked', { status: 'suppressed', reason: 'unsubscribe', reasons: ['unsubscribe'] }, undefined],
+    ['legacy item with a blocking reason after the unsubscribe', { status: 'suppressed', reason: 'unsubscribe', reasons: ['unsubscribe', 'hard_bounce'] }, 'hard_bounce'],
+    ['legacy item, active but listing a complaint: blocked by the list', { status: 'active', reasons: ['complaint'] }, 'complaint'],
+    ['legacy item, suppressed with no readable reason: manual (fail closed)', { status: 'suppressed' }, 'manual'],
+    ['legacy item, suppressed, empty list, stored reason complaint', { status: 'suppressed', reason: 'complaint', reasons: [] }, 'complaint'],
+    ['legacy item, suppressed, empty list, stored reason unsubscribe: manual', { status: 'suppressed', reason: 'unsubscribe', reasons: [] }, 'manual'],
+    ['legacy item, active, empty list: not blocked', { status: 'active', reasons: [] }, undefined],
+  ];
+  it.each(cases)('%s', (_name, item, expected) => {
+    expect(refusalReason(item, TRANSACTIONAL)).toBe(expected);
+  });
+});
+
+describe('refusalReason: a topic', () => {
+  const cases: Array<[string, AnswerItem, SendQuestion, string | undefined]> = [
+    ['unsubscribed from the topic', { status: 'active', topics: unsubscribedFrom('news') }, NEWS, 'topic_unsubscribed'],
+    ['unsubscribed from another topic', { status: 'active', topics: unsubscribedFrom('offers') }, NEWS, undefined],
+    ['subscribed again', { status: 'active', topics: { news: { status: 'subscribed' } } }, NEWS, undefined],
+    ['a global suppression answers first', { status: 'suppressed', reason: 'complaint', reasons: ['complaint'], topics: unsubscribedFrom('news') }, NEWS, 'complaint'],
+    ['no topic asked: the opt-out does not block', { status: 'active', topics: unsubscribedFrom('news') }, {}, undefined],
+    ['transactional mail on an opted-out topic', { status: 'suppressed', transactionalStatus: 'active', reasons: ['unsubscribe'], topics: unsubscribedFrom('news') }, { transactional: true, topic: 'news' }, 'topic_unsubscribed'],
+    ['transactional mail, globally blocked', { status: 'suppressed', transactionalStatus: 'suppressed', reasons: ['hard_bounce'], topics: unsubscribedFrom('news') }, { transactional: true, topic: 'news' }, 'hard_bounce'],
+    ['topics is null', { status: 'active', topics: null }, NEWS, undefined],
+    ['topics is a string', { status: 'active', topics: 'news' }, NEWS, undefined],
+    ["the topic's state is null", { status: 'active', topics: { news: null } }, NEWS, undefined],
+    ["the topic's state is a bare string", { status: 'active', topics: { news: 'unsubscribed' } }, NEWS, undefined],
+    ['an inherited topic does not count', { status: 'active', topics: Object.create(unsubscribedFrom('news')) as object }, NEWS, undefined],
+  ];
+  it.each(cases)('%s', (_name, item, question, expected) => {
+    expect(refusalReason(item, question)).toBe(expected);
+  });
+});
+
+describe('ANSWER_ATTRIBUTES', () => {
+  it('is exactly what refusalReason reads, besides the one topic the caller projects', () => {
+    expect([...ANSWER_ATTRIBUTES]).toEqual(['email', 'status', 'transactionalStatus', 'reason', 'reasons']);
+  });
+});
