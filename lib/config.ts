@@ -5,11 +5,11 @@
  */
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import { INBOX_TTL_CONTEXT } from '../lambdas/core/inbox-ttl.js';
 import type { ProviderDefinition } from '../lambdas/core/provider.js';
 import { PROVIDERS } from '../lambdas/core/providers/index.js';
 import { topicAliases, topicLabels } from './context-topics.js';
 import { boolean, email, isUnset, list, oneOf, positiveInteger, positiveNumber, type Getter } from './context-values.js';
-import { INBOX_TTL_CONTEXT } from '../lambdas/core/inbox-ttl.js';
 import { API, DEFAULT_INBOX_TTL_DAYS, DEFAULT_RESOURCE_PREFIX, FUNCTION_URL } from './definitions.js';
 
 /** `api-gateway` (default): HTTP API with per-route throttles. `function-url`: a Lambda Function URL, cheaper. */

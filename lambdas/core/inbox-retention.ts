@@ -8,10 +8,7 @@
 import type { ProviderDefinition } from './provider.js';
 import { PROVIDERS } from './providers/index.js';
 import type { Settings } from './settings.js';
-
 import { INBOX_TTL_CONTEXT, INBOX_TTL_VARIABLE } from './inbox-ttl.js';
-
-export { INBOX_TTL_CONTEXT, INBOX_TTL_VARIABLE };
 
 const DAY_MS = 86_400_000;
 /** Slack for clocks that disagree between the instances that stored and that judge a row. */
