@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compactDetail, INVALID_RECIPIENT_REASON, stringField, withRecipient } from '../../../lambdas/core/classification.js';
+import { compactDetail, ignoredReasons, INVALID_RECIPIENT_REASON, stringField, withRecipient } from '../../../lambdas/core/classification.js';
 
 describe('withRecipient', () => {
   it('attaches the normalized recipient and keeps the classification', () => {
@@ -37,5 +37,25 @@ describe('stringField and compactDetail', () => {
 
   it('drops undefined keys', () => {
     expect(Object.keys(compactDetail({ status: undefined, echo: false, bounceType: 'b' }))).toEqual(['echo', 'bounceType']);
+  });
+});
+
+describe('ignoredReasons', () => {
+  it('counts ignored events per reason, skipping the others, with "unspecified" for a missing reason', () => {
+    expect(
+      ignoredReasons([
+        { kind: 'ignored', ignoredReason: 'engagement event' },
+        { kind: 'hard_bounce' },
+        { kind: 'ignored' },
+        { kind: 'ignored', ignoredReason: 'engagement event' },
+        { kind: 'complaint', ignoredReason: 'not counted' },
+        { kind: 'ignored', ignoredReason: 'engagement event' },
+      ]),
+    ).toEqual({ 'engagement event': 3, unspecified: 1 });
+  });
+
+  it('is empty when nothing was ignored', () => {
+    expect(ignoredReasons([{ kind: 'unsubscribe' }, { kind: 'delivered' }])).toEqual({});
+    expect(ignoredReasons([])).toEqual({});
   });
 });

@@ -85,6 +85,17 @@ describe('assertInboxOutlivesWindows', () => {
     expect(() => assertInboxOutlivesWindows({}, 1, [provider(day - INBOX_RETENTION_MARGIN_MS + 1)])).toThrow(/EDGE_WINDOW/);
   });
 
+  it('says exactly what is wrong and what to do, listing every provider that does not fit', () => {
+    const settings = { SENDGRID_TOLERANCE_SECONDS: '172800', MAILGUN_TOLERANCE_SECONDS: '172800' };
+    expect(() => assertInboxOutlivesWindows(settings, 2)).toThrow(
+      new Error(
+        'INBOX_TTL_DAYS (context inboxTtlDays) is 2 days, shorter than the signature window plus 1 h of ' +
+          'sendgrid (SENDGRID_TOLERANCE_SECONDS: 48.08 h); mailgun (MAILGUN_TOLERANCE_SECONDS: 48.08 h): ' +
+          'a replay inside the window would be admitted again. Raise INBOX_TTL_DAYS to at least 3 or narrow those windows.',
+      ),
+    );
+  });
+
   it.each([0, -1, Number.NaN])('refuses a TTL of %d days', (days) => {
     expect(() => assertInboxOutlivesWindows({}, days)).toThrow(/INBOX_TTL_DAYS/);
   });

@@ -51,3 +51,25 @@ describe('parseIpAllowlist', () => {
     },
   );
 });
+
+describe('parseIpAllowlist at the edges', () => {
+  it('accepts the widest prefix of each family (a /32 or /128 is one address)', () => {
+    const allow = list('192.0.2.7/32, 2001:db8::7/128');
+    expect(allow.allows('192.0.2.7')).toBe(true);
+    expect(allow.allows('192.0.2.6')).toBe(false);
+    expect(allow.allows('2001:db8::7')).toBe(true);
+    expect(allow.allows('2001:db8::6')).toBe(false);
+  });
+
+  it.each(['192.0.2.0/+8', '192.0.2.0/8x', '192.0.2.0/x8', '192.0.2.0/0008', '::/1280', '/8', '192.0.2.0/'])(
+    'throws on the prefix of %j',
+    (entry) => {
+      expect(() => parseIpAllowlist(`10.0.0.1,${entry}`, 'ALLOWED_IPS')).toThrow(new Error('ALLOWED_IPS entry 2 is not an IP address or CIDR range'));
+    },
+  );
+
+  it('refuses an address net.isIP rejects even where BlockList would read it (a dangling zone separator)', () => {
+    expect(list('::/0').allows('fe80::1%')).toBe(false);
+    expect(list('::/0').allows('fe80::1')).toBe(true);
+  });
+});

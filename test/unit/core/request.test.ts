@@ -62,3 +62,37 @@ describe('recipients', () => {
     },
   );
 });
+
+describe('request helpers, edge cases', () => {
+  it('lowerCaseHeaders skips headers whose value is undefined', () => {
+    expect(lowerCaseHeaders({ 'X-A': undefined, 'X-B': 'b', 'x-a': 'a' })).toEqual({ 'x-b': 'b', 'x-a': 'a' });
+    expect(lowerCaseHeaders(undefined)).toEqual({});
+  });
+
+  it('decodeHexStrict without an expected length accepts any whole number of bytes', () => {
+    expect(decodeHexStrict('abcd', 'h')).toEqual(Buffer.from([0xab, 0xcd]));
+    expect(() => decodeHexStrict('00ff', 'signature', 3)).toThrow(new AuthenticationError('signature has the wrong length'));
+  });
+
+  it('bodyText names the failure', () => {
+    expect(() => bodyText(Buffer.from([0xc3]))).toThrow(new MalformedRequestError('body is not valid UTF-8'));
+  });
+});
+
+describe('recipients, exactly', () => {
+  const local = (n: number) => 'a'.repeat(n);
+  // '@example.com' is 12 characters.
+  it('accepts an address of 320 characters and refuses one of 321', () => {
+    expect(normalizeRecipient(`${local(308)}@example.com`)).toHaveLength(320);
+    expect(() => normalizeRecipient(`${local(309)}@example.com`)).toThrow(new MalformedRequestError('recipient is not an email address'));
+  });
+
+  it('counts the length after trimming', () => {
+    expect(normalizeRecipient(`  ${local(308)}@EXAMPLE.com  `)).toBe(`${local(308)}@example.com`);
+  });
+
+  it('names what is wrong', () => {
+    expect(() => normalizeRecipient(42)).toThrow(new MalformedRequestError('recipient is not a string'));
+    expect(() => normalizeRecipient('   ')).toThrow(new MalformedRequestError('recipient is not an email address'));
+  });
+});

@@ -15,6 +15,7 @@ import { sampleSendgridEvent } from '../../../lib/demo/sendgrid.js';
 import { sesDemoPayload } from '../../../lib/demo/ses.js';
 import { sampleStandardEvent } from '../../../lib/demo/standard-webhooks.js';
 import { sampleGenericEvent } from '../../../lib/demo/generic.js';
+import { findDemoSigner, resolveDemoTopic } from '../../../lib/demo/index.js';
 import { sampleMailgunEventData } from '../../../lib/demo/mailgun.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
@@ -183,8 +184,7 @@ describe('the generic contract', () => {
 });
 
 describe('send: the topic vocabulary for the CLI', () => {
-  it('maps group-unsubscribe / group-resubscribe with --group for SendGrid, --topic elsewhere', async () => {
-    const { findDemoSigner, resolveDemoTopic } = await import('../../../lib/demo/index.js');
+  it('maps group-unsubscribe / group-resubscribe with --group for SendGrid, --topic elsewhere', () => {
     const sendgrid = findDemoSigner('sendgrid')!;
     expect(resolveDemoTopic(sendgrid, 'group-unsubscribe', { group: '4242' })).toEqual({ kind: 'unsubscribe', options: { topic: '4242' } });
     expect(resolveDemoTopic(sendgrid, 'group-resubscribe', { group: '4242' })).toEqual({ kind: 'subscribe', options: { topic: '4242' } });
