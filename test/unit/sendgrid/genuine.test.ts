@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { NormalizedEvent } from '../../../lambdas/core/event.js';
+import { signSendgridBody } from '../../../lib/demo/sendgrid.js';
 import { NOW_MS, request } from '../support/provider.js';
 import { CREDENTIALS, receiveSigned, sendgrid, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './support.js';
 
@@ -164,7 +165,6 @@ describe("SendGrid's documented event examples", () => {
 
   it('runs under the injected clock: the same documented body signed an hour ago is refused (401)', async () => {
     const provider = sendgrid([CREDENTIALS.credential], NOW_MS + 3_600_000, WINDOW);
-    const { signSendgridBody } = await import('../../../lib/demo/sendgrid.js');
     const body = text('docs-bounce.json');
     const headers = signSendgridBody(body, String(NOW_MS / 1000), CREDENTIALS.signingSecret);
     await expect(provider.receive(request(body, headers))).rejects.toMatchObject({ status: 401 });
