@@ -5,7 +5,7 @@
  */
 import { deflateRawSync } from 'node:zlib';
 import type { NormalizedEvent } from '../../../lambdas/core/event.js';
-import { AuthenticationError, PayloadTooLargeError, TransientError } from '../../../lambdas/core/errors.js';
+import { AuthenticationError, PayloadTooLargeError, TransientError, WebhookError } from '../../../lambdas/core/errors.js';
 import type { ProviderDefinition, WebhookProvider } from '../../../lambdas/core/provider.js';
 import type {
   ControlLedger,
@@ -62,6 +62,23 @@ export class MemoryInbox implements InboxStore {
     this.rows.set(row.pk, { events: row.events, raw: row.events[0]!.raw, receivedAt, expiresAt: nowSeconds + this.ttlSeconds });
     return true;
   }
+}
+
+/** An inbox whose prepare throws `failure` for the event `bad`, and works as MemoryInbox otherwise. */
+export class PrepareFailingInbox extends MemoryInbox {
+  constructor(private readonly failure: unknown) {
+    super();
+  }
+  override prepare(events: readonly NormalizedEvent[], receivedAt: number) {
+    if (events[0]!.eventId === 'bad') throw this.failure;
+    return super.prepare(events, receivedAt);
+  }
+}
+
+/** A WebhookError with a 500: none exists in errors.ts today, but the edge must treat it as a 5xx. */
+export class StoreBugError extends WebhookError {
+  readonly status = 500;
+  readonly code = 'store_bug';
 }
 
 export class MemoryQueue implements EventQueue {
