@@ -2,22 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { SQSEvent } from 'aws-lambda';
 import { consumeMessage, parseQueuedEvent } from '../../../lambdas/core/pipeline/consume.js';
 import { skipWithoutRecord } from '../../../lambdas/core/pipeline/write-policy.js';
-import type { Log, SuppressionStore } from '../../../lambdas/core/pipeline/ports.js';
+import type { SuppressionStore } from '../../../lambdas/core/pipeline/ports.js';
 import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
 import { createConsumerHandler } from '../../../lambdas/handlers/consumer-handler.js';
 import { applyEvent, emptyRecord } from '../../../lambdas/core/suppression/index.js';
-import { event } from './fakes.js';
-
-function recordingLog() {
-  const lines: Array<[string, string, Record<string, unknown> | undefined]> = [];
-  const log: Log = {
-    debug: (m, f) => lines.push(['debug', m, f]),
-    info: (m, f) => lines.push(['info', m, f]),
-    warn: (m, f) => lines.push(['warn', m, f]),
-    error: (m, f) => lines.push(['error', m, f]),
-  };
-  return { log, lines };
-}
+import { event, recordingLog } from './fakes.js';
 
 function store(changed = true): SuppressionStore & { applied: string[] } {
   const applied: string[] = [];

@@ -5,10 +5,11 @@
  */
 import { deflateRawSync } from 'node:zlib';
 import type { NormalizedEvent } from '../../../lambdas/core/event.js';
-import { AuthenticationError, PayloadTooLargeError, TransientError } from '../../../lambdas/core/errors.js';
+import { AuthenticationError, PayloadTooLargeError, TransientError, WebhookError } from '../../../lambdas/core/errors.js';
 import type { ProviderDefinition, WebhookProvider } from '../../../lambdas/core/provider.js';
 import type {
   ControlLedger,
+  Log,
   EventQueue,
   InboxStore,
   PreparedRow,
@@ -63,6 +64,23 @@ export class MemoryInbox implements InboxStore {
   }
 }
 
+/** An inbox whose prepare throws `failure` for the event `bad`, and works as MemoryInbox otherwise. */
+export class PrepareFailingInbox extends MemoryInbox {
+  constructor(private readonly failure: unknown) {
+    super();
+  }
+  override prepare(events: readonly NormalizedEvent[], receivedAt: number) {
+    if (events[0]!.eventId === 'bad') throw this.failure;
+    return super.prepare(events, receivedAt);
+  }
+}
+
+/** A WebhookError with a 500: none exists in errors.ts today, but the edge must treat it as a 5xx. */
+export class StoreBugError extends WebhookError {
+  readonly status = 500;
+  readonly code = 'store_bug';
+}
+
 export class MemoryQueue implements EventQueue {
   sent: QueuedEvent[] = [];
   failNext = 0;
@@ -112,6 +130,18 @@ export class RecordingConfirmer implements SubscriptionConfirmer {
     if (this.fail) throw new Error('sns down');
     this.calls.push([topicArn, token]);
   }
+}
+
+/** A Log that keeps every line as [level, message, fields], to assert exactly what an operator would read. */
+export function recordingLog() {
+  const lines: Array<[string, string, Record<string, unknown> | undefined]> = [];
+  const log: Required<Log> = {
+    debug: (m, f) => lines.push(['debug', m, f]),
+    info: (m, f) => lines.push(['info', m, f]),
+    warn: (m, f) => lines.push(['warn', m, f]),
+    error: (m, f) => lines.push(['error', m, f]),
+  };
+  return { log, lines };
 }
 
 export function event(overrides: Partial<NormalizedEvent> = {}): NormalizedEvent {
