@@ -83,6 +83,19 @@ describe('unknown and acknowledged-only types', () => {
     ]);
   });
 
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'a type named after an Object.prototype member (%s) is unknown: a string reason, the SNS time',
+    (eventType) => {
+      const [event] = events({ eventType, '': { timestamp: '2020-01-01T00:00:00Z' } });
+      expect(event).toMatchObject({ kind: 'ignored', ignoredReason: 'unrecognized SES event type', occurredAt: SNS_TS });
+    },
+  );
+
+  it('an unknown type never takes its time from a top-level "" key', () => {
+    const [event] = events({ eventType: 'BrandNew', '': { timestamp: '2020-01-01T00:00:00Z' } });
+    expect(event!.occurredAt).toBe(SNS_TS);
+  });
+
   it('a known ignored type takes its time from its own object', () => {
     const [event] = events({ eventType: 'Open', open: { timestamp: '2026-03-01T11:59:30.000Z' }, mail: mail() });
     expect(event).toMatchObject({ recipient: 'reader@example.com', ignoredReason: 'engagement event', occurredAt: Date.parse('2026-03-01T11:59:30.000Z') });
