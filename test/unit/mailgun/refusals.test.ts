@@ -64,8 +64,14 @@ describe('Mailgun token claim failures', () => {
 
 describe('Mailgun event-data', () => {
   const refused = (data: unknown, message: string) => {
-    expect(() => mailgunEvent(data, 'raw')).toThrow(MalformedRequestError);
-    expect(() => mailgunEvent(data, 'raw')).toThrow(message);
+    let error: unknown;
+    try {
+      mailgunEvent(data, 'raw');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(MalformedRequestError);
+    expect(error).toMatchObject({ status: 400, code: 'malformed_request', message });
   };
 
   it('each missing part is refused with its own reason', () => {

@@ -62,7 +62,13 @@ describe('Postmark bounce text and RecordType', () => {
   });
 
   it('a RecordType that is not a string is a 400 with its reason', () => {
-    expect(() => map({ RecordType: 7 })).toThrow(MalformedRequestError);
-    expect(() => map({ RecordType: 7 })).toThrow('RecordType is not a string');
+    let error: unknown;
+    try {
+      map({ RecordType: 7 });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(MalformedRequestError);
+    expect(error).toMatchObject({ status: 400, code: 'malformed_request', message: 'RecordType is not a string' });
   });
 });

@@ -6,6 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';
 import { classifySendgridEvent, parseSendgridBatch } from '../../../lambdas/core/providers/sendgrid/map.js';
 
+function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}
+
 const kindOf = (element: Record<string, unknown>) => classifySendgridEvent('bounce', element).kind;
 
 describe('SendGrid bounce: type, then enhanced status, then the reply code in reason', () => {
@@ -64,8 +73,9 @@ const delivered = (fields: Record<string, unknown>) =>
 describe('SendGrid batch elements', () => {
   it('a body that is JSON but neither an array nor an object is refused with 400 and its reason', () => {
     for (const body of ['42', '"text"', 'null']) {
-      expect(() => parseSendgridBatch(body)).toThrow(MalformedRequestError);
-      expect(() => parseSendgridBatch(body)).toThrow('SendGrid body is not a JSON array');
+      const error = thrown(() => parseSendgridBatch(body));
+      expect(error).toBeInstanceOf(MalformedRequestError);
+      expect(error).toMatchObject({ status: 400, code: 'malformed_request', message: 'SendGrid body is not a JSON array' });
     }
   });
 
