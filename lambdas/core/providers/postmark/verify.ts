@@ -15,8 +15,8 @@ export const POSTMARK_ALLOWED_IPS_VARIABLE = 'POSTMARK_ALLOWED_IPS';
 const BASIC = /^basic +((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?) *$/i;
 
 /**
- * Checks `Authorization: Basic …` against every configured pair. The same message for a wrong user,
- * a wrong password and a garbled header, so a prober learns nothing about which part was wrong.
+ * Checks `Authorization: Basic …` against every configured pair. A wrong user and a wrong password get
+ * the same message, so a prober learns nothing about which part was wrong (a garbled header is told so).
  */
 export function verifyPostmarkBasicAuth(request: WebhookRequest, digests: readonly Buffer[]): void {
   const header = requireHeader(request, 'authorization');
