@@ -61,6 +61,11 @@ describe('publishing styles', () => {
     expect(out.map((e) => [e.kind, e.recipient])).toEqual([['delivered', 'a@example.com']]);
   });
 
+  it('reads a message that carries both fields when they agree', () => {
+    const out = events({ eventType: 'Delivery', notificationType: 'Delivery', delivery: { recipients: ['a@example.com'] }, mail: mail() });
+    expect(out.map((e) => [e.kind, e.recipient])).toEqual([['delivered', 'a@example.com']]);
+  });
+
   it('reads identity notifications (notificationType only, no eventType)', () => {
     const out = events({ notificationType: 'Delivery', delivery: { recipients: ['a@example.com'] }, mail: mail() });
     expect(out.map((e) => [e.kind, e.recipient])).toEqual([['delivered', 'a@example.com']]);
