@@ -64,6 +64,9 @@ describe('refusalReason: a topic', () => {
     ['topics is a string', { status: 'active', topics: 'news' }, NEWS, undefined],
     ["the topic's state is null", { status: 'active', topics: { news: null } }, NEWS, undefined],
     ["the topic's state is a bare string", { status: 'active', topics: { news: 'unsubscribed' } }, NEWS, undefined],
+    ['no topics at all (an item written before topics)', { status: 'active' }, NEWS, undefined],
+    ['a function as the topic state is not a state', { status: 'active', topics: { news: Object.assign(() => undefined, { status: 'unsubscribed' }) } }, NEWS, undefined],
+    ['no topic asked: a topic literally named "undefined" is not consulted', { status: 'active', topics: unsubscribedFrom('undefined') }, {}, undefined],
     ['an inherited topic does not count', { status: 'active', topics: Object.create(unsubscribedFrom('news')) as object }, NEWS, undefined],
   ];
   it.each(cases)('%s', (_name, item, question, expected) => {

@@ -114,10 +114,22 @@ describe('manual actions', () => {
 
   it('refuse a malformed action with its message', () => {
     expect(() => suppressManually(undefined, EMAIL, { actor: '  ', reason: 'r', at: 1 })).toThrow(new TypeError('a manual action needs an actor'));
+    expect(() => suppressManually(undefined, EMAIL, { actor: undefined as unknown as string, reason: 'r', at: 1 })).toThrow(new TypeError('a manual action needs an actor'));
+    expect(() => reactivate(emptyRecord(EMAIL), { actor: 7 as unknown as string, reason: 'r', at: 1 })).toThrow(new TypeError('a manual action needs an actor'));
     expect(() => suppressManually(undefined, EMAIL, { actor: 'ops', reason: 5 as unknown as string, at: 1 })).toThrow(new TypeError('a manual action needs a reason'));
     expect(() => suppressManually(undefined, EMAIL, { actor: 'ops', reason: 'r', at: Number.NaN })).toThrow(new TypeError('a manual action needs a time'));
     expect(() => changeTopicManually(undefined, EMAIL, 'not a topic!', 'unsubscribe', ops(1))).toThrow(new TypeError('not a topic name'));
     expect(() => changeTopicManually(undefined, EMAIL, 'news', 'maybe' as 'subscribe', ops(1))).toThrow(new TypeError('a topic change is unsubscribe or subscribe'));
+  });
+
+  it('a manual suppression of an already suppressed address adds its reason, it does not suppress again', () => {
+    const bounced = applyEvent(undefined, ev('hard_bounce', 5)).record;
+    const added = suppressManually(bounced, EMAIL, ops(8));
+    expect(added.effect).toBe('reason_added');
+    expect(added.record.reasons).toEqual(['hard_bounce', 'manual']);
+    const again = suppressManually(added.record, EMAIL, ops(9));
+    expect(again.effect).toBe('evidence_added');
+    expect(suppressManually(again.record, EMAIL, ops(9)).effect).toBe('no_change');
   });
 
   it('store the trimmed actor', () => {

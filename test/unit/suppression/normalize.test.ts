@@ -38,6 +38,10 @@ describe('readFacts refuses a malformed item, naming the field', () => {
     ['evidence entry with a numeric bounceType', { evidence: { k: { ...complaint, bounceType: 1 } } }, 'evidence bounceType'],
     ['evidence entry with a boolean note', { evidence: { k: { ...complaint, note: false } } }, 'evidence note'],
     ['evidence entry with a string echo', { evidence: { k: { ...complaint, echo: 'yes' } } }, 'evidence echo'],
+    ['topic state null', { topics: { news: null } }, 'topic state'],
+    ['topic state a string', { topics: { news: 'unsubscribed' } }, 'topic state'],
+    ['topic evidence holding a hard bounce', { topics: { news: { evidence: { k: { ...complaint, kind: 'hard_bounce' } } } } }, 'topic evidence holds a hard_bounce entry'],
+    ['topic evidence not a map', { topics: { news: { evidence: 'x' } } }, 'topic evidence'],
     ['audit not a list', { audit: {} }, 'audit'],
     ['audit entry not an object', { audit: [null] }, 'audit entry'],
     ['audit entry of unknown action', { audit: [{ ...audit, action: 'delete' }] }, 'audit action'],
@@ -87,6 +91,11 @@ describe('readFacts on a well-formed item', () => {
   it('treats null history fields and a missing audit as absent', () => {
     const stored = item({ firstEventAt: null, lastEventAt: null, lastDeliveredAt: null, reactivatedAt: null, softBounceLimitAt: null, audit: undefined });
     expect(readFacts(stored)).toStrictEqual(facts());
+  });
+
+  it('reads a missing or null topics map (an item written before topics) as no topics', () => {
+    expect(readFacts(item({ topics: undefined }))).toStrictEqual(facts());
+    expect(readFacts(item({ topics: null }))).toStrictEqual(facts());
   });
 
   it('round-trips a normalized record exactly', () => {
@@ -172,6 +181,12 @@ describe('unionAudit', () => {
 
   it('keeps distinct entries and drops exact duplicates', () => {
     expect(unionAudit([b, a], [a, b])).toEqual([a, b]);
+  });
+
+  it('counts an empty topic as no topic (one entry, the later-listed copy)', () => {
+    const emptyTopic: AuditEntry = { ...a, topic: '' };
+    expect(unionAudit([a], [emptyTopic])).toStrictEqual([emptyTopic]);
+    expect(unionAudit([emptyTopic], [a])).toStrictEqual([a]);
   });
 
   it('orders an entry without topic before one with a topic, at the same time', () => {

@@ -13,6 +13,7 @@ import {
   type RatchetPolicy,
   type SuppressionRecord,
 } from '../../../lambdas/core/suppression/index.js';
+import { deriveTopics } from '../../../lambdas/core/suppression/topics.js';
 import { parseTopicAliases } from '../../../lambdas/core/topics.js';
 import { DAY, EMAIL, ev, T0 } from './support.js';
 
@@ -86,6 +87,22 @@ describe('a topic opt-out', () => {
     const next = reactivate(record, { actor: 'ops', reason: 'r', at: at(3) }).record;
     expect(next.status).toBe('active');
     expect(next.topics['sendgrid:group:4242']!.status).toBe('unsubscribed');
+  });
+});
+
+describe('stored topic evidence', () => {
+  it('lists a topic\'s entries oldest first, newest last (like evidence)', () => {
+    const record = build([topicEv('unsubscribe', 5, 'news', 'late'), topicEv('subscribe', 1, 'news', 'early'), topicEv('unsubscribe', 3, 'news', 'mid')]);
+    expect(Object.keys(record.topics['news']!.evidence)).toEqual(['subscribe:sendgrid#early', 'unsubscribe:sendgrid#mid', 'unsubscribe:sendgrid#late']);
+    expect(record.topics['news']!.status).toBe('unsubscribed');
+    expect(record.topics['news']!.changedAt).toBe(at(5));
+  });
+
+  it('deriveTopics skips a topic with no entries (it could not say which way it went)', () => {
+    const entry = { kind: 'subscribe' as const, occurredAt: 1, provider: 'manual' };
+    expect(deriveTopics({ empty: {}, news: { 'subscribe:manual#1': entry } }, 5)).toStrictEqual({
+      news: { status: 'subscribed', changedAt: 1, evidence: { 'subscribe:manual#1': entry } },
+    });
   });
 });
 
