@@ -43,7 +43,7 @@ export function sesEventsFromMessage(message: string, context: SesMessageContext
       // Unknown types are acknowledged, not refused: "Amazon SES reserves the right to add" event
       // types, and a 4xx would make SNS drop them just the same, only without an audit record.
       // Own keys only: a type named after an Object.prototype member ('constructor', 'toString') must
-      // read as unknown, not as a function.
+      // read as unknown, not as that member.
       const reason = Object.hasOwn(IGNORED, type) ? IGNORED[type]! : 'unrecognized SES event type';
       const detailObject = Object.hasOwn(EVENT_OBJECT_KEY, type) ? payload[EVENT_OBJECT_KEY[type]!] : undefined;
       const at = isRecord(detailObject) ? detailObject['timestamp'] : undefined;
