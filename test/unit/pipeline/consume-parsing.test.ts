@@ -3,7 +3,8 @@ import { consumeMessage, parseQueuedEvent } from '../../../lambdas/core/pipeline
 import type { SuppressionStore } from '../../../lambdas/core/pipeline/ports.js';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';
 import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
-import { event, recordingLog } from './fakes.js';
+import { event } from './fakes.js';
+import { recordingLog } from '../support/log.js';
 
 const { raw: _raw, ...queuedEvent } = event({ eventId: 'q1' });
 const valid = { pk: 'fake#q1', event: queuedEvent };

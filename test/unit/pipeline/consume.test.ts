@@ -6,7 +6,8 @@ import type { SuppressionStore } from '../../../lambdas/core/pipeline/ports.js';
 import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
 import { createConsumerHandler } from '../../../lambdas/handlers/consumer-handler.js';
 import { applyEvent, emptyRecord } from '../../../lambdas/core/suppression/index.js';
-import { event, recordingLog } from './fakes.js';
+import { event } from './fakes.js';
+import { recordingLog } from '../support/log.js';
 
 function store(changed = true): SuppressionStore & { applied: string[] } {
   const applied: string[] = [];

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { WebhookRequest } from '../../../lambdas/core/request.js';
 import type { MemoryCounters } from '../../../lambdas/adapters/observability.js';
-import { edgeWith, event, PrepareFailingInbox, recordingLog, request, StoreBugError } from './fakes.js';
+import { recordingLog } from '../support/log.js';
+import { edgeWith, event, PrepareFailingInbox, request, StoreBugError } from './fakes.js';
 
 const topicArn = 'arn:aws:sns:us-east-1:123456789012:t';
 

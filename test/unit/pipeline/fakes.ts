@@ -9,7 +9,6 @@ import { AuthenticationError, PayloadTooLargeError, TransientError, WebhookError
 import type { ProviderDefinition, WebhookProvider } from '../../../lambdas/core/provider.js';
 import type {
   ControlLedger,
-  Log,
   EventQueue,
   InboxStore,
   PreparedRow,
@@ -130,18 +129,6 @@ export class RecordingConfirmer implements SubscriptionConfirmer {
     if (this.fail) throw new Error('sns down');
     this.calls.push([topicArn, token]);
   }
-}
-
-/** A Log that keeps every line as [level, message, fields], to assert exactly what an operator would read. */
-export function recordingLog() {
-  const lines: Array<[string, string, Record<string, unknown> | undefined]> = [];
-  const log: Required<Log> = {
-    debug: (m, f) => lines.push(['debug', m, f]),
-    info: (m, f) => lines.push(['info', m, f]),
-    warn: (m, f) => lines.push(['warn', m, f]),
-    error: (m, f) => lines.push(['error', m, f]),
-  };
-  return { log, lines };
 }
 
 export function event(overrides: Partial<NormalizedEvent> = {}): NormalizedEvent {

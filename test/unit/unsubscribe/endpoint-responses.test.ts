@@ -3,12 +3,12 @@
  * how an admission failure from the edge is passed on.
  */
 import { describe, expect, it } from 'vitest';
-import type { Log } from '../../../lambdas/core/pipeline/ports.js';
 import type { WebhookRequest } from '../../../lambdas/core/request.js';
 import { UnsubscribeEndpoint, type UnsubscribeHttpRequest } from '../../../lambdas/core/unsubscribe/endpoint.js';
 import { MAX_FORM_BYTES } from '../../../lambdas/core/unsubscribe/form.js';
-import { UNSUBSCRIBE_PROVIDER } from '../../../lambdas/core/unsubscribe/provider.js';
 import { deriveTokenKeys, issueToken } from '../../../lambdas/core/unsubscribe/token.js';
+import { recordingLog } from '../support/log.js';
+import { unsubscribeProvider } from './support.js';
 
 const SECRET = 'endpoint-responses-secret-0123456789abcd';
 const NOW = Date.UTC(2026, 5, 1);
@@ -18,20 +18,9 @@ const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const ONE_CLICK = Buffer.from('List-Unsubscribe=One-Click');
 
 function setup(options: { secrets?: string[] | Error; edgeStatus?: number } = {}) {
-  const lines: Array<[string, string, Record<string, unknown> | undefined]> = [];
-  const log: Log = {
-    info: (m, f) => lines.push(['info', m, f]),
-    warn: (m, f) => lines.push(['warn', m, f]),
-    error: (m, f) => lines.push(['error', m, f]),
-  };
+  const { log, lines } = recordingLog();
   const received: WebhookRequest[] = [];
-  const provider = UNSUBSCRIBE_PROVIDER.create({
-    credentials: [SECRET],
-    now: () => NOW,
-    nonces: { claim: async () => true },
-    certificates: { get: async () => { throw new Error('unused'); } },
-    settings: {},
-  });
+  const provider = unsubscribeProvider(SECRET, NOW);
   const endpoint = new UnsubscribeEndpoint({
     edge: {
       async receive(_name, request) {

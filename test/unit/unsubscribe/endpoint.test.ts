@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { WebhookRequest } from '../../../lambdas/core/request.js';
 import { UnsubscribeEndpoint, type UnsubscribeHttpRequest } from '../../../lambdas/core/unsubscribe/endpoint.js';
-import { UNSUBSCRIBE_PROVIDER, unsubscribeEventId } from '../../../lambdas/core/unsubscribe/provider.js';
+import { unsubscribeEventId } from '../../../lambdas/core/unsubscribe/provider.js';
 import { deriveTokenKeys, issueToken } from '../../../lambdas/core/unsubscribe/token.js';
+import { unsubscribeProvider } from './support.js';
 
 const SECRET = 'endpoint-test-secret-0123456789abcdefgh';
 const NOW = Date.UTC(2026, 5, 1);
@@ -16,13 +17,7 @@ const quietLog = { info() {}, warn() {}, error() {} };
 function setup(options: { secrets?: string[] | Error; edgeStatus?: number; settings?: Record<string, string> } = {}) {
   const received: WebhookRequest[] = [];
   const events: unknown[] = [];
-  const provider = UNSUBSCRIBE_PROVIDER.create({
-    credentials: [SECRET],
-    now: () => NOW,
-    nonces: { claim: async () => true },
-    certificates: { get: async () => { throw new Error('unused'); } },
-    settings: {},
-  });
+  const provider = unsubscribeProvider(SECRET, NOW);
   const endpoint = new UnsubscribeEndpoint({
     edge: {
       async receive(name, request) {
@@ -153,9 +148,7 @@ describe('POST /unsubscribe/{token}', () => {
 
 describe('the unsubscribe provider', () => {
   it('verifies the token itself: a request built around a bad token is refused', async () => {
-    const provider = UNSUBSCRIBE_PROVIDER.create({
-      credentials: [SECRET], now: () => NOW, nonces: { claim: async () => true }, certificates: { get: async () => { throw new Error(); } }, settings: {},
-    });
+    const provider = unsubscribeProvider(SECRET, NOW);
     await expect(provider.receive({ body: Buffer.from(JSON.stringify({ token: 'AAAA', action: 'unsubscribe' })), headers: {} })).rejects.toMatchObject({ status: 401 });
     await expect(provider.receive({ body: Buffer.from('{"token":1}'), headers: {} })).rejects.toMatchObject({ status: 400 });
     await expect(provider.receive({ body: Buffer.from('nope'), headers: {} })).rejects.toMatchObject({ status: 400 });

@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, MalformedRequestError } from '../../../lambdas/core/errors.js';
-import { UNSUBSCRIBE_PROVIDER, unsubscribeEventId, unsubscribeRequestBody } from '../../../lambdas/core/unsubscribe/provider.js';
+import { unsubscribeEventId, unsubscribeRequestBody } from '../../../lambdas/core/unsubscribe/provider.js';
 import { deriveTokenKeys, issueToken } from '../../../lambdas/core/unsubscribe/token.js';
+import { unsubscribeProvider } from './support.js';
 
 const SECRET = 'provider-test-secret-0123456789abcdefgh';
 const NOW = Date.UTC(2026, 5, 1);
@@ -13,13 +14,7 @@ const keys = deriveTokenKeys([SECRET]);
 const topicToken = issueToken({ email: 'jane@example.com', topic: 'newsletter' }, keys, NOW - 1000);
 const globalToken = issueToken({ email: 'jane@example.com', topic: '*' }, keys, NOW - 1000);
 
-const provider = UNSUBSCRIBE_PROVIDER.create({
-  credentials: [SECRET],
-  now: () => NOW,
-  nonces: { claim: async () => true },
-  certificates: { get: async () => { throw new Error('unused'); } },
-  settings: {},
-});
+const provider = unsubscribeProvider(SECRET, NOW);
 const receive = (body: string | Buffer) => provider.receive({ body: Buffer.isBuffer(body) ? body : Buffer.from(body), headers: {} });
 
 describe('the unsubscribe provider', () => {
