@@ -24,6 +24,11 @@ export const RUNTIME_VARIABLE = {
   suppressionTable: 'SUPPRESSION_TABLE',
   queueUrl: 'QUEUE_URL',
   queueName: 'QUEUE_NAME',
+  /** The SES feed: the SQS queue the SES topic delivers to, and its dead-letter queue (names locally, URL on AWS). */
+  sesQueueName: 'SES_QUEUE_NAME',
+  sesQueueUrl: 'SES_QUEUE_URL',
+  sesDeadLetterQueue: 'SES_DEAD_LETTER_QUEUE',
+  sesDeadLetterQueueUrl: 'SES_DEAD_LETTER_QUEUE_URL',
   dynamoEndpoint: 'DYNAMODB_ENDPOINT',
   sqsEndpoint: 'SQS_ENDPOINT',
   inboxTtlDays: INBOX_TTL_VARIABLE,

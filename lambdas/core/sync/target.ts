@@ -1,0 +1,104 @@
+/**
+ * The port behind which every outbound provider suppression API sits (sync): pure types, no I/O.
+ * The adapters (lambdas/adapters/sync/<provider>.ts) implement it against each provider's REST API;
+ * the sync worker decides *what* to push (from the suppression record) and *when* (rate limits,
+ * backoff, dead letters), and only ever talks to a provider through this interface.
+ */
+import type { SuppressionReason } from '../suppression/record.js';
+
+export const SYNC_PROVIDER_NAMES = ['ses', 'sendgrid', 'postmark', 'mailgun', 'resend'] as const;
+export type SyncProviderName = (typeof SYNC_PROVIDER_NAMES)[number];
+
+/**
+ * One change for one provider. Every operation is idempotent at the provider: pushing it twice leaves
+ * the provider's lists exactly as pushing it once (adapters turn "already there" / "already gone"
+ * answers into success).
+ */
+export type SyncOperation =
+  /** A global suppression: the provider must refuse every send to `email`. */
+  | { readonly op: 'suppress'; readonly email: string; readonly reason: SuppressionReason }
+  /**
+   * An audited manual reactivation: remove `email` from the lists named (the lists Ratchet itself
+   * pushed it to, as recorded in the record's `sync` map), and only those.
+   */
+  | { readonly op: 'unsuppress'; readonly email: string; readonly lists: readonly string[] }
+  /** A topic opt-out pushed to one provider scope (`sendgrid:group:<id>`, `postmark:stream:<id>`). */
+  | { readonly op: 'suppressScope'; readonly email: string; readonly scope: string }
+  /** A topic opt-in: remove `email` from that scope's suppressions. */
+  | { readonly op: 'unsuppressScope'; readonly email: string; readonly scope: string };
+
+/** What a provider answered, recorded in the record's `sync` map and in the audit entry. */
+export interface SyncOutcome {
+  /**
+   * The lists the address is now on (suppress) or was removed from (unsuppress), in the provider's own
+   * words: `account` (SES), `global_unsubscribes`, `group:7`, `stream:outbound`, `complaints@mg.example.com` ...
+   */
+  readonly lists: readonly string[];
+  /** The provider's representation of the reason where it differs from Ratchet's (SES `BOUNCE`). */
+  readonly providerReason?: string;
+  /**
+   * Lists the provider refused to change for good (Postmark keeps `SpamComplaint` suppressions): reported
+   * by `sync status` and `reconcile`, never retried.
+   */
+  readonly refused?: readonly { readonly list: string; readonly why: string }[];
+}
+
+/** An entry of one of the provider's lists, as `sync reconcile` pulls it. */
+export interface ProviderListEntry {
+  readonly email: string;
+  /** The list it is on, in the same words as SyncOutcome.lists. */
+  readonly list: string;
+  /** Set when the list is a topic scope (a SendGrid group, a Postmark stream used as a topic). */
+  readonly scope?: string;
+  /** The provider's own reason text, as given. */
+  readonly reason?: string;
+  /** The provider's own date for the entry, epoch ms, when it has one. */
+  readonly date?: number;
+  /** Temporary refusals (SendGrid blocks): listed for information, never counted as drift. */
+  readonly informational?: boolean;
+}
+
+export interface SyncTarget {
+  readonly provider: SyncProviderName;
+  /** Whether this provider can hold the topic scope (canonical name, after aliases are undone). */
+  handlesScope(scope: string): boolean;
+  /** Idempotent. Throws SyncRateLimitedError on 429, SyncTransientError on 5xx/network, SyncRefusedError on a permanent 4xx. */
+  apply(operation: SyncOperation): Promise<SyncOutcome>;
+  /** Every entry of every list Ratchet compares with, page by page; `onPage` is awaited before the next page is read. */
+  list(onPage: (entries: readonly ProviderListEntry[]) => Promise<void> | void): Promise<void>;
+}
+
+/** The provider answered 429: no call to that provider before `retryAtMs` (from Retry-After or its reset header). */
+export class SyncRateLimitedError extends Error {
+  constructor(
+    readonly provider: SyncProviderName,
+    readonly retryAtMs: number,
+  ) {
+    super(`${provider} rate limit: retry at ${new Date(retryAtMs).toISOString()}`);
+    this.name = 'SyncRateLimitedError';
+  }
+}
+
+/** A 5xx, a timeout or a network error: retry later with backoff and jitter. */
+export class SyncTransientError extends Error {
+  constructor(
+    readonly provider: SyncProviderName,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'SyncTransientError';
+  }
+}
+
+/** A permanent refusal (a 4xx other than 429, a wrong key): never retried; reported and dead-lettered. */
+export class SyncRefusedError extends Error {
+  constructor(
+    readonly provider: SyncProviderName,
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SyncRefusedError';
+  }
+}
