@@ -1,4 +1,4 @@
-/** `npm start`: the whole system on this machine. See README "Run it locally". */
+/** `npm start`: the whole system on this machine. See README "Quick start". */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 
@@ -20,7 +20,7 @@ for (const provider of runtime.usingDemo) {
   console.warn(`!! DEMO CREDENTIALS: '${provider}' is using generated demo credentials from ${runtime.dataDir}/demo-credentials.json.`);
 }
 if (runtime.usingDemo.length > 0) {
-  console.warn('!! Set the provider variables (see README) before pointing a real provider at this server.');
+  console.warn('!! Set the provider variables (see docs/configuration.md) before pointing a real provider at this server.');
 }
 if (runtime.unsubscribe.usingDemoKey) {
   console.warn(`!! DEMO UNSUBSCRIBE KEY: links are signed with a key generated in ${runtime.dataDir}/unsubscribe-demo-key; set UNSUBSCRIBE_SECRETS for real mail.`);

@@ -40,6 +40,63 @@ export const RUNTIME_VARIABLE = {
 
 const V = RUNTIME_VARIABLE;
 
+export type RuntimeVariableName = (typeof RUNTIME_VARIABLE)[keyof typeof RUNTIME_VARIABLE];
+
+/** What `LOG_LEVEL` accepts, case-insensitive (Powertools' levels); unset means INFO. */
+export const LOG_LEVEL_VALUES = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT', 'CRITICAL', 'TRACE'] as const;
+
+/** Who reads a variable: `npm start` and the CLI against it, the deployed stack (its Lambdas, the CLI against AWS), or both. */
+export type VariableScope = 'local' | 'aws' | 'both';
+
+/** A variable's line in docs/configuration.md (rendered by tools/env-table.ts: `npm run docs:env`). */
+export interface VariableDoc {
+  readonly describe: string;
+  readonly applies: VariableScope;
+  /** The default, where no parser rule below declares one. */
+  readonly default?: string;
+  /** What it accepts, where no parser rule below declares it. */
+  readonly expected?: string;
+}
+
+/** One line per runtime variable: a variable declared above without one is listed undescribed, and a test says so. */
+export const RUNTIME_VARIABLE_DOCS: Partial<Record<RuntimeVariableName, VariableDoc>> = {
+  [V.region]: { applies: 'both', default: '`us-east-1`', describe: 'Region for the SDK clients and ARNs' },
+  [V.defaultRegion]: { applies: 'both', describe: `Read when \`${V.region}\` is unset` },
+  [V.inboxTable]: { applies: 'both', describe: 'The inbox table: dedup keys and compressed raw payloads' },
+  [V.suppressionTable]: { applies: 'both', describe: 'The suppression table sending code reads; also read by the CLI and the `ratchet/client` package' },
+  [V.queueUrl]: { applies: 'aws', expected: 'an SQS queue URL', describe: 'The events queue (stack output `QueueUrl`): the stack sets it on the edge; the CLI reads it against AWS' },
+  [V.queueName]: { applies: 'local', describe: 'The events queue `npm start` creates; its DLQ is the same name with `-dlq`' },
+  [V.sesQueueName]: { applies: 'local', default: '`ratchet-ses-notifications`', describe: 'The SES feed queue `npm start` creates and polls, as the SES topic feeds it on AWS' },
+  [V.sesQueueUrl]: { applies: 'aws', expected: 'an SQS queue URL', describe: 'The SES feed queue on AWS' },
+  [V.sesDeadLetterQueue]: {
+    applies: 'both',
+    default: '`ratchet-ses-dead-letters`',
+    expected: 'an SQS queue name or URL',
+    describe: 'The SES dead-letter queue (stack output `SesDeadLetterQueueName`): `npm start` creates it; `ratchet ses redrive` and `doctor` read it',
+  },
+  [V.sesDeadLetterQueueUrl]: { applies: 'aws', expected: 'an SQS queue URL', describe: 'The SES dead-letter queue on AWS' },
+  [V.dynamoEndpoint]: { applies: 'local', default: 'the embedded dynalite', describe: 'When set, used instead of the embedded emulator (LocalStack, a dynalite you run, or a real endpoint); the CLI then targets it' },
+  [V.sqsEndpoint]: { applies: 'local', default: 'the embedded fauxqs', describe: 'When set, used instead of the embedded SQS emulator' },
+  [V.inboxTtlDays]: {
+    applies: 'both',
+    describe: 'How long inbox rows (raw payloads, dedup keys) live (CDK context `inboxTtlDays`); must exceed every signature window by an hour',
+  },
+  [V.secretsCacheSeconds]: { applies: 'aws', describe: 'How long a secret read from Secrets Manager is cached: a rotation takes effect within this time' },
+  [V.port]: { applies: 'local', describe: 'The local HTTP port, always on 127.0.0.1' },
+  [V.logLevel]: {
+    applies: 'both',
+    default: '`INFO`',
+    expected: `${LOG_LEVEL_VALUES.join(', ')} (any case)`,
+    describe: 'INFO is one JSON line per request (edge) or per batch (consumer); DEBUG adds a line per event',
+  },
+  [V.snsCertDir]: {
+    applies: 'both',
+    default: 'unset: fetched from AWS over HTTPS; locally, while SES runs on demo credentials, `.data/sns-certs` with the demo certificate',
+    expected: 'a directory',
+    describe: 'Pinned SNS signing certificates, each named like its `SigningCertURL` basename',
+  },
+};
+
 export const NUMBER_VARIABLES = {
   [V.inboxTtlDays]: { default: DEFAULT_INBOX_TTL_DAYS, expected: 'a non-negative number of days', min: 0 },
   [V.secretsCacheSeconds]: { default: 60, expected: 'a non-negative number of seconds', min: 0 },

@@ -9,8 +9,8 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Counters, Log } from '../core/pipeline/ports.js';
+import { LOG_LEVEL_VALUES as LEVELS } from './environment.js';
 
-const LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT', 'CRITICAL', 'TRACE'] as const;
 type Level = (typeof LEVELS)[number];
 
 /** `LOG_LEVEL` (case-insensitive), INFO when unset; an unknown value is refused at start-up, not ignored. */

@@ -38,7 +38,7 @@ export const INBOX_TABLE = {
   ttlAttribute: 'expiresAt',
 } as const;
 
-/** Suppression list: the public contract sending code reads (see README). */
+/** Suppression list: the public contract sending code reads (docs/suppression-table.md). */
 export const SUPPRESSION_TABLE = {
   defaultName: 'ratchet-suppressions',
   partitionKey: 'email',

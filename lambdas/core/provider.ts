@@ -6,7 +6,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { NormalizedEvent } from './event.js';
 import type { WebhookRequest } from './request.js';
-import type { Settings } from './settings.js';
+import type { SettingDeclaration, Settings } from './settings.js';
 import type { Clock, Window } from './time.js';
 
 /**
@@ -83,23 +83,15 @@ export interface SignatureWindow {
  * from every `contextKey`. (The local runtime hands the core its whole environment, so every declared
  * variable reaches the provider there as it is.)
  */
-export interface ProviderSetting {
-  /** The environment variable, and its key in `ProviderDeps.settings`. */
-  readonly variable: string;
-  /**
-   * The CDK context key that sets it on the edge (a comma-separated string or a list of strings,
-   * passed joined with commas). Absent: a deployment leaves it unset, so the module's default applies.
-   */
-  readonly contextKey?: string;
-  /** What it changes, in one line. */
-  readonly describe: string;
-}
+export type ProviderSetting = SettingDeclaration;
 
 export interface ProviderDefinition {
   /** The route segment: `POST /webhooks/<name>`. */
   readonly name: string;
   /** Where the local runtime reads the comma-separated credentials list. */
   readonly credentialsVariable: string;
+  /** What the credentials are, in a few words, where "the `<name>` credentials" says too little (docs/configuration.md). */
+  readonly describeCredentials?: string;
   /** Where the AWS stack passes the Secrets Manager ARN holding the same list (SES uses the topic allowlist instead). */
   readonly secretArnVariable?: string;
   /**

@@ -9,6 +9,22 @@ import { FIVE_MINUTES_MS, type Window } from './time.js';
 export type Settings = Readonly<Record<string, string | undefined>>;
 
 /**
+ * A setting declared where it is parsed, so that what wires settings can iterate the declarations and
+ * docs/configuration.md is generated from them (tools/env-table.ts).
+ */
+export interface SettingDeclaration {
+  /** The environment variable, and its key in the settings the module receives. */
+  readonly variable: string;
+  /**
+   * The CDK context key that sets it (a comma-separated string or a list of strings, passed joined
+   * with commas). Absent: a deployment leaves it unset, so the module's default applies.
+   */
+  readonly contextKey?: string;
+  /** What it changes, in one line; a trailing `(default …)` names the default. */
+  readonly describe: string;
+}
+
+/**
  * The widest signature window anyone may configure. The longest documented sender retry horizon is
  * SendGrid's 24 h, so 48 h leaves room for an operator to be generous; anything wider is no longer a
  * retry allowance but a standing replay allowance.

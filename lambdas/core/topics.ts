@@ -10,10 +10,18 @@
  *   the generic contract                             the sender's own `topic`
  */
 
+import type { SettingDeclaration } from './settings.js';
+
 /** Case-sensitive; 1..128 characters; no spaces, `,` or `=` (the alias list's separators). */
 export const TOPIC_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9:._-]{0,127}$/;
 
 export const TOPIC_ALIASES_VARIABLE = 'TOPIC_ALIASES';
+
+export const TOPIC_ALIASES_SETTING: SettingDeclaration = {
+  variable: TOPIC_ALIASES_VARIABLE,
+  contextKey: 'topicAliases',
+  describe: 'Canonical topic names stored under your own: `sendgrid:group:4242=newsletter,ses:main:weekly=newsletter`; read by the consumer, the CLI and `ratchet/client` (default: none, names stay canonical)',
+};
 
 export function isTopicName(value: unknown): value is string {
   return typeof value === 'string' && TOPIC_NAME_PATTERN.test(value);

@@ -87,7 +87,7 @@ export const IMPORT_FORMATS: readonly ImportFormat[] = [
   {
     name: 'sendgrid-group-unsubscribes',
     layout: 'csv',
-    // The canonical topic of a SendGrid suppression group, as its webhooks name it (README, topics).
+    // The canonical topic of a SendGrid suppression group, as its webhooks name it (docs/suppression-table.md, topics).
     map: (r) => one(r.email, 'unsubscribe', r.created_at ?? r.created, str(r.group_name) || undefined, str(r.group_id) ? `sendgrid:group:${str(r.group_id)}` : undefined),
   },
   column('mailgun-bounces', 'address', 'hard_bounce', 'created_at', (r) => [str(r.code), str(r.error)].filter(Boolean).join(' ')),

@@ -1,5 +1,5 @@
 /**
- * `npm run ratchet -- <command>`: the operator CLI (README "Operator CLI").
+ * `npm run ratchet -- <command>`: the operator CLI (README "CLI").
  *
  *   suppressions get <email>                        print the record as JSON
  *   suppressions list [--status suppressed|active]  one JSON record per line

@@ -1,5 +1,5 @@
 /**
- * The environment each Lambda gets, in one place: names are the runtime's public contract (README).
+ * The environment each Lambda gets, in one place: names are the runtime's public contract (docs/configuration.md).
  * Only what a role reads is passed to it.
  */
 import { NUMBER_VARIABLES, RUNTIME_VARIABLE as V } from '../../lambdas/adapters/environment.js';

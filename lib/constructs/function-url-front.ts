@@ -6,7 +6,7 @@
  * There is no per-route throttle here. The edge's reserved concurrency is the limit, sized from the
  * SNS pace (config.ts): past it, Lambda answers 429 to whoever comes next. SendGrid, Mailgun,
  * Postmark and Standard Webhooks senders retry a 429; SNS counts it as delivered. So the SES share
- * of the concurrency is kept at twice what the SNS pace needs, and the README says when to prefer the
+ * of the concurrency is kept at twice what the SNS pace needs, and docs/deploy.md says when to prefer the
  * API Gateway door, whose SES route has a bucket of its own.
  */
 import { Fn } from 'aws-cdk-lib';

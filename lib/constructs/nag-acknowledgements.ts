@@ -1,7 +1,7 @@
 /**
  * cdk-nag (AwsSolutions + Serverless) findings that are deliberate, each acknowledged on the one
  * resource it is about, with the reason. The real findings were fixed instead (TLS-only SNS topics,
- * API access logging, a dead-letter queue on the SNS subscription). The README lists these.
+ * API access logging, a dead-letter queue on the SNS subscription). docs/deploy.md lists these.
  */
 import { Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
@@ -10,13 +10,13 @@ import { WebhookApi } from './webhook-api.js';
 
 type Acks = ReadonlyArray<readonly [id: string, reason: string]>;
 
-/** Rule id -> reason, per kind of resource; exported for the README check. */
+/** Rule id -> reason, per kind of resource; exported for the template check (test/infra/nag.test.ts). */
 export const NAG_ACKNOWLEDGEMENTS = {
   inbox: [
     ['AwsSolutions-DDB3', 'The inbox holds dedup rows that expire in 30 days; losing them only re-admits a redelivery, which the ratchet absorbs. PITR is context inboxPointInTimeRecovery (off to halve its cost); the suppression table always has it.'],
   ],
   providerSecrets: [
-    ['AwsSolutions-SMG4', "Provider webhook keys are issued by the provider (SendGrid, Mailgun, Postmark...) and rotated in its console; a Lambda cannot rotate them. Rotation is an overlap of old and new keys, documented in the README."],
+    ['AwsSolutions-SMG4', "Provider webhook keys are issued by the provider (SendGrid, Mailgun, Postmark...) and rotated in its console; a Lambda cannot rotate them. Rotation is an overlap of old and new keys, documented in docs/providers.md."],
   ],
   unsubscribeSecret: [
     ['AwsSolutions-SMG4', 'Rotating the unsubscribe key automatically would break links already mailed (valid 400 days); rotation is adding a key in front of the old ones, by hand.'],

@@ -2,7 +2,7 @@
  * The alarms that say something outside Ratchet needs a person: SNS gave up on SES deliveries, a
  * provider's requests are being rejected (a misconfigured sender, or someone probing the endpoint),
  * the front door is throttling, someone unsubscribed the SES endpoint, or a provider secret does not
- * parse. All on the one alarm topic; their first responses are in the README.
+ * parse. All on the one alarm topic; their first responses are in docs/operations.md.
  */
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as sns from 'aws-cdk-lib/aws-sns';
@@ -55,7 +55,7 @@ export function addSignalAlarms(alarms: RatchetAlarms, props: SignalAlarmsProps)
   });
   alarms.add('SesUnsubscribeConfirmations', {
     alarmDescription:
-      'Someone unsubscribed the SES topic from the edge: SES events no longer arrive. Re-subscribe (README: checking the SES subscription).',
+      'Someone unsubscribed the SES topic from the edge: SES events no longer arrive. Re-subscribe (docs/deploy.md: checking the SES subscription).',
     metric: sumOver(EDGE_METRICS.unsubscribeConfirmations, ['ses']),
     threshold: 1,
     evaluationPeriods: 1,

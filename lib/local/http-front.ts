@@ -20,7 +20,7 @@ export interface HttpFront {
   close(): Promise<void>;
 }
 
-/** Loopback only, like the emulators: a provider reaches it through a tunnel you choose (see README). */
+/** Loopback only, like the emulators: a provider reaches it through a tunnel you choose (see docs/decisions.md). */
 export async function startHttpFront(handler: EdgeHandler, options: { port: number }): Promise<HttpFront> {
   const server = createServer((req, res) => {
     void (async () => {

@@ -2,7 +2,7 @@
  * The edge, transport-neutral: authenticate → normalize → enqueue → store → answer.
  * The Lambda handler and the local HTTP front both feed it a WebhookRequest and send back its answer.
  *
- * The losslessness argument ("enqueue before you store"; README, "How no event is lost"):
+ * The losslessness argument ("enqueue before you store"; docs/decisions.md, "How no event is lost"):
  *  1. every actionable event is sent to SQS first, then its raw payload is stored by a conditional put;
  *  2. a 2xx is returned only when both succeeded for every event; anything else is a 5xx, so the
  *     provider retries the whole request;

@@ -3,7 +3,7 @@
  * has nothing to discount (no soft bounces) and creates nothing sending code reads (`status` would be
  * `active`, the same as no record), yet it is most of the traffic. So it is skipped: no item is written.
  *
- * The one thing this changes (README, "The suppression table"): the skipped delivery's time is not kept,
+ * The one thing this changes (docs/suppression-table.md): the skipped delivery's time is not kept,
  * so a soft bounce dated before it that arrives later still counts against the budget, where it would
  * otherwise have been superseded by the delivery. Complaints, hard bounces and unsubscribes are
  * unaffected, and the record still converges over the events that were written.

@@ -3,8 +3,8 @@
  * (complaints, hard bounces, unsubscribes suppress at once) is the point of the project, not a policy.
  */
 
-import { numberFromSettings, type Settings } from '../settings.js';
-import { parseTopicAliases, TOPIC_ALIASES_VARIABLE, type TopicAliases } from '../topics.js';
+import { numberFromSettings, type SettingDeclaration, type Settings } from '../settings.js';
+import { parseTopicAliases, TOPIC_ALIASES_SETTING, TOPIC_ALIASES_VARIABLE, type TopicAliases } from '../topics.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -39,6 +39,21 @@ export const AUDIT_CAP = 30;
 // Bounded so the soft-bounce map (2x the limit at most) keeps the worst-case item far below 400 KB.
 const MAX_SOFT_BOUNCE_LIMIT = 20;
 const MAX_WINDOW_DAYS = 3650;
+
+/** Everything policyFromSettings reads. */
+export const POLICY_SETTINGS: readonly SettingDeclaration[] = [
+  {
+    variable: SOFT_BOUNCE_VARIABLES.limit,
+    contextKey: 'softBounceLimit',
+    describe: `Soft bounces after the latest delivery that suppress, a whole number from 1 to ${MAX_SOFT_BOUNCE_LIMIT} (default ${DEFAULT_RATCHET_POLICY.softBounceLimit})`,
+  },
+  {
+    variable: SOFT_BOUNCE_VARIABLES.windowDays,
+    contextKey: 'softBounceWindowDays',
+    describe: `The event time those soft bounces may span, in days above 0 and at most ${MAX_WINDOW_DAYS} (default ${DEFAULT_RATCHET_POLICY.softBounceWindowMs / DAY_MS})`,
+  },
+  TOPIC_ALIASES_SETTING,
+];
 
 /** Throws unless the policy is usable; called by every entry point, so a bad object fails loudly. */
 export function assertPolicy(policy: RatchetPolicy): void {

@@ -1,4 +1,5 @@
 /** What the unsubscribe page shows: `TOPIC_LABELS` (`newsletter=Weekly newsletter,...`) and `UNSUBSCRIBE_BRAND`. */
+import type { SettingDeclaration } from '../settings.js';
 import { GLOBAL_TOPIC } from './token.js';
 
 export interface PageSettings {
@@ -9,6 +10,16 @@ export interface PageSettings {
 
 const MAX_TEXT = 120;
 export const TOPIC_LABELS_VARIABLE = 'TOPIC_LABELS';
+
+/** Everything pageSettingsFrom reads. */
+export const PAGE_SETTINGS: readonly SettingDeclaration[] = [
+  {
+    variable: TOPIC_LABELS_VARIABLE,
+    contextKey: 'topicLabels',
+    describe: `What the unsubscribe page calls each topic: \`newsletter=Weekly newsletter,product=Product updates\`, labels up to ${MAX_TEXT} characters (default: a topic shows its name)`,
+  },
+  { variable: 'UNSUBSCRIBE_BRAND', describe: `The name in the unsubscribe page's title and above its question, up to ${MAX_TEXT} characters (default: none)` },
+];
 
 /** Parsed once at start: a malformed TOPIC_LABELS is an operator mistake and fails loudly. */
 export function pageSettingsFrom(settings: Readonly<Record<string, string | undefined>>): PageSettings {

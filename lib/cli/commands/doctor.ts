@@ -98,7 +98,7 @@ export async function diagnose(ctx: Context): Promise<CheckResult[]> {
     results.push(...(await credentialChecks(ctx, aws)));
     await attempt('queues', 'set QUEUE_URL and DLQ_URL from the stack outputs', () => queueChecks(ctx, probe));
     if (aws) {
-      await attempt('SES subscription', 'see README "Deploy to AWS": re-request the confirmation', () => subscriptionCheck(ctx, probe));
+      await attempt('SES subscription', 'see docs/deploy.md "Checking the SES subscription": re-request the confirmation', () => subscriptionCheck(ctx, probe));
       await attempt('alarm subscribers', 'subscribe an address to the AlarmTopicArn output and confirm it', () => alarmCheck(ctx, probe));
     } else {
       results.push({ check: 'SNS subscriptions', status: 'skip', detail: 'no SNS locally' });
@@ -142,7 +142,7 @@ async function subscriptionCheck(ctx: Context, probe: DeploymentProbe): Promise<
   const pending = https.filter((s) => !s.confirmed);
   return pending.length === 0
     ? { check: 'SES subscription', status: 'pass', detail: 'confirmed' }
-    : { check: 'SES subscription', status: 'fail', detail: `PendingConfirmation for ${pending.map((s) => s.endpoint).join(', ')}`, fix: 'request the confirmation again (README "Deploy to AWS")' };
+    : { check: 'SES subscription', status: 'fail', detail: `PendingConfirmation for ${pending.map((s) => s.endpoint).join(', ')}`, fix: 'request the confirmation again (docs/deploy.md "Checking the SES subscription")' };
 }
 
 async function alarmCheck(ctx: Context, probe: DeploymentProbe): Promise<CheckResult> {

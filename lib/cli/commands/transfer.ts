@@ -21,7 +21,7 @@ import { STATUSES } from './suppressions.js';
 
 const EXPORT_SEGMENTS = 4;
 const IMPORT_CONCURRENCY = 16;
-/** The CSV export's columns: the record's public contract (README), times as ISO 8601. */
+/** The CSV export's columns: the record's public contract (docs/suppression-table.md), times as ISO 8601. */
 export const CSV_COLUMNS = ['email', 'status', 'reason', 'reasons', 'suppressedAt', 'firstEventAt', 'lastEventAt', 'reactivatedAt'] as const;
 
 export function addTransferCommands(command: Command, ctx: Context, run: Run): void {
