@@ -52,7 +52,7 @@ export class MailgunSyncTarget implements SyncTarget {
     this.http = new ProviderHttp({ provider: 'mailgun', headers: { authorization: `Basic ${basic}` }, secrets: [config.apiKey, basic] }, deps);
   }
 
-  handlesScope(): boolean {
+  handlesScope(_scope: string): boolean {
     return false;
   }
 

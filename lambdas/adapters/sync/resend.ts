@@ -50,7 +50,7 @@ export class ResendSyncTarget implements SyncTarget {
     );
   }
 
-  handlesScope(): boolean {
+  handlesScope(_scope: string): boolean {
     return false;
   }
 

@@ -80,7 +80,7 @@ export class SesSyncTarget implements SyncTarget {
     this.pageSize = deps.pageSize ?? 1000;
   }
 
-  handlesScope(): boolean {
+  handlesScope(_scope: string): boolean {
     return false;
   }
 
