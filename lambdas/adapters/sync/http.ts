@@ -44,6 +44,8 @@ export function parseRetryAfter(value: string | null | undefined, now: number): 
   if (value === null || value === undefined || value.trim() === '') return undefined;
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return now + Math.ceil(Number(trimmed) * 1000);
+  // An HTTP-date always names its day or month; a bare number that is not delay-seconds ("-3") is no date.
+  if (!/[A-Za-z]/.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : date;
 }
