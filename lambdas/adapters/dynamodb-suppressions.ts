@@ -6,7 +6,7 @@
  * first tries a create-only put, which needs no read: see `importEntry`.)
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GetCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { SUPPRESSION_TABLE } from './tables.js';
 import { normalizeRecipient, type NormalizedEvent } from '../core/event.js';
 import { TransientError } from '../core/errors.js';
@@ -114,7 +114,7 @@ export class DynamoSuppressionStore implements SuppressionStore {
     const scanSegment = async (segment: number) => {
       let startKey: Record<string, unknown> | undefined;
       do {
-        let page;
+        let page: ScanCommandOutput;
         try {
           page = await this.client.send(
             new ScanCommand({
