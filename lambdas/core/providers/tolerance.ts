@@ -18,9 +18,9 @@ export interface ToleranceSetting {
   readonly signatureWindow: (settings: Settings) => SignatureWindow;
 }
 
-/** `90000` → `90000, 25 h`; a default under an hour, or not whole hours, is given in seconds only. */
+/** `90000` → `90000, 25 h`; a default that is not whole hours is given in seconds only. */
 function defaultText(seconds: number): string {
-  return seconds >= 3600 && seconds % 3600 === 0 ? `${seconds}, ${seconds / 3600} h` : String(seconds);
+  return seconds % 3600 === 0 ? `${seconds}, ${seconds / 3600} h` : String(seconds);
 }
 
 export function toleranceSetting(variable: string, defaultSeconds: number): ToleranceSetting {

@@ -7,22 +7,25 @@ import { FIRST_VERSION, schemaChain, type SchemaStep } from '../../../lambdas/co
 
 type Item = { path: string };
 const step = (from: number, letter: string): SchemaStep<Item> => ({ from, change: `adds ${letter}`, upgrade: (item) => ({ path: item.path + letter }) });
-const chain = schemaChain('test', [step(1, 'a'), step(2, 'b'), step(3, 'c')]);
+// Built inside each test, never at collection time, so a mutant in schemaChain is live when it runs.
+const abc = () => schemaChain('test', [step(1, 'a'), step(2, 'b'), step(3, 'c')]);
 
 describe('schemaChain', () => {
   it('versions start at 1, and today is one past the last step', () => {
     expect(FIRST_VERSION).toBe(1);
-    expect(chain.current).toBe(4);
+    expect(abc().current).toBe(4);
     expect(schemaChain('empty', []).current).toBe(1);
   });
 
   it('runs every step from the item’s version on, in order, and none before it', () => {
+    const chain = abc();
     expect(chain.upgrade({ path: '' }, 1)).toEqual({ path: 'abc' });
     expect(chain.upgrade({ path: '' }, 2)).toEqual({ path: 'bc' });
     expect(chain.upgrade({ path: '' }, 3)).toEqual({ path: 'c' });
   });
 
   it('returns an item already at today’s version, or written by newer code, as it is', () => {
+    const chain = abc();
     const today = { path: 'x' };
     expect(chain.upgrade(today, 4)).toBe(today);
     expect(chain.upgrade(today, 9)).toBe(today);
@@ -30,10 +33,12 @@ describe('schemaChain', () => {
   });
 
   it('tells a newer version from today’s and older ones', () => {
+    const chain = abc();
     expect([1, 3, 4, 5, 40].map((v) => chain.isNewer(v))).toEqual([false, false, false, true, true]);
   });
 
   it('refuses what is not a version', () => {
+    const chain = abc();
     for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => chain.upgrade({ path: '' }, bad)).toThrow(`test schema version ${bad} is not a version`);
   });
 
