@@ -94,11 +94,11 @@ export function renderReport(info: RunInfo, sections: readonly SectionResult[]):
 }
 
 function table(t: Table): string {
-  const escape = (cell: string) => cell.replace(/\|/g, '\\|');
+  const escapeCell = (cell: string) => cell.replace(/\|/g, '\\|');
   return [
-    `| ${t.columns.map(escape).join(' | ')} |`,
+    `| ${t.columns.map(escapeCell).join(' | ')} |`,
     `|${t.columns.map(() => '---').join('|')}|`,
-    ...t.rows.map((row) => `| ${row.map(escape).join(' | ')} |`),
+    ...t.rows.map((row) => `| ${row.map(escapeCell).join(' | ')} |`),
   ].join('\n');
 }
 

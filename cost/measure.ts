@@ -14,7 +14,8 @@ import { ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import type { ActionableKind } from '../lambdas/core/event.js';
-import { decodeInboxRow, storedRowAttributes, type StoredRow } from '../lambdas/adapters/dynamodb-inbox.js';
+import { storedRowAttributes, type StoredRow } from '../lambdas/adapters/dynamodb-inbox.js';
+import { readInboxRow } from '../lambdas/adapters/inbox-schema.js';
 import { itemSize } from '../lambdas/adapters/dynamodb-item-size.js';
 import { encodePayload } from '../lambdas/adapters/inbox-codec.js';
 import { powertoolsCounters, powertoolsLog } from '../lambdas/adapters/observability.js';
@@ -163,7 +164,7 @@ export async function measure(options: { consumerBatch: number; sesPerKind?: num
     const rows = await scanAll(runtime.clients.doc, runtime.config.inboxTable);
     const sizes: Record<string, number[]> = {};
     for (const item of rows) {
-      const row = decodeInboxRow(item);
+      const row = readInboxRow(item);
       if (!row || !(item.body instanceof Uint8Array)) continue;
       const key = `${row.events[0]!.provider}:${row.events[0]!.kind}`;
       (sizes[key] ??= []).push(itemSize(storedRowAttributes(item as unknown as StoredRow)));

@@ -6,4 +6,4 @@ import { createEdgeHandler } from './handlers/edge-handler.js';
 
 const config = configFromEnv(process.env);
 const clients = createClients(config);
-export const handler = createEdgeHandler(buildEdge(config, clients), undefined, buildUnsubscribeEndpoint(config, clients));
+export const handler = createEdgeHandler(buildEdge(config, clients), { unsubscribe: buildUnsubscribeEndpoint(config, clients) });

@@ -1,11 +1,11 @@
 /**
- * Topic context (issues 10/11): `topicAliases` (canonical=alias pairs, env TOPIC_ALIASES) and
+ * Topic context (topics and the unsubscribe page): `topicAliases` (canonical=alias pairs, env TOPIC_ALIASES) and
  * `topicLabels` (topic=label pairs, env TOPIC_LABELS), validated at synth so a typo fails the deploy
  * instead of every start of the edge. Both are handed to the runtime as the same comma list.
  */
 import { isUnset, list, type Getter } from './context-values.js';
 
-/** Topic names are case-sensitive (issue 10's public contract). */
+/** Topic names are case-sensitive: they are stored as given and matched exactly, so `News` and `news` are two topics. */
 export const TOPIC_NAME = /^[A-Za-z0-9][A-Za-z0-9:._-]{0,127}$/;
 
 /** `sendgrid:group:4242=newsletter,ses:main:weekly=newsletter` → the same text, normalized (trimmed). */

@@ -2,7 +2,8 @@
  * The inbox table: exactly-once admission by conditional put on `provider#eventId`.
  *
  * A row is only the dedup key `pk`, `status`, the TTL `expiresAt` and one compressed `body` (the
- * normalized events and the exact raw payload, see inbox-codec.ts) with its codec version `v`: under
+ * normalized events and the exact raw payload, see inbox-codec.ts) with its version `v` (every read goes
+ * through inbox-schema.ts, which brings an older version up to today's): under
  * 1 KB for AWS's SES examples, so a put costs one write unit (BENCHMARKS.md, `npm run cost`). Attribute
  * names are short on purpose: DynamoDB bills their bytes too. The edge has already sent the
  * events to SQS when it stores the row, so nothing ever updates a row: no pending index, no "applied".
@@ -10,7 +11,6 @@
  * dynalite (our local DynamoDB) never deletes expired TTL rows and real DynamoDB may take 48 h to, so
  * the condition treats an expired row as absent.
  */
-import { gunzipSync } from 'node:zlib';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { INBOX_TABLE } from './tables.js';
@@ -19,7 +19,10 @@ import { PayloadTooLargeError, TransientError } from '../core/errors.js';
 import type { InboxStore, PreparedRow } from '../core/pipeline/ports.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
 import { itemSize } from './dynamodb-item-size.js';
-import { CURRENT_CODEC, decodePayload, encodePayload, type StoredEvent } from './inbox-codec.js';
+import { encodePayload } from './inbox-codec.js';
+import { CURRENT_INBOX_VERSION, INBOX_VERSION_ATTRIBUTE, readInboxRow, type InboxRow } from './inbox-schema.js';
+
+export type { InboxRow };
 
 const { partitionKey: PK, ttlAttribute: TTL } = INBOX_TABLE;
 
@@ -36,19 +39,6 @@ export interface StoredRow {
   expiresAt: number;
   body: Uint8Array;
   v: number;
-}
-
-/** A row decoded for people and replay, whichever format wrote it (rows before codec 1 kept `event` and `raw`/`rawGz`). */
-export interface InboxRow {
-  pk: string;
-  status: string;
-  /** Kept by rows written before codec 1; newer rows know only their expiry. */
-  receivedAt?: number;
-  expiresAt: number;
-  events: StoredEvent[];
-  raw: string | undefined;
-  /** Bytes the stored item takes, by DynamoDB's size rules. */
-  itemBytes?: number;
 }
 
 export interface DynamoInboxOptions {
@@ -72,23 +62,8 @@ export function storedRowAttributes(row: StoredRow): Record<string, AttributeVal
     status: { S: row.status },
     [TTL]: { N: String(row.expiresAt) },
     body: { B: row.body },
-    v: { N: String(row.v) },
+    [INBOX_VERSION_ATTRIBUTE]: { N: String(row.v) },
   };
-}
-
-/** Decodes any inbox row; undefined for items that are not event rows (Mailgun token claims, ledger rows). */
-export function decodeInboxRow(item: Record<string, unknown>): InboxRow | undefined {
-  const base = { pk: String(item[PK]), status: String(item.status), expiresAt: Number(item[TTL]) };
-  if (item.body instanceof Uint8Array) {
-    const { events, raw } = decodePayload(item.body, Number(item.v));
-    return { ...base, events, raw };
-  }
-  if (item.event !== undefined) {
-    const legacy = item as { event: StoredEvent; raw?: string; rawGz?: Uint8Array };
-    const raw = legacy.raw ?? (legacy.rawGz ? gunzipSync(legacy.rawGz).toString('utf8') : undefined);
-    return { ...base, receivedAt: Number(item.receivedAt), events: [legacy.event], raw };
-  }
-  return undefined;
 }
 
 export class DynamoInbox implements InboxStore {
@@ -110,8 +85,8 @@ export class DynamoInbox implements InboxStore {
       pk: inboxKey(first.provider, first.eventId),
       status: 'queued',
       expiresAt: Math.floor(receivedAtMs / 1000) + this.ttlSeconds,
-      body: encodePayload(stored, first.raw),
-      v: CURRENT_CODEC,
+      body: encodePayload(stored, first.raw, CURRENT_INBOX_VERSION),
+      v: CURRENT_INBOX_VERSION,
     };
     // Retrying cannot shrink an item: refused here, before anything is sent, and answered 413.
     if (itemSize(storedRowAttributes(item)) > MAX_ITEM_BYTES) {
@@ -147,7 +122,7 @@ export class DynamoInbox implements InboxStore {
     } catch (cause) {
       throw new TransientError('inbox read failed', { cause });
     }
-    return item ? decodeInboxRow(item) : undefined;
+    return item ? readInboxRow(item) : undefined;
   }
 
   /**
@@ -160,13 +135,13 @@ export class DynamoInbox implements InboxStore {
       const page = await this.client.send(
         new ScanCommand({
           TableName: this.tableName,
-          FilterExpression: '(attribute_exists(#body) OR attribute_exists(#event)) AND #ttl >= :now',
-          ExpressionAttributeNames: { '#body': 'body', '#event': 'event', '#ttl': TTL },
+          FilterExpression: 'attribute_exists(#body) AND #ttl >= :now',
+          ExpressionAttributeNames: { '#body': 'body', '#ttl': TTL },
           ExpressionAttributeValues: { ':now': Math.floor(nowMs / 1000) },
           ExclusiveStartKey: startKey,
         }),
       );
-      yield (page.Items ?? []).flatMap((item) => decodeInboxRow(item) ?? []);
+      yield (page.Items ?? []).flatMap((item) => readInboxRow(item) ?? []);
       startKey = page.LastEvaluatedKey;
     } while (startKey);
   }

@@ -6,12 +6,11 @@
  * first tries a create-only put, which needs no read: see `importEntry`.)
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GetCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { SUPPRESSION_TABLE } from './tables.js';
 import { normalizeRecipient, type NormalizedEvent } from '../core/event.js';
 import { TransientError } from '../core/errors.js';
-import type { SuppressionStore } from '../core/pipeline/ports.js';
-import { skipWithoutRecord } from '../core/pipeline/write-policy.js';
+import type { SuppressionStore, WriteSkip } from '../core/pipeline/ports.js';
 import {
   applyEvent,
   changeTopicManually,
@@ -25,12 +24,21 @@ import {
   type RatchetPolicy,
   type SuppressionRecord,
 } from '../core/suppression/index.js';
+import {
+  CURRENT_SUPPRESSION_SCHEMA,
+  isNewerSuppressionSchema,
+  SUPPRESSION_SCHEMA_ATTRIBUTE,
+  upgradeSuppressionRecord,
+} from '../core/suppression/schema.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
 
-/** Bookkeeping the adapter adds to every item; not part of the pure record. */
+/** What the adapter adds to every item; not part of the pure record. */
 interface StoredFields {
+  /** Optimistic-lock counter: the put's condition. */
   version: number;
   updatedAt: number;
+  /** The item's shape version (core/suppression/schema.ts). */
+  schemaVersion: number;
 }
 
 export class DynamoSuppressionStore implements SuppressionStore {
@@ -41,9 +49,9 @@ export class DynamoSuppressionStore implements SuppressionStore {
     private readonly options: { maxAttempts?: number; now?: () => number } = {},
   ) {}
 
-  apply(event: Omit<NormalizedEvent, 'raw'>): Promise<ApplyResult> {
-    // No record and a plain delivery: nothing to write (see write-policy.ts for the one corner it changes).
-    return this.update(event.recipient, (record) => skipWithoutRecord(record, event) ?? applyEvent(record, { ...event, raw: '' }, this.policy));
+  /** `skip` (the consumer's write policy) is asked first, on the record this attempt read. */
+  apply(event: Omit<NormalizedEvent, 'raw'>, skip?: WriteSkip): Promise<ApplyResult> {
+    return this.update(event.recipient, (record) => skip?.(record, event) ?? applyEvent(record, { ...event, raw: '' }, this.policy));
   }
 
   reactivate(email: string, action: ManualAction): Promise<ApplyResult> {
@@ -106,7 +114,7 @@ export class DynamoSuppressionStore implements SuppressionStore {
     const scanSegment = async (segment: number) => {
       let startKey: Record<string, unknown> | undefined;
       do {
-        let page;
+        let page: ScanCommandOutput;
         try {
           page = await this.client.send(
             new ScanCommand({
@@ -119,7 +127,7 @@ export class DynamoSuppressionStore implements SuppressionStore {
         } catch (cause) {
           throw new TransientError('suppression scan failed', { cause });
         }
-        const items = (page.Items ?? []) as Array<SuppressionRecord & Partial<StoredFields>>;
+        const items = (page.Items ?? []).map(upToDate);
         if (items.length > 0) await onPage(items);
         startKey = page.LastEvaluatedKey;
       } while (startKey);
@@ -133,7 +141,11 @@ export class DynamoSuppressionStore implements SuppressionStore {
   ): Promise<ApplyResult> {
     const maxAttempts = this.options.maxAttempts ?? 40;
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      const { record, version } = await this.read(email);
+      const { record, version, item } = await this.read(email);
+      if (item && isNewerSuppressionSchema(item)) {
+        // Newer code wrote it (a deploy rolling out): rewriting it in today's shape would drop what that code added.
+        throw new TransientError(`suppression item is schema ${String(item.schemaVersion)}, newer than this code's ${CURRENT_SUPPRESSION_SCHEMA}; retried`);
+      }
       const result = change(record);
       if (!result.changed) return result;
       if (await this.put(result.record, version)) return result;
@@ -153,7 +165,12 @@ export class DynamoSuppressionStore implements SuppressionStore {
       await this.client.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...record, version: readVersion + 1, updatedAt: (this.options.now ?? Date.now)() },
+          Item: {
+            ...record,
+            [SUPPRESSION_SCHEMA_ATTRIBUTE]: CURRENT_SUPPRESSION_SCHEMA,
+            version: readVersion + 1,
+            updatedAt: (this.options.now ?? Date.now)(),
+          },
           ConditionExpression: first ? 'attribute_not_exists(#email)' : '#version = :version',
           ExpressionAttributeNames: first ? { '#email': SUPPRESSION_TABLE.partitionKey } : { '#version': 'version' },
           ...(first ? {} : { ExpressionAttributeValues: { ':version': readVersion } }),
@@ -167,17 +184,24 @@ export class DynamoSuppressionStore implements SuppressionStore {
   }
 
   private async read(email: string): Promise<{ record?: SuppressionRecord; version: number; item?: SuppressionRecord & StoredFields }> {
-    let item: (SuppressionRecord & StoredFields) | undefined;
+    let stored: Record<string, unknown> | undefined;
     try {
       const result = await this.client.send(
         new GetCommand({ TableName: this.tableName, Key: { [SUPPRESSION_TABLE.partitionKey]: email }, ConsistentRead: true }),
       );
-      item = result.Item as (SuppressionRecord & StoredFields) | undefined;
+      stored = result.Item;
     } catch (cause) {
       throw new TransientError('suppression read failed', { cause });
     }
-    if (!item) return { version: 0 };
-    const { version, updatedAt: _updatedAt, ...record } = item;
+    if (!stored) return { version: 0 };
+    // An item of any older shape arrives in today's.
+    const item = upToDate(stored) as SuppressionRecord & StoredFields;
+    const { version, updatedAt: _updatedAt, schemaVersion: _schemaVersion, ...record } = item;
     return { record: record as SuppressionRecord, version: version ?? 0, item };
   }
+}
+
+/** The table's one versioned reader (core/suppression/schema.ts), typed as the store's items. */
+function upToDate(item: Record<string, unknown>): SuppressionRecord & Partial<StoredFields> {
+  return upgradeSuppressionRecord(item) as unknown as SuppressionRecord & Partial<StoredFields>;
 }

@@ -5,12 +5,14 @@
  *   if (await isSuppressed(to, { topic: 'newsletter' })) return; // do not send
  *
  * A strongly consistent read of the few attributes the answer needs (core/suppression/answer.ts,
- * shared with the client). A read failure throws, so callers decide whether to fail closed.
+ * shared with the client), brought to today's shape by the table's reader (core/suppression/schema.ts).
+ * A read failure throws, so callers decide whether to fail closed.
  */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SUPPRESSION_TABLE } from './tables.js';
 import { normalizeRecipient } from '../core/event.js';
 import { ANSWER_ATTRIBUTES, refusalReason, type SendQuestion } from '../core/suppression/answer.js';
+import { upgradeSuppressionRecord } from '../core/suppression/schema.js';
 import { isTopicName } from '../core/topics.js';
 import { createDocumentClient } from './aws-clients.js';
 
@@ -41,5 +43,5 @@ export async function isSuppressed(email: string, options: SuppressionReaderOpti
       ConsistentRead: true,
     }),
   );
-  return refusalReason(result.Item, options) !== undefined;
+  return refusalReason(result.Item && upgradeSuppressionRecord(result.Item), options) !== undefined;
 }

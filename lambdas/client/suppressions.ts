@@ -14,6 +14,7 @@ import {
 import { normalizeRecipient } from '../core/event.js';
 import { ANSWER_ATTRIBUTES, refusalReason, type RefusalReason, type SendQuestion } from '../core/suppression/answer.js';
 import type { SuppressionRecord } from '../core/suppression/record.js';
+import { upgradeSuppressionRecord } from '../core/suppression/schema.js';
 import { isTopicName, resolveTopic } from '../core/topics.js';
 import { fromItem } from './attribute-values.js';
 import { resolveConfig, type ResolvedConfig, type SuppressionClientOptions } from './config.js';
@@ -27,8 +28,11 @@ export interface FilterResult {
   suppressed: Array<{ email: string; reason: RefusalReason | 'invalid_address' }>;
 }
 
-/** The stored item: the record plus the writer's `version` and `updatedAt`. */
-export type StoredSuppressionRecord = SuppressionRecord & { version?: number; updatedAt?: number };
+/**
+ * The stored item in today's shape: the record plus the writer's `version` (optimistic-lock counter) and
+ * `updatedAt`, and `schemaVersion`, the shape version it was brought up to.
+ */
+export type StoredSuppressionRecord = SuppressionRecord & { version?: number; updatedAt?: number; schemaVersion?: number };
 
 export interface SuppressionClient {
   isSuppressed(email: string, question?: SendQuestion): Promise<boolean>;
@@ -52,7 +56,7 @@ export function createSuppressionClient(options: SuppressionClientOptions = {}):
     filterSendable: (emails, question = {}) => filterSendable(config, emails, question),
     getRecord: async (email) => {
       const item = await getItem(config, normalizeRecipient(email), undefined, true);
-      return item === undefined ? undefined : upToDate(item);
+      return item as StoredSuppressionRecord | undefined;
     },
   };
 }
@@ -104,7 +108,7 @@ async function batchGet(config: ResolvedConfig, keys: string[], attributes: Proj
         const response: BatchGetItemCommandOutput = await config.client.send(new BatchGetItemCommand({ RequestItems: { [config.tableName]: request } }));
         for (const item of response.Responses?.[config.tableName] ?? []) {
           const plain = fromItem(item);
-          if (typeof plain['email'] === 'string') found.set(plain['email'], plain);
+          if (typeof plain['email'] === 'string') found.set(plain['email'], upgradeSuppressionRecord(plain));
         }
         request = response.UnprocessedKeys?.[config.tableName];
       }
@@ -129,7 +133,8 @@ async function getItem(config: ResolvedConfig, email: string, attributes: Projec
       ...(attributes ? { ProjectionExpression: attributes.expression, ExpressionAttributeNames: attributes.names } : {}),
     }),
   );
-  return response.Item ? fromItem(response.Item as Record<string, AttributeValue>) : undefined;
+  // Every item read passes the table's one versioned reader: older shapes arrive in today's.
+  return response.Item ? upgradeSuppressionRecord(fromItem(response.Item as Record<string, AttributeValue>)) : undefined;
 }
 
 interface Projection {
@@ -164,13 +169,4 @@ function topicOf(question: SendQuestion, config: ResolvedConfig): string | undef
   if (question.topic === undefined) return undefined;
   if (!isTopicName(question.topic)) throw new TypeError('topic is not a topic name (^[A-Za-z0-9][A-Za-z0-9:._-]{0,127}$)');
   return resolveTopic(question.topic, config.aliases);
-}
-
-/** A record written before topics existed reads as if written today: fields derived from `reasons`. */
-function upToDate(item: Record<string, unknown>): StoredSuppressionRecord {
-  const record = { topics: {}, ...item } as unknown as StoredSuppressionRecord;
-  if (record.transactionalStatus === undefined) {
-    record.transactionalStatus = refusalReason(item, { transactional: true }) === undefined ? 'active' : 'suppressed';
-  }
-  return record;
 }

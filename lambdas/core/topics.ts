@@ -2,7 +2,7 @@
  * Topic names and TOPIC_ALIASES. Pure: the stack (CDK context `topicAliases`), the local runtime and
  * the consumer all validate with the same parser, so a typo fails at start, never per event.
  *
- * Canonical names, one per provider scope (issue 10):
+ * Canonical names, one per provider scope (a public contract: they are the keys of the stored `topics` map):
  *   SendGrid group_unsubscribe / group_resubscribe   sendgrid:group:<asm_group_id>
  *   SES Subscription, per topicSubscriptionStatus    ses:<contactList>:<topicName>
  *   Postmark SubscriptionChange ManualSuppression    postmark:stream:<MessageStream>

@@ -10,7 +10,20 @@ export type EdgeHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayP
 // `/unsubscribe/{token}` however the front door names it: a route parameter, or just the path.
 const UNSUBSCRIBE_PATH = /^\/unsubscribe\/([^/]+)\/?$/;
 
-export function createEdgeHandler(edge: WebhookEdge, maxBodyBytes: number = MAX_BODY_BYTES, unsubscribe?: UnsubscribeEndpoint): EdgeHandler {
+export interface EdgeHandlerOptions {
+  /**
+   * The largest body accepted, in bytes; larger is refused with 413 before it is decoded.
+   * @default MAX_BODY_BYTES (runtime-defaults.ts)
+   */
+  maxBodyBytes?: number;
+  /**
+   * What answers `/unsubscribe/{token}`.
+   * @default none: those paths answer 404
+   */
+  unsubscribe?: UnsubscribeEndpoint;
+}
+
+export function createEdgeHandler(edge: WebhookEdge, { maxBodyBytes = MAX_BODY_BYTES, unsubscribe }: EdgeHandlerOptions = {}): EdgeHandler {
   return async (event) => {
     const token = event.pathParameters?.token ?? UNSUBSCRIBE_PATH.exec(event.rawPath ?? '')?.[1];
     // API Gateway's `{provider}` route fills pathParameters; its literal `/webhooks/ses` route and a

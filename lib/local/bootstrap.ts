@@ -67,7 +67,7 @@ export async function ensureQueues(client: SQSClient, name: string): Promise<Que
     }),
   );
   const deadLetterUrl = dlq.QueueUrl!;
-  // The SES subscription's dead-letter queue (issue 8), so `ratchet ses redrive` works locally too.
+  // The SES subscription's dead-letter queue (what SNS could not deliver), so `ratchet ses redrive` works locally too.
   await client.send(new CreateQueueCommand({ QueueName: 'ratchet-ses-dead-letters', Attributes: { MessageRetentionPeriod: String(14 * 86_400) } }));
   const attrs = await client.send(new GetQueueAttributesCommand({ QueueUrl: deadLetterUrl, AttributeNames: ['QueueArn'] }));
   const deadLetterArn = attrs.Attributes!.QueueArn!;

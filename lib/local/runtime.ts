@@ -56,7 +56,10 @@ export interface LocalRuntimeOptions {
   writeStateFile?: boolean;
   log?: Log;
   clients?: Partial<Clients>;
+  /** Overrides for the webhook edge only (its queue, clock, providers...). */
   edge?: Partial<EdgeDeps>;
+  /** Overrides for the unsubscribe endpoint's own edge, kept apart from `edge` so a fault injected there stays there. */
+  unsubscribe?: Partial<EdgeDeps>;
   consumer?: Partial<ConsumerDeps>;
 }
 
@@ -107,8 +110,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const counters = new MemoryCounters();
     const common = { log, counters: counters as Counters };
     const edge = buildEdge(config, clients, { ...common, ...options.edge });
-    const unsubscribe = buildUnsubscribeEndpoint(config, clients, { ...common, ...options.edge });
-    const http = await startHttpFront(createEdgeHandler(edge, undefined, unsubscribe), { port: requestedPort }).catch((error: unknown) => {
+    const unsubscribe = buildUnsubscribeEndpoint(config, clients, { ...common, ...options.unsubscribe });
+    const http = await startHttpFront(createEdgeHandler(edge, { unsubscribe }), { port: requestedPort }).catch((error: unknown) => {
       throw portError(error, requestedPort);
     });
     stops.push(() => http.close());

@@ -8,7 +8,6 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unsubscribeUrl } from '../../lambdas/client/unsubscribe.js';
-import { applyEvent } from '../../lambdas/core/suppression/index.js';
 import { startTestStack, type TestStack } from '../integration/harness.js';
 
 const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
@@ -17,19 +16,6 @@ if (!CHROMIUM) console.warn('browser tests skipped: no Chromium at $CHROMIUM_PAT
 const ARTIFACTS = resolve(import.meta.dirname, '..', 'artifacts');
 const SECRET = 'browser-test-unsubscribe-secret-0123456789';
 const EMAIL = 'jane.reader@example.com';
-
-/**
- * Whether this tree's ratchet records topics (issue 10). Before that lands, a topic unsubscribe is
- * applied like a global one, so the record assertions below only run once it has.
- */
-function topicsModelPresent(): boolean {
-  try {
-    const { record } = applyEvent(undefined, { provider: 'probe', eventId: '1', recipient: 'p@example.com', kind: 'unsubscribe', topic: 't', occurredAt: 1, detail: {}, raw: '' });
-    return (record as unknown as { topics?: Record<string, { status?: string }> }).topics?.t?.status === 'unsubscribed';
-  } catch {
-    return false;
-  }
-}
 
 describe.skipIf(!CHROMIUM)('the unsubscribe page in Chromium', () => {
   let stack: TestStack;
@@ -93,13 +79,10 @@ describe.skipIf(!CHROMIUM)('the unsubscribe page in Chromium', () => {
     const afterUnsubscribe = await rowsFor();
     expect(afterUnsubscribe).toHaveLength(1);
     expect(afterUnsubscribe[0]).toMatchObject({ event: { kind: 'unsubscribe', topic: 'newsletter', provider: 'unsubscribe' } });
-    const topics = topicsModelPresent();
-    if (topics) {
-      await stack.drain();
-      expect(await stack.record(EMAIL)).toMatchObject({ status: 'active', topics: { newsletter: { status: 'unsubscribed' } } });
-    } else {
-      expect((await stack.queueDepth()).visible).toBe(1); // queued for the consumer, like any webhook event
-    }
+    // Queued for the consumer like any webhook event, then applied: that topic only, never the address.
+    expect((await stack.queueDepth()).visible).toBe(1);
+    await stack.drain();
+    expect(await stack.record(EMAIL)).toMatchObject({ status: 'active', topics: { newsletter: { status: 'unsubscribed' } } });
 
     const [resubscribed] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Resubscribe' }).click()]);
     expect(resubscribed.status()).toBe(200);
@@ -110,10 +93,8 @@ describe.skipIf(!CHROMIUM)('the unsubscribe page in Chromium', () => {
     const optIn = rows.find((r) => r.event.kind === 'subscribe');
     expect(optIn).toMatchObject({ event: { topic: 'newsletter' } });
     expect(optIn!.event.occurredAt).toBeGreaterThan(afterUnsubscribe[0]!.event.occurredAt);
-    if (topics) {
-      await stack.drain();
-      expect(await stack.record(EMAIL)).toMatchObject({ status: 'active', topics: { newsletter: { status: 'subscribed' } } });
-    }
+    await stack.drain();
+    expect(await stack.record(EMAIL)).toMatchObject({ status: 'active', topics: { newsletter: { status: 'subscribed' } } });
 
     expect(foreignRequests).toEqual([]);
     expect(problems.filter((p) => /Content Security Policy|Refused/i.test(p))).toEqual([]);

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionableKind, NormalizedEvent } from '../../lambdas/core/event.js';
 import type { SuppressionStore } from '../../lambdas/core/pipeline/ports.js';
+import { skipWithoutRecord } from '../../lambdas/core/pipeline/write-policy.js';
 import type { SuppressionRecord } from '../../lambdas/core/suppression/index.js';
 import { uniqueId } from './unique-id.js';
 
@@ -43,11 +44,18 @@ export function describeSuppressionStoreContract(name: string, make: () => Suppr
       expect(await read(event.recipient)).toEqual(before);
     });
 
-    it('a delivery for an address with no record writes nothing', async () => {
+    it("a delivery for an address with no record writes nothing, under the consumer's write policy", async () => {
       const { store, read } = await make();
       const event = applied('delivered', address(), T0);
-      expect(await store.apply(event)).toMatchObject({ changed: false, effect: 'no_change' });
+      expect(await store.apply(event, skipWithoutRecord)).toMatchObject({ changed: false, effect: 'no_change' });
       expect(await read(event.recipient)).toBeUndefined();
+    });
+
+    it('without a write policy the same delivery is written (the store asks the policy it is given, none of its own)', async () => {
+      const { store, read } = await make();
+      const event = applied('delivered', address(), T0);
+      expect(await store.apply(event)).toMatchObject({ changed: true, effect: 'delivery_recorded' });
+      expect(await read(event.recipient)).toMatchObject({ status: 'active', lastDeliveredAt: T0 });
     });
 
     it('a later delivery never lifts a suppression', async () => {

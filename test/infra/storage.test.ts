@@ -22,13 +22,23 @@ describe('DynamoDB', () => {
     expect(table.DeletionPolicy).toBe('Delete');
     const p = table.Properties;
     expect(p.TableName).toBe(INBOX_TABLE.defaultName);
+    // The physical names are public (operators, IAM policies and the client find them by name): spelled out.
     expect(resourceNames()).toMatchObject({
-      inboxTable: INBOX_TABLE.defaultName,
-      suppressionTable: SUPPRESSION_TABLE.defaultName,
-      queue: QUEUE.defaultName,
-      deadLetterQueue: `${QUEUE.defaultName}${QUEUE.deadLetterSuffix}`,
+      inboxTable: 'ratchet-inbox',
+      suppressionTable: 'ratchet-suppressions',
+      queue: 'ratchet-events',
+      deadLetterQueue: 'ratchet-events-dlq',
       sesDeadLetterQueue: 'ratchet-ses-dead-letters',
     });
+    const { secret, ...named } = resourceNames('acme');
+    expect(named).toEqual({
+      inboxTable: 'acme-inbox',
+      suppressionTable: 'acme-suppressions',
+      queue: 'acme-events',
+      deadLetterQueue: 'acme-events-dlq',
+      sesDeadLetterQueue: 'acme-ses-dead-letters',
+    });
+    expect(secret('sendgrid')).toBe('acme/sendgrid');
     expect(p.BillingMode).toBe('PAY_PER_REQUEST');
     expect(p.KeySchema).toEqual([{ AttributeName: 'pk', KeyType: 'HASH' }]);
     expect(p.AttributeDefinitions).toEqual([{ AttributeName: 'pk', AttributeType: 'S' }]);

@@ -6,7 +6,7 @@
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { ActionableKind } from '../../lambdas/core/event.js';
-import { decodeInboxRow } from '../../lambdas/adapters/dynamodb-inbox.js';
+import { readInboxRow } from '../../lambdas/adapters/inbox-schema.js';
 import type { Log } from '../../lambdas/core/pipeline/ports.js';
 import { ratchetCommand } from '../../lib/cli/ratchet.js';
 import { findDemoSigner } from '../../lib/demo/index.js';
@@ -81,7 +81,7 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
       const page = await local.clients.doc.send(new ScanCommand({ TableName: local.config.inboxTable }));
       // Decoded, with the first event as `event` for convenience; `item` is the row as stored.
       return (page.Items ?? []).flatMap((item) => {
-        const row = decodeInboxRow(item);
+        const row = readInboxRow(item);
         return row ? [{ ...row, event: row.events[0]!, item }] : [];
       });
     },

@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 7: `npm start` fails clearly. Each case runs the real entry point (bin/local.ts) in a
+ * `npm start` fails clearly. Each case runs the real entry point (bin/local.ts) in a
  * child process and checks the exit code and the exact line an operator would read.
  */
 import { existsSync } from 'node:fs';

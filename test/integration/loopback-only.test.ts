@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 7: nothing the local runtime starts is reachable from the network. The emulators
+ * Nothing the local runtime starts is reachable from the network. The emulators
  * authenticate nothing, so a reachable SQS emulator would let anyone on the LAN suppress an address.
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Issue 10's "How to show it", end to end on the real local stack (signed provider requests → edge →
+ * Topics end to end on the real local stack (signed provider requests → edge →
  * queue → consumer → suppression table) and answered by the client, with TOPIC_ALIASES set.
  */
 import { mkdtempSync } from 'node:fs';

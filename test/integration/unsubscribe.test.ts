@@ -125,4 +125,25 @@ describe('npm start without UNSUBSCRIBE_SECRETS', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it("the runtime's `edge` overrides reach the webhook edge only; `unsubscribe` reaches the endpoint", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ratchet-unsub-'));
+    const down = { send: async () => Promise.reject(new Error('queue down')) };
+    const env = { AWS_REGION: 'us-east-1', UNSUBSCRIBE_SECRETS: SECRET };
+    const post = (baseUrl: string, email: string) =>
+      fetch(unsubscribeUrl({ email, topic: '*', secrets: SECRET, baseUrl, env: {} }), { method: 'POST', body: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    try {
+      // A queue that is down, given to one of the two: only the endpoint that was given it answers 503.
+      for (const [option, status] of [['edge', 200], ['unsubscribe', 503]] as const) {
+        const runtime = await startLocalRuntime({ env, port: 0, dataDir, persist: false, background: false, log: captureLog(), [option]: { queue: down } });
+        try {
+          expect((await post(`http://127.0.0.1:${runtime.port}`, `split-${status}@example.com`)).status).toBe(status);
+        } finally {
+          await runtime.stop();
+        }
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });

@@ -111,10 +111,14 @@ export class HttpsCertificateFetcher implements CertificateSource {
         // Listen before anything can destroy the response: an unheard 'error' would crash the process.
         res.on('error', (error) => finish(new TransientError('SNS certificate download failed', { cause: error })));
         const status = res.statusCode ?? 0;
-        if (status !== 200) return finish(statusError(status));
+        if (status !== 200) {
+          finish(statusError(status));
+          return;
+        }
         const declared = Number(headerValue(res.headers['content-length']));
         if (Number.isFinite(declared) && declared > this.maxBytes) {
-          return finish(new AuthenticationError('SNS certificate response is too large'));
+          finish(new AuthenticationError('SNS certificate response is too large'));
+          return;
         }
         const chunks: Buffer[] = [];
         let size = 0;

@@ -8,6 +8,7 @@ import { MalformedRequestError } from '../errors.js';
 import { isRecord } from '../json.js';
 import type { Counters, Log, QueuedEvent, SuppressionStore } from './ports.js';
 import { EVENT_KINDS } from '../event.js';
+import { skipWithoutRecord } from './write-policy.js';
 
 export interface ConsumerDeps {
   suppressions: SuppressionStore;
@@ -23,7 +24,8 @@ export interface Consumed {
 
 export async function consumeMessage(deps: ConsumerDeps, body: string): Promise<Consumed> {
   const message = parseQueuedEvent(body);
-  const result = await deps.suppressions.apply(message.event);
+  // No record and a plain delivery: nothing to write (write-policy.ts says what that one corner changes).
+  const result = await deps.suppressions.apply(message.event, skipWithoutRecord);
   const provider = message.event.provider;
   deps.counters.count('EventsApplied', 1, provider);
   if (result.becameSuppressed) deps.counters.count('AddressesSuppressed', 1, provider);

@@ -3,6 +3,7 @@
  * DynamoDB and SQS implementations live in lambdas/adapters; this logic never imports an SDK.
  */
 import type { NormalizedEvent } from '../event.js';
+import type { ApplyResult, SuppressionRecord } from '../suppression/record.js';
 
 /** What travels on the queue: the inbox key and the normalized event, never the raw payload (SQS caps at 256 KB). */
 export interface QueuedEvent {
@@ -69,7 +70,14 @@ export interface Counters {
   flush?(): void;
 }
 
+/**
+ * A write policy: given the record a guarded write just read (undefined: none), a result that writes
+ * nothing, or undefined to apply the event as usual. The consumer chooses it (write-policy.ts); the
+ * store asks it inside its read → apply → write loop, since only that loop knows whether a record exists.
+ */
+export type WriteSkip = (record: SuppressionRecord | undefined, event: Omit<NormalizedEvent, 'raw'>) => ApplyResult | undefined;
+
 /** The suppression table behind a guarded write: read → core apply → conditional write, retried on conflict. */
 export interface SuppressionStore {
-  apply(event: Omit<NormalizedEvent, 'raw'>): Promise<{ changed: boolean; effect: string; becameSuppressed: boolean }>;
+  apply(event: Omit<NormalizedEvent, 'raw'>, skip?: WriteSkip): Promise<{ changed: boolean; effect: string; becameSuppressed: boolean }>;
 }

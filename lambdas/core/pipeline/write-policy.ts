@@ -7,6 +7,9 @@
  * so a soft bounce dated before it that arrives later still counts against the budget, where it would
  * otherwise have been superseded by the delivery. Complaints, hard bounces and unsubscribes are
  * unaffected, and the record still converges over the events that were written.
+ *
+ * The consumer passes this rule to the store with each event (consume.ts); other writers (an import's
+ * topic events) apply without it.
  */
 import type { NormalizedEvent } from '../event.js';
 import { emptyRecord, type ApplyResult, type SuppressionRecord } from '../suppression/index.js';

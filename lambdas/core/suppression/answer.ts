@@ -7,11 +7,11 @@
  *                           never blocks a password reset; anything else does)
  *   `topic`               → the above, or that topic is `unsubscribed`
  *
- * Items written before topics existed have no `transactionalStatus`: it is derived from `reasons`,
- * and an item that says `suppressed` but lists no reason we can read is treated as suppressed for
- * everything (fail closed).
+ * The item must be in today's shape: pass what a read returns through `upgradeSuppressionRecord`
+ * (schema.ts) first, which is also what gives an item written before topics its `transactionalStatus`.
  */
 import type { SuppressionReason } from './record.js';
+import { SUPPRESSION_SCHEMA_ATTRIBUTE } from './schema.js';
 
 export interface SendQuestion {
   /** The topic (list) the mail belongs to, as stored: an alias when TOPIC_ALIASES maps it. */
@@ -32,19 +32,20 @@ export interface AnswerItem {
   topics?: unknown;
 }
 
-/** The attributes a read must fetch to answer (`topics` narrowed to one topic by the caller). */
-export const ANSWER_ATTRIBUTES = ['email', 'status', 'transactionalStatus', 'reason', 'reasons'] as const;
+/**
+ * The attributes a read must fetch to answer (`topics` narrowed to one topic by the caller), and the
+ * item's schema version, so the reader can bring the projection up to date.
+ */
+export const ANSWER_ATTRIBUTES = ['email', 'status', 'transactionalStatus', 'reason', 'reasons', SUPPRESSION_SCHEMA_ATTRIBUTE] as const;
 
 export function refusalReason(item: AnswerItem | undefined, question: SendQuestion = {}): RefusalReason | undefined {
   if (item === undefined) return undefined;
   const reasons = Array.isArray(item.reasons) ? (item.reasons.filter((r) => typeof r === 'string') as SuppressionReason[]) : [];
   const first = typeof item.reason === 'string' ? (item.reason as SuppressionReason) : reasons[0];
   if (question.transactional === true) {
-    const blocking = reasons.find((r) => r !== 'unsubscribe');
-    const suppressed =
-      item.transactionalStatus === 'suppressed' ||
-      (item.transactionalStatus === undefined && (blocking !== undefined || (item.status === 'suppressed' && reasons.length === 0)));
-    if (suppressed) return blocking ?? (first !== 'unsubscribe' ? first : undefined) ?? 'manual';
+    if (item.transactionalStatus === 'suppressed') {
+      return reasons.find((r) => r !== 'unsubscribe') ?? (first !== 'unsubscribe' ? first : undefined) ?? 'manual';
+    }
   } else if (item.status === 'suppressed') {
     return first ?? 'manual';
   }

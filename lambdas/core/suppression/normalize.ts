@@ -16,7 +16,7 @@ import {
   type SuppressionRecord,
 } from './record.js';
 import { isRecord } from '../json.js';
-import { compareStrings, malformed, readEvidenceMap, unionEvidence } from './evidence.js';
+import { compareStrings, malformed, readEvidenceMap } from './evidence.js';
 import { earliestCrossingStart } from './soft-bounce.js';
 import { deriveTopics, readTopics, type TopicFacts } from './topics.js';
 

@@ -8,8 +8,9 @@
  * the duplication of events, and what lets two records for the same address be merged.
  *
  * Only plain JSON values are stored: no `undefined` (absent optional fields are omitted), no Dates, no
- * class instances. The adapter adds its own `version` and `updatedAt` attributes, which is why neither
- * name appears here.
+ * class instances. The adapter adds its own `version` and `updatedAt` attributes, and every write the
+ * shape's `schemaVersion` (schema.ts, which also reads any older shape into this one), which is why
+ * none of those names appears here.
  */
 
 import { normalizeRecipient, type EventDetail } from '../event.js';

@@ -84,7 +84,7 @@ export class UnsubscribeEndpoint {
       return { ok: false, status: 503, problem: 'unavailable' };
     }
     if (secrets.length === 0) return { ok: false, status: 404, problem: 'not_configured' };
-    let verified;
+    let verified: ReturnType<typeof verifyToken>;
     try {
       verified = verifyToken(token, deriveTokenKeys(secrets), this.deps.now(), this.maxAgeDays);
     } catch (error) {

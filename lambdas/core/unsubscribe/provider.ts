@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { AuthenticationError, MalformedRequestError } from '../errors.js';
-import type { EventKind, NormalizedEvent } from '../event.js';
+import type { NormalizedEvent } from '../event.js';
 import type { ProviderDefinition, WebhookProvider } from '../provider.js';
 import { bodyText } from '../request.js';
 import type { UnsubscribeAction } from './form.js';
@@ -16,9 +16,6 @@ import { deriveTokenKeys, GLOBAL_TOPIC, maxAgeDaysFromSettings, verifyToken } fr
 
 export const UNSUBSCRIBE_PROVIDER_NAME = 'unsubscribe';
 
-// The topics contract's opt-in kind. Spelled through a constant so this compiles before and after
-// `subscribe` joins EVENT_KINDS (issue 10), which owns that list.
-const SUBSCRIBE = 'subscribe' as EventKind;
 
 /** What the endpoint hands the edge: the exact bytes of this become the inbox row's `raw`. */
 export function unsubscribeRequestBody(token: string, action: UnsubscribeAction): Buffer {
@@ -52,7 +49,7 @@ export const UNSUBSCRIBE_PROVIDER: ProviderDefinition = {
           provider: UNSUBSCRIBE_PROVIDER_NAME,
           eventId: unsubscribeEventId(token, action),
           recipient: email,
-          kind: action === 'resubscribe' ? SUBSCRIBE : 'unsubscribe',
+          kind: action === 'resubscribe' ? 'subscribe' : 'unsubscribe',
           ...(topic === GLOBAL_TOPIC ? {} : { topic }),
           // The person's click is the event: its time is when we received it.
           occurredAt: receivedAt,

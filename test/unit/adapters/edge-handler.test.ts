@@ -50,7 +50,7 @@ describe('edge handler', () => {
 
   it('answers 413 before decoding an oversized body', async () => {
     const { edge, seen } = recordingEdge();
-    const response = await createEdgeHandler(edge, 10)(apiEvent({ body: Buffer.alloc(64).toString('base64'), isBase64Encoded: true }));
+    const response = await createEdgeHandler(edge, { maxBodyBytes: 10 })(apiEvent({ body: Buffer.alloc(64).toString('base64'), isBase64Encoded: true }));
     expect(response.statusCode).toBe(413);
     expect(seen).toHaveLength(0);
   });

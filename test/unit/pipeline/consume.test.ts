@@ -9,13 +9,16 @@ import { applyEvent, emptyRecord } from '../../../lambdas/core/suppression/index
 import { event } from './fakes.js';
 import { recordingLog } from '../support/log.js';
 
-function store(changed = true): SuppressionStore & { applied: string[] } {
+function store(changed = true): SuppressionStore & { applied: string[]; skips: unknown[] } {
   const applied: string[] = [];
+  const skips: unknown[] = [];
   return {
     applied,
-    async apply(e) {
+    skips,
+    async apply(e, skip) {
       if (e.recipient === 'boom@example.com') throw new Error('table down');
       applied.push(e.eventId);
+      skips.push(skip);
       return { changed, effect: 'evidence_added', becameSuppressed: changed };
     },
   };
@@ -62,6 +65,13 @@ describe('consumer', () => {
 });
 
 describe('write policy: a delivery for an address with no record writes nothing', () => {
+  it('is the consumer that asks for it: every apply carries skipWithoutRecord', async () => {
+    const suppressions = store();
+    await consumeMessage({ suppressions, log: recordingLog().log, counters: new MemoryCounters() }, body('x1'));
+    expect(suppressions.skips).toEqual([skipWithoutRecord]);
+  });
+
+
   it('skips only a `delivered` with no record', () => {
     expect(skipWithoutRecord(undefined, event({ kind: 'delivered' }))).toEqual({
       record: emptyRecord('a@example.com'),

@@ -15,9 +15,9 @@ import type {
   QueuedEvent,
   SubscriptionConfirmer,
   SuppressionStore,
+  WriteSkip,
 } from '../../../lambdas/core/pipeline/ports.js';
 import { WebhookEdge, type EdgeDeps } from '../../../lambdas/core/pipeline/edge.js';
-import { skipWithoutRecord } from '../../../lambdas/core/pipeline/write-policy.js';
 import { applyEvent, DEFAULT_RATCHET_POLICY, type ApplyResult, type RatchetPolicy, type SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
 import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
 import { MAX_ITEM_BYTES } from '../../../lambdas/adapters/dynamodb-inbox.js';
@@ -109,11 +109,11 @@ export class MemoryLedger implements ControlLedger {
 export class MemorySuppressionStore implements SuppressionStore {
   records = new Map<string, { record: SuppressionRecord; version: number }>();
   constructor(private readonly policy: RatchetPolicy = DEFAULT_RATCHET_POLICY) {}
-  async apply(event: Omit<NormalizedEvent, 'raw'>): Promise<ApplyResult> {
+  async apply(event: Omit<NormalizedEvent, 'raw'>, skip?: WriteSkip): Promise<ApplyResult> {
     for (;;) {
       const read = this.records.get(event.recipient);
       await Promise.resolve();
-      const result = skipWithoutRecord(read?.record, event) ?? applyEvent(read?.record, { ...event, raw: '' }, this.policy);
+      const result = skip?.(read?.record, event) ?? applyEvent(read?.record, { ...event, raw: '' }, this.policy);
       if (!result.changed) return result;
       if (this.records.get(event.recipient)?.version !== read?.version) continue;
       this.records.set(event.recipient, { record: result.record, version: (read?.version ?? 0) + 1 });

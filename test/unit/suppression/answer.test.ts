@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ANSWER_ATTRIBUTES, refusalReason, type AnswerItem, type SendQuestion } from '../../../lambdas/core/suppression/answer.js';
+import { upgradeSuppressionRecord } from '../../../lambdas/core/suppression/schema.js';
 
 const TRANSACTIONAL: SendQuestion = { transactional: true };
 const NEWS: SendQuestion = { topic: 'news' };
@@ -38,13 +39,8 @@ describe('refusalReason: transactional mail', () => {
     ['transactionalStatus suppressed, no list: the stored reason', { status: 'active', transactionalStatus: 'suppressed', reason: 'hard_bounce' }, 'hard_bounce'],
     ['transactionalStatus active: an unsubscribe never blocks a password reset', { status: 'suppressed', transactionalStatus: 'active', reason: 'unsubscribe', reasons: ['unsubscribe'] }, undefined],
     ['transactionalStatus active wins over a listed hard bounce (the record says so)', { status: 'suppressed', transactionalStatus: 'active', reasons: ['hard_bounce'] }, undefined],
-    ['legacy item (no transactionalStatus), unsubscribe only: not blocked', { status: 'suppressed', reason: 'unsubscribe', reasons: ['unsubscribe'] }, undefined],
-    ['legacy item with a blocking reason after the unsubscribe', { status: 'suppressed', reason: 'unsubscribe', reasons: ['unsubscribe', 'hard_bounce'] }, 'hard_bounce'],
-    ['legacy item, active but listing a complaint: blocked by the list', { status: 'active', reasons: ['complaint'] }, 'complaint'],
-    ['legacy item, suppressed with no readable reason: manual (fail closed)', { status: 'suppressed' }, 'manual'],
-    ['legacy item, suppressed, empty list, stored reason complaint', { status: 'suppressed', reason: 'complaint', reasons: [] }, 'complaint'],
-    ['legacy item, suppressed, empty list, stored reason unsubscribe: manual', { status: 'suppressed', reason: 'unsubscribe', reasons: [] }, 'manual'],
-    ['legacy item, active, empty list: not blocked', { status: 'active', reasons: [] }, undefined],
+    ['no transactionalStatus: not blocked (the reader derives it for an old item, schema.test.ts)', { status: 'suppressed', reason: 'hard_bounce', reasons: ['hard_bounce'] }, undefined],
+    ['transactionalStatus other than suppressed does not block', { status: 'suppressed', transactionalStatus: 'Suppressed', reasons: ['complaint'] }, undefined],
   ];
   it.each(cases)('%s', (_name, item, expected) => {
     expect(refusalReason(item, TRANSACTIONAL)).toBe(expected);
@@ -75,7 +71,23 @@ describe('refusalReason: a topic', () => {
 });
 
 describe('ANSWER_ATTRIBUTES', () => {
-  it('is exactly what refusalReason reads, besides the one topic the caller projects', () => {
-    expect([...ANSWER_ATTRIBUTES]).toEqual(['email', 'status', 'transactionalStatus', 'reason', 'reasons']);
+  it('is exactly what refusalReason reads, besides the one topic the caller projects, plus the schema version the reader needs', () => {
+    expect([...ANSWER_ATTRIBUTES]).toEqual(['email', 'status', 'transactionalStatus', 'reason', 'reasons', 'schemaVersion']);
+  });
+});
+
+/** A version-1 item (written before topics) goes through the reader first, as every caller does. */
+describe('refusalReason on items written before topics, through upgradeSuppressionRecord', () => {
+  const cases: Array<[string, Record<string, unknown>, string | undefined]> = [
+    ['unsubscribe only: not blocked', { status: 'suppressed', reason: 'unsubscribe', reasons: ['unsubscribe'] }, undefined],
+    ['a blocking reason after the unsubscribe', { status: 'suppressed', reason: 'unsubscribe', reasons: ['unsubscribe', 'hard_bounce'] }, 'hard_bounce'],
+    ['active but listing a complaint: blocked by the list', { status: 'active', reasons: ['complaint'] }, 'complaint'],
+    ['suppressed with no readable reason: manual (fail closed)', { status: 'suppressed' }, 'manual'],
+    ['suppressed, empty list, stored reason complaint', { status: 'suppressed', reason: 'complaint', reasons: [] }, 'complaint'],
+    ['suppressed, empty list, stored reason unsubscribe: manual', { status: 'suppressed', reason: 'unsubscribe', reasons: [] }, 'manual'],
+    ['active, empty list: not blocked', { status: 'active', reasons: [] }, undefined],
+  ];
+  it.each(cases)('%s', (_name, item, expected) => {
+    expect(refusalReason(upgradeSuppressionRecord(item), TRANSACTIONAL)).toBe(expected);
   });
 });

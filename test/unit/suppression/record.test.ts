@@ -24,7 +24,7 @@ function assertPlainJson(value: unknown, path = 'record'): void {
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((v, i) => assertPlainJson(v, `${path}[${i}]`));
+    for (const [i, v] of value.entries()) assertPlainJson(v, `${path}[${i}]`);
     return;
   }
   expect(typeof value, path).toBe('object');

@@ -1,6 +1,7 @@
 /**
- * Issue 10's mapping table, row by row: each provider scope → its canonical topic name, what stays
- * global, event ids unique per topic change, and the demo signers producing exactly those payloads.
+ * The provider-scope mapping table (README, "Topics: which provider events are scoped"), row by row:
+ * each provider scope → its canonical topic name, what stays global, event ids unique per topic
+ * change, and the demo signers producing exactly those payloads.
  */
 import { describe, expect, it } from 'vitest';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';

@@ -21,7 +21,7 @@ describe('the edge handler routes /unsubscribe/{token}', () => {
   const endpoint = {
     handle: async (request: UnsubscribeHttpRequest) => (calls.push({ kind: 'unsubscribe', request }), { status: 200, headers: { 'content-type': 'text/html' }, body: '<p>ok</p>' }),
   } as unknown as UnsubscribeEndpoint;
-  const handler = createEdgeHandler(edge, undefined, endpoint);
+  const handler = createEdgeHandler(edge, { unsubscribe: endpoint });
 
   it('by route parameter (API Gateway) and by path alone (a function URL), passing method, headers and body', async () => {
     calls.length = 0;

@@ -24,8 +24,7 @@
 import { parseJsonObject } from '../../json.js';
 import type { ProviderDefinition, Receipt, WebhookProvider } from '../../provider.js';
 import { bodyText } from '../../request.js';
-import { windowFromSettings, type Settings } from '../../settings.js';
-import type { Window } from '../../time.js';
+import { toleranceSetting } from '../tolerance.js';
 import { GENERIC, genericEvent } from './map.js';
 import { verifyGenericWebhook } from './verify.js';
 
@@ -48,18 +47,17 @@ export function genericSecretKeys(credentials: readonly string[]): Buffer[] {
   });
 }
 
+const tolerance = toleranceSetting(GENERIC_TOLERANCE_VARIABLE, GENERIC_DEFAULT_WINDOW_SECONDS);
+
 /** The window both `create()` and the inbox retention check use. */
-export const genericWindow = (settings: Settings): Window => windowFromSettings(settings, GENERIC_TOLERANCE_VARIABLE, GENERIC_DEFAULT_WINDOW_SECONDS);
+export const genericWindow = tolerance.window;
 
 export const genericProvider: ProviderDefinition = {
   name: GENERIC,
   credentialsVariable: GENERIC_CREDENTIALS_VARIABLE,
   secretArnVariable: 'GENERIC_WEBHOOK_SECRET_ARN',
-  settings: [{ variable: GENERIC_TOLERANCE_VARIABLE, describe: 'How old a signed timestamp may be, whole seconds up to 48 h; ahead, the same capped at 5 min (default 300)' }],
-  signatureWindow: (settings) => ({
-    window: genericWindow(settings),
-    variables: [GENERIC_TOLERANCE_VARIABLE],
-  }),
+  settings: [tolerance.setting],
+  signatureWindow: tolerance.signatureWindow,
   create(deps): WebhookProvider {
     const keys = genericSecretKeys(deps.credentials);
     const window = genericWindow(deps.settings);

@@ -13,7 +13,7 @@ import { isWebhookError, MalformedRequestError, ReplayError, TransientError } fr
 import { assertNoDuplicateKeys, isRecord, parseJsonSyntax } from '../../json.js';
 import type { NonceStore, ProviderDefinition, ProviderDeps, Receipt, WebhookProvider } from '../../provider.js';
 import { bodyText, type WebhookRequest } from '../../request.js';
-import { windowFromSettings, type Settings } from '../../settings.js';
+import { toleranceSetting } from '../tolerance.js';
 import { assertFresh, FIVE_MINUTES_MS, type Clock, type Window } from '../../time.js';
 import { MAILGUN, mailgunEvent } from './map.js';
 import { verifyMailgunSignature } from './verify.js';
@@ -43,18 +43,17 @@ export function mailgunKeyBytes(credentials: readonly string[]): Buffer[] {
   });
 }
 
+const tolerance = toleranceSetting(MAILGUN_TOLERANCE_SETTING, MAILGUN_DEFAULT_WINDOW_SECONDS);
+
 /** The window both `create()` and the inbox retention check use. */
-export const mailgunWindow = (settings: Settings): Window => windowFromSettings(settings, MAILGUN_TOLERANCE_SETTING, MAILGUN_DEFAULT_WINDOW_SECONDS);
+export const mailgunWindow = tolerance.window;
 
 export const mailgunProvider: ProviderDefinition = {
   name: MAILGUN,
   credentialsVariable: 'MAILGUN_SIGNING_KEYS',
   secretArnVariable: 'MAILGUN_SECRET_ARN',
-  settings: [{ variable: MAILGUN_TOLERANCE_SETTING, describe: 'How old a signed timestamp may be, whole seconds up to 48 h; ahead, the same capped at 5 min (default 32400, 9 h)' }],
-  signatureWindow: (settings) => ({
-    window: mailgunWindow(settings),
-    variables: [MAILGUN_TOLERANCE_SETTING],
-  }),
+  settings: [tolerance.setting],
+  signatureWindow: tolerance.signatureWindow,
   create(deps: ProviderDeps): WebhookProvider {
     const keys = mailgunKeyBytes(deps.credentials);
     const window = mailgunWindow(deps.settings);

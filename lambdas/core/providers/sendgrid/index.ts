@@ -9,7 +9,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { ProviderDefinition, ProviderDeps, Receipt, WebhookProvider } from '../../provider.js';
 import { bodyText, decodeBase64Strict, type WebhookRequest } from '../../request.js';
-import { windowFromSettings, type Settings } from '../../settings.js';
+import { toleranceSetting } from '../tolerance.js';
 import { assertFresh, type Window } from '../../time.js';
 import { parseSendgridBatch, SENDGRID } from './map.js';
 import { verifySendgridSignature } from './verify.js';
@@ -50,18 +50,17 @@ export function parseSendgridPublicKey(text: string): KeyObject {
   return key;
 }
 
+const tolerance = toleranceSetting(SENDGRID_TOLERANCE_SETTING, SENDGRID_DEFAULT_WINDOW_SECONDS);
+
 /** The window both `create()` and the inbox retention check use. */
-export const sendgridWindow = (settings: Settings): Window => windowFromSettings(settings, SENDGRID_TOLERANCE_SETTING, SENDGRID_DEFAULT_WINDOW_SECONDS);
+export const sendgridWindow = tolerance.window;
 
 export const sendgridProvider: ProviderDefinition = {
   name: SENDGRID,
   credentialsVariable: 'SENDGRID_PUBLIC_KEYS',
   secretArnVariable: 'SENDGRID_SECRET_ARN',
-  settings: [{ variable: SENDGRID_TOLERANCE_SETTING, describe: 'How old a signed timestamp may be, whole seconds up to 48 h; ahead, the same capped at 5 min (default 90000, 25 h)' }],
-  signatureWindow: (settings) => ({
-    window: sendgridWindow(settings),
-    variables: [SENDGRID_TOLERANCE_SETTING],
-  }),
+  settings: [tolerance.setting],
+  signatureWindow: tolerance.signatureWindow,
   create(deps: ProviderDeps): WebhookProvider {
     // Parsed once per credentials list: a bad key or setting fails here, loudly, not per request.
     const keys = deps.credentials.map(parseSendgridPublicKey);

@@ -17,8 +17,7 @@
 import { parseJsonObject } from '../../json.js';
 import type { ProviderDefinition, Receipt, WebhookProvider } from '../../provider.js';
 import { bodyText, decodeBase64Strict } from '../../request.js';
-import { windowFromSettings, type Settings } from '../../settings.js';
-import type { Window } from '../../time.js';
+import { toleranceSetting } from '../tolerance.js';
 import { STANDARD, standardWebhookEvents } from './map.js';
 import { verifyStandardWebhook } from './verify.js';
 
@@ -45,18 +44,17 @@ export function decodeStandardSecrets(credentials: readonly string[]): Buffer[] 
   });
 }
 
+const tolerance = toleranceSetting(STANDARD_TOLERANCE_VARIABLE, STANDARD_DEFAULT_WINDOW_SECONDS);
+
 /** The window both `create()` and the inbox retention check use. */
-export const standardWindow = (settings: Settings): Window => windowFromSettings(settings, STANDARD_TOLERANCE_VARIABLE, STANDARD_DEFAULT_WINDOW_SECONDS);
+export const standardWindow = tolerance.window;
 
 export const standardWebhooksProvider: ProviderDefinition = {
   name: STANDARD,
   credentialsVariable: STANDARD_CREDENTIALS_VARIABLE,
   secretArnVariable: 'STANDARD_WEBHOOK_SECRET_ARN',
-  settings: [{ variable: STANDARD_TOLERANCE_VARIABLE, describe: 'How old a signed timestamp may be, whole seconds up to 48 h; ahead, the same capped at 5 min (default 300)' }],
-  signatureWindow: (settings) => ({
-    window: standardWindow(settings),
-    variables: [STANDARD_TOLERANCE_VARIABLE],
-  }),
+  settings: [tolerance.setting],
+  signatureWindow: tolerance.signatureWindow,
   create(deps): WebhookProvider {
     const keys = decodeStandardSecrets(deps.credentials);
     const window = standardWindow(deps.settings);

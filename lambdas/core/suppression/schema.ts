@@ -1,0 +1,74 @@
+/**
+ * The suppression table's one versioned reader. Every item carries its shape's version in the
+ * attribute `schemaVersion` (the item's `version` is the writer's optimistic-lock counter, a different thing);
+ * items written before the attribute existed have none and read as version 1. Every read (the store's
+ * get and scan, the client package, the in-repo `isSuppressed`) passes the item through
+ * `upgradeSuppressionRecord`, and every write stores `CURRENT_SUPPRESSION_SCHEMA`, so nothing past the
+ * reader carries a shim for an older shape.
+ *
+ * Steps also run on the projected items the send answer reads (ANSWER_ATTRIBUTES plus one topic, see
+ * answer.ts), so a step must leave absent what it cannot derive from the attributes it is given.
+ *
+ * To add a version: append one step whose `from` is the version written today (schema-steps.ts).
+ */
+import { schemaChain, FIRST_VERSION, type SchemaStep } from '../schema-steps.js';
+
+/**
+ * The attribute that holds an item's shape version (public: documented with the table). Not `schema`:
+ * that is a DynamoDB reserved word, which every expression naming it would have to alias.
+ */
+export const SUPPRESSION_SCHEMA_ATTRIBUTE = 'schemaVersion';
+
+/** A stored suppression item (or a projection of one), attributes as read. */
+export type StoredItem = Record<string, unknown>;
+
+/**
+ * Version 1 → 2: topics. Per-topic consent (`topics`) and the answer for mail the recipient needs
+ * (`transactionalStatus`) arrived together. A version-1 item has neither: no topic was ever recorded,
+ * and `transactionalStatus` is what today's writer would derive from `reasons` (suppressed iff a
+ * reason other than `unsubscribe` is in effect). An item that says `suppressed` but lists no reason we
+ * can read stays suppressed for everything: failing closed is the only safe reading.
+ */
+function addTopics(item: StoredItem): StoredItem {
+  const upgraded: StoredItem = { ...item };
+  if (upgraded['topics'] === undefined) upgraded['topics'] = {};
+  if (upgraded['transactionalStatus'] === undefined) {
+    const reasons = Array.isArray(item['reasons']) ? item['reasons'].filter((r) => typeof r === 'string') : [];
+    const blocked = reasons.some((r) => r !== 'unsubscribe') || (item['status'] === 'suppressed' && reasons.length === 0);
+    upgraded['transactionalStatus'] = blocked ? 'suppressed' : 'active';
+  }
+  return upgraded;
+}
+
+/** Oldest first; each reads the version in `from` and returns the next. */
+export const SUPPRESSION_SCHEMA_STEPS: readonly SchemaStep<StoredItem>[] = [
+  { from: 1, change: 'topics and transactionalStatus', upgrade: addTopics },
+];
+
+const CHAIN = schemaChain('suppression', SUPPRESSION_SCHEMA_STEPS);
+
+/** The version every write stores. */
+export const CURRENT_SUPPRESSION_SCHEMA = CHAIN.current;
+
+/** The version an item was written with: its `schemaVersion`, or 1 for an item written before the attribute. */
+export function suppressionSchemaOf(item: object): number {
+  const version = (item as StoredItem)[SUPPRESSION_SCHEMA_ATTRIBUTE];
+  if (version === undefined || version === null) return FIRST_VERSION;
+  if (typeof version !== 'number') throw new TypeError(`suppression item has a ${typeof version} schemaVersion, not a version number`);
+  return version;
+}
+
+/** True when newer code wrote the item: a writer must not overwrite it with an older shape. */
+export function isNewerSuppressionSchema(item: object): boolean {
+  return CHAIN.isNewer(suppressionSchemaOf(item));
+}
+
+/**
+ * Any stored item (or projection) in today's shape, `schemaVersion` set to the version it now has. Pure: the
+ * argument is not changed. An item from newer code is returned with its own version, unchanged.
+ */
+export function upgradeSuppressionRecord(item: StoredItem): StoredItem {
+  const version = suppressionSchemaOf(item);
+  if (CHAIN.isNewer(version)) return item;
+  return { ...CHAIN.upgrade(item, version), [SUPPRESSION_SCHEMA_ATTRIBUTE]: CURRENT_SUPPRESSION_SCHEMA };
+}
