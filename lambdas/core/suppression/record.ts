@@ -40,6 +40,12 @@ export interface Evidence extends EventDetail {
   note?: string;
   /** Topic evidence only: the provider's canonical topic name, when an alias stored it under another. */
   scope?: string;
+  /**
+   * The provider's id of the email the event was about (NormalizedEvent.messageId), when it sent one.
+   * In `softBounces` it is what makes several bounces of one message one strike. Entries written
+   * before it existed have none, and each of those counts on its own.
+   */
+  messageId?: string;
 }
 
 /**

@@ -214,7 +214,7 @@ describe('earliestCrossingStart', () => {
     [[1, 20, 21, 22], 3, 2, 20],
     [[5, 5, 5], 3, 0, 5],
     [[7], 1, 0, 7],
-  ])('%j, limit %i, window %i → %s', (times, limit, window, start) => {
-    expect(earliestCrossingStart(times, limit, window)).toBe(start);
+  ])('%j, limit %i, window %i → %s (one bounce per strike: what every record written before message ids holds)', (times, limit, window, start) => {
+    expect(earliestCrossingStart(times.map((t) => ({ times: [t], full: false })), limit, window)).toBe(start);
   });
 });
