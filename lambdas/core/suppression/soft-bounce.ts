@@ -12,9 +12,9 @@ export interface Strike {
   times: number[];
   /**
    * It holds the per-message maximum of entries (softBouncesPerMessage), so older bounces of the
-   * message may have been let go: it then counts in every window that starts at or before its newest
-   * bounce, and a run it joins that way is dated no later than its oldest kept bounce. That is what
-   * keeps the outcome independent of arrival order when entries are dropped (see normalize.ts).
+   * message may have been let go, anywhere before its oldest kept one: it then counts in every window
+   * that starts at or before its newest bounce. That is what keeps the status independent of arrival
+   * order when entries are dropped (see normalize.ts).
    */
   full: boolean;
 }
@@ -52,12 +52,15 @@ export function groupStrikes(newestFirst: readonly Keyed[], perMessage: number):
 
 /**
  * The earliest start of a run: `limit` distinct strikes each with a bounce in one span of at most
- * `windowMs` (last minus first, inclusive), dated by the span's first bounce; undefined when there is
- * none. A strike whose bounces spread beyond the span counts there by the ones inside it.
+ * `windowMs` (last minus first, inclusive); undefined when there is none. A run is dated by the
+ * earliest bounce of the strikes in it: a strike is dated by its earliest bounce, and a message
+ * retried into the span counts there by the attempts inside it.
  *
  * Every candidate span starts at a bounce, which is enough: sliding a span right until it starts at
  * its first bounce loses none of the bounces inside it. Adding bounces (to a strike or as new
- * strikes) only adds runs and only moves starts earlier, which is what lets callers min-merge it.
+ * strikes) only adds runs and only moves starts earlier, which is what lets callers min-merge it;
+ * and every bounce of a run is at or after its start, so a reactivation that clears the start
+ * clears the whole run.
  */
 export function earliestCrossingStart(strikes: readonly Strike[], limit: number, windowMs: number): number | undefined {
   const starts = [...new Set(strikes.flatMap((s) => s.times))].sort((a, b) => a - b);
@@ -66,11 +69,10 @@ export function earliestCrossingStart(strikes: readonly Strike[], limit: number,
     let present = 0;
     let start = from;
     for (const { times, full } of strikes) {
-      if (times.some((t) => t >= from && t - from <= windowMs)) present++;
-      else if (full && times[times.length - 1]! >= from) {
-        present++;
-        start = Math.min(start, times[0]!);
-      }
+      const inside = times.some((t) => t >= from && t - from <= windowMs);
+      if (!inside && !(full && times[times.length - 1]! >= from)) continue;
+      present++;
+      start = Math.min(start, times[0]!);
     }
     if (present >= limit && (earliest === undefined || start < earliest)) earliest = start;
   }

@@ -110,7 +110,8 @@ describe('unknown and acknowledged-only types', () => {
 describe('event object keys', () => {
   it('an outcome event has neither ignoredReason nor topic keys', () => {
     const [event] = events({ eventType: 'Delivery', delivery: { recipients: ['a@example.com'] }, mail: mail() });
-    expect(Object.keys(event!).sort()).toEqual(['detail', 'eventId', 'kind', 'occurredAt', 'provider', 'raw', 'recipient']);
+    expect(Object.keys(event!).sort()).toEqual(['detail', 'eventId', 'kind', 'messageId', 'occurredAt', 'provider', 'raw', 'recipient']);
+    expect(event!.messageId).toBe('m');
   });
 });
 

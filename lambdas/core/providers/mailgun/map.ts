@@ -45,7 +45,7 @@ export function mailgunEvent(data: unknown, raw: string): NormalizedEvent {
   // Float seconds with microseconds, e.g. 1529692198.641821.
   const occurredAt = parseEventTime(data.timestamp, 'Mailgun event timestamp');
   const classified = withRecipient(data.recipient, classifyMailgunEvent(data.event, data));
-  const messageId = mailgunMessageId(data);
+  const messageId = classified.kind === 'ignored' ? undefined : mailgunMessageId(data);
   return {
     provider: MAILGUN,
     // `id` is only unique within a day, so the event's own timestamp (as sent, identical on retries) joins it.

@@ -57,6 +57,8 @@ export const sendgridProvider: ProviderDefinition = {
   name: SENDGRID,
   credentialsVariable: 'SENDGRID_PUBLIC_KEYS',
   secretArnVariable: 'SENDGRID_SECRET_ARN',
+  // sg_event_id, documented as the dedup key, changes on SendGrid's retries of one event.
+  keysByContent: true,
   settings: [{ variable: SENDGRID_TOLERANCE_SETTING, describe: 'How old a signed timestamp may be, whole seconds up to 48 h; ahead, the same capped at 5 min (default 90000, 25 h)' }],
   signatureWindow: (settings) => ({
     window: sendgridWindow(settings),
