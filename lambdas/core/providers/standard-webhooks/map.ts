@@ -163,7 +163,7 @@ export function standardWebhookEvents(
   const when = occurredAt(body, data, signedAtMs);
   const { valid, invalid } = recipientsOf(type, data);
   // Resend's id of the email (email.* events); contact events are about no email and carry none.
-  const messageId = messageIdField(data['email_id']);
+  const messageId = type.startsWith('email.') ? messageIdField(data['email_id']) : undefined;
   const events: NormalizedEvent[] = valid.map((recipient) => ({
     provider: STANDARD,
     eventId: `${webhookId}:${recipient}`,
