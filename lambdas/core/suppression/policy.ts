@@ -76,7 +76,7 @@ export function softBounceCap(policy: RatchetPolicy): number {
  * distinct messages (see normalize.ts: a full cap counts as crossing the limit).
  */
 export function softBouncesPerMessage(policy: RatchetPolicy): number {
-  if (policy.softBounceLimit === 1) return MAX_SOFT_BOUNCES_PER_MESSAGE;
+  // A limit of 1 divides by zero: Infinity, so the maximum (one soft bounce suppresses anyway).
   return Math.min(MAX_SOFT_BOUNCES_PER_MESSAGE, Math.floor((softBounceCap(policy) - 1) / (policy.softBounceLimit - 1)));
 }
 

@@ -235,6 +235,7 @@ describe('strike arithmetic', () => {
     ['one past the edge is outside', [[0], [5], [11]], 3, 10, undefined],
     ['the earliest run wins', [[0], [50], [51], [52]], 3, 5, 50],
     ['limit 1: the first bounce', [[7, 9]], 1, 0, 7],
+    ['a later span can date an earlier run: the minimum over every span, not the first found', [[10], [11], [12], [0, 20], [21], [22]], 3, 2, 0],
   ] as const)('%s', (_name, times, limit, window, start) => {
     expect(earliestCrossingStart(times.map((t) => ({ times: [...t], full: false })), limit, window)).toBe(start);
   });
