@@ -103,7 +103,11 @@ export interface SuppressionRecord {
    * `<kind>:<provider>#<eventId>` (manual: `manual:<at>`). Union; pruned and capped (normalize.ts).
    */
   evidence: Record<string, Evidence>;
-  /** The soft-bounce budget being spent: bounces after the latest delivery, keyed `<provider>#<eventId>`. */
+  /**
+   * The soft-bounce budget being spent: bounces after the latest delivery, keyed `<provider>#<eventId>`.
+   * Entries sharing a provider and `messageId` are one strike (one message); each entry without one
+   * is a strike of its own. Pruned and capped per message and overall (normalize.ts).
+   */
   softBounces: Record<string, Evidence>;
   /** Per topic: opt-outs and opt-ins; never affects `status`, `reasons` or `transactionalStatus`. */
   topics: Record<string, TopicState>;
