@@ -46,12 +46,37 @@ export interface NormalizedEvent {
   ignoredReason?: string;
   /** The provider's own event time, epoch milliseconds. Never arrival time. */
   occurredAt: number;
+  /**
+   * The id of the email the event is about, as the provider names it (SES `mail.messageId`, SendGrid's
+   * `sg_message_id` before its first `.`, ...). Absent when the provider sent none we can use. The
+   * soft-bounce budget counts messages by it, and the edge keys SES and SendGrid events by content with it.
+   */
+  messageId?: string;
   detail: EventDetail;
   /**
    * The exact bytes this event came from, as UTF-8 text: the whole body for one-event requests,
    * the element's own JSON for batches (a SendGrid batch can exceed DynamoDB's 400 KB item limit).
    */
   raw: string;
+}
+
+/** Longer ids are treated as absent (the event then counts on its own): no provider's ids come near it. */
+export const MAX_MESSAGE_ID_LENGTH = 256;
+
+// Printable ASCII without spaces, as an RFC 5322 msg-id and every provider's id is: one byte a
+// character, so the ids every evidence entry keeps stay small next to DynamoDB's 400 KB item limit.
+const MESSAGE_ID = /^[\x21-\x7e]+$/;
+
+/**
+ * A provider's message id, or undefined when it is not 1 to MAX_MESSAGE_ID_LENGTH printable ASCII
+ * characters. Never trimmed or clipped: a changed id could merge two messages into one strike.
+ */
+export function messageIdField(value: unknown): string | undefined {
+  return isMessageId(value) ? value : undefined;
+}
+
+export function isMessageId(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= MAX_MESSAGE_ID_LENGTH && MESSAGE_ID.test(value);
 }
 
 export function isActionable(event: NormalizedEvent): event is NormalizedEvent & { kind: ActionableKind } {

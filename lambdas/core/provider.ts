@@ -102,5 +102,10 @@ export interface ProviderDefinition {
   signatureWindow?(settings: Settings): SignatureWindow;
   /** Every setting `create()` and `signatureWindow()` read; none is read undeclared. */
   readonly settings: readonly ProviderSetting[];
+  /**
+   * The provider's event id differs between copies of one event (SendGrid's retries, SES published
+   * twice through SNS), so the edge keys its events by content instead (pipeline/content-key.ts).
+   */
+  readonly keysByContent?: boolean;
   create(deps: ProviderDeps): WebhookProvider;
 }

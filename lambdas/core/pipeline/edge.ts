@@ -24,6 +24,7 @@ import type { CertificateSource, ControlMessage, NonceStore, ProviderDefinition,
 import type { WebhookRequest } from '../request.js';
 import type { Clock } from '../time.js';
 import { settleWithLimit } from './concurrency.js';
+import { keyedByContent } from './content-key.js';
 import type {
   ControlLedger,
   Counters,
@@ -86,7 +87,8 @@ export class WebhookEdge {
     const provider = await this.provider(providerName);
     const receipt = await provider.receive(request, options);
     if (receipt.control) return this.control(providerName, receipt.control);
-    return this.admit(providerName, receipt.events);
+    const byContent = this.deps.providers.find((p) => p.name === providerName)?.keysByContent === true;
+    return this.admit(providerName, byContent ? receipt.events.map(keyedByContent) : receipt.events);
   }
 
   private async provider(name: string): Promise<WebhookProvider> {
@@ -121,11 +123,18 @@ export class WebhookEdge {
     const receivedAt = now();
 
     // Encode first (no I/O): an event that can never be stored is refused before anything is sent.
+    // A row whose key an earlier row of this request already has is a copy (a SendGrid batch holding
+    // one event twice under two ids): answered as a duplicate, and neither sent nor stored again.
     const rows: PreparedRow[] = [];
+    const keys = new Set<string>();
+    let repeated = 0;
     let refused: WebhookError | undefined;
     for (const group of groupByRaw(actionable)) {
       try {
-        rows.push(inbox.prepare(group, receivedAt));
+        const row = inbox.prepare(group, receivedAt);
+        if (keys.has(row.pk)) repeated += row.events.length;
+        else rows.push(row);
+        keys.add(row.pk);
       } catch (error) {
         if (!isWebhookError(error) || error.status >= 500) throw error;
         refused = error;
@@ -145,7 +154,7 @@ export class WebhookEdge {
 
     const stored = await settleWithLimit(rows, this.deps.admitConcurrency ?? DEFAULT_ADMIT_CONCURRENCY, (row) => inbox.store(row));
     let admitted = 0;
-    let duplicates = 0;
+    let duplicates = repeated;
     let failed = 0;
     stored.forEach((result, i) => {
       const count = rows[i]!.events.length;

@@ -2,7 +2,7 @@
  * One normalized, actionable event applied to one address's record. Pure: the adapter reads the
  * record, calls this, and writes the result back under a version guard when `changed`.
  */
-import { EVENT_KINDS, type NormalizedEvent } from '../event.js';
+import { EVENT_KINDS, isMessageId, type NormalizedEvent } from '../event.js';
 import { isTopicName, NO_TOPIC_ALIASES, resolveTopic } from '../topics.js';
 import { evidenceKey, softBounceKey } from './keys.js';
 import { maxDefined, minDefined, normalize, readFacts, unionEvidence, type Facts } from './normalize.js';
@@ -97,6 +97,7 @@ function assertActionable(event: NormalizedEvent): asserts event is NormalizedEv
   if (typeof event.eventId !== 'string' || event.eventId === '') throw new TypeError('event has no eventId');
   if (typeof event.recipient !== 'string' || event.recipient === '') throw new TypeError('event has no recipient');
   if (typeof event.occurredAt !== 'number' || !Number.isFinite(event.occurredAt)) throw new TypeError('event has no occurredAt');
+  if (event.messageId !== undefined && !isMessageId(event.messageId)) throw new TypeError('event messageId is not a message id');
   if (event.kind === 'subscribe' && event.topic === undefined) throw new TypeError('a subscribe event needs a topic');
   if (event.topic !== undefined) {
     if (event.kind !== 'unsubscribe' && event.kind !== 'subscribe') throw new TypeError('only unsubscribe and subscribe events have a topic');
@@ -113,5 +114,6 @@ export function toEvidence(event: NormalizedEvent, kind: EvidenceKind): Evidence
     if (typeof value === 'string' && value !== '') entry[field] = clip(value, field === 'diagnosticCode' ? DIAGNOSTIC_MAX : CODE_MAX);
   }
   if (typeof d.echo === 'boolean') entry.echo = d.echo;
+  if (event.messageId !== undefined) entry.messageId = event.messageId;
   return entry;
 }

@@ -15,6 +15,7 @@ const EVIDENCE_STRING_FIELDS = [
   'actor',
   'note',
   'scope',
+  'messageId',
 ] as const;
 
 export function readEvidenceMap(value: unknown, field: string, allowed: (kind: EvidenceKind) => boolean): Record<string, Evidence> {

@@ -7,7 +7,9 @@
  * (and soft bounces live in their own map) so that an id reused for a different kind (a sloppy
  * generic sender, an inbox row past its TTL) adds an entry instead of replacing one: replacing a
  * complaint with anything else would be an automatic way out of suppression, which must not exist.
- * Two versions of one key (so: of one kind) keep the later-dated one.
+ * Two versions of one key (so: of one kind) keep the later-dated one. For SES and SendGrid events that
+ * name their message, the event id is a content key (pipeline/content-key.ts), so a copy the provider
+ * sent under a new id of its own lands on the same entry too.
  */
 import type { EvidenceKind } from './record.js';
 

@@ -5,7 +5,7 @@
  * pruning and capping commute with union: the result depends on the set of facts, not on the order
  * they arrived in. (The one deliberate exception is the sticky soft-bounce limit, see below.)
  */
-import { AUDIT_CAP, evidenceCap, softBounceCap, type RatchetPolicy } from './policy.js';
+import { AUDIT_CAP, evidenceCap, softBounceCap, softBouncesPerMessage, type RatchetPolicy } from './policy.js';
 import {
   EVIDENCE_KINDS,
   SUPPRESSION_REASONS,
@@ -16,8 +16,8 @@ import {
   type SuppressionRecord,
 } from './record.js';
 import { isRecord } from '../json.js';
-import { compareStrings, malformed, readEvidenceMap } from './evidence.js';
-import { earliestCrossingStart } from './soft-bounce.js';
+import { compareStrings, malformed, readEvidenceMap, unionEvidence } from './evidence.js';
+import { earliestCrossingStart, groupStrikes } from './soft-bounce.js';
 import { deriveTopics, readTopics, type TopicFacts } from './topics.js';
 
 export { pickEvidence, unionEvidence } from './evidence.js';
@@ -111,20 +111,25 @@ function newestFirst(a: Keyed, b: Keyed): number {
  * 1. Prune: evidence dated at/before `reactivatedAt` no longer counts; soft bounces dated at/before
  *    `lastDeliveredAt` no longer count. Both thresholds only grow, so a pruned entry would be pruned
  *    in any order; a pruned entry arriving later is pruned on arrival.
- * 2. Soft-bounce budget, on the soft bounces left: the start of the earliest run of `limit` bounces
- *    spanning at most the window is min-merged into `softBounceLimitAt`. That field is sticky: a
+ * 2. Soft-bounce budget, on the soft bounces left, counted by message (soft-bounce.ts): each message
+ *    keeps its newest N entries (softBouncesPerMessage) and is one strike, and the start of the
+ *    earliest run of `limit` strikes with bounces inside one window is min-merged into
+ *    `softBounceLimitAt`. That field is sticky: a
  *    later-arriving, later-dated delivery prunes the bounces but not the crossing (the documented
  *    exception to order independence). The value is the run's FIRST bounce, so a run that touches
  *    the reactivation (any bounce dated at/before `reactivatedAt`) is dropped whole, and re-derived
  *    from the surviving bounces if they still cross. (The run's last bounce would not do: a run
  *    straddling the reactivation would survive it.)
- * 3. Cap: keep the newest N entries of each kind. Pruning removes the oldest entries of a kind, so
- *    "prune then cap" equals "cap then prune" and the cap is order-independent too. Soft bounces need
- *    one more rule: a run could hide among entries the cap dropped (and would be seen or not depending
- *    on arrival order), so holding a full soft-bounce cap since the latest delivery counts as crossing
- *    the limit (start: the oldest kept). With the cap at least 2x the limit, that is a mailbox that
- *    has bounced dozens of times without a single delivery. In that regime the status is still
- *    order-independent, the exact `softBounceLimitAt` value may not be.
+ * 3. Cap: keep the newest N entries of each kind (soft bounces: of the per-message survivors).
+ *    Pruning removes the oldest entries of a kind, so "prune then cap" equals "cap then prune" and
+ *    the cap is order-independent too; the same holds per message. Soft bounces need two more rules,
+ *    because a run could hide among entries a cap dropped (and would be seen or not depending on
+ *    arrival order): a message holding its per-message maximum counts in every window up to its
+ *    newest bounce (see Strike.full), and holding a full soft-bounce cap since the latest delivery
+ *    counts as crossing the limit (start: the oldest kept). The per-message maximum is small enough
+ *    that a full cap spans at least `limit` messages, so neither rule lets fewer messages than the
+ *    limit suppress. In those regimes the status is still order-independent, the exact
+ *    `softBounceLimitAt` value may not be.
  * 4. Derive status, transactionalStatus, reasons (by precedence), reason and suppressedAt.
  * 5. Topics: each topic's newest N entries, and its status from the top one (topics.ts). Neither
  *    `reactivatedAt` nor `lastDeliveredAt` prunes them: topics are consent, not deliverability.
@@ -141,10 +146,9 @@ export function normalize(facts: Facts, policy: RatchetPolicy): SuppressionRecor
   }
   for (const list of byKind.values()) list.sort(newestFirst);
 
-  const soft = byKind.get('soft_bounce')!;
-  const softTimes = soft.map(([, e]) => e.occurredAt).reverse();
-  const runStart = earliestCrossingStart(softTimes, policy.softBounceLimit, policy.softBounceWindowMs);
-  const keptSoft = soft.slice(0, softBounceCap(policy));
+  const { kept: perMessage, strikes } = groupStrikes(byKind.get('soft_bounce')!, softBouncesPerMessage(policy));
+  const runStart = earliestCrossingStart(strikes, policy.softBounceLimit, policy.softBounceWindowMs);
+  const keptSoft = perMessage.slice(0, softBounceCap(policy));
   const fullCapStart = keptSoft.length >= softBounceCap(policy) ? keptSoft[keptSoft.length - 1]![1].occurredAt : undefined;
   const stickyLimit = facts.softBounceLimitAt !== undefined && facts.softBounceLimitAt > reactivatedAt ? facts.softBounceLimitAt : undefined;
   const softBounceLimitAt = minDefined(stickyLimit, runStart, fullCapStart);

@@ -12,9 +12,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const SOFT_BOUNCE_VARIABLES = { limit: 'SOFT_BOUNCE_LIMIT', windowDays: 'SOFT_BOUNCE_WINDOW_DAYS' } as const;
 
 export interface RatchetPolicy {
-  /** Soft bounces (after the latest delivery) that suppress, when they fall within the window. */
+  /**
+   * Distinct messages soft-bounced (after the latest delivery) that suppress, when they fall within
+   * the window. Several soft bounces of one message are one strike.
+   */
   softBounceLimit: number;
-  /** The `softBounceLimit` bounces must span at most this much event time, ms. */
+  /** The `softBounceLimit` strikes must have bounces within this much event time, ms. */
   softBounceWindowMs: number;
   /**
    * Evidence entries kept per kind (newest first), so an item stays far below DynamoDB's 400 KB.
@@ -80,6 +83,19 @@ export function assertPolicy(policy: RatchetPolicy): void {
 export function softBounceCap(policy: RatchetPolicy): number {
   return Math.max(policy.evidencePerKind ?? DEFAULT_EVIDENCE_PER_KIND, 2 * policy.softBounceLimit);
 }
+
+/**
+ * Soft-bounce entries kept per message: enough for one message's whole retry schedule (Mailgun
+ * reports 6 to 7 temporary failures over its 8 hours), so a strike's earliest date is exact in
+ * practice; and at most (cap - 1) / (limit - 1), so a full soft-bounce cap always holds `limit`
+ * distinct messages (see normalize.ts: a full cap counts as crossing the limit).
+ */
+export function softBouncesPerMessage(policy: RatchetPolicy): number {
+  // A limit of 1 divides by zero: Infinity, so the maximum (one soft bounce suppresses anyway).
+  return Math.min(MAX_SOFT_BOUNCES_PER_MESSAGE, Math.floor((softBounceCap(policy) - 1) / (policy.softBounceLimit - 1)));
+}
+
+const MAX_SOFT_BOUNCES_PER_MESSAGE = 8;
 
 export function evidenceCap(policy: RatchetPolicy): number {
   return policy.evidencePerKind ?? DEFAULT_EVIDENCE_PER_KIND;

@@ -41,6 +41,12 @@ export interface Evidence extends EventDetail {
   note?: string;
   /** Topic evidence only: the provider's canonical topic name, when an alias stored it under another. */
   scope?: string;
+  /**
+   * The provider's id of the email the event was about (NormalizedEvent.messageId), when it sent one.
+   * In `softBounces` it is what makes several bounces of one message one strike. Entries written
+   * before it existed have none, and each of those counts on its own.
+   */
+  messageId?: string;
 }
 
 /**
@@ -98,7 +104,11 @@ export interface SuppressionRecord {
    * `<kind>:<provider>#<eventId>` (manual: `manual:<at>`). Union; pruned and capped (normalize.ts).
    */
   evidence: Record<string, Evidence>;
-  /** The soft-bounce budget being spent: bounces after the latest delivery, keyed `<provider>#<eventId>`. */
+  /**
+   * The soft-bounce budget being spent: bounces after the latest delivery, keyed `<provider>#<eventId>`.
+   * Entries sharing a provider and `messageId` are one strike (one message); each entry without one
+   * is a strike of its own. Pruned and capped per message and overall (normalize.ts).
+   */
   softBounces: Record<string, Evidence>;
   /** Per topic: opt-outs and opt-ins; never affects `status`, `reasons` or `transactionalStatus`. */
   topics: Record<string, TopicState>;

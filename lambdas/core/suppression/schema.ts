@@ -40,9 +40,21 @@ function addTopics(item: StoredItem): StoredItem {
   return upgraded;
 }
 
+/**
+ * Version 2 → 3: message ids. Evidence and soft-bounce entries may carry the provider's `messageId`, and
+ * the soft-bounce budget counts one strike per message. A version-2 entry has none, and an entry
+ * without one is a strike of its own, which is exactly what it was: nothing to rewrite. The version
+ * still moves, so that a writer from before message ids refuses to write such an item back in its
+ * older reading (see isNewerSuppressionSchema).
+ */
+function addMessageIds(item: StoredItem): StoredItem {
+  return item;
+}
+
 /** Oldest first; each reads the version in `from` and returns the next. */
 export const SUPPRESSION_SCHEMA_STEPS: readonly SchemaStep<StoredItem>[] = [
   { from: 1, change: 'topics and transactionalStatus', upgrade: addTopics },
+  { from: 2, change: 'messageId on evidence and soft-bounce entries', upgrade: addMessageIds },
 ];
 
 const CHAIN = schemaChain('suppression', SUPPRESSION_SCHEMA_STEPS);

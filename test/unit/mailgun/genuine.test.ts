@@ -26,14 +26,15 @@ async function receive(file: string, skewMs = 10_000) {
   return provider.receive({ body: Buffer.from(text, 'utf8'), headers: { 'content-type': 'application/json' } });
 }
 
-type Expected = Pick<NormalizedEvent, 'kind' | 'detail'> & { ignoredReason?: string };
+type Expected = Pick<NormalizedEvent, 'kind' | 'detail'> & { ignoredReason?: string; messageId?: string };
 
 const CASES: Array<[string, Expected]> = [
-  ['symfony-delivered-messages.json', { kind: 'delivered', detail: { status: '250', diagnosticCode: 'OK', providerEventType: 'delivered' } }],
+  ['symfony-delivered-messages.json', { kind: 'delivered', messageId: '20130503182626.18666.16540@app.symfony.com', detail: { status: '250', diagnosticCode: 'OK', providerEventType: 'delivered' } }],
   [
     'symfony-permanent-failure.json',
     {
       kind: 'hard_bounce',
+      messageId: '20130503192659.13651.20287@app.symfony.com',
       detail: { status: '550', diagnosticCode: 'No Such User Here', bounceType: 'permanent', bounceSubType: 'bounce', providerEventType: 'failed' },
     },
   ],
@@ -41,6 +42,7 @@ const CASES: Array<[string, Expected]> = [
     'symfony-permanent-failure-no-description.json',
     {
       kind: 'hard_bounce',
+      messageId: '20130503192659.13651.20287@app.symfony.com',
       detail: { status: '550', diagnosticCode: 'No Such User Here', bounceType: 'permanent', bounceSubType: 'bounce', providerEventType: 'failed' },
     },
   ],
@@ -49,6 +51,7 @@ const CASES: Array<[string, Expected]> = [
     'symfony-suppression-failure.json',
     {
       kind: 'hard_bounce',
+      messageId: '20130503192659.13651.20287@app.symfony.com',
       detail: {
         status: '605',
         diagnosticCode: 'Not delivering to previously bounced address',
@@ -63,6 +66,7 @@ const CASES: Array<[string, Expected]> = [
     'symfony-temporary-failure.json',
     {
       kind: 'soft_bounce',
+      messageId: '20130503182626.18666.16540@app.symfony.com',
       detail: {
         status: '4.2.2',
         diagnosticCode:
@@ -73,8 +77,8 @@ const CASES: Array<[string, Expected]> = [
       },
     },
   ],
-  ['symfony-spam-complaints.json', { kind: 'complaint', detail: { providerEventType: 'complained' } }],
-  ['symfony-unsubscribes.json', { kind: 'unsubscribe', detail: { providerEventType: 'unsubscribed' } }],
+  ['symfony-spam-complaints.json', { kind: 'complaint', messageId: '20110215055645.25246.63817@app.symfony.com', detail: { providerEventType: 'complained' } }],
+  ['symfony-unsubscribes.json', { kind: 'unsubscribe', messageId: '20130503182626.18666.16540@app.symfony.com', detail: { providerEventType: 'unsubscribed' } }],
   [
     'symfony-accepted.json',
     { kind: 'ignored', ignoredReason: 'lifecycle: accepted for delivery, not an outcome', detail: { providerEventType: 'accepted' } },

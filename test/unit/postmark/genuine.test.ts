@@ -12,17 +12,18 @@ import { postmark, request } from './support.js';
 const DIR = new URL('../../fixtures/genuine/postmark/', import.meta.url);
 const text = (file: string) => readFileSync(new URL(file, DIR), 'utf8');
 
-type Expected = Pick<NormalizedEvent, 'kind' | 'occurredAt' | 'detail'> & { ignoredReason?: string };
+type Expected = Pick<NormalizedEvent, 'kind' | 'occurredAt' | 'detail'> & { ignoredReason?: string; messageId?: string };
 
 const CASES: Array<[string, Expected]> = [
   [
     'symfony-delivery.json',
-    { kind: 'delivered', occurredAt: Date.parse('2022-09-02T11:49:27Z'), detail: { providerEventType: 'Delivery' } },
+    { kind: 'delivered', messageId: '00000000-0000-0000-0000-000000000000', occurredAt: Date.parse('2022-09-02T11:49:27Z'), detail: { providerEventType: 'Delivery' } },
   ],
   [
     'symfony-bounce.json',
     {
       kind: 'hard_bounce',
+      messageId: '00000000-0000-0000-0000-000000000000',
       // Seven fractional digits, as Postmark writes them.
       occurredAt: Date.parse('2022-09-02T14:29:19.123Z'),
       detail: { providerEventType: 'Bounce', bounceType: 'HardBounce', diagnosticCode: 'Test bounce details' },
@@ -32,6 +33,7 @@ const CASES: Array<[string, Expected]> = [
     'symfony-spam-complaint.json',
     {
       kind: 'complaint',
+      messageId: '00000000-0000-0000-0000-000000000000',
       occurredAt: Date.parse('2022-09-02T14:29:57.123Z'),
       detail: { providerEventType: 'SpamComplaint', bounceType: 'SpamComplaint', diagnosticCode: 'Test spam complaint details' },
     },
@@ -41,6 +43,7 @@ const CASES: Array<[string, Expected]> = [
     'symfony-subscription-change.json',
     {
       kind: 'hard_bounce',
+      messageId: '00000000-0000-0000-0000-000000000000',
       occurredAt: Date.parse('2022-09-02T14:32:30Z'),
       detail: { providerEventType: 'SubscriptionChange', bounceType: 'HardBounce' },
     },

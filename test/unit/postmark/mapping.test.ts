@@ -18,6 +18,13 @@ describe('Postmark Delivery', () => {
     });
   });
 
+  it('carries MessageID as the message id; without a usable one there is no messageId key at all', async () => {
+    expect((await receiveOne(delivery())).messageId).toBe('883953f4-6105-42a2-a16a-77a8eac79483');
+    for (const MessageID of [undefined, '', 42]) {
+      expect(Object.keys(await receiveOne({ ...delivery(), MessageID }))).not.toContain('messageId');
+    }
+  });
+
   it('keeps the whole body, byte for byte, as raw', async () => {
     const body = `{ "RecordType":"Delivery",\n "MessageID":"m-1", "Recipient":"a@example.com", "DeliveredAt":"2024-01-01T00:00:00Z" }`;
     expect((await receiveOne(body)).raw).toBe(body);

@@ -42,6 +42,8 @@ describe('SendGrid signed vectors (SendGrid test keys)', () => {
         kind: 'hard_bounce',
         occurredAt: 1600112492000,
         detail: { echo: true, diagnosticCode: 'Bounced Address', providerEventType: 'dropped' },
+        // sg_message_id `LRzXl_NHStOGhQ4kofSm_A.filterdrecv-…`, smtp-id `<LRzXl_NHStOGhQ4kofSm_A@…>`.
+        messageId: 'LRzXl_NHStOGhQ4kofSm_A',
         raw: v.payload.slice(1, -3),
       },
     ]);
@@ -54,6 +56,7 @@ describe('SendGrid signed vectors (SendGrid test keys)', () => {
       ['Ym91bmNlLTAtMTk5NDIxMTItcU53QkxnUFFRalc2REp2S1F3U0Fidy0w', 'invalid@gmail.com', 'soft_bounce', 1619651147000],
     ]);
     expect(events[1]!.detail).toMatchObject({ bounceType: 'blocked', status: '5.2.2', providerEventType: 'bounce' });
+    expect(events.map((e) => e.messageId)).toEqual([undefined, 'qNwBLgPQQjW6DJvKQwSAbw']);
   });
 
   it('C: the legacy bare-object test_event verifies and is acknowledged (ignored), never 4xx', async () => {
@@ -73,7 +76,13 @@ describe('SendGrid signed vectors (SendGrid test keys)', () => {
   });
 });
 
-type Expected = Pick<NormalizedEvent, 'eventId' | 'kind' | 'detail'> & { ignoredReason?: string; topic?: string };
+type Expected = Pick<NormalizedEvent, 'eventId' | 'kind' | 'detail'> & { ignoredReason?: string; topic?: string; messageId?: string };
+/**
+ * The documented examples' sg_message_id is `14c5d75ce93.dfd.64b469.filter0001.16648.5515E0B88.0` and
+ * their smtp-id `<14c5d75ce93.dfd.64b469@ismtpd-555>`: the message id has dots of its own, and ends
+ * where `.filter` begins (the part before the first `.`, `14c5d75ce93`, would cut it short).
+ */
+const MESSAGE = '14c5d75ce93.dfd.64b469';
 const TIME = 1513299569000;
 
 const DOCS: Array<[string, Expected]> = [
@@ -90,11 +99,11 @@ const DOCS: Array<[string, Expected]> = [
     'docs-dropped.json',
     {
       eventId: 'zmzJhfJgAfUSOW80yEbPyw==',
-      kind: 'hard_bounce',
+      kind: 'hard_bounce', messageId: MESSAGE,
       detail: { echo: true, status: '5.0.0', diagnosticCode: 'Bounced Address', providerEventType: 'dropped' },
     },
   ],
-  ['docs-delivered.json', { eventId: 'rWVYmVk90MjZJ9iohOBa3w==', kind: 'delivered', detail: { providerEventType: 'delivered' } }],
+  ['docs-delivered.json', { eventId: 'rWVYmVk90MjZJ9iohOBa3w==', kind: 'delivered', messageId: MESSAGE, detail: { providerEventType: 'delivered' } }],
   [
     'docs-deferred.json',
     {
@@ -109,22 +118,22 @@ const DOCS: Array<[string, Expected]> = [
     'docs-bounce.json',
     {
       eventId: '6g4ZI7SA-xmRDv57GoPIPw==',
-      kind: 'hard_bounce',
+      kind: 'hard_bounce', messageId: MESSAGE,
       detail: { status: '5.0.0', diagnosticCode: '500 unknown recipient', providerEventType: 'bounce' },
     },
   ],
   ['docs-open.json', { eventId: 'FOTFFO0ecsBE-zxFXfs6WA==', kind: 'ignored', ignoredReason: 'engagement event', detail: { providerEventType: 'open' } }],
   ['docs-click.json', { eventId: 'kCAi1KttyQdEKHhdC-nuEA==', kind: 'ignored', ignoredReason: 'engagement event', detail: { providerEventType: 'click' } }],
-  ['docs-spamreport.json', { eventId: '37nvH5QBz858KGVYCM4uOA==', kind: 'complaint', detail: { providerEventType: 'spamreport' } }],
-  ['docs-unsubscribe.json', { eventId: 'zz_BjPgU_5pS-J8vlfB1sg==', kind: 'unsubscribe', detail: { providerEventType: 'unsubscribe' } }],
+  ['docs-spamreport.json', { eventId: '37nvH5QBz858KGVYCM4uOA==', kind: 'complaint', messageId: MESSAGE, detail: { providerEventType: 'spamreport' } }],
+  ['docs-unsubscribe.json', { eventId: 'zz_BjPgU_5pS-J8vlfB1sg==', kind: 'unsubscribe', messageId: MESSAGE, detail: { providerEventType: 'unsubscribe' } }],
   // Scoped to the suppression group (asm_group_id): a topic change, never a global one.
   [
     'docs-group-unsubscribe.json',
-    { eventId: 'ahSCB7xYcXFb-hEaawsPRw==', kind: 'unsubscribe', topic: 'sendgrid:group:10', detail: { providerEventType: 'group_unsubscribe' } },
+    { eventId: 'ahSCB7xYcXFb-hEaawsPRw==', kind: 'unsubscribe', messageId: MESSAGE, topic: 'sendgrid:group:10', detail: { providerEventType: 'group_unsubscribe' } },
   ],
   [
     'docs-group-resubscribe.json',
-    { eventId: 'w_u0vJhLT-OFfprar5N93g==', kind: 'subscribe', topic: 'sendgrid:group:10', detail: { providerEventType: 'group_resubscribe' } },
+    { eventId: 'w_u0vJhLT-OFfprar5N93g==', kind: 'subscribe', messageId: MESSAGE, topic: 'sendgrid:group:10', detail: { providerEventType: 'group_resubscribe' } },
   ],
 ];
 

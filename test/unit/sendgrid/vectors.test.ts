@@ -34,6 +34,7 @@ describe('SendGrid official vectors', () => {
         kind: 'hard_bounce',
         occurredAt: 1600112492000,
         detail: { echo: true, diagnosticCode: 'Bounced Address', providerEventType: 'dropped' },
+        messageId: 'LRzXl_NHStOGhQ4kofSm_A',
         // The element's own bytes, without the array brackets or the trailing CRLF.
         raw: VECTOR_A.payload.slice(1, -3),
       },
@@ -67,6 +68,7 @@ describe('SendGrid official vectors', () => {
         diagnosticCode: expect.stringMatching(/^552 5\.2\.2 The email account/),
         providerEventType: 'bounce',
       },
+      messageId: 'qNwBLgPQQjW6DJvKQwSAbw',
       raw: VECTOR_B_EVENT_2,
     });
   });

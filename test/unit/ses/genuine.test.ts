@@ -223,11 +223,25 @@ const EXAMPLES: Array<[string, Expected[]]> = [
   ],
 ];
 
+/** Each example's `mail.messageId` (not `mail.commonHeaders.messageId`), which its actionable events carry. */
+const MAIL_MESSAGE_IDS: Readonly<Record<string, string>> = {
+  'notification-bounce-with-dsn.json': '00000138111222aa-33322211-cccc-cccc-cccc-ddddaaaa0680-000000',
+  'notification-bounce-without-dsn.json': '00000137860315fd-34208509-5b74-41f3-95c5-22c1edc3c924-000000',
+  'notification-complaint-with-feedback.json': '000001378603177f-7a5433e7-8edb-42ae-af10-f0181f34d6ee-000000',
+  'notification-complaint-without-feedback.json': '0000013786031775-163e3910-53eb-4c8e-a04a-f29debf88a84-000000',
+  'notification-delivery.json': '0000014644fe5ef6-9a483358-9170-4cb4-a269-f5dcdf415321-000000',
+  'event-bounce.json': 'EXAMPLE7c191be45-e9aedb9a-02f9-4d12-a87d-dd0099a07f8a-000000',
+  'event-complaint.json': 'EXAMPLE7c191be45-e9aedb9a-02f9-4d12-a87d-dd0099a07f8a-000000',
+  'event-delivery.json': 'EXAMPLE7c191be45-e9aedb9a-02f9-4d12-a87d-dd0099a07f8a-000000',
+  'event-subscription.json': 'EXAMPLEe4bccb684-777bc8de-afa7-4970-92b0-f515137b1497-000000',
+};
+
 describe('AWS SES example documents through the SES provider', () => {
   it.each(EXAMPLES)('%s', async (file, expected) => {
     const { events, messageId, raw } = await receiveExample(file);
+    const mailMessageId = (e: Expected) => (e.kind === 'ignored' ? {} : { messageId: MAIL_MESSAGE_IDS[file] });
     expect(events).toEqual(
-      expected.map(({ eventIdSuffix = '', ...e }) => ({ provider: 'ses', eventId: `${messageId}:${e.recipient}${eventIdSuffix}`, raw, ...e })),
+      expected.map(({ eventIdSuffix = '', ...e }) => ({ provider: 'ses', eventId: `${messageId}:${e.recipient}${eventIdSuffix}`, raw, ...e, ...mailMessageId(e) })),
     );
   });
 

@@ -110,7 +110,13 @@ describe('unknown and acknowledged-only types', () => {
 describe('event object keys', () => {
   it('an outcome event has neither ignoredReason nor topic keys', () => {
     const [event] = events({ eventType: 'Delivery', delivery: { recipients: ['a@example.com'] }, mail: mail() });
-    expect(Object.keys(event!).sort()).toEqual(['detail', 'eventId', 'kind', 'occurredAt', 'provider', 'raw', 'recipient']);
+    expect(Object.keys(event!).sort()).toEqual(['detail', 'eventId', 'kind', 'messageId', 'occurredAt', 'provider', 'raw', 'recipient']);
+    expect(event!.messageId).toBe('m');
+    // Without a usable mail.messageId there is no key at all, not one holding undefined.
+    for (const messageId of [undefined, '', 'two words']) {
+      const [alone] = events({ eventType: 'Delivery', delivery: { recipients: ['a@example.com'] }, mail: { ...mail(), messageId } });
+      expect(Object.keys(alone!)).not.toContain('messageId');
+    }
   });
 });
 

@@ -39,6 +39,7 @@ describe('SES bounces', () => {
         diagnosticCode: 'smtp; 550 5.1.1 user unknown',
         providerEventType: 'Bounce',
       },
+      messageId: 'ses-mail-1',
       raw: '{"the":"body"}',
     });
   });

@@ -92,6 +92,7 @@ describe('Resend bodies', () => {
           diagnosticCode:
             "The recipient's email address is on the suppression list because it has a recent history of producing hard bounces.",
         },
+        messageId: '56761188-7520-42d8-8898-ff6fc54ce618',
         raw: body,
       },
     ]);

@@ -30,6 +30,7 @@ describe('email events', () => {
       kind: 'delivered',
       occurredAt: CREATED_AT_MS,
       detail: { providerEventType: 'email.delivered' },
+      messageId: '56761188-7520-42d8-8898-ff6fc54ce618',
       raw: body,
     });
   });

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { propertyRuns } from '../support/property-runs.js';
 import { describe, expect, it } from 'vitest';
 import { emptyRecord, mergeRecords, type SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
-import { CAPPED_POLICY, EMAIL, ev, fold, oracle, PROPERTY_POLICY, setAndArrival, withoutSticky, type Op } from './support.js';
+import { CAPPED_POLICY, EMAIL, ev, fold, oracle, PER_MESSAGE_POLICY, PROPERTY_POLICY, setAndArrival, withoutSticky, type Op } from './support.js';
 
 const orEmpty = (r: SuppressionRecord | undefined): SuppressionRecord => r ?? emptyRecord(EMAIL);
 
@@ -20,6 +20,7 @@ describe('mergeRecords', () => {
   for (const [name, policy] of [
     ['default cap', PROPERTY_POLICY],
     ['tiny cap', CAPPED_POLICY],
+    ['per-message cap', PER_MESSAGE_POLICY],
   ] as const) {
     it(`merging the records of two halves equals applying the whole sequence (${name})`, () => {
       let exact = 0;

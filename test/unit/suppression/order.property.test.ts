@@ -22,6 +22,7 @@ import {
   all,
   CAPPED_POLICY,
   fold,
+  PER_MESSAGE_POLICY,
   observed,
   opSet,
   oracle,
@@ -93,6 +94,25 @@ describe('order independence', () => {
       }),
       { numRuns: propertyRuns(2_000) },
     );
+  });
+
+  it('holds at the per-message cap (2 entries a message, so one message often has more)', () => {
+    let full = 0;
+    fc.assert(
+      fc.property(setAndArrival(16, 30), ({ set, arrival }) => {
+        checkOutcomes(set, [fold(set, PER_MESSAGE_POLICY), fold(arrival, PER_MESSAGE_POLICY)], PER_MESSAGE_POLICY);
+        // The cap really bounds each message's entries.
+        const record = fold(arrival, PER_MESSAGE_POLICY);
+        const perMessage = new Map<string, number>();
+        for (const e of Object.values(record?.softBounces ?? {})) {
+          if (e.messageId !== undefined) perMessage.set(`${e.provider} ${e.messageId}`, (perMessage.get(`${e.provider} ${e.messageId}`) ?? 0) + 1);
+        }
+        for (const n of perMessage.values()) expect(n).toBeLessThanOrEqual(2);
+        if ([...perMessage.values()].includes(2)) full++;
+      }),
+      { numRuns: propertyRuns(2_000) },
+    );
+    expect(full).toBeGreaterThan(propertyRuns(200));
   });
 
   afterAll(() => {

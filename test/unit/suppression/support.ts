@@ -25,9 +25,9 @@ let sequence = 0;
 export function ev(
   kind: ActionableKind,
   occurredAt: number,
-  options: { id?: string; provider?: string; recipient?: string; detail?: NormalizedEvent['detail'] } = {},
+  options: { id?: string; provider?: string; recipient?: string; detail?: NormalizedEvent['detail']; messageId?: string | undefined } = {},
 ): NormalizedEvent {
-  return {
+  const event: NormalizedEvent = {
     provider: options.provider ?? 'ses',
     eventId: options.id ?? `evt-${++sequence}`,
     recipient: options.recipient ?? EMAIL,
@@ -36,6 +36,8 @@ export function ev(
     detail: options.detail ?? {},
     raw: '{}',
   };
+  if (options.messageId !== undefined) event.messageId = options.messageId;
+  return event;
 }
 
 export type Op =
@@ -69,6 +71,8 @@ export function fold(ops: readonly Op[], policy: RatchetPolicy, start?: Suppress
 export const PROPERTY_POLICY: RatchetPolicy = { softBounceLimit: 3, softBounceWindowMs: 3 };
 /** A tiny evidence cap, so that a 30-event sequence does reach it (soft cap = max(4, 2 x 2) = 4). */
 export const CAPPED_POLICY: RatchetPolicy = { softBounceLimit: 2, softBounceWindowMs: 2, evidencePerKind: 4 };
+/** Soft cap max(5, 6) = 6, so (6 - 1) / (3 - 1): 2 entries kept per message, which sequences often exceed. */
+export const PER_MESSAGE_POLICY: RatchetPolicy = { softBounceLimit: 3, softBounceWindowMs: 3, evidencePerKind: 5 };
 
 const time = fc.integer({ min: 0, max: 12 });
 /**
@@ -95,6 +99,9 @@ function opShape(deliveryWeight: number) {
         provider: fc.constantFrom('ses', 'sendgrid'),
         at: time,
         bounceType: fc.constantFrom(undefined, 'Transient', 'Permanent'),
+        // Few messages, so that several bounces of one message (one strike) are the common case;
+        // no id at all is how every entry written before message ids reads.
+        messageId: fc.constantFrom(undefined, 'm1', 'm2', 'm3', 'm4'),
       }),
     },
     { weight: 1, arbitrary: fc.record({ type: fc.constant('reactivate' as const), actor: fc.constantFrom('ops', 'alice'), reason: fc.constantFrom('ticket 1', 'fixed'), at: time }) },
@@ -111,7 +118,7 @@ export function opSet(maxLength: number): fc.Arbitrary<Op[]> {
       shapes.map((s, i): Op => {
         if (s.type !== 'event') return s;
         const detail = s.bounceType === undefined ? {} : { bounceType: s.bounceType };
-        return { type: 'event', event: ev(s.kind, s.at, { id: `e${i}`, provider: s.provider, detail }) };
+        return { type: 'event', event: ev(s.kind, s.at, { id: `e${i}`, provider: s.provider, detail, messageId: s.messageId }) };
       }),
     );
 }
@@ -156,10 +163,49 @@ function minOf(values: number[]): number | undefined {
   return values.length === 0 ? undefined : Math.min(...values);
 }
 
-/** Earliest start of `limit` consecutive times (ascending) spanning ≤ window. Re-implemented on purpose. */
-function runStart(times: number[], limit: number, window: number): number | undefined {
-  const sorted = [...times].sort((a, b) => a - b);
-  const starts = sorted.filter((t, i) => i + limit - 1 < sorted.length && sorted[i + limit - 1]! - t <= window);
+/** One soft bounce that still counts: its map key, time, and the message it is about (its key when it has no message id). */
+interface Bounce {
+  key: string;
+  at: number;
+  message: string;
+  hasMessageId: boolean;
+}
+
+/** The spec's per-message maximum, written out: enough for a retry schedule, and a full cap spans `limit` messages. */
+function perMessageCap(policy: RatchetPolicy, softCap: number): number {
+  return policy.softBounceLimit === 1 ? 8 : Math.min(8, Math.floor((softCap - 1) / (policy.softBounceLimit - 1)));
+}
+
+/** Each message's newest `cap` bounces (ties: the larger key first), whether any was let go, and whether it is full. */
+function byMessage(bounces: Bounce[], cap: number): { kept: Bounce[]; messages: Array<{ times: number[]; full: boolean }>; dropped: boolean } {
+  const groups = new Map<string, Bounce[]>();
+  for (const b of bounces) groups.set(b.message, [...(groups.get(b.message) ?? []), b]);
+  const kept: Bounce[] = [];
+  const messages: Array<{ times: number[]; full: boolean }> = [];
+  let dropped = false;
+  for (const list of groups.values()) {
+    const newest = [...list].sort((a, b) => b.at - a.at || (a.key < b.key ? 1 : -1)).slice(0, cap);
+    if (list.length > cap) dropped = true;
+    kept.push(...newest);
+    messages.push({ times: newest.map((b) => b.at), full: list[0]!.hasMessageId && newest.length >= cap });
+  }
+  return { kept, messages, dropped };
+}
+
+/**
+ * The budget's spec, checked by sliding a window over EVERY integer position (times are small
+ * integers), not only the bounce times the implementation tries: a window holds a message when one
+ * of its bounces is inside, or when the message is full and its newest bounce is at or after the
+ * window's start; `limit` messages in one window cross, dated by the earliest bounce of those messages.
+ */
+function strikeStart(messages: Array<{ times: number[]; full: boolean }>, limit: number, window: number): number | undefined {
+  const all = messages.flatMap((m) => m.times);
+  if (all.length === 0) return undefined;
+  const starts: number[] = [];
+  for (let from = Math.min(...all) - window; from <= Math.max(...all); from++) {
+    const inWindow = messages.filter((m) => m.times.some((t) => from <= t && t <= from + window) || (m.full && Math.max(...m.times) >= from));
+    if (inWindow.length >= limit) starts.push(Math.min(...inWindow.flatMap((m) => m.times)));
+  }
   return minOf(starts);
 }
 
@@ -183,26 +229,39 @@ export function oracle(set: readonly Op[], policy: RatchetPolicy): Expected {
   }
   const unique = [...new Map(counted.map((x) => [x[0], x])).values()];
   const kept: Array<[string, string, number]> = [];
-  for (const k of ['complaint', 'hard_bounce', 'unsubscribe', 'manual', 'soft_bounce']) {
+  for (const k of ['complaint', 'hard_bounce', 'unsubscribe', 'manual']) {
     const ofKind = unique
       .filter((x) => x[1] === k)
       .sort((a, b) => b[2] - a[2] || (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0));
-    kept.push(...ofKind.slice(0, k === 'soft_bounce' ? softCap : cap));
+    kept.push(...ofKind.slice(0, cap));
   }
 
-  const softTimes = unique.filter((x) => x[1] === 'soft_bounce').map((x) => x[2]);
-  const overflow = softTimes.length >= softCap;
-  let softBounceLimitAt = runStart(softTimes, policy.softBounceLimit, policy.softBounceWindowMs);
-  if (overflow) softBounceLimitAt = minOf([...(softBounceLimitAt === undefined ? [] : [softBounceLimitAt]), ...kept.filter((x) => x[1] === 'soft_bounce').map((x) => x[2])]);
+  // Soft bounces: one strike per message, each message's newest few kept, then the newest softCap.
+  const messageOf = new Map(events.map((e) => [`${e.provider}#${e.eventId}`, e]));
+  const bounce = ([key, , at]: [string, string, number]): Bounce => {
+    const messageId = messageOf.get(key)!.messageId;
+    return { key, at, message: messageId === undefined ? `alone ${key}` : `${messageOf.get(key)!.provider} ${messageId}`, hasMessageId: messageId !== undefined };
+  };
+  const perMessage = perMessageCap(policy, softCap);
+  const counting = byMessage(unique.filter((x) => x[1] === 'soft_bounce').map(bounce), perMessage);
+  const keptSoft = [...counting.kept].sort((a, b) => b.at - a.at || (a.key < b.key ? 1 : -1)).slice(0, softCap);
+  kept.push(...keptSoft.map((b): [string, string, number] => [b.key, 'soft_bounce', b.at]));
+  const overflow = counting.kept.length >= softCap;
+  let softBounceLimitAt = strikeStart(counting.messages, policy.softBounceLimit, policy.softBounceWindowMs);
+  if (overflow) softBounceLimitAt = minOf([...(softBounceLimitAt === undefined ? [] : [softBounceLimitAt]), ...keptSoft.map((b) => b.at)]);
 
   // Where order can matter: bounces that count once deliveries are ignored (Z) could cross the limit
-  // in a run that a delivery later covers; or Z could reach the cap before a delivery prunes it.
-  const z = events.filter((e) => e.kind === 'soft_bounce' && e.occurredAt > c).map((e) => e.occurredAt);
-  const zStartsBeforeDelivery = z
-    .sort((a, b) => a - b)
-    .some((t, i) => i + policy.softBounceLimit - 1 < z.length && z[i + policy.softBounceLimit - 1]! - t <= policy.softBounceWindowMs && t <= d);
-  const zCapBeforeDelivery = z.length >= softCap && z.some((t) => t <= d);
-  const exact = !zStartsBeforeDelivery && !zCapBeforeDelivery && !overflow;
+  // in a run that a delivery later covers; or Z could reach a cap (the per-message one, or the total)
+  // and let entries go before a delivery prunes the rest.
+  const z = events
+    .filter((e) => e.kind === 'soft_bounce' && e.occurredAt > c)
+    .map((e): [string, string, number] => [`${e.provider}#${e.eventId}`, 'soft_bounce', e.occurredAt])
+    .map(bounce);
+  const zCounting = byMessage(z, perMessage);
+  const zStart = strikeStart(zCounting.messages, policy.softBounceLimit, policy.softBounceWindowMs);
+  const zStartsBeforeDelivery = zStart !== undefined && zStart <= d;
+  const zCapped = zCounting.dropped || zCounting.kept.length >= softCap;
+  const exact = !zStartsBeforeDelivery && !zCapped && !overflow;
 
   const inEffect = new Set<SuppressionReason>();
   const suppressing: number[] = [];

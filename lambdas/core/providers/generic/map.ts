@@ -1,6 +1,6 @@
 /** Rules 5–8 of the generic contract (see index.ts): an authenticated body → its one normalized event. */
 import { MalformedRequestError } from '../../errors.js';
-import { normalizeRecipient, type ActionableKind, type NormalizedEvent } from '../../event.js';
+import { MAX_MESSAGE_ID_LENGTH, messageIdField, normalizeRecipient, type ActionableKind, type NormalizedEvent } from '../../event.js';
 import { parseEventTime } from '../../time.js';
 import { isTopicName, TOPIC_NAME_PATTERN } from '../../topics.js';
 import { GENERIC_HEADERS } from './verify.js';
@@ -33,6 +33,7 @@ export function genericEvent(body: Record<string, unknown>, raw: string, id: str
   // Optional; absent or null means "when it was signed".
   const occurred = body['occurredAt'];
   const occurredAt = occurred === undefined || occurred === null ? signedAtMs : parseEventTime(occurred, 'occurredAt');
+  const messageId = genericMessageId(body['message_id']);
   return {
     provider: GENERIC,
     eventId: id,
@@ -42,7 +43,16 @@ export function genericEvent(body: Record<string, unknown>, raw: string, id: str
     detail: { providerEventType: type },
     raw,
     ...(topic === undefined ? {} : { topic }),
+    ...(messageId === undefined ? {} : { messageId }),
   };
+}
+
+/** `message_id`: optional (absent or null: the event counts on its own); else 1 to 256 printable ASCII characters, no spaces. */
+function genericMessageId(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const messageId = messageIdField(value);
+  if (messageId === undefined) throw new MalformedRequestError(`message_id is not 1 to ${MAX_MESSAGE_ID_LENGTH} printable ASCII characters`);
+  return messageId;
 }
 
 /** `topic`: optional on unsubscribe (absent or null: global), required on subscribe, refused elsewhere. */

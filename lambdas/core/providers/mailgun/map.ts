@@ -6,7 +6,7 @@
  */
 import { compactDetail, stringField, withRecipient, type Classification } from '../../classification.js';
 import { MalformedRequestError } from '../../errors.js';
-import type { EventDetail, NormalizedEvent } from '../../event.js';
+import { messageIdField, type EventDetail, type NormalizedEvent } from '../../event.js';
 import { isRecord } from '../../json.js';
 import { parseEventTime } from '../../time.js';
 
@@ -45,6 +45,7 @@ export function mailgunEvent(data: unknown, raw: string): NormalizedEvent {
   // Float seconds with microseconds, e.g. 1529692198.641821.
   const occurredAt = parseEventTime(data.timestamp, 'Mailgun event timestamp');
   const classified = withRecipient(data.recipient, classifyMailgunEvent(data.event, data));
+  const messageId = classified.kind === 'ignored' ? undefined : mailgunMessageId(data);
   return {
     provider: MAILGUN,
     // `id` is only unique within a day, so the event's own timestamp (as sent, identical on retries) joins it.
@@ -52,7 +53,18 @@ export function mailgunEvent(data: unknown, raw: string): NormalizedEvent {
     occurredAt,
     raw,
     ...classified,
+    ...(messageId === undefined ? {} : { messageId }),
   };
+}
+
+/**
+ * `message.headers.message-id`: the same on every attempt Mailgun makes to deliver one message, so its
+ * temporary failures (one event per attempt) spend one strike of the soft-bounce budget, not one each.
+ */
+function mailgunMessageId(data: Readonly<Record<string, unknown>>): string | undefined {
+  const message = data['message'];
+  const headers = isRecord(message) ? message['headers'] : undefined;
+  return isRecord(headers) ? messageIdField(headers['message-id']) : undefined;
 }
 
 /** Classifies one `event-data` object. `event` is its `event` field, already checked to be a string. */

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { compactDetail, stringField, withRecipient, type Classification } from '../../classification.js';
 import { MalformedRequestError } from '../../errors.js';
-import type { EventDetail, NormalizedEvent } from '../../event.js';
+import { messageIdField, type EventDetail, type NormalizedEvent } from '../../event.js';
 import { parseEventTime } from '../../time.js';
 import { canonicalTopic } from '../../topics.js';
 
@@ -187,9 +187,12 @@ export function postmarkEvent(record: Record<string, unknown>, raw: string): Nor
     const recipient = record['Recipient'] ?? record['Email'];
     return { ...base, ...withRecipient(recipient, classification), occurredAt: 0 };
   }
-  return {
+  const event: NormalizedEvent = {
     ...base,
     ...withRecipient(record[shape.recipientField], classification),
     occurredAt: parseEventTime(record[shape.timestampField], shape.timestampField),
   };
+  const messageId = messageIdField(record['MessageID']);
+  if (messageId !== undefined && event.kind !== 'ignored') event.messageId = messageId;
+  return event;
 }

@@ -59,6 +59,8 @@ export const sendgridProvider: ProviderDefinition = {
   name: SENDGRID,
   credentialsVariable: 'SENDGRID_PUBLIC_KEYS',
   secretArnVariable: 'SENDGRID_SECRET_ARN',
+  // sg_event_id, documented as the dedup key, changes on SendGrid's retries of one event.
+  keysByContent: true,
   settings: [tolerance.setting],
   signatureWindow: tolerance.signatureWindow,
   create(deps: ProviderDeps): WebhookProvider {

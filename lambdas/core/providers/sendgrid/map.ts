@@ -5,7 +5,7 @@
  */
 import { compactDetail, stringField, withRecipient, type Classification } from '../../classification.js';
 import { MalformedRequestError } from '../../errors.js';
-import type { EventDetail, NormalizedEvent } from '../../event.js';
+import { messageIdField, type EventDetail, type NormalizedEvent } from '../../event.js';
 import { arrayElementTexts, isRecord, parseJsonStrict } from '../../json.js';
 import { parseEventTime } from '../../time.js';
 import { canonicalTopic } from '../../topics.js';
@@ -141,8 +141,27 @@ function toEvent(element: unknown, raw: string): NormalizedEvent {
     // Without the event's time the ratchet cannot order it against the address's other events.
     return unusable('no readable timestamp', eventId);
   }
-  return { provider: SENDGRID, eventId, occurredAt, raw, ...classified };
+  const messageId = sendgridMessageId(element.sg_message_id);
+  return { provider: SENDGRID, eventId, occurredAt, raw, ...classified, ...(messageId === undefined ? {} : { messageId }) };
 }
+
+/**
+ * `sg_message_id` is the message's id followed by `.filter…`, a suffix naming the SendGrid filter host
+ * that handled it; the id is the local part of the message's `smtp-id`. The id itself may contain dots:
+ * SendGrid's own reference examples carry `14c5d75ce93.dfd.64b469.filter0001.16648.5515E0B88.0` with
+ * smtp-id `<14c5d75ce93.dfd.64b469@ismtpd-555>` (and `….000000000000000000000` on the same message's
+ * `processed` event), while current ids have none (`qNwBLgPQQjW6DJvKQwSAbw.filterdrecv-…-56.0`). So
+ * the cut is at the first `.filter`, not the first `.`, which would truncate the older ids. Without
+ * that marker the whole value is kept: it may split one message in two, never merge two. Absent on
+ * delayed bounces.
+ */
+export function sendgridMessageId(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const suffix = value.indexOf(FILTER_SUFFIX);
+  return messageIdField(suffix === -1 ? value : value.slice(0, suffix));
+}
+
+const FILTER_SUFFIX = '.filter';
 
 /** '' when absent or unusable: ignored events need no id (nothing is stored for them). */
 function validEventId(value: unknown): string {

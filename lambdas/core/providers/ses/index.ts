@@ -17,6 +17,8 @@ export const sesProvider: ProviderDefinition = {
   name: SES_PROVIDER_NAME,
   credentialsVariable: SES_TOPIC_ARNS_VARIABLE,
   describeCredentials: "The allowed SNS topic ARNs, SES's credential (the stack sets its own topic and `extraTopicArns`)",
+  // At-least-once: a notification SES publishes twice reaches us under two SNS MessageIds.
+  keysByContent: true,
   settings: [
     { variable: SNS_SETTING.minimumSignatureVersion, describe: 'Lowest accepted SNS SignatureVersion, 1 (SHA-1) or 2 (SHA-256) (default 1)' },
     { variable: SNS_SETTING.maxAgeSeconds, describe: 'How old an SNS Timestamp may be, whole seconds up to 48 h (default 3900)' },

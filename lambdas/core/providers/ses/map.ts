@@ -5,7 +5,7 @@
  */
 import { compactDetail, stringField, withRecipient } from '../../classification.js';
 import { MalformedRequestError } from '../../errors.js';
-import type { EventDetail, EventKind, NormalizedEvent } from '../../event.js';
+import { messageIdField, type EventDetail, type EventKind, type NormalizedEvent } from '../../event.js';
 import { isRecord, parseJsonObject } from '../../json.js';
 import { parseEventTime } from '../../time.js';
 import { EVENT_OBJECT_KEY, IGNORED } from './event-types.js';
@@ -246,6 +246,9 @@ class EventBuilder {
     };
     if (ignoredReason !== undefined) event.ignoredReason = ignoredReason;
     if (topic !== undefined) event.topic = topic;
+    // `mail.messageId`: SES's id of the email, the same in every notification about it.
+    const messageId = messageIdField(this.mail?.['messageId']);
+    if (messageId !== undefined && kind !== 'ignored') event.messageId = messageId;
     return event;
   }
 }

@@ -27,7 +27,7 @@
  * The webhook id is signed and stays the same across retries and manual replays (resend.md §4).
  */
 import { compactDetail, INVALID_RECIPIENT_REASON, stringField, withRecipient, type Classification } from '../../classification.js';
-import type { EventDetail, NormalizedEvent } from '../../event.js';
+import { messageIdField, type EventDetail, type NormalizedEvent } from '../../event.js';
 import { isRecord } from '../../json.js';
 import { parseEventTime } from '../../time.js';
 import { canonicalTopic } from '../../topics.js';
@@ -162,6 +162,8 @@ export function standardWebhookEvents(
 
   const when = occurredAt(body, data, signedAtMs);
   const { valid, invalid } = recipientsOf(type, data);
+  // Resend's id of the email (email.* events); contact events are about no email and carry none.
+  const messageId = type.startsWith('email.') ? messageIdField(data['email_id']) : undefined;
   const events: NormalizedEvent[] = valid.map((recipient) => ({
     provider: STANDARD,
     eventId: `${webhookId}:${recipient}`,
@@ -170,6 +172,7 @@ export function standardWebhookEvents(
     occurredAt: when,
     detail: { ...detail },
     raw,
+    ...(messageId === undefined ? {} : { messageId }),
   }));
   if (invalid > 0 || events.length === 0) {
     // One event for every unusable value (none at all, or not an address), so the drop is visible in logs.
