@@ -14,6 +14,9 @@ import { API, DEFAULT_INBOX_TTL_DAYS, DEFAULT_RESOURCE_PREFIX, FUNCTION_URL } fr
 
 /** `api-gateway` (default): HTTP API with per-route throttles. `function-url`: a Lambda Function URL, cheaper. */
 export type FrontDoorKind = 'api-gateway' | 'function-url';
+/** How SES events reach the edge code: `sqs` (default), a queue the topic feeds; `https`, an SNS HTTPS subscription. */
+export const SES_FEED_KINDS = ['sqs', 'https'] as const;
+export type SesFeedKind = (typeof SES_FEED_KINDS)[number];
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -31,6 +34,14 @@ export interface RatchetConfig {
    */
   readonly providerSettings: Readonly<Record<string, string>>;
   readonly front: FrontDoorKind;
+  readonly sesFeed: SesFeedKind;
+  /**
+   * Use the suppression table and the secrets a destroyed stack left behind (they are retained, with
+   * fixed names) instead of creating them, so the next deploy does not fail on names that exist.
+   */
+  readonly reuseRetained: boolean;
+  /** SNS_MAX_AGE_SECONDS for the edge; unset leaves the runtime's default (the inbox TTL less a day). */
+  readonly snsMaxAgeSeconds: number | undefined;
   /** Stage default: every route without its own limit. */
   readonly throttleRateLimit: number;
   readonly throttleBurstLimit: number;
@@ -101,6 +112,8 @@ export function readConfig(node: Node): RatchetConfig {
   const inboxTtlDays = positiveInteger(get, INBOX_TTL_CONTEXT) ?? DEFAULT_INBOX_TTL_DAYS;
   // Whether it outlives every signature window is checked where the windows are known: the edge's
   // environment (constructs/environments.ts), with the same function `npm start` uses.
+  const snsMaxAgeSeconds = positiveInteger(get, SNS_MAX_AGE_CONTEXT);
+  if (snsMaxAgeSeconds !== undefined) assertSnsMaxAgeBelowInboxTtl(snsMaxAgeSeconds, inboxTtlDays);
 
   return {
     resourcePrefix: resourcePrefix(get),
@@ -109,6 +122,9 @@ export function readConfig(node: Node): RatchetConfig {
     inboxPointInTimeRecovery: boolean(get, 'inboxPointInTimeRecovery') ?? false,
     providerSettings: providerSettingsFromContext(get),
     front: oneOf(get, 'front', ['api-gateway', 'function-url'] as const) ?? 'api-gateway',
+    sesFeed: oneOf(get, 'sesFeed', SES_FEED_KINDS) ?? 'sqs',
+    reuseRetained: boolean(get, 'reuseRetained') ?? false,
+    snsMaxAgeSeconds,
     throttleRateLimit,
     throttleBurstLimit,
     snsMaxReceivesPerSecond,
@@ -139,6 +155,24 @@ export function providerSettingsFromContext(get: Getter, providers: readonly Pro
     if (items !== undefined && items.length > 0) settings[variable] = items.join(',');
   }
   return settings;
+}
+
+/** The context key for SNS_MAX_AGE_SECONDS. */
+export const SNS_MAX_AGE_CONTEXT = 'snsMaxAgeSeconds';
+
+/**
+ * An authentic SNS message is admitted while it is younger than the maximum age, so its inbox row must
+ * still exist for as long: a maximum age at or above the inbox TTL would let a replay of an expired row
+ * be applied twice. Pure; `cdk synth` calls it (the edge's own check, assertInboxOutlivesWindows, adds
+ * the clock-skew allowance and a margin on top).
+ */
+export function assertSnsMaxAgeBelowInboxTtl(maxAgeSeconds: number, inboxTtlDays: number): void {
+  const ttlSeconds = inboxTtlDays * 86_400;
+  if (maxAgeSeconds >= ttlSeconds) {
+    throw new Error(
+      `context ${SNS_MAX_AGE_CONTEXT} (SNS_MAX_AGE_SECONDS, ${maxAgeSeconds}) must be below the inbox TTL (context ${INBOX_TTL_CONTEXT}: ${inboxTtlDays} days = ${ttlSeconds} s): an SNS message replayed after its inbox row expired would be admitted twice`,
+    );
+  }
 }
 
 /** Lower-case letters, digits and dashes: valid in every name it starts (DynamoDB, SQS, Secrets Manager). */

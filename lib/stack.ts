@@ -39,13 +39,13 @@ export class RatchetStack extends StableIdStack {
   readonly ratchet: Ratchet;
   readonly config: RatchetConfig;
   readonly inboxTable: dynamodb.Table;
-  readonly suppressionTable: dynamodb.Table;
+  readonly suppressionTable: dynamodb.ITable;
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
   readonly topic: sns.Topic;
   readonly sesDeadLetterQueue: sqs.Queue;
   readonly configurationSet: ses.ConfigurationSet | undefined;
-  readonly secrets: ReadonlyMap<string, secretsmanager.Secret>;
+  readonly secrets: ReadonlyMap<string, secretsmanager.ISecret>;
   readonly front: FrontDoor;
   /** The API Gateway front door, unless context `front=function-url`. */
   readonly webhookApi: WebhookApi | undefined;

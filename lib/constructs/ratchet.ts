@@ -14,9 +14,10 @@ import { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import type { RatchetConfig } from '../config.js';
-import { API, CONSUMER, EDGE, resourceNames } from '../definitions.js';
+import { RUNTIME_VARIABLE } from '../../lambdas/adapters/environment.js';
+import { API, CONSUMER, EDGE, resourceNames, SES_FEED } from '../definitions.js';
 import { RatchetAlarms, ALARM_PERIOD } from './alarms.js';
-import type { EventSourceMapping } from 'aws-cdk-lib/aws-lambda';
+import type { EventSourceMapping, IFunction } from 'aws-cdk-lib/aws-lambda';
 import { RatchetDashboard } from './dashboard.js';
 import { acknowledgeNagFindings } from './nag-acknowledgements.js';
 import { consumerEnvironment, edgeEnvironment } from './environments.js';
@@ -26,6 +27,7 @@ import { FunctionUrlFront } from './function-url-front.js';
 import { HandlerFunction } from './handler-function.js';
 import { isUnsubscribe, ProviderSecrets, type ProviderRoute } from './provider-secrets.js';
 import { SesFeed } from './ses-feed.js';
+import { SesQueueFeed } from './ses-queue-feed.js';
 import { addSignalAlarms } from './signal-alarms.js';
 import { markTransparent } from './stable-ids.js';
 import { RatchetTables, allow } from './tables.js';
@@ -50,7 +52,12 @@ export class Ratchet extends Construct {
   readonly edge: HandlerFunction;
   readonly consumer: HandlerFunction;
   readonly front: FrontDoor;
+  /** The SES topic's subscription: to the feed queue (`sesFeed=sqs`), or to the front door (`https`). */
   readonly sesSubscription: sns.Subscription;
+  /** `sesFeed=sqs` only: the queue the SES topic feeds, and the function draining it with the edge code. */
+  readonly sesQueue: SesQueueFeed | undefined;
+  readonly feed: HandlerFunction | undefined;
+  readonly feedEventSource: EventSourceMapping | undefined;
   readonly consumerEventSource: EventSourceMapping;
   readonly alarms: RatchetAlarms;
   readonly dashboard: RatchetDashboard;
@@ -69,33 +76,60 @@ export class Ratchet extends Construct {
       inboxTableName: names.inboxTable,
       suppressionTableName: names.suppressionTable,
       inboxPointInTimeRecovery: config.inboxPointInTimeRecovery,
+      reuseSuppressionTable: config.reuseRetained,
     }));
     this.events = seam(new EventQueue(this, 'Events', { queueName: names.queue, deadLetterQueueName: names.deadLetterQueue }));
     this.ses = seam(new SesFeed(this, 'SesFeed', {
       createConfigurationSet: config.createConfigurationSet,
       deadLetterQueueName: names.sesDeadLetterQueue,
     }));
-    this.secrets = seam(new ProviderSecrets(this, 'Secrets', { providers: registry, secretName: names.secret }));
+    this.secrets = seam(new ProviderSecrets(this, 'Secrets', {
+      providers: registry,
+      secretName: names.secret,
+      reuseRetained: config.reuseRetained,
+    }));
     const topicArns = this.ses.topicArns(config.extraTopicArns);
 
+    const edgeEnv = edgeEnvironment(config, {
+      inboxTable: this.tables.inbox.tableName,
+      queueUrl: this.events.queue.queueUrl,
+      topicArns,
+      secretArns: this.secrets.environment(),
+    });
     this.edge = new HandlerFunction(this, 'Edge', {
       projectRoot,
       entry: 'lambdas/edge.ts',
       description: 'Ratchet edge: authenticates provider webhooks, stores them in the inbox and enqueues them',
       timeoutSeconds: EDGE.timeoutSeconds,
       memoryMb: EDGE.memoryMb,
-      environment: edgeEnvironment(config, {
-        inboxTable: this.tables.inbox.tableName,
-        queueUrl: this.events.queue.queueUrl,
-        topicArns,
-        secretArns: this.secrets.environment(),
-      }),
+      environment: edgeEnv,
       logRetention: config.logRetention,
     });
-    this.tables.grantAdmit(this.edge.role);
-    this.events.grantSend(this.edge.role);
-    allow(this.edge.role, ['sns:ConfirmSubscription'], topicArns);
-    this.secrets.grantRead(this.edge.role);
+    this.grantEdgeCode(this.edge, topicArns);
+
+    if (config.sesFeed === 'sqs') {
+      this.sesQueue = new SesQueueFeed(this, 'SesQueue', {
+        topic: this.ses.topic,
+        allowedTopicArns: topicArns,
+        queueName: names.sesQueue,
+        deadLetterQueue: this.ses.deadLetterQueue,
+      });
+      // The edge code on a function of its own: its batches never compete with the front door's
+      // requests for the edge's reserved concurrency (Function URL), and its timeout is not SNS's.
+      const feed = (this.feed = new HandlerFunction(this, 'Feed', {
+        projectRoot,
+        entry: 'lambdas/ses-feed.ts',
+        description: 'Ratchet SES feed: verifies and admits the SNS envelopes the SES topic queues, with the edge code',
+        timeoutSeconds: SES_FEED.timeoutSeconds,
+        memoryMb: SES_FEED.memoryMb,
+        environment: { ...edgeEnv, [RUNTIME_VARIABLE.sesDeadLetterQueueUrl]: this.ses.deadLetterQueue.queueUrl },
+        logRetention: config.logRetention,
+      }));
+      this.grantEdgeCode(feed, topicArns);
+      // What can never be admitted goes to the dead-letter queue on its first receive.
+      allow(feed.role, ['sqs:SendMessage'], [this.ses.deadLetterQueue.queueArn]);
+      this.feedEventSource = this.sesQueue.attach(feed.function);
+    }
 
     this.consumer = new HandlerFunction(this, 'Consumer', {
       projectRoot,
@@ -114,24 +148,27 @@ export class Ratchet extends Construct {
 
     this.front = this.createFrontDoor();
 
-    // SNS confirms the subscription by POSTing to the SES URL the moment it is created, and counts a
-    // 404 as delivered (no retry): the front door must be live first.
-    this.sesSubscription = this.ses.subscribe({
-      url: webhookUrl(this.front, 'ses'),
-      maxReceivesPerSecond: config.snsMaxReceivesPerSecond,
-      dependsOn: this.front.ready,
-    });
+    // SNS confirms an HTTPS subscription by POSTing to the SES URL the moment it is created, and counts
+    // a 404 as delivered (no retry): the front door must be live first.
+    this.sesSubscription =
+      this.sesQueue?.subscription ??
+      this.ses.subscribe({
+        url: webhookUrl(this.front, 'ses'),
+        maxReceivesPerSecond: config.snsMaxReceivesPerSecond,
+        dependsOn: this.front.ready,
+      });
 
     this.alarms = new RatchetAlarms(this, 'Alarms', {
       serverErrors: this.frontServerErrors(),
       queue: this.events.queue,
       deadLetterQueue: this.events.deadLetterQueue,
-      functions: { edge: this.edge.function, consumer: this.consumer.function },
+      functions: this.functions(),
       email: config.alarmEmail,
     });
     addSignalAlarms(this.alarms, {
       sesTopic: this.ses.topic,
       sesDeadLetterQueue: this.ses.deadLetterQueue,
+      sesFeedQueue: this.sesQueue?.queue,
       providers: this.providers.map((p) => p.name),
       secretProviders: this.providers.filter((p) => this.secrets.byProvider.has(p.name)).map((p) => p.name),
       rejectedRequestsThreshold: config.rejectedRequestsAlarmThreshold,
@@ -143,7 +180,8 @@ export class Ratchet extends Construct {
       queue: this.events.queue,
       deadLetterQueue: this.events.deadLetterQueue,
       sesDeadLetterQueue: this.ses.deadLetterQueue,
-      functions: { edge: this.edge.function, consumer: this.consumer.function },
+      sesFeedQueue: this.sesQueue?.queue,
+      functions: this.functions(),
       front: {
         clientErrors: this.frontClientErrors(),
         throttled: this.frontThrottled(),
@@ -151,6 +189,21 @@ export class Ratchet extends Construct {
       },
     });
     acknowledgeNagFindings(this);
+  }
+
+  /** What the edge code needs wherever it runs: admission, the event queue, SNS confirmations, the secrets. */
+  private grantEdgeCode(handler: HandlerFunction, topicArns: string[]): void {
+    this.tables.grantAdmit(handler.role);
+    this.events.grantSend(handler.role);
+    allow(handler.role, ['sns:ConfirmSubscription'], topicArns);
+    this.secrets.grantRead(handler.role);
+  }
+
+  /** The functions by role, for the alarms and the dashboard. */
+  private functions(): Record<string, IFunction> {
+    const all: Record<string, IFunction> = { edge: this.edge.function, consumer: this.consumer.function };
+    if (this.feed) all.feed = this.feed.function;
+    return all;
   }
 
   /** 4xx answered by the front door. */
@@ -177,7 +230,7 @@ export class Ratchet extends Construct {
     }));
     // Where unsubscribe links point. Not set for the Function URL, where the edge would depend on its
     // own URL (a cycle): there the `UnsubscribeBaseUrl` output is the only source.
-    this.edge.function.addEnvironment('UNSUBSCRIBE_BASE_URL', api.baseUrl);
+    for (const handler of [this.edge, this.feed]) handler?.function.addEnvironment('UNSUBSCRIBE_BASE_URL', api.baseUrl);
     return api;
   }
 

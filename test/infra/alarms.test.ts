@@ -33,9 +33,11 @@ describe('alarms', () => {
         'DeadLetterQueueNotEmpty',
         'EdgeFunctionErrors',
         'EdgeServerErrors',
+        'FeedFunctionErrors',
         'FrontDoorThrottled',
         'QueueBacklogOld',
         'SesDeadLettersNotEmpty',
+        'SesFeedBacklogOld',
         'SesNotificationsFailed',
         'SesUnsubscribeConfirmations',
         ...providers.map((p) => `RequestsRejected${pascal(p.name)}`),
@@ -100,10 +102,11 @@ describe('alarms', () => {
     });
   });
 
-  it('a crash or timeout of either Lambda alarms', () => {
+  it('a crash or timeout of any Lambda alarms', () => {
     for (const [id, handler] of [
       ['EdgeFunctionErrors', s.stack.edge],
       ['ConsumerFunctionErrors', s.stack.consumer],
+      ['FeedFunctionErrors', s.stack.ratchet.feed!],
     ] as const) {
       expect(alarms()[id], id).toMatchObject({
         Namespace: 'AWS/Lambda',

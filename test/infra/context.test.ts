@@ -31,6 +31,8 @@ let s: Synthesized;
 beforeAll(() => {
   s = synthesizeTemplate({
     extraTopicArns: ` ${OTHER_TOPIC}, ${THIRD_TOPIC} ,`,
+    // The HTTPS subscription, whose pace (snsMaxReceivesPerSecond) is checked below.
+    sesFeed: 'https',
     inboxTtlDays: '45',
     inboxPointInTimeRecovery: 'true',
     ...Object.fromEntries(Object.entries(PROVIDER_SETTING_CONTEXT).map(([key, { given }]) => [key, given])),

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import { SHORTEST_RETRY_WINDOW_SECONDS } from '../../lib/constructs/dashboard.js';
+import { ALARMS } from '../../lib/definitions.js';
 import { ACCESS_LOG_METRICS, CONSUMER_METRICS, EDGE_METRICS, METRIC_NAMESPACE, SERVICES } from '../../lib/constructs/metric-catalog.js';
 import { resources, synthesizeTemplate, type Synthesized } from './helpers.js';
 
@@ -31,10 +32,11 @@ const emittedNames = new Set(
 /** `powertoolsCounters('<service>', '<namespace>')`: the service dimension and namespace per role. */
 const emitters = [...code.matchAll(/powertoolsCounters\(\s*'([^']+)'\s*,\s*'([^']+)'\s*\)/g)].map((m) => ({ service: m[1]!, namespace: m[2]! }));
 /**
- * Emitted by code landing in another branch of this batch (issue 12's `configuration_error` path);
- * the contract name is fixed. Remove once the emitter is merged: the check below then covers it.
+ * Emitted by code landing in another branch of this batch (issue 12's `configuration_error` path, the
+ * SES feed's dead-lettering); the contract names are fixed. Remove each once its emitter is merged:
+ * the check below then covers it.
  */
-const EMITTED_ELSEWHERE = new Set<string>([EDGE_METRICS.configurationErrors]);
+const EMITTED_ELSEWHERE = new Set<string>([EDGE_METRICS.configurationErrors, EDGE_METRICS.sesFeedDeadLettered]);
 
 /** The dashboard body with every token replaced by a placeholder, parsed. */
 function dashboardBody(): { widgets: Array<{ properties: { title: string; metrics?: unknown[][]; annotations?: any } }> } {
@@ -92,11 +94,13 @@ describe('dashboard', () => {
           EDGE_METRICS.duplicate, EDGE_METRICS.duplicate,
           EDGE_METRICS.ignored, EDGE_METRICS.rejected, EDGE_METRICS.transient,
           CONSUMER_METRICS.applied, CONSUMER_METRICS.suppressed,
+          // The SES feed's row (sesFeed=sqs, the default).
+          ...(provider === 'ses' ? [EDGE_METRICS.sesFeedDeadLettered] : []),
         ].sort(),
       );
     }
     for (const row of rows) {
-      expect(emittedNames.has(row.name), row.name).toBe(true);
+      expect(emittedNames.has(row.name) || EMITTED_ELSEWHERE.has(row.name), row.name).toBe(true);
       expect(Object.keys(row.dimensions).sort()).toEqual(['provider', 'service']);
       const service = (Object.values(CONSUMER_METRICS) as string[]).includes(row.name) ? SERVICES.consumer : SERVICES.edge;
       expect(row.dimensions.service, row.name).toBe(service);
@@ -116,8 +120,15 @@ describe('dashboard', () => {
         'edge: errors and throttles',
         'consumer: errors and throttles',
         'Front door: 4xx, 429, 5xx',
+        'SES feed: queued envelopes',
+        'SES feed: oldest envelope (s)',
+        'SES feed: dead-lettered (never admissible)',
+        'feed: duration p50 / p99 (ms)',
       ]),
     );
+    const feedAge = widgets.find((w) => w.title === 'SES feed: oldest envelope (s)')!;
+    expect(JSON.stringify(feedAge.metrics)).toContain('ApproximateAgeOfOldestMessage');
+    expect(feedAge.annotations.horizontal[0].value).toBe(ALARMS.queueAgeSeconds);
     const age = widgets.find((w) => w.title.startsWith('Oldest'))!;
     expect(age.annotations.horizontal[0].value).toBe(SHORTEST_RETRY_WINDOW_SECONDS);
     const front = JSON.stringify(widgets.find((w) => w.title.startsWith('Front door'))!.metrics);

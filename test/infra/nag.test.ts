@@ -29,9 +29,15 @@ function nagged(context: Record<string, unknown>, extra?: (stack: RatchetStack) 
 }
 
 describe('cdk-nag', { timeout: 180_000 }, () => {
-  for (const front of ['api-gateway', 'function-url']) {
-    it(`reports nothing unacknowledged (front=${front})`, () => {
-      const { app } = nagged({ front });
+  for (const context of [
+    { front: 'api-gateway' },
+    { front: 'function-url' },
+    { front: 'api-gateway', sesFeed: 'https' },
+    { front: 'function-url', sesFeed: 'https' },
+    { reuseRetained: 'true' },
+  ]) {
+    it(`reports nothing unacknowledged (${JSON.stringify(context)})`, () => {
+      const { app } = nagged(context);
       expect(() => app.synth()).not.toThrow();
     });
   }
