@@ -140,7 +140,7 @@ describe('dashboard', () => {
   });
 
   it('the alarms on Ratchet metrics use emitted names (or the awaited one) with {service, provider}', () => {
-    for (const alarm of s.stack.alarms.alarms) {
+    for (const alarm of s.stack.ratchet.alarms.alarms) {
       const p = resources(s)[s.stack.getLogicalId(alarm.node.defaultChild as never)]!.Properties;
       const stats = p.Metrics ? p.Metrics.filter((m: any) => m.MetricStat).map((m: any) => m.MetricStat.Metric) : [p];
       for (const m of stats) {

@@ -33,7 +33,7 @@ describe('Function URL front door', () => {
     s.template.resourceCountIs('AWS::Lambda::Url', 1);
     expect(resources(s)[urlId()]!.Properties).toEqual({
       AuthType: 'NONE',
-      TargetFunctionArn: { 'Fn::GetAtt': [functionLogicalId(s.stack.edge), 'Arn'] },
+      TargetFunctionArn: { 'Fn::GetAtt': [functionLogicalId(s.stack.ratchet.edge), 'Arn'] },
     });
     s.template.hasResourceProperties('AWS::Lambda::Permission', {
       Action: 'lambda:InvokeFunctionUrl',
@@ -49,10 +49,10 @@ describe('Function URL front door', () => {
   });
 
   it("the edge's reserved concurrency is the throttle, with room for twice the SNS pace", () => {
-    const reserved = resources(s)[functionLogicalId(s.stack.edge)]!.Properties.ReservedConcurrentExecutions as number;
-    expect(reserved).toBe(s.stack.config.edgeReservedConcurrency);
+    const reserved = resources(s)[functionLogicalId(s.stack.ratchet.edge)]!.Properties.ReservedConcurrentExecutions as number;
+    expect(reserved).toBe(s.stack.ratchet.config.edgeReservedConcurrency);
     expect(reserved).toBeGreaterThanOrEqual(Math.ceil(API.snsMaxReceivesPerSecond * FUNCTION_URL.secondsPerRequest * 2));
-    expect(resources(s)[functionLogicalId(s.stack.consumer)]!.Properties.ReservedConcurrentExecutions).toBeUndefined();
+    expect(resources(s)[functionLogicalId(s.stack.ratchet.consumer)]!.Properties.ReservedConcurrentExecutions).toBeUndefined();
   });
 
   it('the Function URL has exactly its two public invoke permissions (the SES subscription over it: ses-feed.test.ts)', () => {
@@ -69,9 +69,9 @@ describe('Function URL front door', () => {
   });
 
   it('the edge is not told its own URL (that would be a dependency cycle); 429s are its Lambda throttles; 5xx its URL 5xx', () => {
-    const env = resources(s)[functionLogicalId(s.stack.edge)]!.Properties.Environment.Variables;
+    const env = resources(s)[functionLogicalId(s.stack.ratchet.edge)]!.Properties.Environment.Variables;
     expect(env.UNSUBSCRIBE_BASE_URL).toBeUndefined();
-    const alarms = Object.fromEntries(s.stack.alarms.alarms.map((a) => [a.node.id, resources(s)[logicalId(a)]!.Properties]));
+    const alarms = Object.fromEntries(s.stack.ratchet.alarms.alarms.map((a) => [a.node.id, resources(s)[logicalId(a)]!.Properties]));
     expect(alarms.FrontDoorThrottled).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Throttles' });
     expect(alarms.EdgeServerErrors).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Url5xxCount' });
   });

@@ -22,7 +22,7 @@ afterAll(() => {
 });
 
 const withSecret = PROVIDERS.filter((p) => p.secretArnVariable && p.name !== 'unsubscribe');
-const env = (s: Synthesized, handler: 'edge' | 'consumer') => resources(s)[functionLogicalId(s.stack[handler])]!.Properties.Environment.Variables;
+const env = (s: Synthesized, handler: 'edge' | 'consumer') => resources(s)[functionLogicalId(s.stack.ratchet[handler])]!.Properties.Environment.Variables;
 const secretArn = (name: string) => `arn:{AWS::Partition}:secretsmanager:{AWS::Region}:{AWS::AccountId}:secret:${name}`;
 
 describe('reuseRetained=true', () => {
@@ -45,15 +45,15 @@ describe('reuseRetained=true', () => {
 
   it('the consumer gets the retained table by name, with the same grant', () => {
     expect(env(reused, 'consumer').SUPPRESSION_TABLE).toBe('ratchet-suppressions');
-    const consumer = grants(roleStatements(reused.template, reused.stack.consumer));
+    const consumer = grants(roleStatements(reused.template, reused.stack.ratchet.consumer));
     expect(consumer['dynamodb:GetItem']!.map((x) => render(JSON.parse(x)))).toEqual([
       'arn:{AWS::Partition}:dynamodb:{AWS::Region}:{AWS::AccountId}:table/ratchet-suppressions',
     ]);
-    expect(Object.keys(consumer).sort()).toEqual(Object.keys(grants(roleStatements(created.template, created.stack.consumer))).sort());
+    expect(Object.keys(consumer).sort()).toEqual(Object.keys(grants(roleStatements(created.template, created.stack.ratchet.consumer))).sort());
   });
 
   it("the edge may read exactly those secrets, whatever the random suffix Secrets Manager gave them", () => {
-    const read = grants(roleStatements(reused.template, reused.stack.edge))['secretsmanager:GetSecretValue']!.map((x) => render(JSON.parse(x)));
+    const read = grants(roleStatements(reused.template, reused.stack.ratchet.edge))['secretsmanager:GetSecretValue']!.map((x) => render(JSON.parse(x)));
     expect(read.sort()).toEqual([...withSecret.map((p) => `ratchet/${p.name}`), 'ratchet/unsubscribe'].map((n) => `${secretArn(n)}-??????`).sort());
   });
 
@@ -69,13 +69,13 @@ describe('context values of the SES feed and the deploy lifecycle', () => {
   const stack = (context: Record<string, unknown>) => new RatchetStack(new App({ context: { ...NO_BUNDLING, ...context } }), 'RatchetContextTest');
 
   it('sesFeed is sqs or https, anything else is refused by name', () => {
-    expect(stack({}).config.sesFeed).toBe('sqs');
-    expect(stack({ sesFeed: ' https ' }).config.sesFeed).toBe('https');
+    expect(stack({}).ratchet.config.sesFeed).toBe('sqs');
+    expect(stack({ sesFeed: ' https ' }).ratchet.config.sesFeed).toBe('https');
     expect(() => stack({ sesFeed: 'lambda' })).toThrow('context sesFeed must be one of sqs, https, got "lambda"');
   });
 
   it('reuseRetained is true or false', () => {
-    expect(stack({}).config.reuseRetained).toBe(false);
+    expect(stack({}).ratchet.config.reuseRetained).toBe(false);
     expect(() => stack({ reuseRetained: 'yes' })).toThrow('context reuseRetained must be true or false, got "yes"');
   });
 

@@ -20,7 +20,7 @@ afterAll(() => {
 
 describe.each(FRONTS)('sesFeed=https, front=%s', (front) => {
   const s = () => synthesized.get(front)!;
-  const sub = () => resources(s())[logicalId(s().stack.sesSubscription)]!;
+  const sub = () => resources(s())[logicalId(s().stack.ratchet.sesSubscription)]!;
 
   it("the SES resources are today's, resource for resource", () => {
     const today = JSON.parse(readFileSync(new URL(`./fixtures/ses-https-${front}.json`, import.meta.url), 'utf8'));
@@ -43,22 +43,22 @@ describe.each(FRONTS)('sesFeed=https, front=%s', (front) => {
     s().template.resourceCountIs('AWS::SNS::Subscription', 1);
     const p = sub().Properties;
     expect(p.Protocol).toBe('https');
-    expect(p.TopicArn).toEqual({ Ref: logicalId(s().stack.topic) });
+    expect(p.TopicArn).toEqual({ Ref: logicalId(s().stack.ratchet.sesTopic) });
     expect(render(p.Endpoint)).toMatch(/\/webhooks\/ses$/);
     expect(p.DeliveryPolicy.throttlePolicy).toEqual({ maxReceivesPerSecond: API.snsMaxReceivesPerSecond });
     expect(p.DeliveryPolicy.healthyRetryPolicy).toMatchObject({ numRetries: 50, maxDelayTarget: 60 });
-    expect(p.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(s().stack.sesDeadLetterQueue), 'Arn'] } });
-    const q = resources(s())[logicalId(s().stack.sesDeadLetterQueue)]!.Properties;
+    expect(p.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(s().stack.ratchet.sesDeadLetterQueue), 'Arn'] } });
+    const q = resources(s())[logicalId(s().stack.ratchet.sesDeadLetterQueue)]!.Properties;
     expect(q).toMatchObject({ QueueName: 'ratchet-ses-dead-letters', SqsManagedSseEnabled: true, MessageRetentionPeriod: SES_DEAD_LETTERS.retentionDays * 86_400 });
   });
 
   it('waits for the front door (SNS confirms at once and counts a 404 or 403 as delivered)', () => {
-    const ready = s().stack.front.ready.map((d) => logicalId(d as never));
+    const ready = s().stack.ratchet.front.ready.map((d) => logicalId(d as never));
     expect(sub().DependsOn).toEqual(expect.arrayContaining(ready));
   });
 
   it(`alarms when the topic publishes more than SNS delivers or fails, ${PENDING_PERIODS} periods in a row (a pending subscription)`, () => {
-    const alarm = s().stack.alarms.alarms.find((a) => a.node.id === 'SesSubscriptionNotDelivering')!;
+    const alarm = s().stack.ratchet.alarms.alarms.find((a) => a.node.id === 'SesSubscriptionNotDelivering')!;
     const p = resources(s())[logicalId(alarm)]!.Properties;
     expect(p).toMatchObject({ Threshold: 1, EvaluationPeriods: PENDING_PERIODS, DatapointsToAlarm: PENDING_PERIODS });
     const metrics = p.Metrics as Array<Record<string, any>>;
@@ -75,12 +75,12 @@ describe.each(FRONTS)('sesFeed=https, front=%s', (front) => {
         Metric: {
           Namespace: 'AWS/SNS',
           MetricName: name,
-          Dimensions: [{ Name: 'TopicName', Value: { 'Fn::GetAtt': [logicalId(s().stack.topic), 'TopicName'] } }],
+          Dimensions: [{ Name: 'TopicName', Value: { 'Fn::GetAtt': [logicalId(s().stack.ratchet.sesTopic), 'TopicName'] } }],
         },
         Stat: 'Sum',
         Period: 300,
       });
     }
-    expect(s().stack.alarms.alarms.map((a) => a.node.id)).not.toContain('SesFeedBacklogOld');
+    expect(s().stack.ratchet.alarms.alarms.map((a) => a.node.id)).not.toContain('SesFeedBacklogOld');
   });
 });

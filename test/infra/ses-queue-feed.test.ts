@@ -45,9 +45,9 @@ describe.each(FRONTS)('sesFeed=sqs (default), front=%s', (front) => {
     const [sub] = subscriptions;
     expect(sub).toMatchObject({
       Protocol: 'sqs',
-      TopicArn: { Ref: logicalId(s().stack.topic) },
+      TopicArn: { Ref: logicalId(s().stack.ratchet.sesTopic) },
       Endpoint: { 'Fn::GetAtt': [logicalId(feedQueue()), 'Arn'] },
-      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(s().stack.sesDeadLetterQueue), 'Arn'] } },
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(s().stack.ratchet.sesDeadLetterQueue), 'Arn'] } },
     });
     // Off (or absent, which SNS reads as off): the body is the signed envelope the feed verifies.
     expect([false, undefined]).toContain(sub!.RawMessageDelivery);
@@ -74,7 +74,7 @@ describe.each(FRONTS)('sesFeed=sqs (default), front=%s', (front) => {
         Action: 'sqs:SendMessage',
         Principal: { Service: 'sns.amazonaws.com' },
         Resource: { 'Fn::GetAtt': [logicalId(feedQueue()), 'Arn'] },
-        Condition: { ArnEquals: { 'aws:SourceArn': [{ Ref: logicalId(s().stack.topic) }, OTHER_TOPIC] } },
+        Condition: { ArnEquals: { 'aws:SourceArn': [{ Ref: logicalId(s().stack.ratchet.sesTopic) }, OTHER_TOPIC] } },
       },
     ]);
     expect(statements.filter((x) => x.Effect === 'Deny')).toEqual([
@@ -94,13 +94,13 @@ describe.each(FRONTS)('sesFeed=sqs (default), front=%s', (front) => {
 
   it('redrive and retentions: a message that used up every receive still has at least 10 days left in the SES dead-letter queue', () => {
     const queue = props(feedQueue());
-    const dlq = props(s().stack.sesDeadLetterQueue);
+    const dlq = props(s().stack.ratchet.sesDeadLetterQueue);
     const fn = fnProps(r().feed!);
     const mapping = Object.values(s().template.findResources('AWS::Lambda::EventSourceMapping'))
       .map((x) => x.Properties)
       .find((m) => JSON.stringify(m.FunctionName) === JSON.stringify({ Ref: functionLogicalId(r().feed!) }))!;
     expect(queue.RedrivePolicy).toEqual({
-      deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(s().stack.sesDeadLetterQueue), 'Arn'] },
+      deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(s().stack.ratchet.sesDeadLetterQueue), 'Arn'] },
       maxReceiveCount: SES_FEED.maxReceiveCount,
     });
     expect(dlq.MessageRetentionPeriod).toBe(SES_DEAD_LETTERS.retentionDays * DAY);
@@ -118,47 +118,47 @@ describe.each(FRONTS)('sesFeed=sqs (default), front=%s', (front) => {
 
   it('feed function: its own nodejs22.x arm64 function on lambdas/ses-feed.ts, bundled like the edge', () => {
     const fn = fnProps(r().feed!);
-    const edge = fnProps(s().stack.edge);
+    const edge = fnProps(s().stack.ratchet.edge);
     expect(fn).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler', Timeout: SES_FEED.timeoutSeconds });
     expect(fn.LoggingConfig).toEqual({ ...edge.LoggingConfig, LogGroup: { Ref: logicalId(r().feed!.logGroup) } });
-    expect(functionLogicalId(r().feed!)).not.toBe(functionLogicalId(s().stack.edge));
+    expect(functionLogicalId(r().feed!)).not.toBe(functionLogicalId(s().stack.ratchet.edge));
   });
 
   it("feed environment: the edge's, plus SES_DEAD_LETTER_QUEUE_URL", () => {
     const env = fnProps(r().feed!).Environment.Variables;
-    const edge = fnProps(s().stack.edge).Environment.Variables;
-    expect(env).toEqual({ ...edge, SES_DEAD_LETTER_QUEUE_URL: { Ref: logicalId(s().stack.sesDeadLetterQueue) } });
+    const edge = fnProps(s().stack.ratchet.edge).Environment.Variables;
+    expect(env).toEqual({ ...edge, SES_DEAD_LETTER_QUEUE_URL: { Ref: logicalId(s().stack.ratchet.sesDeadLetterQueue) } });
     expect(edge.SES_DEAD_LETTER_QUEUE_URL).toBeUndefined();
   });
 
   it("feed grants: the edge's, plus SendMessage on the SES dead-letter queue and consuming the feed queue", () => {
     const { stack } = s();
-    const edgeGrants = grants(roleStatements(s().template, stack.edge));
+    const edgeGrants = grants(roleStatements(s().template, stack.ratchet.edge));
     const feedGrants = grants(roleStatements(s().template, r().feed!));
-    const logs = (h: typeof stack.edge) => JSON.stringify(stack.resolve(h.logGroup.logGroupArn));
-    const withoutLogs = (g: Record<string, string[]>, h: typeof stack.edge) =>
+    const logs = (h: typeof stack.ratchet.edge) => JSON.stringify(stack.resolve(h.logGroup.logGroupArn));
+    const withoutLogs = (g: Record<string, string[]>, h: typeof stack.ratchet.edge) =>
       Object.fromEntries(
         Object.entries(g)
           .map(([a, rs]) => [a, rs.filter((x) => x !== logs(h))] as const)
           .filter(([, rs]) => rs.length > 0),
       );
     const extra = expectedGrants(stack, [
-      [['sqs:SendMessage'], [stack.sesDeadLetterQueue.queueArn]],
+      [['sqs:SendMessage'], [stack.ratchet.sesDeadLetterQueue.queueArn]],
       [SQS_CONSUME, [feedQueue().queueArn]],
     ]);
-    const expected: Record<string, string[]> = { ...withoutLogs(edgeGrants, stack.edge) };
+    const expected: Record<string, string[]> = { ...withoutLogs(edgeGrants, stack.ratchet.edge) };
     for (const [action, rs] of Object.entries(extra)) expected[action] = [...new Set([...(expected[action] ?? []), ...rs])].sort();
     expect(withoutLogs(feedGrants, r().feed!)).toEqual(expected);
     expect(feedGrants['sns:ConfirmSubscription']).toEqual(
-      expectedGrants(stack, [[['sns:ConfirmSubscription'], [stack.topic.topicArn, OTHER_TOPIC]]])['sns:ConfirmSubscription'],
+      expectedGrants(stack, [[['sns:ConfirmSubscription'], [stack.ratchet.sesTopic.topicArn, OTHER_TOPIC]]])['sns:ConfirmSubscription'],
     );
     // The edge itself gains nothing on the feed's queues.
     expect(JSON.stringify(edgeGrants)).not.toContain(logicalId(feedQueue()));
-    expect(JSON.stringify(edgeGrants)).not.toContain(logicalId(stack.sesDeadLetterQueue));
+    expect(JSON.stringify(edgeGrants)).not.toContain(logicalId(stack.ratchet.sesDeadLetterQueue));
   });
 
   it('alarms: the feed queue oldest message against QueueBacklogOld\'s 30 minutes; the SES dead-letter queue; feed crashes', () => {
-    const alarms = Object.fromEntries(s().stack.alarms.alarms.map((a) => [a.node.id, resources(s())[logicalId(a)]!.Properties]));
+    const alarms = Object.fromEntries(s().stack.ratchet.alarms.alarms.map((a) => [a.node.id, resources(s())[logicalId(a)]!.Properties]));
     expect(alarms.SesFeedBacklogOld).toMatchObject({
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateAgeOfOldestMessage',
@@ -169,7 +169,7 @@ describe.each(FRONTS)('sesFeed=sqs (default), front=%s', (front) => {
     expect(alarms.SesFeedBacklogOld!.Threshold).toBe(alarms.QueueBacklogOld!.Threshold);
     expect(alarms.SesDeadLettersNotEmpty).toMatchObject({
       MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(s().stack.sesDeadLetterQueue), 'QueueName'] } }],
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(s().stack.ratchet.sesDeadLetterQueue), 'QueueName'] } }],
       Threshold: 1,
     });
     expect(alarms.FeedFunctionErrors).toMatchObject({ MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionLogicalId(r().feed!) } }] });
