@@ -66,6 +66,18 @@ export interface Measured {
   edgeLogLines: number;
   consumerLogBytes: number;
   consumerLogLines: number;
+  /**
+   * The SES feed, until its handler is on this branch: a batch of `feedBatch` SES envelopes run through
+   * the edge code one after another (what the feed does per envelope: verify, conditional put, enqueue),
+   * median ms and stdout bytes/lines per batch.
+   */
+  feedBatchMs: number;
+  feedBatch: number;
+  feedLogBytes: number;
+  feedLogLines: number;
+  /** Median bytes of an SES envelope as SNS delivers it to SQS (raw delivery off), and of an event-queue message. */
+  sesEnvelopeBytes: number;
+  eventMessageBytes: number;
   /** gzip ratio of the captured log text (CloudWatch stores logs compressed). */
   logCompression: number;
   /** The codec comparison, per SES example and for a SendGrid event: raw and compressed sizes. */
@@ -78,8 +90,16 @@ const median = (xs: number[]) => {
   return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-export async function measure(options: { consumerBatch: number; sesPerKind?: number; sendgridBatches?: number }): Promise<Measured> {
+export async function measure(options: {
+  consumerBatch: number;
+  feedBatch?: number;
+  sesPerKind?: number;
+  sendgridBatches?: number;
+  feedBatches?: number;
+}): Promise<Measured> {
   const sesPerKind = options.sesPerKind ?? 20;
+  const feedBatch = options.feedBatch ?? 10;
+  const feedBatches = options.feedBatches ?? 10;
   const sendgridBatches = options.sendgridBatches ?? 10;
   const dataDir = mkdtempSync(join(tmpdir(), 'ratchet-cost-'));
   process.env.POWERTOOLS_METRICS_DISABLED = 'false';
@@ -141,6 +161,20 @@ export async function measure(options: { consumerBatch: number; sesPerKind?: num
       }
     }
 
+    // The SES feed's batches, by the stand-in described on Measured.feedBatchMs.
+    const feedMs: number[] = [];
+    const feedLog: number[] = [];
+    const feedLines: number[] = [];
+    for (let b = 0; b < feedBatches; b++) {
+      const batch = Array.from({ length: feedBatch }, (_, i) => signSes(KINDS[(b * feedBatch + i) % KINDS.length]!));
+      capture.reset();
+      const start = performance.now();
+      for (const signed of batch) await invokeEdge('ses', signed.headers, signed.body);
+      feedMs.push(performance.now() - start);
+      feedLog.push(capture.bytes());
+      feedLines.push(capture.lines());
+    }
+
     // SendGrid: batches of 50 in the mix (90 delivered, 5 soft, 3 hard, 1 complaint, 1 unsubscribe per 100).
     const sg = demo.sendgrid!;
     const sgKinds = KINDS.flatMap((kind) => Array<ActionableKind>(Math.round(MIX[kind] * 100)).fill(kind));
@@ -184,6 +218,7 @@ export async function measure(options: { consumerBatch: number; sesPerKind?: num
       buildConsumerDeps(runtime.config, runtime.clients, { log: powertoolsLog('ratchet-consumer', 'INFO'), counters: powertoolsCounters('ratchet-consumer', 'Ratchet') }),
     );
     const messages = await receiveAll(runtime);
+    const eventMessageBytes = median(messages.map((m) => Buffer.byteLength(m.Body ?? '')));
     const consumerMs: number[] = [];
     const consumerLog: number[] = [];
     const consumerLines: number[] = [];
@@ -224,6 +259,12 @@ export async function measure(options: { consumerBatch: number; sesPerKind?: num
       edgeLogLines: median(edgeLines),
       consumerLogBytes: median(consumerLog),
       consumerLogLines: median(consumerLines),
+      feedBatchMs: median(feedMs),
+      feedBatch,
+      feedLogBytes: median(feedLog),
+      feedLogLines: median(feedLines),
+      sesEnvelopeBytes: median(Object.values(sesBodies).map((b) => Buffer.byteLength(b))),
+      eventMessageBytes,
       logCompression: gzipSync(logText).length / Math.max(1, Buffer.byteLength(logText)),
       codecs,
       requests: { ses: sesMs.length, sendgridBatches, events: messages.length },

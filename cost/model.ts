@@ -33,13 +33,19 @@ export interface Item {
 
 export interface DoorCost {
   door: 'apiGateway' | 'functionUrl';
+  sesFeed: 'sqs' | 'https';
   totalPerMillion: number;
   outsideTargetPerMillion: number;
+  /** Everything, SNS's own charges included. */
+  allInPerMillion: number;
   items: Item[];
   notes: string[];
 }
 
 const GB = 1024 ** 3;
+/** SQS bills each 64 KB chunk of a request's payload as one request. */
+export const SQS_CHUNK_BYTES = 64 * 1024;
+const chunks = (bytes: number) => Math.max(1, Math.ceil(bytes / SQS_CHUNK_BYTES));
 
 export function costFor(door: DoorCost['door'], facts: TemplateFacts, m: Measured, notes: string[]): DoorCost {
   const items: Item[] = [];
@@ -49,22 +55,49 @@ export function costFor(door: DoorCost['door'], facts: TemplateFacts, m: Measure
   const sesEvents = EVENTS * SES_SHARE;
   const sgEvents = EVENTS - sesEvents;
   const sgRequests = sgEvents / SENDGRID_BATCH;
-  const requests = sesEvents + sgRequests;
+  const feed = facts.sesFeed === 'sqs' ? facts.feed : undefined;
+  // With the feed, SES events never reach the front door: only SendGrid's requests do.
+  const requests = feed ? sgRequests : sesEvents + sgRequests;
+  const gbSecond = (f: TemplateFacts['edge']) => (f.architecture === 'arm64' ? PRICES.lambdaArmGbSecond : PRICES.lambdaX86GbSecond);
 
   // Front door.
   if (door === 'apiGateway') add('API Gateway', 'HTTP API requests', requests, 'requests', PRICES.httpApiRequest);
   else add('Lambda', 'Function URL requests (no charge of their own)', requests, 'requests', PRICES.functionUrlRequest);
 
   // Edge Lambda.
-  const gbSecond = (f: TemplateFacts['edge']) => (f.architecture === 'arm64' ? PRICES.lambdaArmGbSecond : PRICES.lambdaX86GbSecond);
   add('Lambda', `edge invocations`, requests, 'requests', PRICES.lambdaRequest);
-  const edgeGbS =
-    (sesEvents * Math.ceil(m.edgeSesMs) + sgRequests * Math.ceil(m.edgeSendgridBatchMs)) / 1000 * (facts.edge.memoryMb / 1024);
-  add('Lambda', `edge duration (${facts.edge.memoryMb} MB ${facts.edge.architecture}; ${m.edgeSesMs.toFixed(1)} ms per SES request, ${m.edgeSendgridBatchMs.toFixed(0)} ms per SendGrid batch)`, edgeGbS, 'GB-s', gbSecond(facts.edge));
+  if (feed) {
+    const edgeGbS = (sgRequests * Math.ceil(m.edgeSendgridBatchMs)) / 1000 * (facts.edge.memoryMb / 1024);
+    add('Lambda', `edge duration (${facts.edge.memoryMb} MB ${facts.edge.architecture}; ${m.edgeSendgridBatchMs.toFixed(0)} ms per SendGrid batch)`, edgeGbS, 'GB-s', gbSecond(facts.edge));
+  } else {
+    const edgeGbS =
+      (sesEvents * Math.ceil(m.edgeSesMs) + sgRequests * Math.ceil(m.edgeSendgridBatchMs)) / 1000 * (facts.edge.memoryMb / 1024);
+    add('Lambda', `edge duration (${facts.edge.memoryMb} MB ${facts.edge.architecture}; ${m.edgeSesMs.toFixed(1)} ms per SES request, ${m.edgeSendgridBatchMs.toFixed(0)} ms per SendGrid batch)`, edgeGbS, 'GB-s', gbSecond(facts.edge));
+  }
 
-  // SQS: the edge sends (SendMessageBatch ≤ 10), the event source receives (≤ 10 per call) and deletes (batches of 10).
-  const sends = sesEvents + sgRequests * Math.ceil(SENDGRID_BATCH / 10);
-  add('SQS', 'SendMessageBatch (edge)', sends, 'requests', PRICES.sqsRequest);
+  // SES feed: SNS sends each envelope to the feed queue; the event source receives batches of the
+  // template's size and deletes them; the feed function runs the edge code once per batch.
+  const feedBatches = feed ? sesEvents / facts.feedBatchSize : 0;
+  if (feed) {
+    const batch = facts.feedBatchSize;
+    add('SQS', `SES feed: SendMessage by SNS (${(m.sesEnvelopeBytes / 1024).toFixed(1)} KB envelope)`, sesEvents * chunks(m.sesEnvelopeBytes), 'requests', PRICES.sqsRequest);
+    add('SQS', `SES feed: ReceiveMessage (event source, ${batch} per call, 64 KB chunks)`, feedBatches * chunks(batch * m.sesEnvelopeBytes), 'requests', PRICES.sqsRequest);
+    add('SQS', 'SES feed: DeleteMessageBatch (event source)', feedBatches, 'requests', PRICES.sqsRequest);
+    add('Lambda', `SES feed invocations (batches of ${batch})`, feedBatches, 'requests', PRICES.lambdaRequest);
+    const perEnvelopeMs = m.feedBatchMs / m.feedBatch;
+    const feedGbS = (feedBatches * Math.ceil(perEnvelopeMs * batch)) / 1000 * (feed.memoryMb / 1024);
+    add('Lambda', `SES feed duration (${feed.memoryMb} MB ${feed.architecture}; ${perEnvelopeMs.toFixed(1)} ms per envelope)`, feedGbS, 'GB-s', gbSecond(feed));
+  }
+
+  // SQS: the edge (and the feed, once per batch) sends (SendMessageBatch ≤ 10), the event source
+  // receives (≤ 10 per call) and deletes (batches of 10).
+  const sgSends = sgRequests * Math.ceil(SENDGRID_BATCH / 10);
+  if (feed) {
+    add('SQS', 'SendMessageBatch (edge, SendGrid)', sgSends, 'requests', PRICES.sqsRequest);
+    add('SQS', `SendMessageBatch (SES feed, one per batch, ${(m.eventMessageBytes / 1024).toFixed(1)} KB a message)`, feedBatches * chunks(facts.feedBatchSize * m.eventMessageBytes), 'requests', PRICES.sqsRequest);
+  } else {
+    add('SQS', 'SendMessageBatch (edge)', sesEvents + sgSends, 'requests', PRICES.sqsRequest);
+  }
   add('SQS', 'ReceiveMessage + DeleteMessageBatch (event source, 10 per call)', 2 * EVENTS / 10, 'requests', PRICES.sqsRequest);
 
   // Inbox: one conditional put per event, sized from real rows.
@@ -100,21 +133,28 @@ export function costFor(door: DoorCost['door'], facts: TemplateFacts, m: Measure
   // CloudWatch Logs: measured application lines + EMF, plus Lambda's platform lines unless the template drops them.
   const logBytes = (f: TemplateFacts['edge'], app: number, lines: number) =>
     app + lines * LOG_EVENT_OVERHEAD + (f.platformLogLines ? PLATFORM_LOG_BYTES + 3 * LOG_EVENT_OVERHEAD : 0);
-  const ingested = requests * logBytes(facts.edge, m.edgeLogBytes, m.edgeLogLines) + batches * logBytes(facts.consumer, m.consumerLogBytes, m.consumerLogLines);
-  add('CloudWatch Logs', 'ingestion (edge: a line per request; consumer: a line per batch; EMF once per invocation)', ingested / GB, 'GB', PRICES.logsIngestGb);
+  const ingested =
+    requests * logBytes(facts.edge, m.edgeLogBytes, m.edgeLogLines) +
+    batches * logBytes(facts.consumer, m.consumerLogBytes, m.consumerLogLines) +
+    (feed ? feedBatches * logBytes(feed, m.feedLogBytes * (facts.feedBatchSize / m.feedBatch), m.feedLogLines * (facts.feedBatchSize / m.feedBatch)) : 0);
+  add('CloudWatch Logs', `ingestion (edge${feed ? ' and SES feed' : ''}: a line per request or envelope; consumer: a line per batch; EMF once per invocation)`, ingested / GB, 'GB', PRICES.logsIngestGb);
   const retentionMonths = (facts.edge.logRetentionDays ?? 30) / 30;
   add('CloudWatch Logs', `storage (${facts.edge.logRetentionDays ?? 30}-day retention, compressed ×${m.logCompression.toFixed(2)})`, (ingested / GB) * m.logCompression * retentionMonths, 'GB-months', PRICES.logsStorageGbMonth);
 
-  // SNS: what SES event delivery costs whoever receives it; shown, not counted against the target.
+  // SNS: what SES event delivery costs whoever receives it; outside the target, inside the all-in total.
+  // A publish is billed per 64 KB chunk; SES's JSON message is a few KB.
   add('SNS', 'SES → SNS publishes', sesEvents, 'publishes', PRICES.snsPublish, { inTarget: false });
-  add('SNS', 'HTTPS deliveries to the edge', sesEvents, 'deliveries', PRICES.snsHttpDelivery, { inTarget: false });
+  if (feed) add('SNS', 'SQS deliveries to the feed queue', sesEvents, 'deliveries', PRICES.snsSqsDelivery, { inTarget: false });
+  else add('SNS', 'HTTPS deliveries to the edge', sesEvents, 'deliveries', PRICES.snsHttpDelivery, { inTarget: false });
 
   const round = (x: number) => Math.round(x * 10_000) / 10_000;
   for (const i of items) i.usd = round(i.usd);
   return {
     door,
+    sesFeed: feed ? 'sqs' : 'https',
     totalPerMillion: round(items.filter((i) => i.inTarget !== false).reduce((n, i) => n + i.usd, 0)),
     outsideTargetPerMillion: round(items.filter((i) => i.inTarget === false).reduce((n, i) => n + i.usd, 0)),
+    allInPerMillion: round(items.reduce((n, i) => n + i.usd, 0)),
     items,
     notes,
   };

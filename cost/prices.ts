@@ -31,4 +31,17 @@ export const PRICES = {
   logsStorageGbMonth: { usd: 0.03, per: 'GB-month archived (compressed)', source: 'https://aws.amazon.com/cloudwatch/pricing/' },
   snsPublish: { usd: 0.5 / 1e6, per: 'publish (64 KB chunk)', source: 'https://aws.amazon.com/sns/pricing/' },
   snsHttpDelivery: { usd: 0.6 / 1e6, per: 'HTTP/S delivery', source: 'https://aws.amazon.com/sns/pricing/' },
+  /**
+   * Deliveries from a standard topic to an SQS queue. Commonly quoted as free; the SQS requests they
+   * cause (SNS's SendMessage on the feed queue) are billed by SQS, and priced as such in the model.
+   *
+   * NOT verified against AWS's own pricing page: the search the brief prescribes (docs corpus,
+   * "Amazon SNS pricing SQS deliveries free", on 2026-12-01), and variations of it in the pages corpus,
+   * returned no copy of https://aws.amazon.com/sns/pricing/ (only the SNS FAQ's overview, the SNS
+   * retry page and third-party blog posts), so there is no exact quote from AWS to give here. The
+   * SNS developer guide's "Message delivery retries" page does place SQS among the "AWS managed
+   * endpoints" (100,015 attempts over 23 days). Check the pricing page before relying on this $0:
+   * charged like HTTP/S ($0.60 per million), the all-in totals rise by $0.48.
+   */
+  snsSqsDelivery: { usd: 0, per: 'delivery to SQS (unverified: see cost/prices.ts)', source: 'https://aws.amazon.com/sns/pricing/ (not reachable from here)' },
 } satisfies Record<string, Price>;

@@ -3,6 +3,7 @@
  * template, item sizes and durations measured on the local stack, and the dated price table.
  * Prints a table per door and writes it into BENCHMARKS.md (between the cost markers, which
  * `npm run bench` keeps). `npm run -s cost -- --json` prints only the JSON, for scripts.
+ * The default stack (SES through the feed queue) is priced beside `sesFeed=https`, its predecessor.
  */
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -14,8 +15,27 @@ import { synthesizeFacts } from './template.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const TARGETS = { functionUrl: 2.0, apiGateway: 3.0 } as const;
+/** Everything, SNS included, with the default feed, on either front door. */
+const ALL_IN_GOAL = 2.25;
+
+export const USAGE = `Usage: npm run cost [-- --json | --help]
+
+Prices a million events of the standard mix (80 % SES, 20 % SendGrid in batches of 50) per front door
+(API Gateway, Function URL), from the synthesized template, sizes and durations measured on the local
+stack (dynalite + fauxqs, in process) and the dated list prices in cost/prices.ts. The default stack
+(SES through the SQS feed) is priced beside sesFeed=https.
+
+  (no option)  print the tables and rewrite the cost section of BENCHMARKS.md
+  --json       print {"apiGateway": {...}, "functionUrl": {...}} (totalPerMillion, allInPerMillion,
+               items) for the default stack only; BENCHMARKS.md is not touched
+  --help       print this and exit; nothing is synthesized, measured or written
+`;
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    process.stdout.write(USAGE);
+    return;
+  }
   const json = process.argv.includes('--json');
   const say = (line: string) => {
     if (!json) console.error(line);
@@ -24,6 +44,9 @@ async function main(): Promise<void> {
   const apiFacts = synthesizeFacts();
   say('synthesizing the template with -c front=function-url…');
   const urlFacts = synthesizeFacts({ front: 'function-url' });
+  say('synthesizing both again with -c sesFeed=https (the baseline)…');
+  const apiHttpsFacts = synthesizeFacts({ sesFeed: 'https' });
+  const urlHttpsFacts = synthesizeFacts({ front: 'function-url', sesFeed: 'https' });
   const notes: string[] = [
     `Prices: ${PRICE_REGION} list prices as of ${PRICE_DATE} (cost/prices.ts, sources there), no free tier.`,
     `Assumption: ${(DELIVERED_WITH_RECORD * 100).toFixed(0)} % of \`delivered\` events are for an address that already has a record (so the consumer writes); the rest write nothing.`,
@@ -42,10 +65,15 @@ async function main(): Promise<void> {
   }
   say(`measuring item sizes, durations and log bytes on the local stack (consumer batches of ${apiFacts.consumerBatchSize})…`);
   const load = loadavg()[0]!;
-  const measured = await measure({ consumerBatch: apiFacts.consumerBatchSize });
+  const measured = await measure({ consumerBatch: apiFacts.consumerBatchSize, feedBatch: apiFacts.feedBatchSize });
   const loadNote = `Load average (1 min) when measuring: ${load.toFixed(2)} → ${loadavg()[0]!.toFixed(2)} on ${(await import('node:os')).cpus().length} cores.`;
   notes.push(loadNote);
   urlNotes.push(loadNote);
+  if (apiFacts.sesFeed === 'sqs') {
+    const feedNote = `SES feed: batches of ${apiFacts.feedBatchSize} assumed full (the event source waits up to its batching window for them); the feed's duration and log bytes are those of ${measured.feedBatch} SES envelopes run through the edge code one after another (the feed's own handler is not on this branch yet), and it sends the batch's events to the event queue in one SendMessageBatch. The event sources' empty long polls on an idle queue (a few hundred thousand requests a month, whatever the volume) are not per-event costs and are left out, as for the consumer.`;
+    notes.push(feedNote);
+    urlNotes.push(feedNote);
+  }
 
   const apiGateway = costFor('apiGateway', apiFacts, measured, notes);
   const functionUrl = costFor('functionUrl', urlFacts.functionUrl ? urlFacts : apiFacts, measured, urlNotes);
@@ -53,7 +81,11 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify({ apiGateway: strip(apiGateway), functionUrl: strip(functionUrl) })}\n`);
     return;
   }
-  const markdown = renderCost({ apiGateway, functionUrl }, TARGETS, measured, apiFacts, PRICES);
+  const baseline = {
+    apiGateway: costFor('apiGateway', apiHttpsFacts, measured, []),
+    functionUrl: costFor('functionUrl', urlHttpsFacts, measured, []),
+  };
+  const markdown = renderCost({ apiGateway, functionUrl }, TARGETS, measured, apiFacts, PRICES, { baseline, allInGoal: ALL_IN_GOAL });
   console.log(markdown);
   const file = resolve(import.meta.dirname, '..', 'BENCHMARKS.md');
   writeCostSection(file, markdown);
@@ -61,7 +93,7 @@ async function main(): Promise<void> {
 }
 
 function strip(door: DoorCost) {
-  return { totalPerMillion: door.totalPerMillion, items: door.items };
+  return { totalPerMillion: door.totalPerMillion, allInPerMillion: door.allInPerMillion, sesFeed: door.sesFeed, items: door.items };
 }
 
 main().then(

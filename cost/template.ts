@@ -25,6 +25,11 @@ export interface TemplateFacts {
   consumer: FunctionFacts;
   consumerBatchSize: number;
   consumerBatchingWindowSeconds: number;
+  /** How SES events arrive: through the feed queue (a feed function, batches) or over HTTPS to the edge. */
+  sesFeed: 'sqs' | 'https';
+  /** `sesFeed=sqs`: the feed function and its event source batch size. */
+  feed?: FunctionFacts;
+  feedBatchSize: number;
   httpApi: boolean;
   functionUrl: boolean;
   inboxTtlDays: number;
@@ -55,8 +60,10 @@ export function readFacts(resources: Record<string, Resource>, context: Record<s
   for (const [, r] of entries) counts[r.Type] = (counts[r.Type] ?? 0) + 1;
 
   const logGroups = new Map(ofType('AWS::Logs::LogGroup').map(([id, r]) => [id, r.Properties?.RetentionInDays as number | undefined]));
+  const find = (descriptionStart: string) =>
+    ofType('AWS::Lambda::Function').find(([, r]) => String(r.Properties?.Description ?? '').startsWith(descriptionStart));
   const fn = (descriptionStart: string): FunctionFacts & { env: Record<string, unknown> } => {
-    const found = ofType('AWS::Lambda::Function').find(([, r]) => String(r.Properties?.Description ?? '').startsWith(descriptionStart));
+    const found = find(descriptionStart);
     if (!found) throw new Error(`no function whose description starts "${descriptionStart}" in the template`);
     const [logicalId, r] = found;
     const p = r.Properties ?? {};
@@ -75,19 +82,27 @@ export function readFacts(resources: Record<string, Resource>, context: Record<s
   };
   const edge = fn('Ratchet edge');
   const consumer = fn('Ratchet consumer');
-  const mapping = ofType('AWS::Lambda::EventSourceMapping').find(([, r]) => r.Properties?.FunctionName?.Ref === consumer.logicalId);
+  const mappingOf = (logicalId: string) =>
+    ofType('AWS::Lambda::EventSourceMapping').find(([, r]) => r.Properties?.FunctionName?.Ref === logicalId);
+  const mapping = mappingOf(consumer.logicalId);
+  const feed = find('Ratchet SES feed') ? fn('Ratchet SES feed') : undefined;
+  const feedMapping = feed ? mappingOf(feed.logicalId) : undefined;
   const names = resourceNames(context.resourcePrefix);
   const table = (name: string) => ofType('AWS::DynamoDB::Table').find(([, r]) => r.Properties?.TableName === name)?.[1].Properties ?? {};
   const inbox = table(names.inboxTable);
   const suppression = table(names.suppressionTable);
   const { env: _e, ...edgeFacts } = edge;
   const { env: _c, ...consumerFacts } = consumer;
+  const feedFacts = feed ? (({ env: _f, ...rest }) => rest)(feed) : undefined;
   return {
     context,
     edge: edgeFacts,
     consumer: consumerFacts,
     consumerBatchSize: Number(mapping?.[1].Properties?.BatchSize ?? 10),
     consumerBatchingWindowSeconds: Number(mapping?.[1].Properties?.MaximumBatchingWindowInSeconds ?? 0),
+    sesFeed: feedFacts ? 'sqs' : 'https',
+    ...(feedFacts ? { feed: feedFacts } : {}),
+    feedBatchSize: Number(feedMapping?.[1].Properties?.BatchSize ?? 10),
     httpApi: (counts['AWS::ApiGatewayV2::Api'] ?? 0) > 0,
     functionUrl: (counts['AWS::Lambda::Url'] ?? 0) > 0,
     inboxTtlDays: Number(edge.env.INBOX_TTL_DAYS ?? DEFAULT_INBOX_TTL_DAYS),

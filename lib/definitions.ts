@@ -76,8 +76,37 @@ export const API = {
  */
 export const ALARMS = { periodSeconds: 5 * 60, queueAgeSeconds: 30 * 60 } as const;
 
-/** The SNS subscription's dead-letter queue keeps what SNS gave up on for this long (the SQS maximum). */
+/** The SES dead-letter queue keeps what could not be admitted for this long (the SQS maximum). */
 export const SES_DEAD_LETTERS = { suffix: '-ses-dead-letters', retentionDays: 14 } as const;
+
+/**
+ * The SES feed (context `sesFeed=sqs`, the default): the SES topic delivers to an SQS queue, and a
+ * function running the edge code drains it in batches.
+ *
+ * - `timeoutSeconds`: a batch of 10 envelopes, each verified (a certificate fetch on a cold start),
+ *   admitted (a conditional put) and enqueued, with room for SDK retries; no HTTP caller waits on it.
+ * - `visibilityTimeoutSeconds`: at least 6x the timeout plus the batching window, as AWS recommends
+ *   for SQS event sources, so a message in flight is never handed to a second invocation.
+ * - `maxReceiveCount`: 20 receives, 20 x 181 s = about an hour of transient failures (a DynamoDB or
+ *   Secrets Manager outage, the certificate host) ridden out before SQS moves a message to the SES
+ *   dead-letter queue: the same order as what SNS's HTTPS retry policy gave before.
+ * - `retentionDays`: a message moved to a dead-letter queue keeps its original enqueue time, so it
+ *   expires there 14 days after SES published it, not after it arrived. The feed keeps a message at
+ *   most 3 days, and using up every receive takes about an hour, so a dead-lettered message still has
+ *   more than 10 days left in the dead-letter queue to be noticed and redriven (test/infra shows it).
+ */
+export const SES_FEED = {
+  batchSize: 10,
+  /** Fills batches under load (1 invocation per 10 events) and adds at most a second when idle. */
+  maxBatchingWindowSeconds: 1,
+  timeoutSeconds: 30,
+  memoryMb: 512,
+  visibilityTimeoutSeconds: 30 * 6 + 1,
+  maxReceiveCount: 20,
+  retentionDays: 3,
+  /** Days a dead-lettered message must have left in the SES dead-letter queue, at the least. */
+  minimumDeadLetterDaysLeft: 10,
+} as const;
 
 /**
  * The Function URL front door has no per-route throttle: the edge's reserved concurrency is the limit

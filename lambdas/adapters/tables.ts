@@ -24,7 +24,9 @@ export function resourceNames(prefix: string = DEFAULT_RESOURCE_PREFIX) {
     suppressionTable: `${prefix}-suppressions`,
     queue: `${prefix}-events`,
     deadLetterQueue: `${prefix}-events${QUEUE_NAMES.deadLetterSuffix}`,
-    /** What SNS could not deliver to the SES route (env `SES_DEAD_LETTER_QUEUE` holds this name). */
+    /** The SES feed: the queue the SES topic delivers to (env `SES_QUEUE_NAME` holds this name). */
+    sesQueue: `${prefix}-ses-notifications`,
+    /** What the SES feed (or SNS, over HTTPS) could not deliver (env `SES_DEAD_LETTER_QUEUE` holds this name). */
     sesDeadLetterQueue: `${prefix}-ses-dead-letters`,
     secret: (provider: string) => `${prefix}/${provider}`,
   };

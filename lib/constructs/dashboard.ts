@@ -9,6 +9,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { ALARMS } from '../definitions.js';
 import { CONSUMER_METRICS, EDGE_METRICS, ratchetMetric } from './metric-catalog.js';
 
 /**
@@ -29,6 +30,8 @@ export interface RatchetDashboardProps {
   readonly queue: IQueue;
   readonly deadLetterQueue: IQueue;
   readonly sesDeadLetterQueue: IQueue;
+  /** The SES feed's queue (`sesFeed=sqs`): a row of its own. */
+  readonly sesFeedQueue?: IQueue;
   readonly functions: Readonly<Record<string, IFunction>>;
   readonly front: FrontDoorMetrics;
 }
@@ -58,6 +61,7 @@ export class RatchetDashboard extends Construct {
         props.sesDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum', label: 'SES dead letters' }),
       ]),
     );
+    if (props.sesFeedQueue) this.dashboard.addWidgets(...sesFeedRow(props.sesFeedQueue));
     for (const [role, fn] of Object.entries(props.functions)) {
       this.dashboard.addWidgets(
         graph(`${role}: duration p50 / p99 (ms)`, [
@@ -78,6 +82,22 @@ export class RatchetDashboard extends Construct {
       ]),
     );
   }
+}
+
+/** The SES feed: what waits in its queue, how old the oldest is, and what the feed dead-lettered itself. */
+function sesFeedRow(queue: IQueue): cloudwatch.IWidget[] {
+  return [
+    graph('SES feed: queued envelopes', [queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' })]),
+    new cloudwatch.GraphWidget({
+      title: 'SES feed: oldest envelope (s)',
+      left: [queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' })],
+      leftAnnotations: [{ value: ALARMS.queueAgeSeconds, label: 'alarm', color: cloudwatch.Color.RED }],
+      width: WIDTH,
+    }),
+    graph('SES feed: dead-lettered (never admissible)', [
+      ratchetMetric('edge', EDGE_METRICS.sesFeedDeadLettered, 'ses', { period: PERIOD, label: 'dead-lettered' }),
+    ]),
+  ];
 }
 
 function providerRow(provider: string): cloudwatch.IWidget[] {

@@ -5,6 +5,7 @@
 import { NUMBER_VARIABLES, RUNTIME_VARIABLE as V } from '../../lambdas/adapters/environment.js';
 import { assertInboxOutlivesWindows } from '../../lambdas/core/inbox-retention.js';
 import { SES_TOPIC_ARNS_VARIABLE } from '../../lambdas/core/providers/ses/index.js';
+import { SNS_SETTING } from '../../lambdas/core/providers/ses/sns/settings.js';
 import { SOFT_BOUNCE_VARIABLES } from '../../lambdas/core/suppression/policy.js';
 import { TOPIC_ALIASES_VARIABLE } from '../../lambdas/core/topics.js';
 import { TOPIC_LABELS_VARIABLE } from '../../lambdas/core/unsubscribe/settings.js';
@@ -43,6 +44,7 @@ export function edgeEnvironment(config: RatchetConfig, inputs: EdgeEnvironmentIn
     ...commonEnvironment('edge', config),
   };
   Object.assign(env, config.providerSettings);
+  if (config.snsMaxAgeSeconds !== undefined) env[SNS_SETTING.maxAgeSeconds] = String(config.snsMaxAgeSeconds);
   if (config.topicAliases !== undefined) env[TOPIC_ALIASES_VARIABLE] = config.topicAliases;
   if (config.topicLabels !== undefined) env[TOPIC_LABELS_VARIABLE] = config.topicLabels;
   // The same check `npm start` makes: a replay inside any signature window must still find its row.

@@ -2,13 +2,12 @@
  * The event queue between the edge and the consumer, and its dead-letter queue (SSE, TLS-only).
  * A message the consumer fails `maxReceiveCount` times moves to the DLQ, which alarms.
  */
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { CONSUMER, QUEUE } from '../definitions.js';
-import { makeUniqueId, stablePath } from './stable-ids.js';
 import { allow } from './tables.js';
 
 export interface EventQueueProps {
@@ -44,13 +43,11 @@ export class EventQueue extends Construct {
 
   /**
    * Batches of up to CONSUMER.eventSourceBatchSize, gathered for at most CONSUMER.maxBatchingWindowSeconds,
-   * with partial batch failures. Built by hand rather than with SqsEventSource so that its logical
-   * id follows the queue's stable path (a second mapping for the same queue and function is refused).
+   * with partial batch failures.
    */
   attachConsumer(fn: lambda.Function): lambda.EventSourceMapping {
     this.queue.grantConsumeMessages(fn);
-    const stackId = Stack.of(this).node.id;
-    return fn.addEventSourceMapping(`SqsEventSource:${makeUniqueId([stackId, ...stablePath(this.queue)])}`, {
+    return fn.addEventSourceMapping('SqsEventSource', {
       eventSourceArn: this.queue.queueArn,
       batchSize: CONSUMER.eventSourceBatchSize,
       maxBatchingWindow: Duration.seconds(CONSUMER.maxBatchingWindowSeconds),

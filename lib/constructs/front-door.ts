@@ -3,7 +3,7 @@
  * what must exist before SNS is told to POST to it.
  */
 import type { IDependable } from 'constructs';
-import type { FrontDoorKind } from '../config.js';
+import type { FrontDoorKind } from './ratchet-props.js';
 
 export interface FrontDoor {
   readonly kind: FrontDoorKind;

@@ -31,6 +31,8 @@ export const EDGE_METRICS = {
   unsubscribeConfirmations: 'UnsubscribeConfirmations',
   /** A provider secret that does not parse (answered 503; issue 12). */
   configurationErrors: 'ConfigurationErrors',
+  /** An SES feed message that can never be admitted (not authentic, off the allowlist), moved to the SES dead-letter queue. */
+  sesFeedDeadLettered: 'SesFeedDeadLettered',
 } as const;
 
 /** Per event (consumer). */

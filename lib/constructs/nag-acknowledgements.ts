@@ -22,7 +22,7 @@ export const NAG_ACKNOWLEDGEMENTS = {
     ['AwsSolutions-SMG4', 'Rotating the unsubscribe key automatically would break links already mailed (valid 400 days); rotation is adding a key in front of the old ones, by hand.'],
   ],
   sesDeadLetterQueue: [
-    ['AwsSolutions-SQS3', 'This queue is itself a dead-letter queue: the redrive target of the SES topic\'s HTTPS subscription.'],
+    ['AwsSolutions-SQS3', 'This queue is itself a dead-letter queue: the redrive target of the SES feed queue and of the SES topic\'s subscription.'],
     ['Serverless-SQSRedrivePolicy', 'A dead-letter queue has no dead-letter queue of its own; its messages are replayed by `ratchet ses redrive`.'],
   ],
   eventsDeadLetterQueue: [
@@ -32,10 +32,13 @@ export const NAG_ACKNOWLEDGEMENTS = {
     ['AwsSolutions-L1', 'Pinned to nodejs22.x, the runtime the handlers are built (esbuild target node22) and tested for; a runtime upgrade is a deliberate change.'],
     ['Serverless-LambdaLatestVersion', 'Pinned to nodejs22.x, the runtime the handlers are built and tested for; a runtime upgrade is a deliberate change.'],
     ['Serverless-LambdaTracing', 'X-Ray adds cost per request and needs xray:* on "*"; one JSON log line per request and EMF metrics cover what an operator needs.'],
-    ['Serverless-LambdaDLQ', 'Neither function is invoked asynchronously: the front door invokes the edge synchronously (the sender retries) and SQS invokes the consumer (the queue has its own DLQ).'],
+    ['Serverless-LambdaDLQ', 'No function is invoked asynchronously: the front door invokes the edge synchronously (the sender retries), and SQS invokes the consumer and the SES feed (each queue has its own DLQ).'],
   ],
   consumerEventSource: [
     ['Serverless-LambdaEventSourceMappingDestination', 'Failed messages go to the queue\'s dead-letter queue after 5 receives (RedrivePolicy), which alarms; an on-failure destination would only duplicate it.'],
+  ],
+  feedEventSource: [
+    ['Serverless-LambdaEventSourceMappingDestination', 'The SES feed queue moves a message to the SES dead-letter queue after its receives are used up (RedrivePolicy), and the feed moves one that can never be admitted there itself; that queue alarms. Lambda supports no on-failure destination for SQS sources.'],
   ],
   apiRoutes: [
     ['AwsSolutions-APIG4', 'Webhook routes are authenticated by the edge, which verifies each provider\'s signature on the raw bytes (the API\'s authorizer, in effect); unsubscribe routes are authenticated by their encrypted token. Providers cannot present IAM or JWT credentials.'],
@@ -46,12 +49,17 @@ export function acknowledgeNagFindings(ratchet: Ratchet): void {
   const ack = (scope: IConstruct, acks: Acks) =>
     Validations.of(scope).acknowledge(...acks.map(([id, reason]) => ({ id, reason })));
   ack(ratchet.tables.inbox, NAG_ACKNOWLEDGEMENTS.inbox);
-  for (const secret of ratchet.secrets.byProvider.values()) ack(secret, NAG_ACKNOWLEDGEMENTS.providerSecrets);
-  ack(ratchet.secrets.unsubscribe, NAG_ACKNOWLEDGEMENTS.unsubscribeSecret);
+  if (ratchet.secrets.created) {
+    for (const secret of ratchet.secrets.byProvider.values()) ack(secret, NAG_ACKNOWLEDGEMENTS.providerSecrets);
+    ack(ratchet.secrets.unsubscribe, NAG_ACKNOWLEDGEMENTS.unsubscribeSecret);
+  }
   ack(ratchet.ses.deadLetterQueue, NAG_ACKNOWLEDGEMENTS.sesDeadLetterQueue);
   ack(ratchet.events.deadLetterQueue, NAG_ACKNOWLEDGEMENTS.eventsDeadLetterQueue);
-  for (const handler of [ratchet.edge, ratchet.consumer]) ack(handler.function.node.defaultChild!, NAG_ACKNOWLEDGEMENTS.functions);
+  for (const handler of [ratchet.edge, ratchet.consumer, ratchet.feed]) {
+    if (handler) ack(handler.function.node.defaultChild!, NAG_ACKNOWLEDGEMENTS.functions);
+  }
   ack(ratchet.consumerEventSource, NAG_ACKNOWLEDGEMENTS.consumerEventSource);
+  if (ratchet.feedEventSource) ack(ratchet.feedEventSource, NAG_ACKNOWLEDGEMENTS.feedEventSource);
   if (ratchet.front instanceof WebhookApi) {
     for (const route of ratchet.front.routes) ack(route, NAG_ACKNOWLEDGEMENTS.apiRoutes);
   }

@@ -28,6 +28,12 @@ export function addOutputs(scope: Construct, ratchet: Ratchet): void {
   out('SesTopicArn', ses.topic.topicArn);
   out('SesDeadLetterQueueUrl', ses.deadLetterQueue.queueUrl, 'Where SNS parks SES events it could not deliver');
   out('SesDeadLetterQueueName', ses.deadLetterQueue.queueName, 'SES_DEAD_LETTER_QUEUE for `ratchet ses redrive`');
+  if (ratchet.sesQueue) {
+    const { queue } = ratchet.sesQueue;
+    out('SesQueueUrl', queue.queueUrl, 'The SES feed queue the SES topic delivers to');
+    out('SesQueueName', queue.queueName, 'SES_QUEUE_NAME: the SES feed queue');
+    out('SesQueueArn', queue.queueArn, "Subscribe another account's SES topic to this queue (and add the topic to extraTopicArns)");
+  }
   out('AlarmTopicArn', alarms.topic.topicArn, 'Subscribe here to hear about dead letters, a stuck consumer, 5xx, 429s, rejections and crashes');
   if (ses.configurationSet) {
     out('ConfigurationSetName', ses.configurationSet.configurationSetName, 'Send with this SES configuration set to have its events reach Ratchet');

@@ -27,39 +27,53 @@ export interface ProviderSecretsProps {
   readonly providers: readonly ProviderRoute[];
   /** `<prefix>/<name>` for a provider name or `unsubscribe`. */
   readonly secretName: (name: string) => string;
+  /**
+   * Use the secrets a destroyed stack retained, by name, instead of creating them (context
+   * `reuseRetained`): the keys operators wrote, and the unsubscribe key every mailed link was signed with.
+   */
+  readonly reuseRetained?: boolean;
 }
 
 export class ProviderSecrets extends Construct {
   /** Provider name -> its credentials secret (providers without credentials, like SES, have none). */
-  readonly byProvider: ReadonlyMap<string, secretsmanager.Secret>;
-  readonly unsubscribe: secretsmanager.Secret;
-  private readonly variables = new Map<string, secretsmanager.Secret>();
+  readonly byProvider: ReadonlyMap<string, secretsmanager.ISecret>;
+  readonly unsubscribe: secretsmanager.ISecret;
+  /** Whether the secrets were created here (false: imported by name). */
+  readonly created: boolean;
+  private readonly variables = new Map<string, secretsmanager.ISecret>();
 
   constructor(scope: Construct, id: string, props: ProviderSecretsProps) {
     super(scope, id);
-    const byProvider = new Map<string, secretsmanager.Secret>();
+    this.created = props.reuseRetained !== true;
+    const byProvider = new Map<string, secretsmanager.ISecret>();
     for (const provider of props.providers) {
       if (!provider.secretArnVariable || isUnsubscribe(provider)) continue;
-      const secret = new secretsmanager.Secret(this, `Secret${pascal(provider.name)}`, {
+      const secret = this.secret(`Secret${pascal(provider.name)}`, {
         secretName: props.secretName(provider.name),
         description: `Ratchet ${provider.name} webhook credentials: a JSON array of keys, every one of which verifies`,
         secretStringValue: SecretValue.unsafePlainText('[]'),
-        // Keys an operator wrote by hand survive a stack deletion or a secret replacement.
-        removalPolicy: RemovalPolicy.RETAIN,
       });
       byProvider.set(provider.name, secret);
       this.variables.set(provider.secretArnVariable, secret);
     }
     this.byProvider = byProvider;
 
-    this.unsubscribe = new secretsmanager.Secret(this, 'SecretUnsubscribe', {
+    this.unsubscribe = this.secret('SecretUnsubscribe', {
       secretName: props.secretName(UNSUBSCRIBE.name),
       description: 'Ratchet one-click unsubscribe token keys: a JSON array or comma list, the first one issues',
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
-      // Retained: links already mailed stay valid if the stack is replaced.
-      removalPolicy: RemovalPolicy.RETAIN,
     });
     this.variables.set(UNSUBSCRIBE.secretArnVariable, this.unsubscribe);
+  }
+
+  /**
+   * A retained secret: keys an operator wrote by hand, and the unsubscribe key links already mailed were
+   * signed with, survive a stack deletion or a secret replacement. With `reuseRetained`, the one a
+   * destroyed stack left behind, by name.
+   */
+  private secret(id: string, props: secretsmanager.SecretProps & { secretName: string }): secretsmanager.ISecret {
+    if (!this.created) return secretsmanager.Secret.fromSecretNameV2(this, id, props.secretName);
+    return new secretsmanager.Secret(this, id, { ...props, removalPolicy: RemovalPolicy.RETAIN });
   }
 
   /** `<PROVIDER>_SECRET_ARN` -> ARN, for the edge's environment. */
@@ -69,7 +83,9 @@ export class ProviderSecrets extends Construct {
 
   /** GetSecretValue on exactly these secrets (the edge). */
   grantRead(grantee: iam.IGrantable): void {
-    allow(grantee, ['secretsmanager:GetSecretValue'], [...this.variables.values()].map((s) => s.secretArn));
+    // A secret imported by name has a partial ARN (no random suffix); the policy must match the full one.
+    const arn = (s: secretsmanager.ISecret) => s.secretFullArn ?? `${s.secretArn}-??????`;
+    allow(grantee, ['secretsmanager:GetSecretValue'], [...this.variables.values()].map(arn));
   }
 }
 

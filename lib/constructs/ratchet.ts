@@ -1,101 +1,142 @@
 /**
- * Ratchet as one construct, for your own CDK app:
+ * Ratchet as one construct, for your own CDK app (docs/cdk-construct.md):
  *
- *   new Ratchet(this, 'Ratchet', { config: readConfig(this.node) });
+ *   new Ratchet(this, 'Ratchet');                                  // every default
+ *   new Ratchet(this, 'Ratchet', { resourcePrefix: 'acme', front: 'function-url' });
  *
  * Front door (HTTP API, or a Lambda Function URL) -> edge Lambda -> DynamoDB inbox + SQS -> consumer
- * Lambda -> suppression table; an SNS topic fed by SES and subscribed over HTTPS to the front door's
- * SES URL, with a dead-letter queue; alarms and a dashboard. Each seam is its own construct with grant
- * methods; this file only wires them together. The provider registry supplies the routes and secrets.
+ * Lambda -> suppression table. SES publishes to an SNS topic that feeds an SQS queue drained by the
+ * edge code (`sesFeed=sqs`), or that is subscribed over HTTPS to the front door (`https`). Alarms and
+ * a dashboard. Each seam is a small child construct with grant methods; this file wires them together
+ * and exposes the parts. The provider registry supplies the routes and secrets.
  */
-import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as iam from 'aws-cdk-lib/aws-iam';
+import type { EventSourceMapping, IFunction } from 'aws-cdk-lib/aws-lambda';
+import type * as ses from 'aws-cdk-lib/aws-ses';
 import type * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
-import type { RatchetConfig } from '../config.js';
 import { API, CONSUMER, EDGE, resourceNames } from '../definitions.js';
-import { RatchetAlarms, ALARM_PERIOD } from './alarms.js';
-import type { EventSourceMapping } from 'aws-cdk-lib/aws-lambda';
+import { RatchetAlarms } from './alarms.js';
 import { RatchetDashboard } from './dashboard.js';
-import { acknowledgeNagFindings } from './nag-acknowledgements.js';
 import { consumerEnvironment, edgeEnvironment } from './environments.js';
 import { EventQueue } from './event-queue.js';
 import { type FrontDoor, webhookUrl } from './front-door.js';
+import { frontDoorMetrics } from './front-door-metrics.js';
 import { FunctionUrlFront } from './function-url-front.js';
 import { HandlerFunction } from './handler-function.js';
+import { acknowledgeNagFindings } from './nag-acknowledgements.js';
 import { isUnsubscribe, ProviderSecrets, type ProviderRoute } from './provider-secrets.js';
+import { type RatchetConfig, type RatchetProps, resolveRatchetProps } from './ratchet-props.js';
 import { SesFeed } from './ses-feed.js';
+import { SesQueueFeed } from './ses-queue-feed.js';
 import { addSignalAlarms } from './signal-alarms.js';
-import { markTransparent } from './stable-ids.js';
-import { RatchetTables, allow } from './tables.js';
+import { allow, RatchetTables } from './tables.js';
 import { WebhookApi } from './webhook-api.js';
 
-export interface RatchetProps {
-  readonly config: RatchetConfig;
-  /** Defaults to the registry; tests may pass their own. */
-  readonly providers?: readonly ProviderRoute[];
-  /** Defaults to this package's root (holds package-lock.json and lambdas/). */
-  readonly projectRoot?: string;
-}
+export type { RatchetConfig, RatchetProps } from './ratchet-props.js';
 
 export class Ratchet extends Construct {
+  /** The props with every default applied. */
   readonly config: RatchetConfig;
   /** Providers with a webhook route (the unsubscribe pseudo-provider has its own routes). */
   readonly providers: readonly ProviderRoute[];
+
+  // The seams, as child constructs.
   readonly tables: RatchetTables;
   readonly events: EventQueue;
   readonly secrets: ProviderSecrets;
   readonly ses: SesFeed;
+  /** `sesFeed=sqs` only: the feed queue, its subscription and the feed function. */
+  readonly sesQueue: SesQueueFeed | undefined;
+
+  // The parts, directly.
+  readonly inboxTable: dynamodb.ITable;
+  /** The suppression list sending code reads (retained; imported by name with `reuseRetained`). */
+  readonly suppressionTable: dynamodb.ITable;
+  /** Between the edge code and the consumer. */
+  readonly queue: sqs.IQueue;
+  readonly deadLetterQueue: sqs.IQueue;
+  readonly sesTopic: sns.ITopic;
+  readonly sesDeadLetterQueue: sqs.IQueue;
+  /** `sesFeed=sqs` only: the queue the SES topic delivers to. */
+  readonly sesFeedQueue: sqs.IQueue | undefined;
+  /** Unless `createConfigurationSet` is false. */
+  readonly configurationSet: ses.IConfigurationSet | undefined;
+  /** The SES topic's subscription: to the feed queue (`sesFeed=sqs`), or to the front door (`https`). */
+  readonly sesSubscription: sns.Subscription;
   readonly edge: HandlerFunction;
   readonly consumer: HandlerFunction;
-  readonly front: FrontDoor;
-  readonly sesSubscription: sns.Subscription;
+  /** `sesFeed=sqs` only: the edge code on the feed queue. */
+  readonly feed: HandlerFunction | undefined;
   readonly consumerEventSource: EventSourceMapping;
+  readonly feedEventSource: EventSourceMapping | undefined;
+  readonly front: FrontDoor;
+  /** The API Gateway front door, unless `front` is `function-url`. */
+  readonly webhookApi: WebhookApi | undefined;
   readonly alarms: RatchetAlarms;
+  /** Every alarm notifies it: subscribe to it, or set `alarmEmail`. */
+  readonly alarmTopic: sns.ITopic;
   readonly dashboard: RatchetDashboard;
 
-  constructor(scope: Construct, id: string, props: RatchetProps) {
+  constructor(scope: Construct, id: string, props: RatchetProps = {}) {
     super(scope, id);
-    const config = (this.config = props.config);
+    const config = (this.config = resolveRatchetProps(props));
     const registry = props.providers ?? PROVIDERS;
     this.providers = registry.filter((p) => !isUnsubscribe(p));
     const projectRoot = props.projectRoot ?? fileURLToPath(new URL('../..', import.meta.url));
     const names = resourceNames(config.resourcePrefix);
 
-    // Seams are left out of logical ids in the shipped stack (stable-ids.ts): their resources keep the
-    // ids they had before the split.
-    this.tables = seam(new RatchetTables(this, 'Storage', {
+    this.tables = new RatchetTables(this, 'Storage', {
       inboxTableName: names.inboxTable,
       suppressionTableName: names.suppressionTable,
       inboxPointInTimeRecovery: config.inboxPointInTimeRecovery,
-    }));
-    this.events = seam(new EventQueue(this, 'Events', { queueName: names.queue, deadLetterQueueName: names.deadLetterQueue }));
-    this.ses = seam(new SesFeed(this, 'SesFeed', {
+      reuseSuppressionTable: config.reuseRetained,
+    });
+    this.events = new EventQueue(this, 'Events', { queueName: names.queue, deadLetterQueueName: names.deadLetterQueue });
+    this.ses = new SesFeed(this, 'SesFeed', {
       createConfigurationSet: config.createConfigurationSet,
       deadLetterQueueName: names.sesDeadLetterQueue,
-    }));
-    this.secrets = seam(new ProviderSecrets(this, 'Secrets', { providers: registry, secretName: names.secret }));
+    });
+    this.secrets = new ProviderSecrets(this, 'Secrets', {
+      providers: registry,
+      secretName: names.secret,
+      reuseRetained: config.reuseRetained,
+    });
     const topicArns = this.ses.topicArns(config.extraTopicArns);
 
+    const edgeEnv = edgeEnvironment(config, {
+      inboxTable: this.tables.inbox.tableName,
+      queueUrl: this.events.queue.queueUrl,
+      topicArns,
+      secretArns: this.secrets.environment(),
+    });
     this.edge = new HandlerFunction(this, 'Edge', {
       projectRoot,
       entry: 'lambdas/edge.ts',
       description: 'Ratchet edge: authenticates provider webhooks, stores them in the inbox and enqueues them',
       timeoutSeconds: EDGE.timeoutSeconds,
       memoryMb: EDGE.memoryMb,
-      environment: edgeEnvironment(config, {
-        inboxTable: this.tables.inbox.tableName,
-        queueUrl: this.events.queue.queueUrl,
-        topicArns,
-        secretArns: this.secrets.environment(),
-      }),
+      environment: edgeEnv,
       logRetention: config.logRetention,
     });
-    this.tables.grantAdmit(this.edge.role);
-    this.events.grantSend(this.edge.role);
-    allow(this.edge.role, ['sns:ConfirmSubscription'], topicArns);
-    this.secrets.grantRead(this.edge.role);
+    this.grantEdgeCode(this.edge, topicArns);
+
+    if (config.sesFeed === 'sqs') {
+      this.sesQueue = new SesQueueFeed(this, 'SesQueue', {
+        topic: this.ses.topic,
+        allowedTopicArns: topicArns,
+        queueName: names.sesQueue,
+        deadLetterQueue: this.ses.deadLetterQueue,
+        environment: edgeEnv,
+        projectRoot,
+        logRetention: config.logRetention,
+      });
+      this.grantEdgeCode(this.sesQueue.feed, topicArns);
+    }
 
     this.consumer = new HandlerFunction(this, 'Consumer', {
       projectRoot,
@@ -113,53 +154,84 @@ export class Ratchet extends Construct {
     this.consumerEventSource = this.events.attachConsumer(this.consumer.function);
 
     this.front = this.createFrontDoor();
+    // SNS confirms an HTTPS subscription by POSTing to the SES URL the moment it is created, and counts
+    // a 404 as delivered (no retry): the front door must be live first.
+    this.sesSubscription =
+      this.sesQueue?.subscription ??
+      this.ses.subscribe({
+        url: webhookUrl(this.front, 'ses'),
+        maxReceivesPerSecond: config.snsMaxReceivesPerSecond,
+        dependsOn: this.front.ready,
+      });
 
-    // SNS confirms the subscription by POSTing to the SES URL the moment it is created, and counts a
-    // 404 as delivered (no retry): the front door must be live first.
-    this.sesSubscription = this.ses.subscribe({
-      url: webhookUrl(this.front, 'ses'),
-      maxReceivesPerSecond: config.snsMaxReceivesPerSecond,
-      dependsOn: this.front.ready,
-    });
+    this.inboxTable = this.tables.inbox;
+    this.suppressionTable = this.tables.suppressions;
+    this.queue = this.events.queue;
+    this.deadLetterQueue = this.events.deadLetterQueue;
+    this.sesTopic = this.ses.topic;
+    this.sesDeadLetterQueue = this.ses.deadLetterQueue;
+    this.configurationSet = this.ses.configurationSet;
+    this.sesFeedQueue = this.sesQueue?.queue;
+    this.feed = this.sesQueue?.feed;
+    this.feedEventSource = this.sesQueue?.eventSource;
+    this.webhookApi = this.front instanceof WebhookApi ? this.front : undefined;
 
+    const metrics = frontDoorMetrics(this.front, this.edge.function);
     this.alarms = new RatchetAlarms(this, 'Alarms', {
-      serverErrors: this.frontServerErrors(),
-      queue: this.events.queue,
-      deadLetterQueue: this.events.deadLetterQueue,
-      functions: { edge: this.edge.function, consumer: this.consumer.function },
+      serverErrors: metrics.serverErrors,
+      queue: this.queue,
+      deadLetterQueue: this.deadLetterQueue,
+      functions: this.functions(),
       email: config.alarmEmail,
     });
+    this.alarmTopic = this.alarms.topic;
     addSignalAlarms(this.alarms, {
-      sesTopic: this.ses.topic,
-      sesDeadLetterQueue: this.ses.deadLetterQueue,
+      sesTopic: this.sesTopic,
+      sesDeadLetterQueue: this.sesDeadLetterQueue,
+      sesFeedQueue: this.sesFeedQueue,
       providers: this.providers.map((p) => p.name),
       secretProviders: this.providers.filter((p) => this.secrets.byProvider.has(p.name)).map((p) => p.name),
       rejectedRequestsThreshold: config.rejectedRequestsAlarmThreshold,
-      throttled: this.frontThrottled(),
+      throttled: metrics.throttled,
     });
-
     this.dashboard = new RatchetDashboard(this, 'Dashboard', {
       providers: this.providers.map((p) => p.name),
-      queue: this.events.queue,
-      deadLetterQueue: this.events.deadLetterQueue,
-      sesDeadLetterQueue: this.ses.deadLetterQueue,
-      functions: { edge: this.edge.function, consumer: this.consumer.function },
-      front: {
-        clientErrors: this.frontClientErrors(),
-        throttled: this.frontThrottled(),
-        serverErrors: this.frontServerErrors(),
-      },
+      queue: this.queue,
+      deadLetterQueue: this.deadLetterQueue,
+      sesDeadLetterQueue: this.sesDeadLetterQueue,
+      sesFeedQueue: this.sesFeedQueue,
+      functions: this.functions(),
+      front: metrics,
     });
     acknowledgeNagFindings(this);
   }
 
-  /** 4xx answered by the front door. */
-  private frontClientErrors(): cloudwatch.Metric {
-    if (this.front instanceof WebhookApi) return this.front.api.metricClientError({ period: ALARM_PERIOD, statistic: 'Sum' });
-    return this.edge.function.metric('Url4xxCount', { period: ALARM_PERIOD, statistic: 'Sum' });
+  /** Read the suppression list, as sending code does (`isSuppressed`): GetItem and BatchGetItem, nothing else. */
+  grantReadSuppressions(grantee: iam.IGrantable): void {
+    allow(grantee, ['dynamodb:GetItem', 'dynamodb:BatchGetItem'], [this.suppressionTable.tableArn]);
   }
 
-  /** The HTTP API, or the Function URL (context `front`). */
+  /** Send events to the queue between the edge code and the consumer. */
+  grantSendEvents(grantee: iam.IGrantable): void {
+    this.events.grantSend(grantee);
+  }
+
+  /** What the edge code needs wherever it runs: admission, the event queue, SNS confirmations, the secrets. */
+  private grantEdgeCode(handler: HandlerFunction, topicArns: string[]): void {
+    this.tables.grantAdmit(handler.role);
+    this.events.grantSend(handler.role);
+    allow(handler.role, ['sns:ConfirmSubscription'], topicArns);
+    this.secrets.grantRead(handler.role);
+  }
+
+  /** The functions by role, for the alarms and the dashboard. */
+  private functions(): Record<string, IFunction> {
+    const all: Record<string, IFunction> = { edge: this.edge.function, consumer: this.consumer.function };
+    if (this.sesQueue) all.feed = this.sesQueue.feed.function;
+    return all;
+  }
+
+  /** The HTTP API, or the Function URL (`front`). */
   private createFrontDoor(): FrontDoor {
     const { config } = this;
     if (config.front === 'function-url') {
@@ -168,33 +240,16 @@ export class Ratchet extends Construct {
         reservedConcurrency: config.edgeReservedConcurrency,
       });
     }
-    const api = seam(new WebhookApi(this, 'WebhookApi', {
+    const api = new WebhookApi(this, 'WebhookApi', {
       edge: this.edge.function,
       throttle: { rateLimit: config.throttleRateLimit, burstLimit: config.throttleBurstLimit },
       sesRoute: { rateLimit: config.sesRouteRateLimit, burstLimit: config.sesRouteBurstLimit },
       unsubscribeRoute: { rateLimit: API.unsubscribeRateLimit, burstLimit: API.unsubscribeBurstLimit },
       logRetention: config.logRetention,
-    }));
+    });
     // Where unsubscribe links point. Not set for the Function URL, where the edge would depend on its
     // own URL (a cycle): there the `UnsubscribeBaseUrl` output is the only source.
-    this.edge.function.addEnvironment('UNSUBSCRIBE_BASE_URL', api.baseUrl);
+    for (const handler of [this.edge, this.sesQueue?.feed]) handler?.function.addEnvironment('UNSUBSCRIBE_BASE_URL', api.baseUrl);
     return api;
   }
-
-  /** 5xx answered by the front door. */
-  private frontServerErrors(): cloudwatch.Metric {
-    if (this.front instanceof WebhookApi) return this.front.api.metricServerError({ period: ALARM_PERIOD, statistic: 'Sum' });
-    return this.edge.function.metric('Url5xxCount', { period: ALARM_PERIOD, statistic: 'Sum' });
-  }
-
-  /** 429s: API Gateway's from its access log; the Function URL's are the edge's throttles. */
-  frontThrottled(): cloudwatch.Metric {
-    if (this.front instanceof WebhookApi) return this.front.metricThrottled({ period: ALARM_PERIOD });
-    return this.edge.function.metricThrottles({ period: ALARM_PERIOD, statistic: 'Sum' });
-  }
-}
-
-function seam<T extends Construct>(construct: T): T {
-  markTransparent(construct);
-  return construct;
 }

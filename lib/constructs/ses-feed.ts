@@ -1,12 +1,13 @@
 /**
- * SES -> SNS -> HTTPS: the topic SES publishes to (TLS-only), the configuration set that feeds it (or a
- * topic policy for SES in this account when the operator wires SES themselves), the HTTPS subscription
- * to the front door's SES URL, and the subscription's dead-letter queue.
+ * The SES side of the stack, whichever way its events reach the edge code: the topic SES publishes to
+ * (TLS-only), the configuration set that feeds it (or a topic policy for SES in this account when the
+ * operator wires SES themselves), and the SES dead-letter queue `<prefix>-ses-dead-letters`.
  *
- * SNS retries only 5xx, timeouts and connection errors, for at most an hour, then discards the message
- * unless the subscription has a dead-letter queue. With one, the message lands in
- * `<prefix>-ses-dead-letters` as the JSON envelope SNS would have POSTed (signature included), and
- * `ratchet ses redrive` replays it through the edge.
+ * With `sesFeed=sqs` (the default) the topic feeds a queue (ses-queue-feed.ts) whose redrive target is
+ * the dead-letter queue. With `sesFeed=https` the topic is subscribed over HTTPS to the front door's SES
+ * URL (`subscribe`): SNS retries only 5xx, timeouts and connection errors, for at most an hour, then
+ * moves the message to the dead-letter queue. Either way a dead letter is the JSON envelope SNS signed,
+ * and `ratchet ses redrive` replays it through the edge.
  */
 import { Duration } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -87,8 +88,8 @@ export class SesFeed extends Construct {
       );
     }
 
-    // The subscription adds the queue policy: sqs:SendMessage for sns.amazonaws.com, only with
-    // aws:SourceArn = this topic.
+    // The subscription (either kind) adds the queue policy: sqs:SendMessage for sns.amazonaws.com,
+    // only with aws:SourceArn = this topic.
     this.deadLetterQueue = new sqs.Queue(this, 'SesDeadLetterQueue', {
       queueName: props.deadLetterQueueName,
       retentionPeriod: Duration.days(SES_DEAD_LETTERS.retentionDays),

@@ -7,6 +7,7 @@
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { ALARMS, SES_FEED } from '../definitions.js';
 import { ALARM_PERIOD, type RatchetAlarms } from './alarms.js';
 import { EDGE_METRICS, ratchetMetric, type EdgeMetric } from './metric-catalog.js';
 import { pascal } from './provider-secrets.js';
@@ -14,6 +15,8 @@ import { pascal } from './provider-secrets.js';
 export interface SignalAlarmsProps {
   readonly sesTopic: sns.ITopic;
   readonly sesDeadLetterQueue: sqs.IQueue;
+  /** The SES feed's queue (`sesFeed=sqs`); without one the topic is subscribed over HTTPS. */
+  readonly sesFeedQueue?: sqs.IQueue;
   /** Every provider with a route (one rejected-requests alarm each). */
   readonly providers: readonly string[];
   /** Providers whose credentials come from a secret (ConfigurationErrors). */
@@ -25,12 +28,29 @@ export interface SignalAlarmsProps {
 
 export function addSignalAlarms(alarms: RatchetAlarms, props: SignalAlarmsProps): void {
   alarms.add('SesDeadLettersNotEmpty', {
-    alarmDescription:
-      'SNS gave up delivering SES events to the edge (an hour of 5xx or timeouts) and parked them in the SES dead-letter queue. Fix the cause, then `npm run ratchet -- ses redrive`.',
+    alarmDescription: props.sesFeedQueue
+      ? 'SES envelopes are in the SES dead-letter queue: not authentic or off the topic allowlist (moved at once), or failing for an hour (moved by the redrive policy). Fix the cause, then `npm run ratchet -- ses redrive`.'
+      : 'SNS gave up delivering SES events to the edge (an hour of 5xx or timeouts) and parked them in the SES dead-letter queue. Fix the cause, then `npm run ratchet -- ses redrive`.',
     metric: props.sesDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: 'Maximum' }),
     threshold: 1,
     evaluationPeriods: 1,
   });
+  if (props.sesFeedQueue) {
+    alarms.add('SesFeedBacklogOld', {
+      alarmDescription: `The oldest SES envelope in the feed queue is over ${ALARMS.queueAgeSeconds / 60} minutes old: the feed function is failing or not keeping up. Nothing is lost yet (SQS keeps it for ${SES_FEED.retentionDays} days): check the feed function's errors.`,
+      metric: props.sesFeedQueue.metricApproximateAgeOfOldestMessage({ period: ALARM_PERIOD, statistic: 'Maximum' }),
+      threshold: ALARMS.queueAgeSeconds,
+      evaluationPeriods: 1,
+    });
+  } else {
+    alarms.add('SesSubscriptionNotDelivering', {
+      alarmDescription: `For ${PENDING_PERIODS} periods of 5 minutes, the SES topic published more messages than SNS delivered or failed to deliver: the HTTPS subscription is pending confirmation (or SNS is far behind its pace). Confirm it (README: checking the SES subscription).`,
+      metric: undeliveredMessages(props.sesTopic),
+      threshold: 1,
+      evaluationPeriods: PENDING_PERIODS,
+      datapointsToAlarm: PENDING_PERIODS,
+    });
+  }
   alarms.add('SesNotificationsFailed', {
     alarmDescription:
       'SNS failed to deliver SES events to the edge (NumberOfNotificationsFailed > 0). They are retried for an hour, then dead-lettered: check the edge and the SES dead-letter queue.',
@@ -69,6 +89,27 @@ export function addSignalAlarms(alarms: RatchetAlarms, props: SignalAlarmsProps)
       evaluationPeriods: 1,
     });
   }
+}
+
+/**
+ * A message published in one period may be delivered in the next, so one period with more published
+ * than delivered is noise; three in a row (15 minutes) is a subscription that is not delivering.
+ */
+export const PENDING_PERIODS = 3;
+
+/** Published minus (delivered + failed): above zero while messages reach no endpoint at all. */
+function undeliveredMessages(topic: sns.ITopic): cloudwatch.IMetric {
+  const options = { period: ALARM_PERIOD, statistic: 'Sum' };
+  return new cloudwatch.MathExpression({
+    expression: 'FILL(published, 0) - (FILL(delivered, 0) + FILL(failed, 0))',
+    usingMetrics: {
+      published: topic.metricNumberOfMessagesPublished(options),
+      delivered: topic.metricNumberOfNotificationsDelivered(options),
+      failed: topic.metricNumberOfNotificationsFailed(options),
+    },
+    period: ALARM_PERIOD,
+    label: 'SES messages published but neither delivered nor failed',
+  });
 }
 
 /** An edge metric summed over providers (alarms cannot use SEARCH; at most 10 metrics in a math expression). */

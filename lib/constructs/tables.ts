@@ -16,11 +16,16 @@ export interface RatchetTablesProps {
   readonly inboxTableName: string;
   readonly suppressionTableName: string;
   readonly inboxPointInTimeRecovery: boolean;
+  /**
+   * Use the suppression table a destroyed stack retained, by name, instead of creating it (context
+   * `reuseRetained`). It keeps its PITR and deletion protection, which `ratchet doctor` checks by name.
+   */
+  readonly reuseSuppressionTable?: boolean;
 }
 
 export class RatchetTables extends Construct {
   readonly inbox: dynamodb.Table;
-  readonly suppressions: dynamodb.Table;
+  readonly suppressions: dynamodb.ITable;
 
   constructor(scope: Construct, id: string, props: RatchetTablesProps) {
     super(scope, id);
@@ -32,14 +37,16 @@ export class RatchetTables extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: props.inboxPointInTimeRecovery },
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    this.suppressions = new dynamodb.Table(this, 'SuppressionTable', {
-      tableName: props.suppressionTableName,
-      partitionKey: { name: SUPPRESSION_TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
+    this.suppressions = props.reuseSuppressionTable
+      ? dynamodb.Table.fromTableName(this, 'SuppressionTable', props.suppressionTableName)
+      : new dynamodb.Table(this, 'SuppressionTable', {
+          tableName: props.suppressionTableName,
+          partitionKey: { name: SUPPRESSION_TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
+          billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+          pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+          deletionProtection: true,
+          removalPolicy: RemovalPolicy.RETAIN,
+        });
   }
 
   /** The edge: conditional put (admission, nonce claims, the control ledger) and a duplicate's status read. Never an update. */

@@ -12,7 +12,7 @@ beforeAll(() => {
 afterAll(() => s?.cleanup());
 
 const alarms = () =>
-  Object.fromEntries(s.stack.alarms.alarms.map((a) => [a.node.id, resources(s)[logicalId(a)]!.Properties as Record<string, any>]));
+  Object.fromEntries(s.stack.ratchet.alarms.alarms.map((a) => [a.node.id, resources(s)[logicalId(a)]!.Properties as Record<string, any>]));
 const providers = PROVIDERS.filter((p) => p.name !== 'unsubscribe');
 const edgeMetric = (name: string, provider: string) => ({
   Namespace: 'Ratchet',
@@ -33,9 +33,11 @@ describe('alarms', () => {
         'DeadLetterQueueNotEmpty',
         'EdgeFunctionErrors',
         'EdgeServerErrors',
+        'FeedFunctionErrors',
         'FrontDoorThrottled',
         'QueueBacklogOld',
         'SesDeadLettersNotEmpty',
+        'SesFeedBacklogOld',
         'SesNotificationsFailed',
         'SesUnsubscribeConfirmations',
         ...providers.map((p) => `RequestsRejected${pascal(p.name)}`),
@@ -43,20 +45,20 @@ describe('alarms', () => {
     );
     expect(Object.keys(s.template.findResources('AWS::CloudWatch::Alarm'))).toHaveLength(Object.keys(all).length);
     for (const [id, p] of Object.entries(all)) {
-      expect(p.AlarmActions, id).toEqual([{ Ref: logicalId(s.stack.alarms.topic) }]);
+      expect(p.AlarmActions, id).toEqual([{ Ref: logicalId(s.stack.ratchet.alarms.topic) }]);
       expect(p.ComparisonOperator, id).toBe('GreaterThanOrEqualToThreshold');
       expect(p.TreatMissingData, id).toBe('notBreaching');
       expect(p.Period ?? p.Metrics?.find((m: any) => m.MetricStat)?.MetricStat.Period, id).toBe(300);
     }
     expect(s.template.findResources('AWS::SNS::Subscription', { Properties: { Protocol: 'email' } })).toEqual({});
-    s.template.hasResourceProperties('AWS::SNS::TopicPolicy', { Topics: [{ Ref: logicalId(s.stack.alarms.topic) }] });
+    s.template.hasResourceProperties('AWS::SNS::TopicPolicy', { Topics: [{ Ref: logicalId(s.stack.ratchet.alarms.topic) }] });
   });
 
   it('a message in either dead-letter queue alarms at once', () => {
     const all = alarms();
     for (const [id, queue] of [
-      ['DeadLetterQueueNotEmpty', s.stack.deadLetterQueue],
-      ['SesDeadLettersNotEmpty', s.stack.sesDeadLetterQueue],
+      ['DeadLetterQueueNotEmpty', s.stack.ratchet.deadLetterQueue],
+      ['SesDeadLettersNotEmpty', s.stack.ratchet.sesDeadLetterQueue],
     ] as const) {
       expect(all[id], id).toMatchObject({
         Namespace: 'AWS/SQS',
@@ -73,7 +75,7 @@ describe('alarms', () => {
     expect(alarms().SesNotificationsFailed).toMatchObject({
       Namespace: 'AWS/SNS',
       MetricName: 'NumberOfNotificationsFailed',
-      Dimensions: [{ Name: 'TopicName', Value: { 'Fn::GetAtt': [logicalId(s.stack.topic), 'TopicName'] } }],
+      Dimensions: [{ Name: 'TopicName', Value: { 'Fn::GetAtt': [logicalId(s.stack.ratchet.sesTopic), 'TopicName'] } }],
       Statistic: 'Sum',
       Threshold: 1,
     });
@@ -83,7 +85,7 @@ describe('alarms', () => {
     expect(alarms().QueueBacklogOld).toMatchObject({
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateAgeOfOldestMessage',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(s.stack.queue), 'QueueName'] } }],
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(s.stack.ratchet.queue), 'QueueName'] } }],
       Threshold: 1800,
     });
   });
@@ -92,7 +94,7 @@ describe('alarms', () => {
     expect(alarms().EdgeServerErrors).toMatchObject({
       Namespace: 'AWS/ApiGateway',
       MetricName: '5xx',
-      Dimensions: [{ Name: 'ApiId', Value: { Ref: logicalId(s.stack.webhookApi!.api) } }],
+      Dimensions: [{ Name: 'ApiId', Value: { Ref: logicalId(s.stack.ratchet.webhookApi!.api) } }],
       Statistic: 'Sum',
       Threshold: 1,
       EvaluationPeriods: 3,
@@ -100,10 +102,11 @@ describe('alarms', () => {
     });
   });
 
-  it('a crash or timeout of either Lambda alarms', () => {
+  it('a crash or timeout of any Lambda alarms', () => {
     for (const [id, handler] of [
-      ['EdgeFunctionErrors', s.stack.edge],
-      ['ConsumerFunctionErrors', s.stack.consumer],
+      ['EdgeFunctionErrors', s.stack.ratchet.edge],
+      ['ConsumerFunctionErrors', s.stack.ratchet.consumer],
+      ['FeedFunctionErrors', s.stack.ratchet.feed!],
     ] as const) {
       expect(alarms()[id], id).toMatchObject({
         Namespace: 'AWS/Lambda',
@@ -131,7 +134,7 @@ describe('alarms', () => {
     const config = all.ConfigurationErrors!;
     expect(config.Threshold).toBe(1);
     const stats = (config.Metrics as any[]).filter((m) => m.MetricStat).map((m) => m.MetricStat.Metric);
-    expect(stats.map((m) => m.Dimensions.find((d: any) => d.Name === 'provider').Value).sort()).toEqual([...s.stack.secrets.keys()].sort());
+    expect(stats.map((m) => m.Dimensions.find((d: any) => d.Name === 'provider').Value).sort()).toEqual([...s.stack.ratchet.secrets.byProvider.keys()].sort());
     for (const m of stats) expect(m).toMatchObject({ Namespace: 'Ratchet', MetricName: 'ConfigurationErrors' });
     expect((config.Metrics as any[]).find((m) => m.Expression).Expression).toMatch(/^SUM\(\[FILL\(m0, 0\)/);
   });

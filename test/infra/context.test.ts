@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderDefinition } from '../../lambdas/core/provider.js';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import { providerSettingsFromContext, readConfig } from '../../lib/config.js';
+import { resolveRatchetProps } from '../../lib/constructs/ratchet-props.js';
 import { API } from '../../lib/definitions.js';
 import {
   expectedGrants,
@@ -31,6 +32,8 @@ let s: Synthesized;
 beforeAll(() => {
   s = synthesizeTemplate({
     extraTopicArns: ` ${OTHER_TOPIC}, ${THIRD_TOPIC} ,`,
+    // The HTTPS subscription, whose pace (snsMaxReceivesPerSecond) is checked below.
+    sesFeed: 'https',
     inboxTtlDays: '45',
     inboxPointInTimeRecovery: 'true',
     ...Object.fromEntries(Object.entries(PROVIDER_SETTING_CONTEXT).map(([key, { given }]) => [key, given])),
@@ -53,7 +56,7 @@ beforeAll(() => {
 afterAll(() => s?.cleanup());
 
 const env = (fn: 'edge' | 'consumer') =>
-  (s.template.toJSON().Resources[functionLogicalId(s.stack[fn])] as any).Properties.Environment.Variables as Record<
+  (s.template.toJSON().Resources[functionLogicalId(s.stack.ratchet[fn])] as any).Properties.Environment.Variables as Record<
     string,
     unknown
   >;
@@ -72,11 +75,11 @@ describe('context overrides', () => {
 
   it('extra topic ARNs join the edge allowlist and its ConfirmSubscription grant', () => {
     expect(env('edge').SNS_TOPIC_ARNS).toEqual({
-      'Fn::Join': ['', [{ Ref: logicalId(s.stack.topic) }, `,${OTHER_TOPIC},${THIRD_TOPIC}`]],
+      'Fn::Join': ['', [{ Ref: logicalId(s.stack.ratchet.sesTopic) }, `,${OTHER_TOPIC},${THIRD_TOPIC}`]],
     });
-    const g = grants(roleStatements(s.template, s.stack.edge));
+    const g = grants(roleStatements(s.template, s.stack.ratchet.edge));
     expect(g['sns:ConfirmSubscription']).toEqual(
-      expectedGrants(s.stack, [[['sns:ConfirmSubscription'], [s.stack.topic.topicArn, OTHER_TOPIC, THIRD_TOPIC]]])[
+      expectedGrants(s.stack, [[['sns:ConfirmSubscription'], [s.stack.ratchet.sesTopic.topicArn, OTHER_TOPIC, THIRD_TOPIC]]])[
         'sns:ConfirmSubscription'
       ],
     );
@@ -108,7 +111,7 @@ describe('context overrides', () => {
   });
 
   it('rejectedRequestsAlarmThreshold sets every per-provider rejection alarm', () => {
-    const rejected = s.stack.alarms.alarms.filter((a) => a.node.id.startsWith('RequestsRejected'));
+    const rejected = s.stack.ratchet.alarms.alarms.filter((a) => a.node.id.startsWith('RequestsRejected'));
     expect(rejected.length).toBeGreaterThan(0);
     for (const alarm of rejected) {
       expect((s.template.toJSON().Resources[logicalId(alarm)] as any).Properties.Threshold).toBe(7);
@@ -130,15 +133,15 @@ describe('context overrides', () => {
     expect(secretNames.length).toBeGreaterThan(0);
     for (const name of secretNames) expect(name).toMatch(/^ratchet-staging\/[a-z]+$/);
     // The functions are told the names, never left to the defaults.
-    expect(env('edge').INBOX_TABLE).toEqual({ Ref: logicalId(s.stack.inboxTable) });
-    expect(env('consumer').SUPPRESSION_TABLE).toEqual({ Ref: logicalId(s.stack.suppressionTable) });
+    expect(env('edge').INBOX_TABLE).toEqual({ Ref: logicalId(s.stack.ratchet.inboxTable) });
+    expect(env('consumer').SUPPRESSION_TABLE).toEqual({ Ref: logicalId(s.stack.ratchet.suppressionTable) });
   });
 
   it('alarmEmail subscribes that address to the alarm topic', () => {
     s.template.hasResourceProperties('AWS::SNS::Subscription', {
       Protocol: 'email',
       Endpoint: 'ops@example.com',
-      TopicArn: { Ref: logicalId(s.stack.alarms.topic) },
+      TopicArn: { Ref: logicalId(s.stack.ratchet.alarms.topic) },
     });
   });
 
@@ -163,7 +166,7 @@ describe('context overrides', () => {
     s.template.resourceCountIs('AWS::SES::ConfigurationSetEventDestination', 0);
     expect(s.template.toJSON().Outputs.ConfigurationSetName).toBeUndefined();
     s.template.hasResourceProperties('AWS::SNS::TopicPolicy', {
-      Topics: [{ Ref: logicalId(s.stack.topic) }],
+      Topics: [{ Ref: logicalId(s.stack.ratchet.sesTopic) }],
       PolicyDocument: {
         Statement: Match.arrayWith([
           {
@@ -171,7 +174,7 @@ describe('context overrides', () => {
             Effect: 'Allow',
             Action: 'sns:Publish',
             Principal: { Service: 'ses.amazonaws.com' },
-            Resource: { Ref: logicalId(s.stack.topic) },
+            Resource: { Ref: logicalId(s.stack.ratchet.sesTopic) },
             Condition: {
               StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
               ArnLike: {
@@ -195,7 +198,7 @@ describe('context parsing', () => {
   const config = (context: Record<string, unknown>) => {
     const root = new Construct(undefined as never, '');
     for (const [key, value] of Object.entries(context)) root.node.setContext(key, value);
-    return readConfig(root.node);
+    return resolveRatchetProps(readConfig(root.node));
   };
 
   it('defaults', () => {

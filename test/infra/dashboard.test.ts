@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import { SHORTEST_RETRY_WINDOW_SECONDS } from '../../lib/constructs/dashboard.js';
+import { ALARMS } from '../../lib/definitions.js';
 import { ACCESS_LOG_METRICS, CONSUMER_METRICS, EDGE_METRICS, METRIC_NAMESPACE, SERVICES } from '../../lib/constructs/metric-catalog.js';
 import { resources, synthesizeTemplate, type Synthesized } from './helpers.js';
 
@@ -111,6 +112,8 @@ describe('dashboard', () => {
           EDGE_METRICS.duplicate, EDGE_METRICS.duplicate,
           EDGE_METRICS.ignored, EDGE_METRICS.rejected, EDGE_METRICS.transient,
           CONSUMER_METRICS.applied, CONSUMER_METRICS.suppressed,
+          // The SES feed's row (sesFeed=sqs, the default).
+          ...(provider === 'ses' ? [EDGE_METRICS.sesFeedDeadLettered] : []),
         ].sort(),
       );
     }
@@ -135,8 +138,15 @@ describe('dashboard', () => {
         'edge: errors and throttles',
         'consumer: errors and throttles',
         'Front door: 4xx, 429, 5xx',
+        'SES feed: queued envelopes',
+        'SES feed: oldest envelope (s)',
+        'SES feed: dead-lettered (never admissible)',
+        'feed: duration p50 / p99 (ms)',
       ]),
     );
+    const feedAge = widgets.find((w) => w.title === 'SES feed: oldest envelope (s)')!;
+    expect(JSON.stringify(feedAge.metrics)).toContain('ApproximateAgeOfOldestMessage');
+    expect(feedAge.annotations.horizontal[0].value).toBe(ALARMS.queueAgeSeconds);
     const age = widgets.find((w) => w.title.startsWith('Oldest'))!;
     expect(age.annotations.horizontal[0].value).toBe(SHORTEST_RETRY_WINDOW_SECONDS);
     const front = JSON.stringify(widgets.find((w) => w.title.startsWith('Front door'))!.metrics);
@@ -148,7 +158,7 @@ describe('dashboard', () => {
   });
 
   it('the alarms on Ratchet metrics use emitted names with {service, provider}', () => {
-    for (const alarm of s.stack.alarms.alarms) {
+    for (const alarm of s.stack.ratchet.alarms.alarms) {
       const p = resources(s)[s.stack.getLogicalId(alarm.node.defaultChild as never)]!.Properties;
       const stats = p.Metrics ? p.Metrics.filter((m: any) => m.MetricStat).map((m: any) => m.MetricStat.Metric) : [p];
       for (const m of stats) {

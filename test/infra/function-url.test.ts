@@ -1,4 +1,4 @@
-/** The Function URL front door (context `front=function-url`): same outputs, SNS points at it. */
+/** The Function URL front door (context `front=function-url`): same outputs, same routes on the edge. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import { API, FUNCTION_URL } from '../../lib/definitions.js';
@@ -33,7 +33,7 @@ describe('Function URL front door', () => {
     s.template.resourceCountIs('AWS::Lambda::Url', 1);
     expect(resources(s)[urlId()]!.Properties).toEqual({
       AuthType: 'NONE',
-      TargetFunctionArn: { 'Fn::GetAtt': [functionLogicalId(s.stack.edge), 'Arn'] },
+      TargetFunctionArn: { 'Fn::GetAtt': [functionLogicalId(s.stack.ratchet.edge), 'Arn'] },
     });
     s.template.hasResourceProperties('AWS::Lambda::Permission', {
       Action: 'lambda:InvokeFunctionUrl',
@@ -49,20 +49,14 @@ describe('Function URL front door', () => {
   });
 
   it("the edge's reserved concurrency is the throttle, with room for twice the SNS pace", () => {
-    const reserved = resources(s)[functionLogicalId(s.stack.edge)]!.Properties.ReservedConcurrentExecutions as number;
-    expect(reserved).toBe(s.stack.config.edgeReservedConcurrency);
+    const reserved = resources(s)[functionLogicalId(s.stack.ratchet.edge)]!.Properties.ReservedConcurrentExecutions as number;
+    expect(reserved).toBe(s.stack.ratchet.config.edgeReservedConcurrency);
     expect(reserved).toBeGreaterThanOrEqual(Math.ceil(API.snsMaxReceivesPerSecond * FUNCTION_URL.secondsPerRequest * 2));
-    expect(resources(s)[functionLogicalId(s.stack.consumer)]!.Properties.ReservedConcurrentExecutions).toBeUndefined();
+    expect(resources(s)[functionLogicalId(s.stack.ratchet.consumer)]!.Properties.ReservedConcurrentExecutions).toBeUndefined();
   });
 
-  it('the SNS subscription points at <function url>/webhooks/ses, after the URL exists, with its dead-letter queue', () => {
-    const sub = resources(s)[logicalId(s.stack.sesSubscription)]!;
-    expect(text(sub.Properties.Endpoint)).toBe(`https://${host()}/webhooks/ses`);
-    const permissionIds = Object.keys(s.template.findResources('AWS::Lambda::Permission'));
-    expect(permissionIds).toHaveLength(2);
-    // Until both permissions exist the URL answers 403, which SNS would count as delivered.
-    expect(sub.DependsOn).toEqual(expect.arrayContaining([urlId(), ...permissionIds]));
-    expect(sub.Properties.RedrivePolicy).toBeDefined();
+  it('the Function URL has exactly its two public invoke permissions (the SES subscription over it: ses-feed.test.ts)', () => {
+    expect(Object.keys(s.template.findResources('AWS::Lambda::Permission'))).toHaveLength(2);
   });
 
   it('outputs keep their names and shapes', () => {
@@ -75,9 +69,9 @@ describe('Function URL front door', () => {
   });
 
   it('the edge is not told its own URL (that would be a dependency cycle); 429s are its Lambda throttles; 5xx its URL 5xx', () => {
-    const env = resources(s)[functionLogicalId(s.stack.edge)]!.Properties.Environment.Variables;
+    const env = resources(s)[functionLogicalId(s.stack.ratchet.edge)]!.Properties.Environment.Variables;
     expect(env.UNSUBSCRIBE_BASE_URL).toBeUndefined();
-    const alarms = Object.fromEntries(s.stack.alarms.alarms.map((a) => [a.node.id, resources(s)[logicalId(a)]!.Properties]));
+    const alarms = Object.fromEntries(s.stack.ratchet.alarms.alarms.map((a) => [a.node.id, resources(s)[logicalId(a)]!.Properties]));
     expect(alarms.FrontDoorThrottled).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Throttles' });
     expect(alarms.EdgeServerErrors).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Url5xxCount' });
   });

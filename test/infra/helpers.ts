@@ -2,7 +2,7 @@
  * Shared by the infra tests: synthesize the real app (real esbuild bundling) once per file, and read
  * IAM statements back per function in a form that is easy to compare exactly.
  */
-import { App, Stack, type IResolvable } from 'aws-cdk-lib';
+import { App, CfnElement, Stack, type IResolvable } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
@@ -134,4 +134,29 @@ export function render(value: unknown): string {
     }
   }
   return JSON.stringify(value);
+}
+
+/**
+ * The resources under `scope`, keyed by their construct path below `root` (the Ratchet construct), with
+ * every logical id in them (Ref, Fn::GetAtt, DependsOn) replaced by `<path>` in the same way: a template
+ * fragment that compares across logical-id schemes.
+ */
+export function resourcesByPath(s: Synthesized, root: IConstruct, scope: IConstruct): Record<string, unknown> {
+  const byId = new Map<string, string>();
+  const inScope = new Set<string>();
+  const relative = (c: IConstruct) => c.node.path.slice(root.node.path.length + 1);
+  for (const c of s.stack.node.findAll()) {
+    if (!CfnElement.isCfnElement(c)) continue;
+    const id = s.stack.getLogicalId(c);
+    byId.set(id, relative(c));
+    if (c.node.scopes.includes(scope)) inScope.add(id);
+  }
+  const replace = (value: unknown): unknown => {
+    if (typeof value === 'string') return byId.has(value) ? `<${byId.get(value)}>` : value;
+    if (Array.isArray(value)) return value.map(replace);
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replace(v)]));
+    return value;
+  };
+  const all = resources(s);
+  return Object.fromEntries([...inScope].filter((id) => all[id]).sort().map((id) => [byId.get(id)!, replace(all[id])]));
 }

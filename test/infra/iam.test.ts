@@ -14,7 +14,7 @@ const LOG_WRITE = ['logs:CreateLogStream', 'logs:PutLogEvents'];
 
 describe('least-privilege IAM', () => {
   it('roles carry no managed policies and no inline policies of their own', () => {
-    for (const handler of [s.stack.edge, s.stack.consumer]) {
+    for (const handler of [s.stack.ratchet.edge, s.stack.ratchet.consumer]) {
       const role = resources(s)[logicalId(handler.role)]!.Properties;
       expect(role.ManagedPolicyArns).toBeUndefined();
       expect(role.Policies).toBeUndefined();
@@ -25,7 +25,7 @@ describe('least-privilege IAM', () => {
   });
 
   it('no statement is on "*", none is a Deny or conditional, none uses a wildcard action', () => {
-    for (const handler of [s.stack.edge, s.stack.consumer]) {
+    for (const handler of [s.stack.ratchet.edge, s.stack.ratchet.consumer]) {
       const statements = roleStatements(s.template, handler);
       expect(statements.length).toBeGreaterThan(0);
       for (const st of statements) {
@@ -40,31 +40,31 @@ describe('least-privilege IAM', () => {
 
   it('edge: Put/Get on the inbox (never Update), SendMessage on the queue, ConfirmSubscription on the topic, GetSecretValue on exactly the provider secrets and the unsubscribe key', () => {
     const { stack } = s;
-    expect(grants(roleStatements(s.template, stack.edge))).toEqual(
+    expect(grants(roleStatements(s.template, stack.ratchet.edge))).toEqual(
       expectedGrants(stack, [
-        [['dynamodb:PutItem', 'dynamodb:GetItem'], [stack.inboxTable.tableArn]],
-        [['sqs:SendMessage'], [stack.queue.queueArn]],
-        [['sns:ConfirmSubscription'], [stack.topic.topicArn]],
+        [['dynamodb:PutItem', 'dynamodb:GetItem'], [stack.ratchet.inboxTable.tableArn]],
+        [['sqs:SendMessage'], [stack.ratchet.queue.queueArn]],
+        [['sns:ConfirmSubscription'], [stack.ratchet.sesTopic.topicArn]],
         [
           ['secretsmanager:GetSecretValue'],
-          [...stack.secrets.values(), stack.ratchet.secrets.unsubscribe].map((x) => x.secretArn),
+          [...stack.ratchet.secrets.byProvider.values(), stack.ratchet.secrets.unsubscribe].map((x) => x.secretArn),
         ],
-        [LOG_WRITE, [stack.edge.logGroup.logGroupArn]],
+        [LOG_WRITE, [stack.ratchet.edge.logGroup.logGroupArn]],
       ]),
     );
-    expect(stack.secrets.size).toBe(PROVIDERS.filter((p) => p.secretArnVariable).length);
-    const text = JSON.stringify(roleStatements(s.template, stack.edge));
-    expect(text).not.toContain(logicalId(stack.suppressionTable));
-    expect(text).not.toContain(logicalId(stack.sesDeadLetterQueue));
+    expect(stack.ratchet.secrets.byProvider.size).toBe(PROVIDERS.filter((p) => p.secretArnVariable).length);
+    const text = JSON.stringify(roleStatements(s.template, stack.ratchet.edge));
+    expect(text).not.toContain(logicalId(stack.ratchet.suppressionTable));
+    expect(text).not.toContain(logicalId(stack.ratchet.sesDeadLetterQueue));
   });
 
   it('consumer: Get/Put on the suppression table, nothing on the inbox (it applies from the message), SQS consume on the queue; no secrets', () => {
     const { stack } = s;
-    expect(grants(roleStatements(s.template, stack.consumer))).toEqual(
+    expect(grants(roleStatements(s.template, stack.ratchet.consumer))).toEqual(
       expectedGrants(stack, [
-        [['dynamodb:GetItem', 'dynamodb:PutItem'], [stack.suppressionTable.tableArn]],
-        [SQS_CONSUME, [stack.queue.queueArn]],
-        [LOG_WRITE, [stack.consumer.logGroup.logGroupArn]],
+        [['dynamodb:GetItem', 'dynamodb:PutItem'], [stack.ratchet.suppressionTable.tableArn]],
+        [SQS_CONSUME, [stack.ratchet.queue.queueArn]],
+        [LOG_WRITE, [stack.ratchet.consumer.logGroup.logGroupArn]],
       ]),
     );
   });

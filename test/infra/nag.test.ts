@@ -29,9 +29,15 @@ function nagged(context: Record<string, unknown>, extra?: (stack: RatchetStack) 
 }
 
 describe('cdk-nag', { timeout: 180_000 }, () => {
-  for (const front of ['api-gateway', 'function-url']) {
-    it(`reports nothing unacknowledged (front=${front})`, () => {
-      const { app } = nagged({ front });
+  for (const context of [
+    { front: 'api-gateway' },
+    { front: 'function-url' },
+    { front: 'api-gateway', sesFeed: 'https' },
+    { front: 'function-url', sesFeed: 'https' },
+    { reuseRetained: 'true' },
+  ]) {
+    it(`reports nothing unacknowledged (${JSON.stringify(context)})`, () => {
+      const { app } = nagged(context);
       expect(() => app.synth()).not.toThrow();
     });
   }
@@ -49,9 +55,9 @@ describe('cdk-nag', { timeout: 180_000 }, () => {
     const { stack } = nagged({});
     const recorded = (construct: { node: { metadata: Array<{ type: string; data: unknown }> } }) =>
       construct.node.metadata.filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY).flatMap((m) => m.data as never[]);
-    expect(JSON.stringify(recorded(stack.inboxTable))).toContain('AwsSolutions-DDB3');
-    expect(JSON.stringify(recorded(stack.suppressionTable))).not.toContain('AwsSolutions-DDB3');
-    expect(JSON.stringify(recorded(stack.queue))).toBe('[]');
+    expect(JSON.stringify(recorded(stack.ratchet.inboxTable))).toContain('AwsSolutions-DDB3');
+    expect(JSON.stringify(recorded(stack.ratchet.suppressionTable))).not.toContain('AwsSolutions-DDB3');
+    expect(JSON.stringify(recorded(stack.ratchet.queue))).toBe('[]');
     for (const acks of Object.values(NAG_ACKNOWLEDGEMENTS)) {
       for (const [id, reason] of acks) {
         expect(id).toMatch(/^(AwsSolutions|Serverless)-[A-Za-z0-9]+$/);

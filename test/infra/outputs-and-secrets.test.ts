@@ -16,7 +16,7 @@ describe('secrets', () => {
     const withSecret = PROVIDERS.filter((p) => p.secretArnVariable && p.name !== 'unsubscribe');
     expect(withSecret.map((p) => p.name)).not.toContain('ses');
     for (const p of withSecret) {
-      const secret = resources(s)[logicalId(s.stack.secrets.get(p.name)!)]!;
+      const secret = resources(s)[logicalId(s.stack.ratchet.secrets.byProvider.get(p.name)!)]!;
       expect(secret.DeletionPolicy).toBe('Retain');
       expect(secret.Properties).toMatchObject({ Name: secretNameFor(p.name), SecretString: '[]' });
     }
@@ -46,24 +46,24 @@ describe('secrets', () => {
 describe('outputs', () => {
   it('a webhook URL per registry entry, unsubscribe base, tables, queues, topic, SES dead letters, configuration set and secret ARNs', () => {
     const outputs = s.template.toJSON().Outputs as Record<string, { Value: unknown }>;
-    const api = `https://{Ref:${logicalId(s.stack.webhookApi!.api)}}.execute-api.{AWS::Region}.{AWS::URLSuffix}/`;
+    const api = `https://{Ref:${logicalId(s.stack.ratchet.webhookApi!.api)}}.execute-api.{AWS::Region}.{AWS::URLSuffix}/`;
     for (const p of PROVIDERS) {
       expect(render(outputs[`WebhookUrl${pascal(p.name)}`]?.Value), p.name).toBe(`${api}webhooks/${p.name}`);
     }
-    for (const [name, secret] of s.stack.secrets) {
+    for (const [name, secret] of s.stack.ratchet.secrets.byProvider) {
       expect(outputs[`SecretArn${pascal(name)}`]?.Value).toEqual(resolved(s.stack, secret.secretArn));
     }
     expect(render(outputs.ApiUrl?.Value)).toBe(api);
     expect(render(outputs.UnsubscribeBaseUrl?.Value)).toBe(api.slice(0, -1));
     expect(outputs.UnsubscribeSecretArn?.Value).toEqual({ Ref: logicalId(s.stack.ratchet.secrets.unsubscribe) });
-    expect(outputs.InboxTableName?.Value).toEqual({ Ref: logicalId(s.stack.inboxTable) });
-    expect(outputs.SuppressionTableName?.Value).toEqual({ Ref: logicalId(s.stack.suppressionTable) });
-    expect(outputs.QueueUrl?.Value).toEqual({ Ref: logicalId(s.stack.queue) });
-    expect(outputs.SesTopicArn?.Value).toEqual({ Ref: logicalId(s.stack.topic) });
-    expect(outputs.SesDeadLetterQueueUrl?.Value).toEqual({ Ref: logicalId(s.stack.sesDeadLetterQueue) });
-    expect(outputs.SesDeadLetterQueueName?.Value).toEqual({ 'Fn::GetAtt': [logicalId(s.stack.sesDeadLetterQueue), 'QueueName'] });
-    expect(outputs.ConfigurationSetName?.Value).toEqual({ Ref: logicalId(s.stack.configurationSet!) });
-    expect(outputs.AlarmTopicArn?.Value).toEqual({ Ref: logicalId(s.stack.alarms.topic) });
+    expect(outputs.InboxTableName?.Value).toEqual({ Ref: logicalId(s.stack.ratchet.inboxTable) });
+    expect(outputs.SuppressionTableName?.Value).toEqual({ Ref: logicalId(s.stack.ratchet.suppressionTable) });
+    expect(outputs.QueueUrl?.Value).toEqual({ Ref: logicalId(s.stack.ratchet.queue) });
+    expect(outputs.SesTopicArn?.Value).toEqual({ Ref: logicalId(s.stack.ratchet.sesTopic) });
+    expect(outputs.SesDeadLetterQueueUrl?.Value).toEqual({ Ref: logicalId(s.stack.ratchet.sesDeadLetterQueue) });
+    expect(outputs.SesDeadLetterQueueName?.Value).toEqual({ 'Fn::GetAtt': [logicalId(s.stack.ratchet.sesDeadLetterQueue), 'QueueName'] });
+    expect(outputs.ConfigurationSetName?.Value).toEqual({ Ref: logicalId(s.stack.ratchet.configurationSet!) });
+    expect(outputs.AlarmTopicArn?.Value).toEqual({ Ref: logicalId(s.stack.ratchet.alarms.topic) });
   });
 
   it('synthesizes without warnings or errors', () => {

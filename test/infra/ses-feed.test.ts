@@ -1,92 +1,86 @@
-/** SES -> SNS -> HTTPS: the subscription, its dead-letter queue and its ordering after the API. */
+/**
+ * `sesFeed=https`: SES -> SNS -> HTTPS as before the feed queue, on both front doors. The SES resources
+ * are exactly today's (fixtures/ses-https-*.json, taken from the template before the feed existed), and
+ * one alarm catches a subscription that delivers nothing (PendingConfirmation).
+ */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PENDING_PERIODS } from '../../lib/constructs/signal-alarms.js';
 import { API, SES_DEAD_LETTERS } from '../../lib/definitions.js';
-import { logicalId, render, resources, synthesizeTemplate, type Synthesized } from './helpers.js';
+import { logicalId, render, resources, resourcesByPath, synthesizeTemplate, type Synthesized } from './helpers.js';
 
-let s: Synthesized;
+const FRONTS = ['api-gateway', 'function-url'] as const;
+const synthesized = new Map<string, Synthesized>();
 beforeAll(() => {
-  s = synthesizeTemplate();
+  for (const front of FRONTS) synthesized.set(front, synthesizeTemplate({ front, sesFeed: 'https' }));
 }, 180_000);
-afterAll(() => s?.cleanup());
+afterAll(() => {
+  for (const s of synthesized.values()) s.cleanup();
+});
 
-const sub = () => resources(s)[logicalId(s.stack.sesSubscription)]!;
+describe.each(FRONTS)('sesFeed=https, front=%s', (front) => {
+  const s = () => synthesized.get(front)!;
+  const sub = () => resources(s())[logicalId(s().stack.ratchet.sesSubscription)]!;
 
-describe('SES -> SNS -> HTTPS', () => {
-  it('subscribes the topic over HTTPS to <api>/webhooks/ses, paced, with a longer retry policy', () => {
-    s.template.resourceCountIs('AWS::SNS::Subscription', 1);
+  it("the SES resources are today's, resource for resource", () => {
+    const today = JSON.parse(readFileSync(new URL(`./fixtures/ses-https-${front}.json`, import.meta.url), 'utf8'));
+    const r = s().stack.ratchet;
+    expect(resourcesByPath(s(), r, r.ses)).toEqual(today);
+  });
+
+  it('creates no feed queue, no feed function and no second event source mapping', () => {
+    const r = s().stack.ratchet;
+    expect(r.sesQueue).toBeUndefined();
+    expect(r.feed).toBeUndefined();
+    const queues = Object.values(s().template.findResources('AWS::SQS::Queue')).map((q) => q.Properties.QueueName);
+    expect(queues).not.toContain('ratchet-ses-notifications');
+    s().template.resourceCountIs('AWS::Lambda::Function', 2);
+    s().template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+    expect(s().template.toJSON().Outputs.SesQueueUrl).toBeUndefined();
+  });
+
+  it('subscribes the topic over HTTPS to <front door>/webhooks/ses, paced, with a longer retry policy and the SES dead-letter queue', () => {
+    s().template.resourceCountIs('AWS::SNS::Subscription', 1);
     const p = sub().Properties;
     expect(p.Protocol).toBe('https');
-    expect(p.TopicArn).toEqual({ Ref: logicalId(s.stack.topic) });
-    expect(render(p.Endpoint)).toBe(
-      `https://{Ref:${logicalId(s.stack.webhookApi!.api)}}.execute-api.{AWS::Region}.{AWS::URLSuffix}/webhooks/ses`,
-    );
+    expect(p.TopicArn).toEqual({ Ref: logicalId(s().stack.ratchet.sesTopic) });
+    expect(render(p.Endpoint)).toMatch(/\/webhooks\/ses$/);
     expect(p.DeliveryPolicy.throttlePolicy).toEqual({ maxReceivesPerSecond: API.snsMaxReceivesPerSecond });
     expect(p.DeliveryPolicy.healthyRetryPolicy).toMatchObject({ numRetries: 50, maxDelayTarget: 60 });
+    expect(p.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(s().stack.ratchet.sesDeadLetterQueue), 'Arn'] } });
+    const q = resources(s())[logicalId(s().stack.ratchet.sesDeadLetterQueue)]!.Properties;
+    expect(q).toMatchObject({ QueueName: 'ratchet-ses-dead-letters', SqsManagedSseEnabled: true, MessageRetentionPeriod: SES_DEAD_LETTERS.retentionDays * 86_400 });
   });
 
-  it('has a redrive policy to <prefix>-ses-dead-letters: SSE, TLS-only, 14 days, writable only by SNS for this topic', () => {
-    const q = resources(s)[logicalId(s.stack.sesDeadLetterQueue)]!.Properties;
-    expect(sub().Properties.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(s.stack.sesDeadLetterQueue), 'Arn'] } });
-    expect(q).toMatchObject({ QueueName: 'ratchet-ses-dead-letters', SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 86_400 });
-    expect(SES_DEAD_LETTERS.retentionDays).toBe(14);
-    const policy = Object.values(s.template.findResources('AWS::SQS::QueuePolicy')).find(
-      (x) => JSON.stringify(x.Properties.Queues) === JSON.stringify([{ Ref: logicalId(s.stack.sesDeadLetterQueue) }]),
-    )!;
-    const statements = policy.Properties.PolicyDocument.Statement as Array<Record<string, any>>;
-    const allows = statements.filter((x) => x.Effect === 'Allow');
-    expect(allows).toEqual([
-      {
-        Effect: 'Allow',
-        Action: 'sqs:SendMessage',
-        Principal: { Service: 'sns.amazonaws.com' },
-        Resource: { 'Fn::GetAtt': [logicalId(s.stack.sesDeadLetterQueue), 'Arn'] },
-        Condition: { ArnEquals: { 'aws:SourceArn': { Ref: logicalId(s.stack.topic) } } },
-      },
-    ]);
-    expect(statements.filter((x) => x.Effect === 'Deny')).toEqual([
-      expect.objectContaining({ Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-    ]);
+  it('waits for the front door (SNS confirms at once and counts a 404 or 403 as delivered)', () => {
+    const ready = s().stack.ratchet.front.ready.map((d) => logicalId(d as never));
+    expect(sub().DependsOn).toEqual(expect.arrayContaining(ready));
   });
 
-  it('depends on the explicit deployment, the stage and every route (SNS confirms at once and never retries a 404)', () => {
-    const deploymentId = Object.keys(s.template.findResources('AWS::ApiGatewayV2::Deployment'))[0]!;
-    const routeIds = Object.keys(s.template.findResources('AWS::ApiGatewayV2::Route'));
-    const permissionIds = Object.keys(
-      s.template.findResources('AWS::Lambda::Permission', { Properties: { Principal: 'apigateway.amazonaws.com' } }),
-    );
-    expect(sub().DependsOn).toEqual(
-      expect.arrayContaining([deploymentId, logicalId(s.stack.webhookApi!.stage), ...routeIds, ...permissionIds]),
-    );
-  });
-
-  it('SES configuration set sends bounce, complaint, delivery and subscription events to the topic', () => {
-    s.template.resourceCountIs('AWS::SES::ConfigurationSet', 1);
-    s.template.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
-      ConfigurationSetName: { Ref: logicalId(s.stack.configurationSet!) },
-      EventDestination: {
-        Enabled: true,
-        MatchingEventTypes: ['bounce', 'complaint', 'delivery', 'subscription'],
-        SnsDestination: { TopicARN: { Ref: logicalId(s.stack.topic) } },
-      },
-    });
-  });
-
-  it('topic policy: TLS only, and only SES in this account (and this configuration set) may publish', () => {
-    const policy = Object.values(s.template.findResources('AWS::SNS::TopicPolicy')).find(
-      (x) => JSON.stringify(x.Properties.Topics) === JSON.stringify([{ Ref: logicalId(s.stack.topic) }]),
-    )!;
-    const statements = policy.Properties.PolicyDocument.Statement as Array<Record<string, any>>;
-    expect(statements).toHaveLength(2);
-    expect(statements.find((x) => x.Effect === 'Deny')).toMatchObject({
-      Action: 'sns:Publish',
-      Principal: '*',
-      Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-    });
-    const allow = statements.find((x) => x.Effect === 'Allow')!;
-    expect(allow).toMatchObject({ Action: 'sns:Publish', Principal: { Service: 'ses.amazonaws.com' }, Resource: { Ref: logicalId(s.stack.topic) } });
-    expect(allow.Condition.StringEquals['AWS:SourceAccount']).toEqual({ Ref: 'AWS::AccountId' });
-    expect(render(allow.Condition.StringEquals['AWS:SourceArn'])).toBe(
-      `arn:{AWS::Partition}:ses:{AWS::Region}:{AWS::AccountId}:configuration-set/{Ref:${logicalId(s.stack.configurationSet!)}}`,
-    );
+  it(`alarms when the topic publishes more than SNS delivers or fails, ${PENDING_PERIODS} periods in a row (a pending subscription)`, () => {
+    const alarm = s().stack.ratchet.alarms.alarms.find((a) => a.node.id === 'SesSubscriptionNotDelivering')!;
+    const p = resources(s())[logicalId(alarm)]!.Properties;
+    expect(p).toMatchObject({ Threshold: 1, EvaluationPeriods: PENDING_PERIODS, DatapointsToAlarm: PENDING_PERIODS });
+    const metrics = p.Metrics as Array<Record<string, any>>;
+    const expression = metrics.find((m) => m.Expression)!;
+    expect(expression.Expression).toBe('FILL(published, 0) - (FILL(delivered, 0) + FILL(failed, 0))');
+    const byId = Object.fromEntries(metrics.filter((m) => m.MetricStat).map((m) => [m.Id, m.MetricStat]));
+    expect(Object.keys(byId).sort()).toEqual(['delivered', 'failed', 'published']);
+    for (const [id, name] of [
+      ['published', 'NumberOfMessagesPublished'],
+      ['delivered', 'NumberOfNotificationsDelivered'],
+      ['failed', 'NumberOfNotificationsFailed'],
+    ]) {
+      expect(byId[id!], id).toMatchObject({
+        Metric: {
+          Namespace: 'AWS/SNS',
+          MetricName: name,
+          Dimensions: [{ Name: 'TopicName', Value: { 'Fn::GetAtt': [logicalId(s().stack.ratchet.sesTopic), 'TopicName'] } }],
+        },
+        Stat: 'Sum',
+        Period: 300,
+      });
+    }
+    expect(s().stack.ratchet.alarms.alarms.map((a) => a.node.id)).not.toContain('SesFeedBacklogOld');
   });
 });

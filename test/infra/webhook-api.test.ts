@@ -22,7 +22,7 @@ describe('HTTP API', () => {
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
     s.template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
     expect(stageProps()).toMatchObject({
-      ApiId: { Ref: logicalId(s.stack.webhookApi!.api) },
+      ApiId: { Ref: logicalId(s.stack.ratchet.webhookApi!.api) },
       StageName: '$default',
       AutoDeploy: false,
       DefaultRouteSettings: { ThrottlingRateLimit: API.throttleRateLimit, ThrottlingBurstLimit: API.throttleBurstLimit },
@@ -44,20 +44,20 @@ describe('HTTP API', () => {
     expect(integration.Properties).toMatchObject({
       IntegrationType: 'AWS_PROXY',
       PayloadFormatVersion: '2.0',
-      IntegrationUri: { 'Fn::GetAtt': [functionLogicalId(s.stack.edge), 'Arn'] },
+      IntegrationUri: { 'Fn::GetAtt': [functionLogicalId(s.stack.ratchet.edge), 'Arn'] },
     });
     const permissions = s.template.findResources('AWS::Lambda::Permission', { Properties: { Principal: 'apigateway.amazonaws.com' } });
     expect(Object.keys(permissions)).toHaveLength(4);
     for (const p of Object.values(permissions)) {
-      expect(p.Properties.FunctionName).toEqual({ 'Fn::GetAtt': [functionLogicalId(s.stack.edge), 'Arn'] });
+      expect(p.Properties.FunctionName).toEqual({ 'Fn::GetAtt': [functionLogicalId(s.stack.ratchet.edge), 'Arn'] });
     }
   });
 
   it('SES and each unsubscribe route have their own throttle; SES sits at least twice above the SNS pace', () => {
     const settings = stageProps().RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
     expect(Object.keys(settings).sort()).toEqual([ROUTES.unsubscribeGet, ROUTES.unsubscribePost, ROUTES.ses].sort());
-    const sub = resources(s)[logicalId(s.stack.sesSubscription)]!.Properties;
-    const pace = sub.DeliveryPolicy.throttlePolicy.maxReceivesPerSecond as number;
+    // The pace an HTTPS subscription keeps (sesFeed=https; ses-feed.test.ts reads it from the subscription).
+    const pace = s.stack.ratchet.config.snsMaxReceivesPerSecond;
     expect(pace).toBe(API.snsMaxReceivesPerSecond);
     expect(settings[ROUTES.ses]!.ThrottlingRateLimit).toBeGreaterThanOrEqual(2 * pace);
     expect(settings[ROUTES.ses]!.ThrottlingBurstLimit).toBeGreaterThanOrEqual(settings[ROUTES.ses]!.ThrottlingRateLimit);
@@ -75,20 +75,20 @@ describe('HTTP API', () => {
     const deployments = s.template.findResources('AWS::ApiGatewayV2::Deployment');
     expect(Object.keys(deployments)).toHaveLength(1);
     const [deploymentId, deployment] = Object.entries(deployments)[0]!;
-    expect(deployment.Properties.ApiId).toEqual({ Ref: logicalId(s.stack.webhookApi!.api) });
+    expect(deployment.Properties.ApiId).toEqual({ Ref: logicalId(s.stack.ratchet.webhookApi!.api) });
     expect(deployment.DependsOn).toEqual(expect.arrayContaining(Object.values(routes()).map((r: any) => r.id)));
     expect(stageProps().DeploymentId).toEqual({ Ref: deploymentId });
   });
 
   it('access log: JSON to its own log group with the retention, no path (it carries unsubscribe tokens), and a 429 metric filter', () => {
     const logs = stageProps().AccessLogSettings;
-    expect(logs.DestinationArn).toEqual({ 'Fn::GetAtt': [logicalId(s.stack.webhookApi!.accessLogs), 'Arn'] });
+    expect(logs.DestinationArn).toEqual({ 'Fn::GetAtt': [logicalId(s.stack.ratchet.webhookApi!.accessLogs), 'Arn'] });
     const format = JSON.parse(logs.Format);
     expect(format).toMatchObject({ requestId: '$context.requestId', routeKey: '$context.routeKey', status: '$context.status' });
     expect(logs.Format).not.toMatch(/\$context\.(path|http\.path|rawPath)/);
-    expect(resources(s)[logicalId(s.stack.webhookApi!.accessLogs)]!.Properties.RetentionInDays).toBe(30);
+    expect(resources(s)[logicalId(s.stack.ratchet.webhookApi!.accessLogs)]!.Properties.RetentionInDays).toBe(30);
     s.template.hasResourceProperties('AWS::Logs::MetricFilter', {
-      LogGroupName: { Ref: logicalId(s.stack.webhookApi!.accessLogs) },
+      LogGroupName: { Ref: logicalId(s.stack.ratchet.webhookApi!.accessLogs) },
       FilterPattern: '{ $.status = 429 }',
       MetricTransformations: [{ MetricNamespace: 'Ratchet', MetricName: 'ApiThrottled', MetricValue: '1' }],
     });
