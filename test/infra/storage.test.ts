@@ -30,6 +30,7 @@ describe('DynamoDB', () => {
       queue: 'ratchet-events',
       deadLetterQueue: 'ratchet-events-dlq',
       sesDeadLetterQueue: 'ratchet-ses-dead-letters',
+      sesQueue: 'ratchet-ses-notifications',
     });
     const { secret, ...named } = resourceNames('acme');
     expect(named).toEqual({
@@ -38,6 +39,7 @@ describe('DynamoDB', () => {
       queue: 'acme-events',
       deadLetterQueue: 'acme-events-dlq',
       sesDeadLetterQueue: 'acme-ses-dead-letters',
+      sesQueue: 'acme-ses-notifications',
     });
     expect(secret('sendgrid')).toBe('acme/sendgrid');
     expect(p.BillingMode).toBe('PAY_PER_REQUEST');
