@@ -6,8 +6,8 @@
  * provider: see wiring/provider-configuration.ts.)
  */
 import { parseNumber, type NumberRule } from '../core/settings.js';
-import { INBOX_TTL_VARIABLE } from '../core/inbox-ttl.js';
-import { DEFAULT_INBOX_TTL_DAYS, INBOX_TABLE, QUEUE_NAMES, SUPPRESSION_TABLE } from './tables.js';
+import { INBOX_TTL_RULE, INBOX_TTL_VARIABLE } from '../core/inbox-ttl.js';
+import { INBOX_TABLE, QUEUE_NAMES, SUPPRESSION_TABLE } from './tables.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -41,7 +41,7 @@ export const RUNTIME_VARIABLE = {
 const V = RUNTIME_VARIABLE;
 
 export const NUMBER_VARIABLES = {
-  [V.inboxTtlDays]: { default: DEFAULT_INBOX_TTL_DAYS, expected: 'a non-negative number of days', min: 0 },
+  [V.inboxTtlDays]: INBOX_TTL_RULE,
   [V.secretsCacheSeconds]: { default: 60, expected: 'a non-negative number of seconds', min: 0 },
   [V.port]: { default: 3000, expected: 'a whole number from 0 to 65535 (0 picks a free port)', min: 0, max: 65_535, integer: true },
 } as const satisfies Record<string, NumberRule>;

@@ -44,5 +44,9 @@ export const SUPPRESSION_TABLE = {
   partitionKey: 'email',
 } as const;
 
-/** Inbox rows live 90 days by default: far beyond every provider's retry horizon (SendGrid 24 h, Mailgun 8 h, SNS 1 h). */
-export const DEFAULT_INBOX_TTL_DAYS = 30;
+/**
+ * Inbox rows live 30 days by default: far beyond every provider's retry horizon (SendGrid 24 h, Mailgun
+ * 8 h, SNS over HTTPS 1 h) and the age an SNS message may reach through the SES feed (a day less).
+ * Spelled in the core, which derives SNS_MAX_AGE_SECONDS's default from it.
+ */
+export { DEFAULT_INBOX_TTL_DAYS } from '../core/inbox-ttl.js';

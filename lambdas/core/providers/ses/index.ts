@@ -18,7 +18,7 @@ export const sesProvider: ProviderDefinition = {
   credentialsVariable: SES_TOPIC_ARNS_VARIABLE,
   settings: [
     { variable: SNS_SETTING.minimumSignatureVersion, describe: 'Lowest accepted SNS SignatureVersion, 1 (SHA-1) or 2 (SHA-256) (default 1)' },
-    { variable: SNS_SETTING.maxAgeSeconds, describe: 'How old an SNS Timestamp may be, whole seconds up to 48 h (default 3900)' },
+    { variable: SNS_SETTING.maxAgeSeconds, describe: 'How old an SNS Timestamp may be, whole seconds below the inbox TTL (default INBOX_TTL_DAYS less one day)' },
     { variable: SNS_SETTING.maxFutureSeconds, describe: 'How far ahead an SNS Timestamp may be, whole seconds up to 48 h (default 300)' },
   ],
   signatureWindow: (settings) => ({
