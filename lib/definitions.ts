@@ -85,3 +85,35 @@ export const SES_DEAD_LETTERS = { suffix: '-ses-dead-letters', retentionDays: 14
  * most `secondsPerRequest` (p99 with a cold start), times a margin, plus room for the other providers.
  */
 export const FUNCTION_URL = { secondsPerRequest: 0.5, sesMargin: 2 } as const;
+
+/**
+ * The SES feed: the SES topic's SQS subscription (`<resourcePrefix>-ses-notifications`) and the function
+ * that drains it with the edge's code (lambdas/ses-feed.ts, ReportBatchItemFailures).
+ *
+ * - Batches of 10 (the most one ReceiveMessage returns): the edge verifies the 10 envelopes
+ *   concurrently, sends all their events in one SendMessageBatch, then runs the 10 conditional puts
+ *   concurrently, so a batch costs about what one HTTPS delivery does. A one-second window lets a
+ *   trickle fill batches instead of paying one invocation per event.
+ * - `maxConcurrency` bounds the DynamoDB and SQS rate a burst can cause (the ESM's own limit, min 2);
+ *   a backlog waits on the queue, which the oldest-message alarm watches.
+ * - Retention: a message moved to the dead-letter queue keeps its original enqueue time, so it lives
+ *   there for `deadLetterRetentionDays` minus however long it spent on the feed. The feed keeps a
+ *   message at most `retentionDays`, so even one that used up every receive has at least
+ *   `deadLetterRetentionDays - retentionDays` = 10 days left in the dead-letter queue.
+ */
+export const SES_FEED = {
+  suffix: '-ses-notifications',
+  batchSize: 10,
+  maxBatchingWindowSeconds: 1,
+  maxConcurrency: 10,
+  /** Ten envelopes, one certificate fetch at a cold start (2 s at most), one send, ten puts, with SDK retries. */
+  timeoutSeconds: 30,
+  memoryMb: 512,
+  /** At least 6x the function timeout plus the batching window, as AWS recommends for SQS event sources. */
+  visibilityTimeoutSeconds: 30 * 6 + 1,
+  maxReceiveCount: 5,
+  retentionDays: 4,
+  deadLetterRetentionDays: SES_DEAD_LETTERS.retentionDays,
+  /** The least time a dead-lettered message has left in the dead-letter queue. */
+  minimumDeadLetterDaysLeft: 10,
+} as const;

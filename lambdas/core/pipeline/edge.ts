@@ -11,30 +11,14 @@
  *     consumer applies it from the message alone; the provider's retry stores the row.
  * A retry or duplicate costs one extra message, which the idempotent consumer absorbs.
  */
-import { ignoredReasons } from '../classification.js';
-import { isActionable, type NormalizedEvent } from '../event.js';
-import {
-  isWebhookError,
-  PayloadTooLargeError,
-  ProviderNotFoundError,
-  TransientError,
-  type WebhookError,
-} from '../errors.js';
+import type { NormalizedEvent } from '../event.js';
+import { isWebhookError, PayloadTooLargeError, ProviderNotFoundError, TransientError } from '../errors.js';
 import type { CertificateSource, ControlMessage, NonceStore, ProviderDefinition, ReceiveOptions, WebhookProvider } from '../provider.js';
 import type { WebhookRequest } from '../request.js';
 import type { Clock } from '../time.js';
+import { admitAll, describe } from './admission.js';
 import { settleWithLimit } from './concurrency.js';
-import type {
-  ControlLedger,
-  Counters,
-  EventQueue,
-  InboxStore,
-  Log,
-  PreparedRow,
-  QueuedEvent,
-  SecretSource,
-  SubscriptionConfirmer,
-} from './ports.js';
+import type { ControlLedger, Counters, EventQueue, InboxStore, Log, SecretSource, SubscriptionConfirmer } from './ports.js';
 
 export interface EdgeDeps {
   providers: readonly ProviderDefinition[];
@@ -89,6 +73,44 @@ export class WebhookEdge {
     return this.admit(providerName, receipt.events);
   }
 
+  /**
+   * Several requests for one provider at once (the SES feed's SQS batch), each answered exactly as
+   * `receive` would answer it alone, in order. Every request is verified on its own; the events of all
+   * that verified are admitted together (one send, then the puts: see admission.ts), which is what
+   * makes a batch of 10 cost about what one request costs. Never throws. The counters are not flushed:
+   * the caller flushes once per invocation, after adding its own.
+   */
+  async receiveBatch(providerName: string, requests: readonly WebhookRequest[]): Promise<EdgeResponse[]> {
+    const answers: EdgeResponse[] = new Array(requests.length);
+    let provider: WebhookProvider;
+    try {
+      provider = await this.provider(providerName);
+    } catch (error) {
+      return requests.map(() => this.reject(providerName, error));
+    }
+    const admissions: Array<{ index: number; events: NormalizedEvent[] }> = [];
+    // Verification is CPU plus one cached certificate (fetched once however many ask at once).
+    await settleWithLimit([...requests.keys()], requests.length, async (index) => {
+      const request = requests[index]!;
+      try {
+        if (request.body.length > this.deps.maxBodyBytes) throw new PayloadTooLargeError('body exceeds the size cap');
+        const receipt = await provider.receive(request);
+        if (receipt.control) answers[index] = await this.control(providerName, receipt.control);
+        else admissions.push({ index, events: receipt.events });
+      } catch (error) {
+        answers[index] = this.reject(providerName, error);
+      }
+    });
+    admissions.sort((a, b) => a.index - b.index);
+    try {
+      const admitted = await this.admitAll(providerName, admissions.map((a) => a.events));
+      admitted.forEach((answer, k) => (answers[admissions[k]!.index] = answer));
+    } catch (error) {
+      for (const { index } of admissions) answers[index] = this.reject(providerName, error);
+    }
+    return answers;
+  }
+
   private async provider(name: string): Promise<WebhookProvider> {
     const definition = this.deps.providers.find((p) => p.name === name);
     if (!definition) throw new ProviderNotFoundError('unknown provider');
@@ -115,59 +137,13 @@ export class WebhookEdge {
   }
 
   private async admit(provider: string, events: NormalizedEvent[]): Promise<EdgeResponse> {
+    return (await this.admitAll(provider, [events]))[0]!;
+  }
+
+  private admitAll(provider: string, eventLists: NormalizedEvent[][]): Promise<EdgeResponse[]> {
     const { inbox, queue, log, counters, now } = this.deps;
-    const actionable = events.filter(isActionable);
-    const ignored = events.length - actionable.length;
-    const receivedAt = now();
-
-    // Encode first (no I/O): an event that can never be stored is refused before anything is sent.
-    const rows: PreparedRow[] = [];
-    let refused: WebhookError | undefined;
-    for (const group of groupByRaw(actionable)) {
-      try {
-        rows.push(inbox.prepare(group, receivedAt));
-      } catch (error) {
-        if (!isWebhookError(error) || error.status >= 500) throw error;
-        refused = error;
-      }
-    }
-
-    if (rows.length > 0) {
-      try {
-        await queue.send(rows.flatMap((row) => row.events.map((e) => toQueued(row.pk, e))));
-      } catch (error) {
-        // Nothing is stored yet; whatever did reach the queue is a verified event the consumer may apply.
-        log.error('enqueue failed; nothing stored, the provider will retry', { provider, error: describe(error) });
-        counters.count('TransientFailures', 1, provider);
-        return { status: 503, body: { error: 'transient_failure' } };
-      }
-    }
-
-    const stored = await settleWithLimit(rows, this.deps.admitConcurrency ?? DEFAULT_ADMIT_CONCURRENCY, (row) => inbox.store(row));
-    let admitted = 0;
-    let duplicates = 0;
-    let failed = 0;
-    stored.forEach((result, i) => {
-      const count = rows[i]!.events.length;
-      if (result.status === 'rejected') {
-        failed++;
-        log.error('inbox put failed after the send; the provider will retry', { provider, error: describe(result.reason) });
-      } else if (result.value) admitted += count;
-      else duplicates += count;
-    });
-
-    counters.count('EventsAdmitted', admitted, provider);
-    counters.count('EventsDuplicate', duplicates, provider);
-    counters.count('EventsIgnored', ignored, provider);
-    if (failed > 0) {
-      counters.count('TransientFailures', 1, provider);
-      return { status: 503, body: { error: 'transient_failure' } };
-    }
-    // An event refused for good (too large to store) is answered with its 4xx, so the sender stops
-    // retrying it; the others in the same request are enqueued and stored above as usual.
-    if (refused) return this.reject(provider, refused);
-    log.info('webhook accepted', { provider, received: events.length, admitted, duplicates, ignored, ignoredReasons: ignoredReasons(events) });
-    return { status: 200, body: { ok: true, received: events.length, admitted, duplicates, ignored } };
+    const admitConcurrency = this.deps.admitConcurrency ?? DEFAULT_ADMIT_CONCURRENCY;
+    return admitAll({ inbox, queue, log, counters, now, admitConcurrency }, provider, eventLists, (p, error) => this.reject(p, error));
   }
 
   private async control(provider: string, message: ControlMessage): Promise<EdgeResponse> {
@@ -206,28 +182,4 @@ export class WebhookEdge {
     this.deps.counters.count('TransientFailures', 1, provider);
     return { status: 500, body: { error: 'internal_error' } };
   }
-}
-
-function toQueued(pk: string, event: NormalizedEvent): QueuedEvent {
-  const { raw: _raw, ...rest } = event;
-  return { pk, event: rest };
-}
-
-/**
- * Events carrying the same raw payload (one SES notification to several recipients) form one row, so
- * the payload is stored once. The order is the provider's, so a retry of the request builds the same
- * rows under the same keys.
- */
-function groupByRaw(events: readonly NormalizedEvent[]): NormalizedEvent[][] {
-  const groups = new Map<string, NormalizedEvent[]>();
-  for (const event of events) {
-    const group = groups.get(event.raw);
-    if (group) group.push(event);
-    else groups.set(event.raw, [event]);
-  }
-  return [...groups.values()];
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
