@@ -4,7 +4,7 @@
  * resource names, the body cap) live under lambdas/ and are re-exported here,
  * so dependencies point one way: lib → lambdas. Pure data: no CDK and no SDK imports.
  */
-import { QUEUE_NAMES } from '../lambdas/adapters/tables.js';
+import { QUEUE_NAMES, SES_QUEUE_NAMES } from '../lambdas/adapters/tables.js';
 import { MAX_BODY_BYTES } from '../lambdas/adapters/runtime-defaults.js';
 
 export {
@@ -77,7 +77,7 @@ export const API = {
 export const ALARMS = { periodSeconds: 5 * 60, queueAgeSeconds: 30 * 60 } as const;
 
 /** The SNS subscription's dead-letter queue keeps what SNS gave up on for this long (the SQS maximum). */
-export const SES_DEAD_LETTERS = { suffix: '-ses-dead-letters', retentionDays: 14 } as const;
+export const SES_DEAD_LETTERS = { suffix: SES_QUEUE_NAMES.deadLetterSuffix, retentionDays: 14 } as const;
 
 /**
  * The Function URL front door has no per-route throttle: the edge's reserved concurrency is the limit
@@ -102,7 +102,7 @@ export const FUNCTION_URL = { secondsPerRequest: 0.5, sesMargin: 2 } as const;
  *   `deadLetterRetentionDays - retentionDays` = 10 days left in the dead-letter queue.
  */
 export const SES_FEED = {
-  suffix: '-ses-notifications',
+  suffix: SES_QUEUE_NAMES.feedSuffix,
   batchSize: 10,
   maxBatchingWindowSeconds: 1,
   maxConcurrency: 10,

@@ -17,6 +17,12 @@ export const QUEUE_NAMES = {
   deadLetterSuffix: '-dlq',
 } as const;
 
+/** The SES feed's queue names, after the resource prefix. */
+export const SES_QUEUE_NAMES = {
+  feedSuffix: '-ses-notifications',
+  deadLetterSuffix: '-ses-dead-letters',
+} as const;
+
 /** Physical names for a prefix: the tables, the queue and its DLQ, and each provider's secret. */
 export function resourceNames(prefix: string = DEFAULT_RESOURCE_PREFIX) {
   return {
@@ -24,8 +30,13 @@ export function resourceNames(prefix: string = DEFAULT_RESOURCE_PREFIX) {
     suppressionTable: `${prefix}-suppressions`,
     queue: `${prefix}-events`,
     deadLetterQueue: `${prefix}-events${QUEUE_NAMES.deadLetterSuffix}`,
-    /** What SNS could not deliver to the SES route (env `SES_DEAD_LETTER_QUEUE` holds this name). */
-    sesDeadLetterQueue: `${prefix}-ses-dead-letters`,
+    /** The SES feed: the SES topic's SQS subscription (env `SES_QUEUE_NAME` locally). */
+    sesQueue: `${prefix}${SES_QUEUE_NAMES.feedSuffix}`,
+    /**
+     * Every SES message that was not admitted: what SNS could not deliver to the SES route, what the feed
+     * found never admittable, and what used up the feed's receives (env `SES_DEAD_LETTER_QUEUE` holds this name).
+     */
+    sesDeadLetterQueue: `${prefix}${SES_QUEUE_NAMES.deadLetterSuffix}`,
     secret: (provider: string) => `${prefix}/${provider}`,
   };
 }

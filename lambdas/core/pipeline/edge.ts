@@ -13,7 +13,7 @@
  */
 import type { NormalizedEvent } from '../event.js';
 import { isWebhookError, PayloadTooLargeError, ProviderNotFoundError, TransientError } from '../errors.js';
-import type { CertificateSource, ControlMessage, NonceStore, ProviderDefinition, ReceiveOptions, WebhookProvider } from '../provider.js';
+import type { CertificateSource, ControlMessage, NonceStore, ProviderDefinition, Receipt, ReceiveOptions, WebhookProvider } from '../provider.js';
 import type { WebhookRequest } from '../request.js';
 import type { Clock } from '../time.js';
 import { admitAll, describe } from './admission.js';
@@ -88,20 +88,24 @@ export class WebhookEdge {
     } catch (error) {
       return requests.map(() => this.reject(providerName, error));
     }
-    const admissions: Array<{ index: number; events: NormalizedEvent[] }> = [];
+    const receipts: Array<Receipt | undefined> = new Array(requests.length);
     // Verification is CPU plus one cached certificate (fetched once however many ask at once).
     await settleWithLimit([...requests.keys()], requests.length, async (index) => {
       const request = requests[index]!;
       try {
         if (request.body.length > this.deps.maxBodyBytes) throw new PayloadTooLargeError('body exceeds the size cap');
-        const receipt = await provider.receive(request);
-        if (receipt.control) answers[index] = await this.control(providerName, receipt.control);
-        else admissions.push({ index, events: receipt.events });
+        receipts[index] = await provider.receive(request);
       } catch (error) {
         answers[index] = this.reject(providerName, error);
       }
     });
-    admissions.sort((a, b) => a.index - b.index);
+    const admissions: Array<{ index: number; events: NormalizedEvent[] }> = [];
+    for (const [index, receipt] of receipts.entries()) {
+      if (!receipt) continue;
+      // One at a time: the same confirmation twice in a batch must find the ledger's first mark.
+      if (receipt.control) answers[index] = await this.control(providerName, receipt.control).catch((error: unknown) => this.reject(providerName, error));
+      else admissions.push({ index, events: receipt.events });
+    }
     try {
       const admitted = await this.admitAll(providerName, admissions.map((a) => a.events));
       admitted.forEach((answer, k) => (answers[admissions[k]!.index] = answer));
