@@ -5,6 +5,8 @@
  * receive and changes nothing; a DynamoDB fault fails exactly its own message, which SQS delivers again.
  */
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +15,9 @@ import { buildSesFeed } from '../../lambdas/adapters/wiring/ses-feed.js';
 import { createSesFeedHandler } from '../../lambdas/handlers/ses-feed-handler.js';
 import { SES_FEED } from '../../lib/definitions.js';
 import { demoSigningCertUrl, sesDemoPayload, signSnsMessage } from '../../lib/demo/ses.js';
+import { sendCommand } from '../../lib/cli/send.js';
 import { QueuePoller } from '../../lib/local/poller.js';
+import { clearState, writeState } from '../../lib/local/state.js';
 import { injectFault, startTestStack, type TestStack } from './harness.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -229,5 +233,82 @@ describe('the SES feed', () => {
     // Same ledger as over HTTPS: the route now says it is already confirmed.
     const https = await stack.post('ses', { headers: { 'x-amz-sns-message-type': 'SubscriptionConfirmation' }, body: confirmation });
     expect(https).toMatchObject({ status: 200, body: { alreadyConfirmed: true } });
+  });
+
+  describe('npm run send -- ses <kind> <email> --via queue', () => {
+    let http: Server;
+    let requests = 0;
+    let port: number;
+    beforeAll(async () => {
+      // Where a plain `send` would POST: it must see nothing.
+      http = createServer((_req, res) => (requests++, res.end('{}')));
+      await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+      port = (http.address() as AddressInfo).port;
+    });
+    afterAll(() => new Promise<void>((resolve) => http.close(() => resolve())));
+
+    async function send(env: Record<string, string>, ...argv: string[]) {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await sendCommand(argv, { RATCHET_DATA_DIR: stack.dataDir, PORT: String(port), AWS_REGION: 'us-east-1', ...env }, {
+        out: (l) => out.push(l),
+        err: (l) => err.push(l),
+        progressTty: false,
+      });
+      return { code, out: out.join('\n'), err: err.join('\n') };
+    }
+
+    it('with SQS_ENDPOINT (and the default SES_QUEUE_NAME): puts a signed envelope on the feed, which applies it', async () => {
+      const result = await send({ SQS_ENDPOINT: stack.config.sqsEndpoint! }, 'ses', 'bounce', 'via-queue@example.com', '--via', 'queue');
+      expect(result).toMatchObject({ code: 0, err: '' });
+      const match = /^SQS (\S+) ← message (\S+): SNS MessageId (\S+), inbox key ses#(\S+):via-queue@example\.com$/.exec(result.out);
+      expect(match?.[1]).toBe(stack.queues.sesQueueUrl);
+      expect(match?.[3]).toBe(match?.[4]);
+      expect(requests).toBe(0);
+      expect(await stack.drainFeed()).toBe(1);
+      await stack.drain();
+      expect(await stack.record('via-queue@example.com')).toMatchObject({ status: 'suppressed', reason: 'hard_bounce' });
+      expect((await rowsFor('via-queue@example.com')).map((row) => row.pk)).toEqual([`ses#${match![3]}:via-queue@example.com`]);
+    });
+
+    it("with only the running stack's .data/local.json", async () => {
+      writeState(stack.dataDir, {
+        pid: process.pid,
+        url: stack.url,
+        port: stack.port,
+        region: 'us-east-1',
+        dynamoEndpoint: stack.config.dynamoEndpoint!,
+        sqsEndpoint: stack.config.sqsEndpoint!,
+        inboxTable: stack.config.inboxTable,
+        suppressionTable: stack.config.suppressionTable,
+        queueUrl: stack.queues.queueUrl,
+        deadLetterUrl: stack.queues.deadLetterUrl,
+        sesQueueUrl: stack.queues.sesQueueUrl,
+        sesDeadLetterUrl: stack.queues.sesDeadLetterUrl,
+      });
+      try {
+        const result = await send({}, 'ses', 'complaint', 'via-state@example.com', '--via', 'queue');
+        expect(result.code).toBe(0);
+        expect(result.out).toContain(`SQS ${stack.queues.sesQueueUrl} ← message `);
+        await stack.drainFeed();
+        await stack.drain();
+        expect(await stack.record('via-state@example.com')).toMatchObject({ status: 'suppressed', reason: 'complaint' });
+      } finally {
+        clearState(stack.dataDir);
+      }
+      expect(requests).toBe(0);
+    });
+
+    it('says what to do when there is no feed to find, and refuses --via queue for other providers', async () => {
+      const none = await send({}, 'ses', 'bounce', 'nowhere@example.com', '--via', 'queue');
+      expect(none.code).toBe(1);
+      expect(none.err).toMatch(/^error: no local stack \(.+local\.json not found\): start it with `npm start`, or set SQS_ENDPOINT \(and SES_QUEUE_NAME\)$/);
+      const missing = await send({ SQS_ENDPOINT: stack.config.sqsEndpoint!, SES_QUEUE_NAME: 'no-such-feed' }, 'ses', 'bounce', 'nowhere@example.com', '--via', 'queue');
+      expect(missing.code).toBe(1);
+      expect(missing.err).toMatch(/^error: could not put the envelope on no-such-feed at SQS_ENDPOINT /);
+      const other = await send({}, 'mailgun', 'bounce', 'nowhere@example.com', '--via', 'queue');
+      expect(other).toMatchObject({ code: 2, err: 'error: --via queue is for ses only (the SES feed); mailgun is sent over HTTP' });
+      expect(requests).toBe(0);
+    });
   });
 });
