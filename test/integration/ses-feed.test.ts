@@ -83,6 +83,21 @@ describe('the SES feed', () => {
     expect((await stack.feedDepth()).dlq).toBe(0);
   });
 
+  it('a replay of a 20-day-old message is a 200 duplicate, over HTTPS and through the queue; one row, one effect', async () => {
+    const email = 'feed-old-replay@example.com';
+    const old = stack.sign('ses', 'hard_bounce', email, Date.now() - 20 * 24 * HOUR_MS);
+    expect(await stack.post('ses', old)).toMatchObject({ status: 200, body: { admitted: 1, duplicates: 0 } });
+    expect(await stack.post('ses', old)).toMatchObject({ status: 200, body: { admitted: 0, duplicates: 1 } });
+    const before = count('EventsDuplicate');
+    await stack.sendToFeed(old.body);
+    await stack.drainFeed();
+    expect(count('EventsDuplicate') - before).toBe(1);
+    await stack.drain();
+    expect(await rowsFor(email)).toHaveLength(1);
+    expect(Object.keys((await stack.record(email))!.evidence)).toHaveLength(1);
+    expect((await stack.feedDepth()).dlq).toBe(0);
+  });
+
   it('a tampered envelope, one signed for a topic off the allowlist, and a raw SES payload land in the dead-letter queue on their first receive and change nothing', async () => {
     const tampered = envelope('complaint', 'feed-tampered@example.com').replace('feed-tampered@example.com', 'feed-victim@example.com');
     const ses = stack.demo.ses!;
