@@ -1,6 +1,8 @@
 /**
  * The SES feed's wiring: the edge (built exactly as for the webhook route) and the SES dead-letter
- * queue. Its counters are the edge's, so one batch is one EMF record.
+ * queue. Its counters are the edge's, so one batch is one EMF record, and they are published under the
+ * edge's service name: every edge metric, alarm and dashboard widget (EventsAdmitted, TransientFailures,
+ * ConfigurationErrors, ...) counts the feed's deliveries too. Its log lines say `ratchet-ses-feed`.
  */
 import { SesFeed } from '../../core/pipeline/ses-feed.js';
 import type { EdgeDeps } from '../../core/pipeline/edge.js';
@@ -18,7 +20,7 @@ export interface SesFeedWiring {
 
 export function buildSesFeed(config: RuntimeConfig, clients: Clients, wiring: SesFeedWiring = {}): SesFeed {
   const log = wiring.edge?.log ?? powertoolsLog('ratchet-ses-feed', config.settings[RUNTIME_VARIABLE.logLevel]);
-  const counters = wiring.edge?.counters ?? powertoolsCounters('ratchet-ses-feed', 'Ratchet');
+  const counters = wiring.edge?.counters ?? powertoolsCounters('ratchet-edge', 'Ratchet');
   const url = wiring.deadLetterQueueUrl ?? config.settings[RUNTIME_VARIABLE.sesDeadLetterQueueUrl];
   // Checked at cold start: without it every message that can never be admitted would be retried.
   if (!url) throw new Error(`${RUNTIME_VARIABLE.sesDeadLetterQueueUrl} is not set`);
