@@ -52,3 +52,14 @@ describe('SES_FEED sizing', () => {
     expect(SES_FEED.visibilityTimeoutSeconds * SES_FEED.maxReceiveCount).toBeLessThan(SES_FEED.retentionDays * 86_400);
   });
 });
+
+describe('buildSesFeed', () => {
+  it('refuses to start without SES_DEAD_LETTER_QUEUE_URL: every never-admittable message would be retried instead', async () => {
+    const { buildSesFeed } = await import('../../../lambdas/adapters/wiring/ses-feed.js');
+    const { configFromEnv, createClients } = await import('../../../lambdas/adapters/wiring/config.js');
+    const config = configFromEnv({ AWS_REGION: 'us-east-1', QUEUE_URL: 'https://q' });
+    expect(() => buildSesFeed(config, createClients(config))).toThrow('SES_DEAD_LETTER_QUEUE_URL is not set');
+    const withUrl = configFromEnv({ AWS_REGION: 'us-east-1', QUEUE_URL: 'https://q', SES_DEAD_LETTER_QUEUE_URL: 'https://dlq' });
+    expect(typeof buildSesFeed(withUrl, createClients(withUrl)).process).toBe('function');
+  });
+});
