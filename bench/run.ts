@@ -16,6 +16,7 @@ import type { SectionResult } from './lib/types.js';
 import { renderReport } from './report.js';
 import { currentCostSection } from '../cost/report.js';
 import { benchSendgridBatch } from './sendgrid-batch.js';
+import { benchSesFeedDrain } from './ses-feed-drain.js';
 import { benchProviderVerification } from './verify-providers.js';
 import { benchSnsVerification } from './verify-sns.js';
 import { benchSuppressionImport } from './suppression-import.js';
@@ -36,6 +37,7 @@ const SECTIONS: Array<{ order: number; title: string; run: () => Promise<Section
   { order: 7, title: '7. Client: filterSendable', run: () => benchClientFilter({ log }) },
   { order: 8, title: '8. Suppression import', run: () => benchSuppressionImport({ log }) },
   { order: 9, title: '9. Unsubscribe tokens', run: () => benchUnsubscribeTokens() },
+  { order: 10, title: '10. SES feed drain rate', run: () => benchSesFeedDrain({ log }) },
   { order: 4, title: '4. Bundles', run: () => benchBundles({ log }) },
 ];
 

@@ -26,6 +26,7 @@ if (runtime.unsubscribe.usingDemoKey) {
   console.warn(`!! DEMO UNSUBSCRIBE KEY: links are signed with a key generated in ${runtime.dataDir}/unsubscribe-demo-key; set UNSUBSCRIBE_SECRETS for real mail.`);
 }
 for (const provider of PROVIDERS) console.log(`webhook: ${runtime.url}/webhooks/${provider.name}`);
+console.log(`ses feed: ${runtime.queues.sesQueueUrl} (npm run send -- ses <kind> <email> --via queue); dead letters: ${runtime.queues.sesDeadLetterUrl}`);
 console.log(`unsubscribe: ${runtime.unsubscribe.baseUrl}/unsubscribe/{token} (npm run ratchet -- unsubscribe-link <email> [--topic t])`);
 console.log(`suppression table: ${runtime.config.suppressionTable} (${runtime.config.dynamoEndpoint})`);
 console.log(`ready: Ratchet is listening on ${runtime.url}`);

@@ -1,9 +1,11 @@
 /**
- * Placeholder for the SES feed's Lambda entry (the SQS queue the SES topic feeds), so the stack on this
- * branch bundles and synthesizes. The runtime branch replaces it with the real handler.
+ * Lambda entry: the SES feed (SQS event source on `<resourcePrefix>-ses-notifications`, with
+ * ReportBatchItemFailures). Same environment as the edge, plus SES_DEAD_LETTER_QUEUE_URL. Clients and
+ * adapters are built once per container, at module scope.
  */
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { configFromEnv, createClients } from './adapters/wiring/config.js';
+import { buildSesFeed } from './adapters/wiring/ses-feed.js';
+import { createSesFeedHandler } from './handlers/ses-feed-handler.js';
 
-export async function handler(_event: SQSEvent): Promise<SQSBatchResponse> {
-  throw new Error('not built on this branch');
-}
+const config = configFromEnv(process.env);
+export const handler = createSesFeedHandler(buildSesFeed(config, createClients(config)));

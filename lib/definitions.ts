@@ -4,7 +4,7 @@
  * resource names, the body cap) live under lambdas/ and are re-exported here,
  * so dependencies point one way: lib → lambdas. Pure data: no CDK and no SDK imports.
  */
-import { QUEUE_NAMES } from '../lambdas/adapters/tables.js';
+import { QUEUE_NAMES, SES_QUEUE_NAMES } from '../lambdas/adapters/tables.js';
 import { MAX_BODY_BYTES } from '../lambdas/adapters/runtime-defaults.js';
 
 export {
@@ -76,37 +76,9 @@ export const API = {
  */
 export const ALARMS = { periodSeconds: 5 * 60, queueAgeSeconds: 30 * 60 } as const;
 
-/** The SES dead-letter queue keeps what could not be admitted for this long (the SQS maximum). */
-export const SES_DEAD_LETTERS = { suffix: '-ses-dead-letters', retentionDays: 14 } as const;
+/** The SNS subscription's dead-letter queue keeps what SNS gave up on for this long (the SQS maximum). */
+export const SES_DEAD_LETTERS = { suffix: SES_QUEUE_NAMES.deadLetterSuffix, retentionDays: 14 } as const;
 
-/**
- * The SES feed (context `sesFeed=sqs`, the default): the SES topic delivers to an SQS queue, and a
- * function running the edge code drains it in batches.
- *
- * - `timeoutSeconds`: a batch of 10 envelopes, each verified (a certificate fetch on a cold start),
- *   admitted (a conditional put) and enqueued, with room for SDK retries; no HTTP caller waits on it.
- * - `visibilityTimeoutSeconds`: at least 6x the timeout plus the batching window, as AWS recommends
- *   for SQS event sources, so a message in flight is never handed to a second invocation.
- * - `maxReceiveCount`: 20 receives, 20 x 181 s = about an hour of transient failures (a DynamoDB or
- *   Secrets Manager outage, the certificate host) ridden out before SQS moves a message to the SES
- *   dead-letter queue: the same order as what SNS's HTTPS retry policy gave before.
- * - `retentionDays`: a message moved to a dead-letter queue keeps its original enqueue time, so it
- *   expires there 14 days after SES published it, not after it arrived. The feed keeps a message at
- *   most 3 days, and using up every receive takes about an hour, so a dead-lettered message still has
- *   more than 10 days left in the dead-letter queue to be noticed and redriven (test/infra shows it).
- */
-export const SES_FEED = {
-  batchSize: 10,
-  /** Fills batches under load (1 invocation per 10 events) and adds at most a second when idle. */
-  maxBatchingWindowSeconds: 1,
-  timeoutSeconds: 30,
-  memoryMb: 512,
-  visibilityTimeoutSeconds: 30 * 6 + 1,
-  maxReceiveCount: 20,
-  retentionDays: 3,
-  /** Days a dead-lettered message must have left in the SES dead-letter queue, at the least. */
-  minimumDeadLetterDaysLeft: 10,
-} as const;
 
 /**
  * The Function URL front door has no per-route throttle: the edge's reserved concurrency is the limit
@@ -114,3 +86,41 @@ export const SES_FEED = {
  * most `secondsPerRequest` (p99 with a cold start), times a margin, plus room for the other providers.
  */
 export const FUNCTION_URL = { secondsPerRequest: 0.5, sesMargin: 2 } as const;
+
+/**
+ * The SES feed: the SES topic's SQS subscription (`<resourcePrefix>-ses-notifications`) and the function
+ * that drains it with the edge's code (lambdas/ses-feed.ts, ReportBatchItemFailures).
+ *
+ * - Batches of 10 (the most one ReceiveMessage returns): the edge verifies the 10 envelopes
+ *   concurrently, sends all their events in one SendMessageBatch, then runs the 10 conditional puts
+ *   concurrently, so a batch costs about what one HTTPS delivery does. A one-second window lets a
+ *   trickle fill batches instead of paying one invocation per event.
+ * - `maxConcurrency` bounds the DynamoDB and SQS rate a burst can cause (the ESM's own limit, min 2);
+ *   a backlog waits on the queue, which the oldest-message alarm watches.
+ * - Retention: a message moved to the dead-letter queue keeps its original enqueue time, so it lives
+ *   there for `deadLetterRetentionDays` minus however long it spent on the feed. The feed keeps a
+ *   message at most `retentionDays`, so even one that used up every receive has at least
+ *   `deadLetterRetentionDays - retentionDays` = 10 days left in the dead-letter queue.
+ */
+export const SES_FEED = {
+  suffix: SES_QUEUE_NAMES.feedSuffix,
+  batchSize: 10,
+  maxBatchingWindowSeconds: 1,
+  maxConcurrency: 10,
+  /** Ten envelopes, one certificate fetch at a cold start (2 s at most), one send, ten puts, with SDK retries. */
+  timeoutSeconds: 30,
+  memoryMb: 512,
+  /** At least 6x the function timeout plus the batching window, as AWS recommends for SQS event sources. */
+  visibilityTimeoutSeconds: 30 * 6 + 1,
+  /**
+   * 20 receives x 181 s: about an hour of transient failures (a DynamoDB or Secrets Manager outage, the
+   * certificate host) ridden out before SQS moves a message to the dead-letter queue, the same order as
+   * SNS's HTTPS retry policy gave.
+   */
+  maxReceiveCount: 20,
+  /** At most 14 - 3 = 11 days, so at least `minimumDeadLetterDaysLeft` with a day to spare. */
+  retentionDays: 3,
+  deadLetterRetentionDays: SES_DEAD_LETTERS.retentionDays,
+  /** The least time a dead-lettered message has left in the dead-letter queue. */
+  minimumDeadLetterDaysLeft: 10,
+} as const;

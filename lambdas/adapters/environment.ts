@@ -6,8 +6,8 @@
  * provider: see wiring/provider-configuration.ts.)
  */
 import { parseNumber, type NumberRule } from '../core/settings.js';
-import { INBOX_TTL_VARIABLE } from '../core/inbox-ttl.js';
-import { DEFAULT_INBOX_TTL_DAYS, INBOX_TABLE, QUEUE_NAMES, SUPPRESSION_TABLE } from './tables.js';
+import { INBOX_TTL_RULE, INBOX_TTL_VARIABLE } from '../core/inbox-ttl.js';
+import { INBOX_TABLE, QUEUE_NAMES, resourceNames, SUPPRESSION_TABLE } from './tables.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -98,7 +98,7 @@ export const RUNTIME_VARIABLE_DOCS: Partial<Record<RuntimeVariableName, Variable
 };
 
 export const NUMBER_VARIABLES = {
-  [V.inboxTtlDays]: { default: DEFAULT_INBOX_TTL_DAYS, expected: 'a non-negative number of days', min: 0 },
+  [V.inboxTtlDays]: INBOX_TTL_RULE,
   [V.secretsCacheSeconds]: { default: 60, expected: 'a non-negative number of seconds', min: 0 },
   [V.port]: { default: 3000, expected: 'a whole number from 0 to 65535 (0 picks a free port)', min: 0, max: 65_535, integer: true },
 } as const satisfies Record<string, NumberRule>;
@@ -119,6 +119,8 @@ export const NAME_VARIABLES = {
   [V.inboxTable]: { pattern: /^[A-Za-z0-9_.-]{3,255}$/, expected: "3-255 letters, digits, '_', '-' or '.' (a DynamoDB table name)" },
   [V.suppressionTable]: { pattern: /^[A-Za-z0-9_.-]{3,255}$/, expected: "3-255 letters, digits, '_', '-' or '.' (a DynamoDB table name)" },
   [V.queueName]: { pattern: /^[A-Za-z0-9_-]{1,76}$/, expected: "1-76 letters, digits, '_' or '-' (an SQS queue name, before the -dlq suffix)" },
+  [V.sesQueueName]: { pattern: /^[A-Za-z0-9_-]{1,80}$/, expected: "1-80 letters, digits, '_' or '-' (an SQS queue name)" },
+  [V.sesDeadLetterQueue]: { pattern: /^[A-Za-z0-9_-]{1,80}$/, expected: "1-80 letters, digits, '_' or '-' (an SQS queue name)" },
   [V.dynamoEndpoint]: { pattern: /^https?:\/\/[^\s/]+/, expected: 'an http(s) URL' },
   [V.sqsEndpoint]: { pattern: /^https?:\/\/[^\s/]+/, expected: 'an http(s) URL' },
 } as const satisfies Record<string, NameVariable>;
@@ -127,6 +129,8 @@ export const NAME_DEFAULTS = {
   [V.inboxTable]: INBOX_TABLE.defaultName,
   [V.suppressionTable]: SUPPRESSION_TABLE.defaultName,
   [V.queueName]: QUEUE_NAMES.defaultName,
+  [V.sesQueueName]: resourceNames().sesQueue,
+  [V.sesDeadLetterQueue]: resourceNames().sesDeadLetterQueue,
 } as const;
 
 /** Problems with the name variables that are set (blank endpoints and queue name count as unset). */

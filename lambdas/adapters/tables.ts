@@ -17,6 +17,12 @@ export const QUEUE_NAMES = {
   deadLetterSuffix: '-dlq',
 } as const;
 
+/** The SES feed's queue names, after the resource prefix. */
+export const SES_QUEUE_NAMES = {
+  feedSuffix: '-ses-notifications',
+  deadLetterSuffix: '-ses-dead-letters',
+} as const;
+
 /** Physical names for a prefix: the tables, the queue and its DLQ, and each provider's secret. */
 export function resourceNames(prefix: string = DEFAULT_RESOURCE_PREFIX) {
   return {
@@ -24,10 +30,13 @@ export function resourceNames(prefix: string = DEFAULT_RESOURCE_PREFIX) {
     suppressionTable: `${prefix}-suppressions`,
     queue: `${prefix}-events`,
     deadLetterQueue: `${prefix}-events${QUEUE_NAMES.deadLetterSuffix}`,
-    /** The SES feed: the queue the SES topic delivers to (env `SES_QUEUE_NAME` holds this name). */
-    sesQueue: `${prefix}-ses-notifications`,
-    /** What the SES feed (or SNS, over HTTPS) could not deliver (env `SES_DEAD_LETTER_QUEUE` holds this name). */
-    sesDeadLetterQueue: `${prefix}-ses-dead-letters`,
+    /** The SES feed: the SES topic's SQS subscription (env `SES_QUEUE_NAME` locally). */
+    sesQueue: `${prefix}${SES_QUEUE_NAMES.feedSuffix}`,
+    /**
+     * Every SES message that was not admitted: what SNS could not deliver to the SES route, what the feed
+     * found never admittable, and what used up the feed's receives (env `SES_DEAD_LETTER_QUEUE` holds this name).
+     */
+    sesDeadLetterQueue: `${prefix}${SES_QUEUE_NAMES.deadLetterSuffix}`,
     secret: (provider: string) => `${prefix}/${provider}`,
   };
 }
@@ -46,5 +55,9 @@ export const SUPPRESSION_TABLE = {
   partitionKey: 'email',
 } as const;
 
-/** Inbox rows live 90 days by default: far beyond every provider's retry horizon (SendGrid 24 h, Mailgun 8 h, SNS 1 h). */
-export const DEFAULT_INBOX_TTL_DAYS = 30;
+/**
+ * Inbox rows live 30 days by default: far beyond every provider's retry horizon (SendGrid 24 h, Mailgun
+ * 8 h, SNS over HTTPS 1 h) and the age an SNS message may reach through the SES feed (a day less).
+ * Spelled in the core, which derives SNS_MAX_AGE_SECONDS's default from it.
+ */
+export { DEFAULT_INBOX_TTL_DAYS } from '../core/inbox-ttl.js';

@@ -6,3 +6,4 @@
 export { buildInbox, configFromEnv, createClients, type Clients, type RuntimeConfig } from './wiring/config.js';
 export { buildEdge } from './wiring/edge.js';
 export { buildConsumerDeps } from './wiring/consumer.js';
+export { buildSesFeed } from './wiring/ses-feed.js';

@@ -9,10 +9,21 @@ import type { ProviderDefinition } from './provider.js';
 import { PROVIDERS } from './providers/index.js';
 import type { Settings } from './settings.js';
 import { INBOX_TTL_CONTEXT, INBOX_TTL_VARIABLE } from './inbox-ttl.js';
+import { readSnsSettings } from './providers/ses/sns/settings.js';
 
 const DAY_MS = 86_400_000;
 /** Slack for clocks that disagree between the instances that stored and that judge a row. */
 export const INBOX_RETENTION_MARGIN_MS = 60 * 60 * 1000;
+
+/**
+ * Throws one line naming SNS_MAX_AGE_SECONDS and INBOX_TTL_DAYS when the SNS age limit (as these
+ * settings configure it, its default derived from the TTL) is at or above the inbox TTL: such a
+ * message may outlive its first copy's row and be admitted twice. Pure: no I/O. `npm start` and
+ * `cdk synth` refuse to run such a configuration (assertInboxOutlivesWindows calls this first).
+ */
+export function assertSnsMaxAgeBelowInboxTtl(settings: Settings, inboxTtlDays: number): void {
+  readSnsSettings({ ...settings, [INBOX_TTL_VARIABLE]: String(inboxTtlDays) });
+}
 
 /**
  * Throws, naming the variables involved, unless `inboxTtlDays` outlives every provider's signature
@@ -23,11 +34,14 @@ export function assertInboxOutlivesWindows(
   inboxTtlDays: number,
   providers: readonly ProviderDefinition[] = PROVIDERS,
 ): void {
+  assertSnsMaxAgeBelowInboxTtl(settings, inboxTtlDays);
+  // The windows as the runtime will read them: SNS's default age depends on the TTL.
+  const effective: Settings = { ...settings, [INBOX_TTL_VARIABLE]: String(inboxTtlDays) };
   const ttlMs = inboxTtlDays * DAY_MS;
   const tooLong: string[] = [];
   let neededMs = 0;
   for (const provider of providers) {
-    const signature = provider.signatureWindow?.(settings);
+    const signature = provider.signatureWindow?.(effective);
     if (!signature) continue;
     const requiredMs = signature.window.maxAgeMs + signature.window.maxFutureMs + INBOX_RETENTION_MARGIN_MS;
     if (!Number.isFinite(ttlMs) || ttlMs < requiredMs) {

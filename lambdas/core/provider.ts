@@ -44,9 +44,11 @@ export interface Receipt {
  */
 export interface ReceiveOptions {
   /**
-   * The message was read from the SNS subscription's dead-letter queue, whose queue policy admits only
-   * our topic: it is old by design (SNS gave up on it), so the SNS freshness window's age limit is
-   * waived. The signature, the topic allowlist and the certificate checks still apply.
+   * The message was read from the SES dead-letter queue, which only SNS (the HTTPS subscription's
+   * dead-letter queue, policy limited to our topics) and the SES feed (itself fed only by those topics)
+   * write to: it is old by design (SNS gave up on it, or it waited out its receives), so the SNS
+   * freshness window's age limit is waived. The signature, the topic allowlist and the certificate
+   * checks still apply.
    */
   readonly fromSnsDeadLetterQueue?: boolean;
 }

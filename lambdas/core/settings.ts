@@ -27,7 +27,8 @@ export interface SettingDeclaration {
 /**
  * The widest signature window anyone may configure. The longest documented sender retry horizon is
  * SendGrid's 24 h, so 48 h leaves room for an operator to be generous; anything wider is no longer a
- * retry allowance but a standing replay allowance.
+ * retry allowance but a standing replay allowance. (SNS's age limit is the exception: SNS never
+ * re-signs, so its bound is the inbox TTL instead; see providers/ses/sns/settings.ts.)
  */
 export const MAX_WINDOW_SECONDS = 48 * 60 * 60;
 /** How far in the future a signed timestamp may be: clock skew, never a retry horizon. */

@@ -24,9 +24,10 @@ export function targetSettings(ctx: Context): { useDemo: boolean; settings: Reco
   return { useDemo, settings: useDemo ? applyDemoDefaults(env, dataDir, ensureDemoCredentials(dataDir)).settings : { ...env } };
 }
 
-export function buildTargetEdge(ctx: Context): WebhookEdge {
+/** `queueUrl`: the events queue when the target names none itself (found from QUEUE_NAME, say). */
+export function buildTargetEdge(ctx: Context, queueUrl: string | undefined = ctx.target.queueUrl): WebhookEdge {
   const { target } = ctx;
-  if (!target.queueUrl) throw new Error('QUEUE_URL is not set (take it from the stack outputs)');
+  if (!queueUrl) throw new Error('QUEUE_URL is not set (take it from the stack outputs)');
   const { useDemo, settings } = targetSettings(ctx);
   const config = configFromEnv({
     ...settings,
@@ -35,7 +36,7 @@ export function buildTargetEdge(ctx: Context): WebhookEdge {
     SQS_ENDPOINT: target.sqsEndpoint,
     INBOX_TABLE: target.inboxTable,
     SUPPRESSION_TABLE: target.suppressionTable,
-    QUEUE_URL: target.queueUrl,
+    QUEUE_URL: queueUrl,
   });
   return buildEdge(useDemo ? { ...config, secrets: 'env' } : config, { doc: ctx.doc, sqs: ctx.sqs }, {
     log: quiet,

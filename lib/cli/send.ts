@@ -1,10 +1,11 @@
 /**
  * `npm run send -- <provider> <kind> <email>`: signs a sample event the way that provider would and
- * posts it to the local stack at http://localhost:$PORT. Uses the demo credentials `npm start` generated,
+ * posts it to the local stack at http://localhost:$PORT. `ses ... --via queue` puts the signed SNS
+ * envelope on the SES feed queue instead, as SNS would (send-queue.ts). Uses the demo credentials `npm start` generated,
  * or, for shared-secret providers, the first secret in the provider's variable when it is set.
  */
 import { resolve } from 'node:path';
-import { Argument, Command } from 'commander';
+import { Argument, Command, Option } from 'commander';
 import type { ActionableKind } from '../../lambdas/core/event.js';
 import { findProvider } from '../../lambdas/core/providers/index.js';
 import { DEMO_SIGNERS, findDemoSigner, resolveDemoTopic, TOPIC_KIND_NAMES } from '../demo/index.js';
@@ -12,6 +13,7 @@ import { ensureDemoCredentials } from '../local/demo-credentials.js';
 import { Context, type Env } from './context.js';
 import { processIo, type Io } from './io.js';
 import { execute, runner } from './program.js';
+import { sendToFeed } from './send-queue.js';
 
 const KIND_ALIASES: Record<string, ActionableKind> = {
   bounce: 'hard_bounce',
@@ -39,8 +41,17 @@ export async function sendCommand(argv: string[], env: Env, io: Io = processIo):
     .argument('<email>', 'the recipient')
     .option('--group <id>', 'SendGrid: the suppression group (asm_group_id) of a group-unsubscribe/-resubscribe')
     .option('--topic <name>', 'the topic (list, stream) an unsubscribe/subscribe is scoped to, where the provider has one')
+    .addOption(
+      new Option('--via <door>', 'ses: POST it over HTTP, or put it on the SES feed queue as SNS would (SES_QUEUE_NAME + SQS_ENDPOINT, or .data/local.json)')
+        .choices(['http', 'queue'])
+        .default('http'),
+    )
     .action(
-      run(async (providerName: string, kindName: string, email: string, flags: { group?: string; topic?: string }) => {
+      run(async (providerName: string, kindName: string, email: string, flags: { group?: string; topic?: string; via: 'http' | 'queue' }) => {
+        if (flags.via === 'queue' && providerName !== 'ses') {
+          io.err(`error: --via queue is for ses only (the SES feed); ${providerName} is sent over HTTP`);
+          return 2;
+        }
         const signer = findDemoSigner(providerName)!;
         let scoped: ReturnType<typeof resolveDemoTopic>;
         try {
@@ -62,6 +73,7 @@ export async function sendCommand(argv: string[], env: Env, io: Io = processIo):
             ? { ...demo, credential: configured, signingSecret: configured }
             : demo;
         const request = signer.sign(kind, email, credentials, Date.now(), scoped.options);
+        if (flags.via === 'queue') return sendToFeed(env, request.body, io);
         const url = `http://localhost:${env.PORT ?? 3000}/webhooks/${signer.provider}`;
         let response: Response;
         try {

@@ -9,7 +9,7 @@ import {
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { INBOX_TABLE, QUEUE, SUPPRESSION_TABLE } from '../definitions.js';
+import { INBOX_TABLE, QUEUE, SES_FEED, SUPPRESSION_TABLE } from '../definitions.js';
 
 export async function ensureTables(client: DynamoDBClient, names: { inbox: string; suppression: string }): Promise<void> {
   await ensureTable(client, {
@@ -57,29 +57,78 @@ export interface Queues {
   queueUrl: string;
   deadLetterUrl: string;
   deadLetterArn: string;
+  /** The SES feed (what the SES topic's SQS subscription delivers to) and the SES dead-letter queue. */
+  sesQueueUrl: string;
+  sesDeadLetterUrl: string;
+  sesDeadLetterArn: string;
 }
 
-export async function ensureQueues(client: SQSClient, name: string): Promise<Queues> {
+export interface QueueNames {
+  /** The events queue; its DLQ is this name plus `-dlq`. */
+  events: string;
+  sesFeed: string;
+  sesDeadLetters: string;
+}
+
+const DAY_SECONDS = 86_400;
+
+/** The events queue and its DLQ, the SES feed and the SES dead-letter queue, each with the stack's sizing and redrive. */
+export async function ensureQueues(client: SQSClient, names: QueueNames): Promise<Queues> {
+  const events = await ensureRedrivenQueue(client, {
+    name: names.events,
+    deadLetterName: `${names.events}${QUEUE.deadLetterSuffix}`,
+    visibilityTimeoutSeconds: QUEUE.visibilityTimeoutSeconds,
+    retentionDays: QUEUE.retentionDays,
+    deadLetterRetentionDays: QUEUE.deadLetterRetentionDays,
+    maxReceiveCount: QUEUE.maxReceiveCount,
+  });
+  // Also where `ratchet ses redrive` reads, whichever way a message got there.
+  const ses = await ensureRedrivenQueue(client, {
+    name: names.sesFeed,
+    deadLetterName: names.sesDeadLetters,
+    visibilityTimeoutSeconds: SES_FEED.visibilityTimeoutSeconds,
+    retentionDays: SES_FEED.retentionDays,
+    deadLetterRetentionDays: SES_FEED.deadLetterRetentionDays,
+    maxReceiveCount: SES_FEED.maxReceiveCount,
+  });
+  return {
+    queueUrl: events.url,
+    deadLetterUrl: events.deadLetterUrl,
+    deadLetterArn: events.deadLetterArn,
+    sesQueueUrl: ses.url,
+    sesDeadLetterUrl: ses.deadLetterUrl,
+    sesDeadLetterArn: ses.deadLetterArn,
+  };
+}
+
+interface RedrivenQueue {
+  name: string;
+  deadLetterName: string;
+  visibilityTimeoutSeconds: number;
+  retentionDays: number;
+  deadLetterRetentionDays: number;
+  maxReceiveCount: number;
+}
+
+async function ensureRedrivenQueue(client: SQSClient, queue: RedrivenQueue): Promise<{ url: string; deadLetterUrl: string; deadLetterArn: string }> {
   const dlq = await client.send(
     new CreateQueueCommand({
-      QueueName: `${name}${QUEUE.deadLetterSuffix}`,
-      Attributes: { MessageRetentionPeriod: String(QUEUE.deadLetterRetentionDays * 86_400) },
+      QueueName: queue.deadLetterName,
+      Attributes: { MessageRetentionPeriod: String(queue.deadLetterRetentionDays * DAY_SECONDS) },
     }),
   );
   const deadLetterUrl = dlq.QueueUrl!;
-  // The SES subscription's dead-letter queue (what SNS could not deliver), so `ratchet ses redrive` works locally too.
-  await client.send(new CreateQueueCommand({ QueueName: 'ratchet-ses-dead-letters', Attributes: { MessageRetentionPeriod: String(14 * 86_400) } }));
   const attrs = await client.send(new GetQueueAttributesCommand({ QueueUrl: deadLetterUrl, AttributeNames: ['QueueArn'] }));
   const deadLetterArn = attrs.Attributes!.QueueArn!;
   const main = await client.send(
     new CreateQueueCommand({
-      QueueName: name,
+      QueueName: queue.name,
       Attributes: {
-        VisibilityTimeout: String(QUEUE.visibilityTimeoutSeconds),
-        MessageRetentionPeriod: String(QUEUE.retentionDays * 86_400),
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: deadLetterArn, maxReceiveCount: QUEUE.maxReceiveCount }),
+        VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
+        MessageRetentionPeriod: String(queue.retentionDays * DAY_SECONDS),
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: deadLetterArn, maxReceiveCount: queue.maxReceiveCount }),
       },
     }),
   );
-  return { queueUrl: main.QueueUrl!, deadLetterUrl, deadLetterArn };
+  return { url: main.QueueUrl!, deadLetterUrl, deadLetterArn };
 }

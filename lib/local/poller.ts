@@ -1,5 +1,5 @@
 /**
- * Feeds SQS batches to the consumer the way the Lambda event source mapping does: receive up to 10,
+ * Feeds SQS batches to a handler (the consumer, or the SES feed) the way the Lambda event source mapping does: receive up to 10,
  * invoke, delete only the successes (ReportBatchItemFailures), let failures become visible again, and
  * move a message to the DLQ once it has been received `maxReceiveCount` times. The queue also carries
  * the same RedrivePolicy as in AWS; moving it here as well keeps emulators without redrive honest.
@@ -12,16 +12,28 @@ import {
   type Message,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import type { ConsumerHandler } from '../../lambdas/handlers/consumer-handler.js';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { CONSUMER, QUEUE } from '../definitions.js';
+
+/** What the Lambda runtime would invoke for the event source: the consumer's or the SES feed's handler. */
+export type BatchHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 
 export interface PollerOptions {
   client: SQSClient;
   queueUrl: string;
   deadLetterUrl: string;
   deadLetterArn: string;
-  handler: ConsumerHandler;
+  /** The polled queue's ARN, for the records' eventSourceARN. Default: the dead-letter ARN without `-dlq`. */
+  sourceArn?: string;
+  handler: BatchHandler;
+  /** Messages per ReceiveMessage (at most 10). Default: the consumer's. */
+  batchSize?: number;
+  /**
+   * How long a received message stays hidden, instead of the queue's own visibility timeout (sized for
+   * Lambda's timeouts). Locally a batch takes milliseconds, so a short one brings back what a killed
+   * process had in flight within seconds rather than minutes.
+   */
+  visibilityTimeoutSeconds?: number;
   /** Parallel receive loops, like the event source's maximum concurrency. */
   concurrency?: number;
   /** Locally a failed message comes back after this, instead of the full visibility timeout. */
@@ -55,8 +67,9 @@ export class QueuePoller {
     const received = await client.send(
       new ReceiveMessageCommand({
         QueueUrl: queueUrl,
-        MaxNumberOfMessages: CONSUMER.batchSize,
+        MaxNumberOfMessages: this.options.batchSize ?? CONSUMER.batchSize,
         WaitTimeSeconds: waitTimeSeconds,
+        ...(this.options.visibilityTimeoutSeconds === undefined ? {} : { VisibilityTimeout: this.options.visibilityTimeoutSeconds }),
         MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp', 'ApproximateFirstReceiveTimestamp'],
       }),
     );
@@ -122,7 +135,7 @@ export class QueuePoller {
   }
 
   private toEvent(messages: Message[]): SQSEvent {
-    const sourceArn = this.options.deadLetterArn.replace(new RegExp(`${QUEUE.deadLetterSuffix}$`), '');
+    const sourceArn = this.options.sourceArn ?? this.options.deadLetterArn.replace(new RegExp(`${QUEUE.deadLetterSuffix}$`), '');
     return {
       Records: messages.map(
         (m): SQSRecord => ({

@@ -1,7 +1,7 @@
 /**
  * The whole system on one machine: embedded DynamoDB and SQS (unless endpoints are given), the same
- * edge and consumer handlers the Lambdas run, an HTTP front in place of API Gateway, a poller in place
- * of the SQS event source.
+ * edge, SES feed and consumer handlers the Lambdas run, an HTTP front in place of API Gateway, and
+ * pollers in place of the SQS event sources (the events queue, and the SES feed).
  */
 import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -10,11 +10,12 @@ import type { EdgeDeps } from '../../lambdas/core/pipeline/edge.js';
 import type { ConsumerDeps } from '../../lambdas/core/pipeline/consume.js';
 import { MemoryCounters, powertoolsLog } from '../../lambdas/adapters/observability.js';
 import { assertInboxOutlivesWindows } from '../../lambdas/core/inbox-retention.js';
-import { RUNTIME_VARIABLE as V } from '../../lambdas/adapters/environment.js';
+import { NAME_DEFAULTS, RUNTIME_VARIABLE as V } from '../../lambdas/adapters/environment.js';
 import {
   buildConsumerDeps,
   buildEdge,
   buildInbox,
+  buildSesFeed,
   configFromEnv,
   createClients,
   type Clients,
@@ -23,7 +24,8 @@ import {
 import { SqsEventQueue } from '../../lambdas/adapters/sqs-queue.js';
 import { createConsumerHandler } from '../../lambdas/handlers/consumer-handler.js';
 import { createEdgeHandler } from '../../lambdas/handlers/edge-handler.js';
-import { QUEUE } from '../definitions.js';
+import { createSesFeedHandler } from '../../lambdas/handlers/ses-feed-handler.js';
+import { QUEUE, SES_FEED } from '../definitions.js';
 import { ensureQueues, ensureTables, type Queues } from './bootstrap.js';
 import { applyDemoDefaults, ensureDemoCredentials } from './demo-credentials.js';
 import { startDynamo, startSqs, type Emulator } from './emulators.js';
@@ -39,6 +41,12 @@ import { StartupError } from './startup-error.js';
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * How long a received message stays hidden locally (the queues' own timeouts are sized for Lambda): a
+ * batch takes milliseconds here, and after a kill -9 what was in flight is back within this.
+ */
+export const LOCAL_VISIBILITY_TIMEOUT_SECONDS = 30;
+
 export interface LocalRuntimeOptions {
   /** Defaults to process.env. */
   env?: Env;
@@ -51,6 +59,8 @@ export interface LocalRuntimeOptions {
   /** Start the background poller (default true); tests may drive it by hand. */
   background?: boolean;
   pollerConcurrency?: number;
+  /** Receive loops on the SES feed (default SES_FEED.maxConcurrency, like the event source's limit). */
+  sesFeedConcurrency?: number;
   retryDelaySeconds?: number;
   /** Write `.data/local.json` for the CLIs (default true). */
   writeStateFile?: boolean;
@@ -76,6 +86,8 @@ export interface LocalRuntime {
   /** Where unsubscribe links point, and whether they are signed with the generated demo key. */
   unsubscribe: { baseUrl: string; usingDemoKey: boolean };
   poller: QueuePoller;
+  /** Drains the SES feed into the edge, as the SES feed's event source does. */
+  sesFeed: QueuePoller;
   stop(): Promise<void>;
 }
 
@@ -97,13 +109,23 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const sqsEndpoint = env[V.sqsEndpoint] || (await track(startSqs())).endpoint;
     const base = configFromEnv({ ...settings, [V.dynamoEndpoint]: dynamoEndpoint, [V.sqsEndpoint]: sqsEndpoint });
     const config: RuntimeConfig = { ...base, secrets: 'env' };
-    assertInboxOutlivesWindows(config.settings, config.inboxTtlDays);
+    try {
+      assertInboxOutlivesWindows(config.settings, config.inboxTtlDays);
+    } catch (error) {
+      // The operator's to fix: one line, no trace.
+      throw new StartupError((error as Error).message);
+    }
     const clients: Clients = { ...createClients(config), ...options.clients };
 
     const bootstrapClient = new DynamoDBClient({ region: config.region, endpoint: dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     await ensureTables(bootstrapClient, { inbox: config.inboxTable, suppression: config.suppressionTable });
     bootstrapClient.destroy();
-    const queues = await ensureQueues(clients.sqs, env[V.queueName] || QUEUE.defaultName);
+    const sesFeedName = env[V.sesQueueName] || NAME_DEFAULTS[V.sesQueueName];
+    const queues = await ensureQueues(clients.sqs, {
+      events: env[V.queueName] || QUEUE.defaultName,
+      sesFeed: sesFeedName,
+      sesDeadLetters: env[V.sesDeadLetterQueue] || NAME_DEFAULTS[V.sesDeadLetterQueue],
+    });
     config.queueUrl = queues.queueUrl;
 
     const log = options.log ?? powertoolsLog('ratchet-local');
@@ -124,8 +146,26 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       handler: createConsumerHandler(buildConsumerDeps(config, clients, { ...common, ...options.consumer })),
       concurrency: options.pollerConcurrency,
       retryDelaySeconds: options.retryDelaySeconds,
+      visibilityTimeoutSeconds: LOCAL_VISIBILITY_TIMEOUT_SECONDS,
       region: config.region,
       onError: (error) => log.error('poller error', { error: String(error) }),
+    });
+    const sesFeed = new QueuePoller({
+      client: clients.sqs,
+      queueUrl: queues.sesQueueUrl,
+      deadLetterUrl: queues.sesDeadLetterUrl,
+      deadLetterArn: queues.sesDeadLetterArn,
+      sourceArn: queues.sesDeadLetterArn.replace(/[^:]+$/, sesFeedName),
+      handler: createSesFeedHandler(
+        buildSesFeed(config, clients, { deadLetterQueueUrl: async () => queues.sesDeadLetterUrl, edge: { ...common, ...options.edge } }),
+      ),
+      batchSize: SES_FEED.batchSize,
+      maxReceiveCount: SES_FEED.maxReceiveCount,
+      concurrency: options.sesFeedConcurrency ?? SES_FEED.maxConcurrency,
+      retryDelaySeconds: options.retryDelaySeconds,
+      visibilityTimeoutSeconds: LOCAL_VISIBILITY_TIMEOUT_SECONDS,
+      region: config.region,
+      onError: (error) => log.error('SES feed poller error', { error: String(error) }),
     });
 
     if (embeddedSqs) {
@@ -133,8 +173,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       if (resent > 0) log.warn('re-sent stored events (the embedded queue does not survive restarts)', { resent });
     }
 
-    stops.push(() => poller.stop());
-    if (options.background !== false) poller.start();
+    // The feed first: it feeds the events queue, whose poller then finishes what it was given.
+    stops.push(() => sesFeed.stop(), () => poller.stop());
+    if (options.background !== false) {
+      poller.start();
+      sesFeed.start();
+    }
 
     if (options.writeStateFile !== false) {
       writeState(dataDir, {
@@ -148,6 +192,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         suppressionTable: config.suppressionTable,
         queueUrl: queues.queueUrl,
         deadLetterUrl: queues.deadLetterUrl,
+        sesQueueUrl: queues.sesQueueUrl,
+        sesDeadLetterUrl: queues.sesDeadLetterUrl,
         unsubscribeBaseUrl,
         ...(demoKey ? { unsubscribeDemoKey: demoKey } : {}),
       });
@@ -165,6 +211,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       usingDemo,
       unsubscribe: { baseUrl: unsubscribeBaseUrl, usingDemoKey: demoKey !== undefined },
       poller,
+      sesFeed,
       async stop() {
         if (stopped) return;
         stopped = true;

@@ -33,5 +33,6 @@ export function assertStartable(settings: Env, read: { port: boolean } = { port:
     problems.push((error as Error).message);
   }
   problems.push(...checkNames(settings), ...checkConfiguration(settings).map(formatProblem));
-  if (problems.length > 0) throw new StartupError(problems.join('\n'));
+  // One line per problem: a variable two parsers read (INBOX_TTL_DAYS: the runtime and SNS's age default) is named once.
+  if (problems.length > 0) throw new StartupError([...new Set(problems)].join('\n'));
 }

@@ -16,6 +16,9 @@ export interface LocalState {
   suppressionTable: string;
   queueUrl: string;
   deadLetterUrl: string;
+  /** The SES feed (`SES_QUEUE_NAME`) and the SES dead-letter queue (`SES_DEAD_LETTER_QUEUE`). */
+  sesQueueUrl: string;
+  sesDeadLetterUrl: string;
   /** Where unsubscribe links point (UNSUBSCRIBE_BASE_URL, default http://localhost:$PORT). */
   unsubscribeBaseUrl?: string;
   /** The generated demo key, present only while UNSUBSCRIBE_SECRETS is unset, so the CLI can issue links. */

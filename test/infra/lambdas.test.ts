@@ -27,8 +27,6 @@ const handlers = () =>
     ['consumer', s.stack.ratchet.consumer, CONSUMER.timeoutSeconds, CONSUMER.memoryMb],
     ['feed', s.stack.ratchet.feed!, SES_FEED.timeoutSeconds, SES_FEED.memoryMb],
   ] as const;
-/** The feed's entry is a placeholder on this branch (the runtime lands it): its bundle holds no SDK yet. */
-const bundled = () => handlers().filter(([name]) => name !== 'feed');
 
 describe('Lambda functions', () => {
   it('are exactly the edge, the consumer and the SES feed (no sweeper, no log-retention or other helper functions)', () => {
@@ -64,7 +62,7 @@ describe('Lambda functions', () => {
   });
 
   it('ship a minified ESM bundle with a source map and the AWS SDK inside', () => {
-    for (const [name, handler] of bundled()) {
+    for (const [name, handler] of handlers()) {
       const code = fnProps(handler).Code as { S3Key: string };
       const dir = join(s.assembly.directory, `asset.${code.S3Key.replace(/\.zip$/, '')}`);
       expect(existsSync(join(dir, 'index.mjs')), `${name} bundle`).toBe(true);
@@ -106,6 +104,7 @@ describe('Lambda functions', () => {
           INBOX_TTL_DAYS: String(DEFAULT_INBOX_TTL_DAYS),
           SECRETS_CACHE_SECONDS: '60',
           LOG_LEVEL: 'INFO',
+          SES_DEAD_LETTER_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/ratchet-ses-dead-letters',
         },
       });
       expect(out, name).toBe('function');

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEdgeHandler } from '../../lambdas/handlers/edge-handler.js';
 import type { WebhookEdge } from '../../lambdas/core/pipeline/edge.js';
 import { SqsDeadLetters } from '../../lambdas/adapters/sqs-dead-letters.js';
-import { ratchet, startTestStack, type TestStack } from './harness.js';
+import { SES_FEED } from '../../lib/definitions.js';
+import { injectFault, ratchet, startTestStack, type TestStack } from './harness.js';
 
 const TWO_HOURS_MS = 2 * 60 * 60 * 1000;
 
@@ -29,8 +30,8 @@ describe('ratchet ses redrive', () => {
     expect(dlqUrl).toMatch(/ratchet-ses-dead-letters$/);
   });
 
-  it('an HTTP request cannot waive the age limit: a 2-hour-old SNS message over HTTP is 401, whatever it adds', async () => {
-    const old = stack.sign('ses', 'hard_bounce', 'http-stale@example.com', Date.now() - 5 * TWO_HOURS_MS);
+  it('an HTTP request cannot waive the age limit: a 30-day-old SNS message over HTTP is 401, whatever it adds', async () => {
+    const old = stack.sign('ses', 'hard_bounce', 'http-stale@example.com', Date.now() - 30 * 24 * 60 * 60 * 1000);
     const plain = await stack.post('ses', old);
     expect(plain.status).toBe(401);
     const dressed = await stack.post('ses', {
@@ -113,5 +114,68 @@ describe('ratchet ses redrive', () => {
     expect(await stack.record('future@example.com')).toBeUndefined();
     const queue = new SqsDeadLetters(stack.clients.sqs, dlqUrl);
     for (const m of await queue.receive(5)) await queue.delete(m);
+  });
+
+  const emptyQueue = async () => {
+    const queue = new SqsDeadLetters(stack.clients.sqs, dlqUrl);
+    for (let batch = await queue.receive(5); batch.length > 0; batch = await queue.receive(5)) for (const m of batch) await queue.delete(m);
+  };
+
+  it("takes npm start's own variables: SQS_ENDPOINT with the SES_DEAD_LETTER_QUEUE and QUEUE_NAME names", async () => {
+    const message = stack.sign('ses', 'hard_bounce', 'by-name@example.com', Date.now() - TWO_HOURS_MS);
+    await deadLetter(message.body);
+    const env = {
+      DYNAMODB_ENDPOINT: stack.config.dynamoEndpoint!,
+      SQS_ENDPOINT: stack.config.sqsEndpoint!,
+      SES_DEAD_LETTER_QUEUE: 'ratchet-ses-dead-letters',
+      QUEUE_NAME: 'ratchet-events',
+      RATCHET_DATA_DIR: stack.dataDir,
+      AWS_REGION: 'us-east-1',
+    };
+    const result = await ratchet(env, 'ses', 'redrive', '--json');
+    expect(result.err).toBe('');
+    expect(JSON.parse(result.out)).toEqual({ dryRun: false, messages: 1, admitted: 1, duplicates: 0, ignored: 0, rejected: 0, failed: 0 });
+    await stack.drain();
+    expect(await stack.record('by-name@example.com')).toMatchObject({ status: 'suppressed' });
+  });
+
+  it("replays what the feed's redrive policy moved after its last receive (a transient fault that outlasted every retry)", async () => {
+    const message = stack.sign('ses', 'complaint', 'outlasted@example.com');
+    const messageId = JSON.parse(message.body).MessageId as string;
+    const fault = injectFault(stack.clients.doc, {
+      command: 'PutItemCommand',
+      times: SES_FEED.maxReceiveCount,
+      when: (input) => String(input.Item?.pk ?? '').startsWith(`ses#${messageId}`),
+    });
+    await stack.sendToFeed(message.body);
+    try {
+      for (let i = 0; i < SES_FEED.maxReceiveCount; i++) expect(await stack.sesFeed.pollOnce(0)).toBe(1);
+    } finally {
+      fault.remove();
+    }
+    expect(fault.hits).toBe(SES_FEED.maxReceiveCount);
+    expect(await stack.feedDepth()).toEqual({ visible: 0, inFlight: 0, dlq: 1 });
+    // Its events were sent each time (enqueue before store): the record may exist already. The row does not.
+    expect((await stack.inboxRows()).some((row) => row.pk.startsWith(`ses#${messageId}`))).toBe(false);
+    const result = await run('ses', 'redrive', '--json');
+    expect(JSON.parse(result.out)).toMatchObject({ messages: 1, admitted: 1, rejected: 0, failed: 0 });
+    expect((await stack.inboxRows()).filter((row) => row.pk.startsWith(`ses#${messageId}`))).toHaveLength(1);
+    await stack.drain();
+    expect(Object.keys((await stack.record('outlasted@example.com'))!.evidence)).toHaveLength(1);
+  });
+
+  it("describes what the feed moved on its first receive, and still refuses it (a forgery stays a forgery)", async () => {
+    const forged = stack.sign('ses', 'complaint', 'feed-forged@example.com').body.replace('feed-forged@example.com', 'feed-victim@example.com');
+    await stack.sendToFeed(forged);
+    await stack.drainFeed();
+    const dry = await run('ses', 'redrive', '--dry-run');
+    expect(dry).toMatchObject({ code: 0, out: 'would replay 1 messages: admitted 0, duplicates 0, ignored 0, rejected 0, failed 0' });
+    expect(dry.err).toMatch(/^message .+: Notification \(moved by the ses-feed: authentication_failed\)$/);
+    const real = await run('ses', 'redrive');
+    expect(real.code).toBe(1);
+    expect(real.out).toBe('replayed 1 messages: admitted 0, duplicates 0, ignored 0, rejected 1, failed 0');
+    expect(await depth()).toBe(1);
+    expect(await stack.record('feed-victim@example.com')).toBeUndefined();
+    await emptyQueue();
   });
 });

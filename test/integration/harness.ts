@@ -4,6 +4,7 @@
  * credentials, its log captured. The poller is driven by hand so tests decide exactly when the consumer
  * runs, and failed messages are retried at once.
  */
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { ActionableKind } from '../../lambdas/core/event.js';
 import { readInboxRow } from '../../lambdas/adapters/inbox-schema.js';
@@ -36,6 +37,10 @@ export interface TestStack extends LocalStack {
   sign(provider: string, kind: ActionableKind, email: string, nowMs?: number): SignedDemoRequest;
   /** Polls until the queue is empty and nothing is in flight. */
   drain(): Promise<number>;
+  /** Puts each body on the SES feed as SNS would (raw delivery off: the body is the signed envelope); resolves with their SQS message ids. */
+  sendToFeed(...bodies: string[]): Promise<string[]>;
+  /** Polls the SES feed until it is empty and nothing is in flight; resolves with how many messages it handled. */
+  drainFeed(): Promise<number>;
   inboxRows(): Promise<Record<string, any>[]>;
   record(email: string): Promise<Record<string, any> | undefined>;
   /** What the CLIs need to reach this stack (what `npm start`'s state file tells them), plus `extra`. */
@@ -71,6 +76,27 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
         handled += n;
         if (n === 0) {
           const depth = await stack.queueDepth();
+          if (depth.visible === 0 && depth.inFlight === 0) idle++;
+          else await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+      return handled;
+    },
+    async sendToFeed(...bodies) {
+      const ids: string[] = [];
+      for (const body of bodies) {
+        const sent = await local.clients.sqs.send(new SendMessageCommand({ QueueUrl: local.queues.sesQueueUrl, MessageBody: body }));
+        ids.push(sent.MessageId!);
+      }
+      return ids;
+    },
+    async drainFeed() {
+      let handled = 0;
+      for (let idle = 0; idle < 3; ) {
+        const n = await local.sesFeed.pollOnce(0);
+        handled += n;
+        if (n === 0) {
+          const depth = await stack.feedDepth();
           if (depth.visible === 0 && depth.inFlight === 0) idle++;
           else await new Promise((r) => setTimeout(r, 50));
         }

@@ -38,7 +38,11 @@ describe('a second npm start on the same data directory', () => {
   });
 
   it('exits 1 naming the running one, which keeps running', async () => {
-    const { port } = readState(first.dataDir)!;
+    const { port, sesQueueUrl, sesDeadLetterUrl } = readState(first.dataDir)!;
+    // The SES feed and its dead-letter queue, for `send --via queue` and `ses redrive`.
+    expect(sesQueueUrl).toMatch(/^http:\/\/\S*127\.0\.0\.1:\d+\/.*ratchet-ses-notifications$/);
+    expect(sesDeadLetterUrl).toMatch(/ratchet-ses-dead-letters$/);
+    expect(first.stdout()).toContain(`ses feed: ${sesQueueUrl} (npm run send -- ses <kind> <email> --via queue); dead letters: ${sesDeadLetterUrl}`);
     const second = await failedStart({}, first.dataDir);
     expect(second.code).toBe(1);
     expect(second.lines).toEqual([`npm start: another Ratchet is running (pid ${first.child.pid}, port ${port})`]);
@@ -91,6 +95,17 @@ describe('bad variables and ports', () => {
         local.cleanup();
       }
     });
+  });
+});
+
+describe('an SNS age limit the inbox cannot back', () => {
+  it('SNS_MAX_AGE_SECONDS at the inbox TTL exits 1 with one line naming both variables', async () => {
+    const result = await failedStart({ INBOX_TTL_DAYS: '10', SNS_MAX_AGE_SECONDS: '864000' });
+    expect(result.code).toBe(1);
+    expect(result.lines).toEqual([
+      'npm start: SNS_MAX_AGE_SECONDS is 864000 s, at or above INBOX_TTL_DAYS (10 days = 864000 s): a replay older than its inbox row would be admitted again. Lower it, or unset it for the default (INBOX_TTL_DAYS less one day)',
+    ]);
+    expectNoTrace(result.lines);
   });
 });
 

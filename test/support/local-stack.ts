@@ -32,6 +32,8 @@ export interface LocalStack extends LocalRuntime {
   /** The generated demo credentials the runtime verifies against, per provider. */
   demo: DemoCredentialSet;
   queueDepth(): Promise<QueueDepth>;
+  /** The SES feed's depth; `dlq` is the SES dead-letter queue's. */
+  feedDepth(): Promise<QueueDepth>;
 }
 
 const noCleanup = () => () => undefined;
@@ -82,6 +84,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       return {
         visible: Number(main.ApproximateNumberOfMessages ?? 0),
         inFlight: Number(main.ApproximateNumberOfMessagesNotVisible ?? 0),
+        dlq: Number(dlq.ApproximateNumberOfMessages ?? 0),
+      };
+    },
+    async feedDepth() {
+      const feed = await attributes(runtime.queues.sesQueueUrl);
+      const dlq = await attributes(runtime.queues.sesDeadLetterUrl);
+      return {
+        visible: Number(feed.ApproximateNumberOfMessages ?? 0),
+        inFlight: Number(feed.ApproximateNumberOfMessagesNotVisible ?? 0),
         dlq: Number(dlq.ApproximateNumberOfMessages ?? 0),
       };
     },

@@ -2,7 +2,7 @@
  * The edge, transport-neutral: authenticate → normalize → enqueue → store → answer.
  * The Lambda handler and the local HTTP front both feed it a WebhookRequest and send back its answer.
  *
- * The losslessness argument ("enqueue before you store"; docs/decisions.md, "How no event is lost"):
+ * The losslessness argument ("enqueue before you store"; README, "How no event is lost"):
  *  1. every actionable event is sent to SQS first, then its raw payload is stored by a conditional put;
  *  2. a 2xx is returned only when both succeeded for every event; anything else is a 5xx, so the
  *     provider retries the whole request;
@@ -11,31 +11,15 @@
  *     consumer applies it from the message alone; the provider's retry stores the row.
  * A retry or duplicate costs one extra message, which the idempotent consumer absorbs.
  */
-import { ignoredReasons } from '../classification.js';
-import { isActionable, type NormalizedEvent } from '../event.js';
-import {
-  isWebhookError,
-  PayloadTooLargeError,
-  ProviderNotFoundError,
-  TransientError,
-  type WebhookError,
-} from '../errors.js';
-import type { CertificateSource, ControlMessage, NonceStore, ProviderDefinition, ReceiveOptions, WebhookProvider } from '../provider.js';
+import type { NormalizedEvent } from '../event.js';
+import { isWebhookError, PayloadTooLargeError, ProviderNotFoundError, TransientError } from '../errors.js';
+import type { CertificateSource, ControlMessage, NonceStore, ProviderDefinition, Receipt, ReceiveOptions, WebhookProvider } from '../provider.js';
 import type { WebhookRequest } from '../request.js';
 import type { Clock } from '../time.js';
+import { admitAll, describe } from './admission.js';
 import { settleWithLimit } from './concurrency.js';
 import { keyedByContent } from './content-key.js';
-import type {
-  ControlLedger,
-  Counters,
-  EventQueue,
-  InboxStore,
-  Log,
-  PreparedRow,
-  QueuedEvent,
-  SecretSource,
-  SubscriptionConfirmer,
-} from './ports.js';
+import type { ControlLedger, Counters, EventQueue, InboxStore, Log, SecretSource, SubscriptionConfirmer } from './ports.js';
 
 export interface EdgeDeps {
   providers: readonly ProviderDefinition[];
@@ -87,8 +71,58 @@ export class WebhookEdge {
     const provider = await this.provider(providerName);
     const receipt = await provider.receive(request, options);
     if (receipt.control) return this.control(providerName, receipt.control);
+    return this.admit(providerName, this.keyed(providerName, receipt.events));
+  }
+
+  /**
+   * Several requests for one provider at once (the SES feed's SQS batch), each answered exactly as
+   * `receive` would answer it alone, in order. Every request is verified on its own; the events of all
+   * that verified are admitted together (one send, then the puts: see admission.ts), which is what
+   * makes a batch of 10 cost about what one request costs. Never throws. The counters are not flushed:
+   * the caller flushes once per invocation, after adding its own.
+   */
+  async receiveBatch(providerName: string, requests: readonly WebhookRequest[]): Promise<EdgeResponse[]> {
+    const answers: EdgeResponse[] = new Array(requests.length);
+    let provider: WebhookProvider;
+    try {
+      provider = await this.provider(providerName);
+    } catch (error) {
+      return requests.map(() => this.reject(providerName, error));
+    }
+    const receipts: Array<Receipt | undefined> = new Array(requests.length);
+    // Verification is CPU plus one cached certificate (fetched once however many ask at once).
+    await settleWithLimit([...requests.keys()], requests.length, async (index) => {
+      const request = requests[index]!;
+      try {
+        if (request.body.length > this.deps.maxBodyBytes) throw new PayloadTooLargeError('body exceeds the size cap');
+        receipts[index] = await provider.receive(request);
+      } catch (error) {
+        answers[index] = this.reject(providerName, error);
+      }
+    });
+    const admissions: Array<{ index: number; events: NormalizedEvent[] }> = [];
+    for (const [index, receipt] of receipts.entries()) {
+      if (!receipt) continue;
+      // One at a time: the same confirmation twice in a batch must find the ledger's first mark.
+      if (receipt.control) answers[index] = await this.control(providerName, receipt.control).catch((error: unknown) => this.reject(providerName, error));
+      else admissions.push({ index, events: this.keyed(providerName, receipt.events) });
+    }
+    try {
+      const admitted = await this.admitAll(providerName, admissions.map((a) => a.events));
+      admitted.forEach((answer, k) => (answers[admissions[k]!.index] = answer));
+    } catch (error) {
+      for (const { index } of admissions) answers[index] = this.reject(providerName, error);
+    }
+    return answers;
+  }
+
+  /**
+   * A provider whose event ids change under retries (`keysByContent`) has its events keyed by what they
+   * say instead (content-key.ts), so a copy under a new id is one row and one evidence entry.
+   */
+  private keyed(providerName: string, events: NormalizedEvent[]): NormalizedEvent[] {
     const byContent = this.deps.providers.find((p) => p.name === providerName)?.keysByContent === true;
-    return this.admit(providerName, byContent ? receipt.events.map(keyedByContent) : receipt.events);
+    return byContent ? events.map(keyedByContent) : events;
   }
 
   private async provider(name: string): Promise<WebhookProvider> {
@@ -117,66 +151,13 @@ export class WebhookEdge {
   }
 
   private async admit(provider: string, events: NormalizedEvent[]): Promise<EdgeResponse> {
+    return (await this.admitAll(provider, [events]))[0]!;
+  }
+
+  private admitAll(provider: string, eventLists: NormalizedEvent[][]): Promise<EdgeResponse[]> {
     const { inbox, queue, log, counters, now } = this.deps;
-    const actionable = events.filter(isActionable);
-    const ignored = events.length - actionable.length;
-    const receivedAt = now();
-
-    // Encode first (no I/O): an event that can never be stored is refused before anything is sent.
-    // A row whose key an earlier row of this request already has is a copy (a SendGrid batch holding
-    // one event twice under two ids): answered as a duplicate, and neither sent nor stored again.
-    const rows: PreparedRow[] = [];
-    const keys = new Set<string>();
-    let repeated = 0;
-    let refused: WebhookError | undefined;
-    for (const group of groupByRaw(actionable)) {
-      try {
-        const row = inbox.prepare(group, receivedAt);
-        if (keys.has(row.pk)) repeated += row.events.length;
-        else rows.push(row);
-        keys.add(row.pk);
-      } catch (error) {
-        if (!isWebhookError(error) || error.status >= 500) throw error;
-        refused = error;
-      }
-    }
-
-    if (rows.length > 0) {
-      try {
-        await queue.send(rows.flatMap((row) => row.events.map((e) => toQueued(row.pk, e))));
-      } catch (error) {
-        // Nothing is stored yet; whatever did reach the queue is a verified event the consumer may apply.
-        log.error('enqueue failed; nothing stored, the provider will retry', { provider, error: describe(error) });
-        counters.count('TransientFailures', 1, provider);
-        return { status: 503, body: { error: 'transient_failure' } };
-      }
-    }
-
-    const stored = await settleWithLimit(rows, this.deps.admitConcurrency ?? DEFAULT_ADMIT_CONCURRENCY, (row) => inbox.store(row));
-    let admitted = 0;
-    let duplicates = repeated;
-    let failed = 0;
-    stored.forEach((result, i) => {
-      const count = rows[i]!.events.length;
-      if (result.status === 'rejected') {
-        failed++;
-        log.error('inbox put failed after the send; the provider will retry', { provider, error: describe(result.reason) });
-      } else if (result.value) admitted += count;
-      else duplicates += count;
-    });
-
-    counters.count('EventsAdmitted', admitted, provider);
-    counters.count('EventsDuplicate', duplicates, provider);
-    counters.count('EventsIgnored', ignored, provider);
-    if (failed > 0) {
-      counters.count('TransientFailures', 1, provider);
-      return { status: 503, body: { error: 'transient_failure' } };
-    }
-    // An event refused for good (too large to store) is answered with its 4xx, so the sender stops
-    // retrying it; the others in the same request are enqueued and stored above as usual.
-    if (refused) return this.reject(provider, refused);
-    log.info('webhook accepted', { provider, received: events.length, admitted, duplicates, ignored, ignoredReasons: ignoredReasons(events) });
-    return { status: 200, body: { ok: true, received: events.length, admitted, duplicates, ignored } };
+    const admitConcurrency = this.deps.admitConcurrency ?? DEFAULT_ADMIT_CONCURRENCY;
+    return admitAll({ inbox, queue, log, counters, now, admitConcurrency }, provider, eventLists, (p, error) => this.reject(p, error));
   }
 
   private async control(provider: string, message: ControlMessage): Promise<EdgeResponse> {
@@ -215,28 +196,4 @@ export class WebhookEdge {
     this.deps.counters.count('TransientFailures', 1, provider);
     return { status: 500, body: { error: 'internal_error' } };
   }
-}
-
-function toQueued(pk: string, event: NormalizedEvent): QueuedEvent {
-  const { raw: _raw, ...rest } = event;
-  return { pk, event: rest };
-}
-
-/**
- * Events carrying the same raw payload (one SES notification to several recipients) form one row, so
- * the payload is stored once. The order is the provider's, so a retry of the request builds the same
- * rows under the same keys.
- */
-function groupByRaw(events: readonly NormalizedEvent[]): NormalizedEvent[][] {
-  const groups = new Map<string, NormalizedEvent[]>();
-  for (const event of events) {
-    const group = groups.get(event.raw);
-    if (group) group.push(event);
-    else groups.set(event.raw, [event]);
-  }
-  return [...groups.values()];
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

@@ -1,13 +1,23 @@
 /**
- * `ratchet ses redrive [--dry-run]`: replays the SNS subscription's dead-letter queue through the edge.
- * Each message there is the SNS JSON envelope exactly as SNS would have POSTed it; it goes through the
- * same verification (signature, topic allowlist, certificate) with only the age limit waived, because
- * the queue policy proves SNS put it there. A message is deleted only once the edge has admitted it
+ * `ratchet ses redrive [--dry-run]`: replays the SES dead-letter queue through the edge, whichever way a
+ * message got there: SNS gave up on the HTTPS subscription (its dead-letter queue), the SES feed's
+ * redrive policy moved it after its last receive, or the feed moved it on its first receive because the
+ * edge refused it. Each message is the SNS JSON envelope exactly as SNS sent it; it goes through the same
+ * verification (signature, topic allowlist, certificate) with only the age limit waived, because SNS
+ * gave up on it or it waited out its receives. A message is deleted only once the edge has admitted it
  * (or found it already stored); anything else stays in the queue, visible again, for the next run.
+ *
+ * The queue: SES_DEAD_LETTER_QUEUE (a URL, or a name looked up on SQS_ENDPOINT, as `npm start` reads
+ * it), SES_DEAD_LETTER_QUEUE_URL (the function's variable), the running local stack's, or
+ * ratchet-ses-dead-letters. The events queue the edge sends to: QUEUE_URL, or QUEUE_NAME looked up.
  */
 import { Command } from 'commander';
+import { GetQueueUrlCommand } from '@aws-sdk/client-sqs';
 import { SqsDeadLetters, type DeadLetter } from '../../../lambdas/adapters/sqs-dead-letters.js';
+import { NAME_DEFAULTS, RUNTIME_VARIABLE as V } from '../../../lambdas/adapters/environment.js';
+import { snsRequestFromQueuedBody } from '../../../lambdas/core/providers/ses/sns/envelope.js';
 import type { WebhookRequest } from '../../../lambdas/core/request.js';
+import type { WebhookEdge } from '../../../lambdas/core/pipeline/edge.js';
 import { DEFAULT_RESOURCE_PREFIX } from '../../definitions.js';
 import type { Context } from '../context.js';
 import { buildTargetEdge } from '../edge.js';
@@ -31,13 +41,13 @@ export function sesCommand(ctx: Context, run: Run): Command {
   const command = new Command('ses').description('Amazon SES (through SNS)');
   command
     .command('redrive')
-    .description(`replay the SNS dead-letter queue (SES_DEAD_LETTER_QUEUE, default ${SES_DEAD_LETTER_QUEUE_DEFAULT}) through the edge`)
+    .description(`replay the SES dead-letter queue (SES_DEAD_LETTER_QUEUE, default ${SES_DEAD_LETTER_QUEUE_DEFAULT}) through the edge`)
     .option('--dry-run', 'count and describe the messages, admit and delete nothing')
     .option('--json', 'the counts as JSON')
     .action(
       run(async (options: { dryRun?: boolean; json?: boolean }) => {
-        const queue = new SqsDeadLetters(ctx.sqs, ctx.target.sesDeadLetterQueue ?? SES_DEAD_LETTER_QUEUE_DEFAULT);
-        const counts = options.dryRun ? await dryRun(ctx, queue) : await redrive(ctx, queue);
+        const queue = new SqsDeadLetters(ctx.sqs, deadLetterQueue(ctx));
+        const counts = await replay(ctx, queue, options.dryRun === true);
         ctx.io.out(
           options.json
             ? JSON.stringify({ dryRun: options.dryRun === true, ...counts })
@@ -50,73 +60,71 @@ export function sesCommand(ctx: Context, run: Run): Command {
   return command;
 }
 
-/** The request SNS would have sent: the body as is, and the unsigned headers SNS always adds. */
-export function snsRequestFor(body: string): WebhookRequest {
-  let envelope: Record<string, unknown> = {};
-  try {
-    envelope = JSON.parse(body) as Record<string, unknown>;
-  } catch {
-    // Not JSON: the edge rejects it as malformed, like the HTTP route would.
-  }
-  const header = (value: unknown) => (typeof value === 'string' ? value : '');
-  return {
-    body: Buffer.from(body, 'utf8'),
-    headers: {
-      'content-type': 'text/plain; charset=UTF-8',
-      'x-amz-sns-message-type': header(envelope.Type),
-      'x-amz-sns-message-id': header(envelope.MessageId),
-      'x-amz-sns-topic-arn': header(envelope.TopicArn),
-    },
-  };
+/** A URL or a queue name (looked up on the target's SQS endpoint by SqsDeadLetters). */
+function deadLetterQueue(ctx: Context): string {
+  return ctx.target.sesDeadLetterQueue || ctx.env[V.sesDeadLetterQueueUrl] || SES_DEAD_LETTER_QUEUE_DEFAULT;
 }
 
-async function redrive(ctx: Context, queue: SqsDeadLetters): Promise<RedriveCounts> {
-  const edge = buildTargetEdge(ctx);
+/** The request SNS would have sent: the body as is, and the unsigned headers SNS always adds. */
+export function snsRequestFor(body: string): WebhookRequest {
+  return snsRequestFromQueuedBody(body);
+}
+
+/**
+ * The one loop for both runs: every visible message once, each hidden while it is handled. A dry run
+ * describes and keeps each; a real run admits it and deletes it on success. What is kept is made
+ * visible again at the end, for inspection or the next run.
+ */
+async function replay(ctx: Context, queue: SqsDeadLetters, dryRun: boolean): Promise<RedriveCounts> {
   const counts: RedriveCounts = { messages: 0, admitted: 0, duplicates: 0, ignored: 0, rejected: 0, failed: 0 };
-  const progress = progressBar(ctx.io, 'ses redrive', await queue.depth());
+  const edge = dryRun ? undefined : buildTargetEdge(ctx, await eventQueueUrl(ctx));
+  const progress = dryRun ? undefined : progressBar(ctx.io, 'ses redrive', await queue.depth());
   const keep: DeadLetter[] = [];
   try {
     for (let batch = await queue.receive(HIDE_SECONDS); batch.length > 0; batch = await queue.receive(HIDE_SECONDS)) {
       for (const message of batch) {
         counts.messages++;
-        const response = await edge.receive('ses', snsRequestFor(message.body), { fromSnsDeadLetterQueue: true });
-        if (response.status === 200) {
-          const body = response.body as { admitted?: number; duplicates?: number; ignored?: number };
-          counts.admitted += body.admitted ?? 0;
-          counts.duplicates += body.duplicates ?? 0;
-          counts.ignored += body.ignored ?? 0;
-          await queue.delete(message);
-        } else {
-          if (response.status >= 500) counts.failed++;
-          else counts.rejected++;
-          ctx.io.err(`message ${message.id}: ${response.status} ${String(response.body.error ?? '')} (kept in the queue)`);
-          keep.push(message);
-        }
-        progress.tick();
+        if (!edge || !(await admit(ctx, edge, queue, message, counts))) keep.push(message);
+        if (!edge) ctx.io.err(`message ${message.id}: ${describe(message)}`);
+        progress?.tick();
       }
     }
   } finally {
-    progress.done();
-    // Kept messages were hidden while we read on; make them visible again for inspection or the next run.
+    progress?.done();
     for (const message of keep) await queue.release(message).catch(() => undefined);
   }
   return counts;
 }
 
-async function dryRun(ctx: Context, queue: SqsDeadLetters): Promise<RedriveCounts> {
-  const counts: RedriveCounts = { messages: 0, admitted: 0, duplicates: 0, ignored: 0, rejected: 0, failed: 0 };
-  const seen: DeadLetter[] = [];
-  try {
-    for (let batch = await queue.receive(HIDE_SECONDS); batch.length > 0; batch = await queue.receive(HIDE_SECONDS)) {
-      for (const message of batch) {
-        counts.messages++;
-        seen.push(message);
-        const request = snsRequestFor(message.body);
-        ctx.io.err(`message ${message.id}: ${request.headers['x-amz-sns-message-type'] || 'not an SNS envelope'}`);
-      }
-    }
-  } finally {
-    for (const message of seen) await queue.release(message).catch(() => undefined);
+/** Admits one message and deletes it on success; false when it stays in the queue. */
+async function admit(ctx: Context, edge: WebhookEdge, queue: SqsDeadLetters, message: DeadLetter, counts: RedriveCounts): Promise<boolean> {
+  const response = await edge.receive('ses', snsRequestFor(message.body), { fromSnsDeadLetterQueue: true });
+  if (response.status === 200) {
+    const body = response.body as { admitted?: number; duplicates?: number; ignored?: number };
+    counts.admitted += body.admitted ?? 0;
+    counts.duplicates += body.duplicates ?? 0;
+    counts.ignored += body.ignored ?? 0;
+    await queue.delete(message);
+    return true;
   }
-  return counts;
+  if (response.status >= 500) counts.failed++;
+  else counts.rejected++;
+  ctx.io.err(`message ${message.id}: ${response.status} ${String(response.body.error ?? '')} (kept in the queue)`);
+  return false;
+}
+
+/** Its SNS type, and why the SES feed moved it when it did. */
+function describe(message: DeadLetter): string {
+  const type = snsRequestFor(message.body).headers['x-amz-sns-message-type'] || 'not an SNS envelope';
+  const { source, error } = message.attributes;
+  return source && error ? `${type} (moved by the ${source}: ${error})` : type;
+}
+
+/** QUEUE_URL (or the local stack's), else QUEUE_NAME (as `npm start` reads it; default ratchet-events on SQS_ENDPOINT) looked up. */
+async function eventQueueUrl(ctx: Context): Promise<string | undefined> {
+  if (ctx.target.queueUrl) return ctx.target.queueUrl;
+  // Against AWS itself only when asked by name: the default name is a local stack's.
+  if (!ctx.target.sqsEndpoint && !ctx.env[V.queueName]) return undefined;
+  const name = ctx.env[V.queueName] || NAME_DEFAULTS[V.queueName];
+  return (await ctx.sqs.send(new GetQueueUrlCommand({ QueueName: name }))).QueueUrl;
 }

@@ -1,6 +1,6 @@
-/** Every provider's default window, the 48 h cap, and the inbox TTL check that `npm start` and `cdk synth` run. */
+/** Every provider's default window, the 48 h cap (SNS: the inbox TTL), and the inbox TTL checks that `npm start` and `cdk synth` run. */
 import { describe, expect, it } from 'vitest';
-import { assertInboxOutlivesWindows, INBOX_RETENTION_MARGIN_MS } from '../../../lambdas/core/inbox-retention.js';
+import { assertInboxOutlivesWindows, assertSnsMaxAgeBelowInboxTtl, INBOX_RETENTION_MARGIN_MS } from '../../../lambdas/core/inbox-retention.js';
 import { PROVIDERS } from '../../../lambdas/core/providers/index.js';
 
 const HOUR = 3_600_000;
@@ -13,7 +13,8 @@ describe('default signature windows', () => {
     ['mailgun', 9 * HOUR, ['MAILGUN_TOLERANCE_SECONDS']],
     ['standard', 5 * 60_000, ['STANDARD_WEBHOOK_TOLERANCE_SECONDS']],
     ['generic', 5 * 60_000, ['GENERIC_WEBHOOK_TOLERANCE_SECONDS']],
-    ['ses', 3_900_000, ['SNS_MAX_AGE_SECONDS', 'SNS_MAX_FUTURE_SECONDS']],
+    // The inbox TTL (30 days) less one day: SNS never re-signs, so only the inbox row bounds a message's age.
+    ['ses', 29 * 24 * HOUR, ['SNS_MAX_AGE_SECONDS', 'SNS_MAX_FUTURE_SECONDS']],
   ])('%s: max age %d ms, future skew 5 min, set by %j', (name, maxAgeMs, variables) => {
     expect(windowOf(name)).toEqual({ window: { maxAgeMs, maxFutureMs: 300_000 }, variables });
   });
@@ -27,10 +28,52 @@ describe('default signature windows', () => {
     ['mailgun', 'MAILGUN_TOLERANCE_SECONDS'],
     ['standard', 'STANDARD_WEBHOOK_TOLERANCE_SECONDS'],
     ['generic', 'GENERIC_WEBHOOK_TOLERANCE_SECONDS'],
-    ['ses', 'SNS_MAX_AGE_SECONDS'],
   ])('%s accepts %s up to 48 h and refuses one second more', (name, variable) => {
     expect(windowOf(name, { [variable]: '172800' })!.window.maxAgeMs).toBe(48 * HOUR);
     expect(() => windowOf(name, { [variable]: '172801' })).toThrow(new RegExp(variable));
+  });
+
+  it('ses accepts SNS_MAX_FUTURE_SECONDS up to 48 h and refuses one second more', () => {
+    expect(windowOf('ses', { SNS_MAX_FUTURE_SECONDS: '172800' })!.window.maxFutureMs).toBe(48 * HOUR);
+    expect(() => windowOf('ses', { SNS_MAX_FUTURE_SECONDS: '172801' })).toThrow(/SNS_MAX_FUTURE_SECONDS/);
+  });
+
+  it("ses's age limit follows INBOX_TTL_DAYS: a day less by default, never below 3900 s", () => {
+    expect(windowOf('ses', { INBOX_TTL_DAYS: '10' })!.window.maxAgeMs).toBe(9 * 24 * HOUR);
+    expect(windowOf('ses', { INBOX_TTL_DAYS: '1.5' })!.window.maxAgeMs).toBe(12 * HOUR);
+    expect(windowOf('ses', { INBOX_TTL_DAYS: '1' })!.window.maxAgeMs).toBe(3_900_000);
+  });
+
+  it('ses accepts SNS_MAX_AGE_SECONDS up to one second below the inbox TTL, and refuses the TTL itself', () => {
+    expect(windowOf('ses', { SNS_MAX_AGE_SECONDS: '2591999' })!.window.maxAgeMs).toBe(2_591_999_000);
+    expect(() => windowOf('ses', { SNS_MAX_AGE_SECONDS: '2592000' })).toThrow(
+      'SNS_MAX_AGE_SECONDS is 2592000 s, at or above INBOX_TTL_DAYS (30 days = 2592000 s): a replay older than its inbox row would be admitted again. Lower it, or unset it for the default (INBOX_TTL_DAYS less one day)',
+    );
+    expect(windowOf('ses', { SNS_MAX_AGE_SECONDS: '2592000', INBOX_TTL_DAYS: '31' })!.window.maxAgeMs).toBe(30 * 24 * HOUR);
+  });
+});
+
+describe('assertSnsMaxAgeBelowInboxTtl (what cdk synth and npm start run)', () => {
+  it('passes with the defaults, for any TTL', () => {
+    for (const days of [1, 2, 30, 365]) expect(() => assertSnsMaxAgeBelowInboxTtl({}, days)).not.toThrow();
+  });
+
+  it('refuses a maximum age at or above the TTL it is given, in one line naming both variables', () => {
+    const error = catchError(() => assertSnsMaxAgeBelowInboxTtl({ SNS_MAX_AGE_SECONDS: String(7 * 86_400) }, 7));
+    expect(error).toMatch(/^SNS_MAX_AGE_SECONDS is 604800 s, at or above INBOX_TTL_DAYS \(7 days = 604800 s\)/);
+    expect(error).not.toContain('\n');
+    expect(() => assertSnsMaxAgeBelowInboxTtl({ SNS_MAX_AGE_SECONDS: String(7 * 86_400 - 1) }, 7)).not.toThrow();
+  });
+
+  it('judges by the TTL passed in, not a stray INBOX_TTL_DAYS in the settings', () => {
+    expect(() => assertSnsMaxAgeBelowInboxTtl({ INBOX_TTL_DAYS: '90', SNS_MAX_AGE_SECONDS: String(30 * 86_400) }, 30)).toThrow(/at or above/);
+    expect(() => assertInboxOutlivesWindows({ INBOX_TTL_DAYS: '90', SNS_MAX_AGE_SECONDS: String(30 * 86_400) }, 30)).toThrow(/at or above/);
+  });
+
+  it('an age just below the TTL still fails the wider check: skew and margin must fit too', () => {
+    const settings = { SNS_MAX_AGE_SECONDS: String(30 * 86_400 - 60) };
+    expect(() => assertSnsMaxAgeBelowInboxTtl(settings, 30)).not.toThrow();
+    expect(() => assertInboxOutlivesWindows(settings, 30)).toThrow(/ses \(SNS_MAX_AGE_SECONDS, SNS_MAX_FUTURE_SECONDS/);
   });
 });
 

@@ -8,6 +8,15 @@ import type { ProviderDefinition, ProviderDeps } from '../../../lambdas/core/pro
 import { PROVIDERS } from '../../../lambdas/core/providers/index.js';
 import { UNSUBSCRIBE_PROVIDER } from '../../../lambdas/core/unsubscribe/provider.js';
 import { DEMO_SIGNERS } from '../../../lib/demo/index.js';
+import { INBOX_TTL_VARIABLE } from '../../../lambdas/core/inbox-ttl.js';
+import { RUNTIME_VARIABLE } from '../../../lambdas/adapters/environment.js';
+
+/**
+ * Runtime variables a provider may read without declaring them: the environment contract wires them
+ * into every edge (lib/constructs/environments.ts), so every deployment sets them. SES derives its
+ * age limit's default from the inbox TTL.
+ */
+const RUNTIME_WIRED = new Set<string>([INBOX_TTL_VARIABLE]);
 
 const UNUSED = {
   claim: () => Promise.reject(new Error('unused')),
@@ -48,9 +57,14 @@ describe('provider settings are declared', () => {
     '%s reads exactly the settings it declares',
     (_name, definition) => {
       const declared = definition.settings.map((s) => s.variable).sort();
-      expect(settingsRead(definition)).toEqual(declared);
+      expect(settingsRead(definition).filter((name) => !RUNTIME_WIRED.has(name))).toEqual(declared);
     },
   );
+
+  it('the runtime variables a provider may read undeclared are runtime variables, and ses reads INBOX_TTL_DAYS', () => {
+    for (const name of RUNTIME_WIRED) expect(Object.values(RUNTIME_VARIABLE)).toContain(name);
+    expect(settingsRead(PROVIDERS.find((p) => p.name === 'ses')!)).toContain(INBOX_TTL_VARIABLE);
+  });
 
   it('declares each variable once across the registry, each with a description', () => {
     const all = PROVIDERS.flatMap((p) => p.settings);

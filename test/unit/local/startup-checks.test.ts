@@ -57,4 +57,24 @@ describe('everything npm start checks before starting', () => {
       'GENERIC_WEBHOOK_SECRETS entry 1 is shorter than 32 bytes',
     ]);
   });
+
+  const SES = { SNS_TOPIC_ARNS: 'arn:aws:sns:us-east-1:000000000000:ratchet-demo' };
+
+  it('refuses an SNS age limit at or above the inbox TTL, in one line naming both', () => {
+    expect(problems({ ...SES, SNS_MAX_AGE_SECONDS: '2592000' })).toEqual([
+      'SNS_MAX_AGE_SECONDS is 2592000 s, at or above INBOX_TTL_DAYS (30 days = 2592000 s): a replay older than its inbox row would be admitted again. Lower it, or unset it for the default (INBOX_TTL_DAYS less one day)',
+    ]);
+    expect(problems({ ...SES, INBOX_TTL_DAYS: '7', SNS_MAX_AGE_SECONDS: '700000' })).toEqual([
+      'SNS_MAX_AGE_SECONDS is 700000 s, at or above INBOX_TTL_DAYS (7 days = 604800 s): a replay older than its inbox row would be admitted again. Lower it, or unset it for the default (INBOX_TTL_DAYS less one day)',
+    ]);
+    expect(problems({ ...SES, INBOX_TTL_DAYS: '7' })).toEqual([]);
+  });
+
+  it('checks the SES feed queue names', () => {
+    expect(problems({ SES_QUEUE_NAME: 'has space', SES_DEAD_LETTER_QUEUE: 'x'.repeat(81) })).toEqual([
+      `SES_QUEUE_NAME must be 1-80 letters, digits, '_' or '-' (an SQS queue name), got "has space"`,
+      `SES_DEAD_LETTER_QUEUE must be 1-80 letters, digits, '_' or '-' (an SQS queue name), got "${'x'.repeat(81)}"`,
+    ]);
+    expect(problems({ SES_QUEUE_NAME: 'my-feed', SES_DEAD_LETTER_QUEUE: 'my_dead-letters' })).toEqual([]);
+  });
 });

@@ -44,7 +44,8 @@ describe('sesProvider definition', () => {
     ['SNS_MAX_AGE_SECONDS', 'an hour'],
     ['SNS_MAX_AGE_SECONDS', '0'],
     ['SNS_MAX_FUTURE_SECONDS', '-1'],
-    ['SNS_MAX_AGE_SECONDS', '172801'],
+    ['SNS_MAX_AGE_SECONDS', '2592000'],
+    ['SNS_MAX_AGE_SECONDS', '1e6'],
     ['SNS_MAX_FUTURE_SECONDS', '172801'],
   ])('refuses to build with %s=%j', (name, value) => {
     expect(() => sesProvider.create(makeDeps({ settings: { [name]: value } }))).toThrow(new RegExp(name));
@@ -116,7 +117,7 @@ describe('check order', () => {
 
   it('freshness before the certificate fetch', async () => {
     const certificates = recordingCertificates();
-    const message = signed(notificationFields({ Timestamp: iso(NOW - 2 * 60 * 60 * 1000) }));
+    const message = signed(notificationFields({ Timestamp: iso(NOW - 30 * 24 * 60 * 60 * 1000) }));
     const error = await rejection(makeProvider({ certificates }).receive(toRequest(message)));
     expect(error).toBeInstanceOf(StaleRequestError);
     expect(certificates.calls).toEqual([]);
@@ -182,12 +183,24 @@ describe('freshness', () => {
   const receiveAt = (timestampMs: number, settings: Record<string, string> = {}) =>
     makeProvider({ settings }).receive(toRequest(signed(notificationFields({ Timestamp: iso(timestampMs) }))));
 
-  it('accepts a Timestamp exactly SNS_MAX_AGE_SECONDS (default 3900) old', async () => {
-    await expect(receiveAt(NOW - 3900_000)).resolves.toSatisfy(carriesEvents('ses'));
+  const DEFAULT_MAX_AGE_MS = 29 * 24 * 60 * 60 * 1000;
+
+  it('accepts a Timestamp exactly SNS_MAX_AGE_SECONDS (default: the 30-day inbox TTL less a day) old', async () => {
+    await expect(receiveAt(NOW - DEFAULT_MAX_AGE_MS)).resolves.toSatisfy(carriesEvents('ses'));
   });
 
-  it('rejects a Timestamp one millisecond older than the default 3900 s', async () => {
-    const error = await rejection(receiveAt(NOW - 3900_000 - 1));
+  it('accepts a 6-hour-old message (a backlog SNS delivers late) with the defaults', async () => {
+    await expect(receiveAt(NOW - 6 * 60 * 60 * 1000)).resolves.toSatisfy(carriesEvents('ses'));
+  });
+
+  it('the default follows INBOX_TTL_DAYS', async () => {
+    const tenDays = { INBOX_TTL_DAYS: '10' };
+    await expect(receiveAt(NOW - 9 * 24 * 60 * 60 * 1000, tenDays)).resolves.toSatisfy(carriesEvents('ses'));
+    expect(await rejection(receiveAt(NOW - 9 * 24 * 60 * 60 * 1000 - 1, tenDays))).toBeInstanceOf(StaleRequestError);
+  });
+
+  it('rejects a Timestamp one millisecond older than the default', async () => {
+    const error = await rejection(receiveAt(NOW - DEFAULT_MAX_AGE_MS - 1));
     expect(error).toBeInstanceOf(StaleRequestError);
     expect(error.status).toBe(401);
   });
@@ -211,7 +224,7 @@ describe('freshness', () => {
   });
 
   it('uses deps.now, not the wall clock', async () => {
-    const provider = makeProvider({ now: () => NOW + 10 * 60 * 60 * 1000 });
+    const provider = makeProvider({ now: () => NOW + 30 * 24 * 60 * 60 * 1000 });
     const error = await rejection(provider.receive(toRequest(signed(notificationFields()))));
     expect(error).toBeInstanceOf(StaleRequestError);
   });

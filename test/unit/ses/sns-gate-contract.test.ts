@@ -188,8 +188,8 @@ describe('signature key and encoding', () => {
 });
 
 describe('SNS settings', () => {
-  it('defaults: version 1, 3900 s old, 300 s ahead', () => {
-    expect(readSnsSettings({})).toEqual({ minimumSignatureVersion: '1', window: { maxAgeMs: 3_900_000, maxFutureMs: 300_000 } });
+  it('defaults: version 1, the inbox TTL (30 days) less one day old, 300 s ahead', () => {
+    expect(readSnsSettings({})).toEqual({ minimumSignatureVersion: '1', window: { maxAgeMs: 29 * 86_400_000, maxFutureMs: 300_000 } });
   });
 
   it('trims the minimum version and allows no future skew at all', () => {
@@ -250,7 +250,7 @@ describe('verifier refusals', () => {
   });
 
   it('the provider waives the age limit for its own SNS dead-letter queue only', async () => {
-    const old = toRequest(signed(notificationFields({ Timestamp: iso(NOW - 2 * HOUR) })));
+    const old = toRequest(signed(notificationFields({ Timestamp: iso(NOW - 30 * 24 * HOUR) })));
     const receipt = await makeProvider().receive(old, { fromSnsDeadLetterQueue: true });
     expect(receipt.events.map((e) => e.kind)).toEqual(['hard_bounce']);
     const error = await rejection(makeProvider().receive(old, { fromSnsDeadLetterQueue: false }));

@@ -21,7 +21,7 @@ export const sesProvider: ProviderDefinition = {
   keysByContent: true,
   settings: [
     { variable: SNS_SETTING.minimumSignatureVersion, describe: 'Lowest accepted SNS SignatureVersion, 1 (SHA-1) or 2 (SHA-256) (default 1)' },
-    { variable: SNS_SETTING.maxAgeSeconds, describe: 'How old an SNS Timestamp may be, whole seconds up to 48 h (default 3900)' },
+    { variable: SNS_SETTING.maxAgeSeconds, describe: 'How old an SNS Timestamp may be, whole seconds below the inbox TTL (default INBOX_TTL_DAYS less one day)' },
     { variable: SNS_SETTING.maxFutureSeconds, describe: 'How far ahead an SNS Timestamp may be, whole seconds up to 48 h (default 300)' },
   ],
   signatureWindow: (settings) => ({

@@ -97,3 +97,29 @@ function requireNonEmptyString(body: Record<string, unknown>, field: string): vo
     throw new MalformedRequestError(`${field} is missing or not a string`);
   }
 }
+
+/**
+ * The request SNS would have POSTed, for an envelope read from a queue (the SES feed, with raw message
+ * delivery off, or a dead-letter queue): the body as is, and the unsigned headers SNS always adds,
+ * taken from the body. Nothing here is trusted: the body is verified like any request's. A body that
+ * is not JSON gets empty headers and is refused as malformed, like the HTTP route would refuse it.
+ */
+export function snsRequestFromQueuedBody(body: string): WebhookRequest {
+  let envelope: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed !== null && typeof parsed === 'object') envelope = parsed as Record<string, unknown>;
+  } catch {
+    // Not JSON: verification refuses it.
+  }
+  const header = (value: unknown) => (typeof value === 'string' ? value : '');
+  return {
+    body: Buffer.from(body, 'utf8'),
+    headers: {
+      'content-type': 'text/plain; charset=UTF-8',
+      [MESSAGE_TYPE_HEADER]: header(envelope.Type),
+      'x-amz-sns-message-id': header(envelope.MessageId),
+      'x-amz-sns-topic-arn': header(envelope.TopicArn),
+    },
+  };
+}
