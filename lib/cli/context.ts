@@ -2,6 +2,7 @@
  * What every `ratchet` command shares: the resolved target, SDK clients and adapters built lazily (so
  * `--help` and usage errors never touch the network), and the rule that turns a failure into one line.
  */
+import { userInfo } from 'node:os';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createDocumentClient, createSqsClient } from '../../lambdas/adapters/aws-clients.js';
@@ -14,6 +15,12 @@ import type { Io } from './io.js';
 import { explainFailure, resolveTarget, TargetError, type Target } from './target.js';
 
 export type Env = Record<string, string | undefined>;
+
+/**
+ * Bad input the operator can fix by changing the command (a malformed address, a file in another
+ * format): exit 2 with this message, like a usage error, and nothing is written.
+ */
+export class InputError extends Error {}
 
 export class Context {
   /** The command being run, for error messages ("suppressions list failed against ..."). */
@@ -51,8 +58,9 @@ export class Context {
     return new DynamoInbox(this.doc, this.target.inboxTable, { ttlSeconds: DEFAULT_INBOX_TTL_DAYS * 86_400 });
   }
 
+  /** Who a manual action is audited as: --actor, else $USER, else the OS account (a cron job or container has no $USER). */
   actor(option?: string): string {
-    return option ?? this.env.USER ?? 'unknown';
+    return option || this.env.USER || osUser() || 'unknown';
   }
 
   /** A usage problem found after parsing (exit 2), reported like commander's own. */
@@ -63,6 +71,7 @@ export class Context {
 
   /** Exit 1 with one line. Network and store failures name the target and what to do about it. */
   fail(error: unknown): number {
+    if (error instanceof InputError) return this.usage(error.message);
     if (error instanceof TargetError) this.io.err(`error: ${error.message}`);
     else if (isReachFailure(error) && this.resolved) this.io.err(`error: ${explainFailure(this.action, this.resolved, error)}`);
     else this.io.err(`error: ${this.action}: ${error instanceof Error ? error.message : String(error)}`);
@@ -72,6 +81,15 @@ export class Context {
   close(): void {
     this.docClient?.destroy();
     this.sqsClient?.destroy();
+  }
+}
+
+function osUser(): string | undefined {
+  try {
+    return userInfo().username || undefined;
+  } catch {
+    // No passwd entry for this uid (some containers).
+    return undefined;
   }
 }
 
