@@ -7,8 +7,10 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createDocumentClient, createSqsClient } from '../../lambdas/adapters/aws-clients.js';
 import { DynamoInbox } from '../../lambdas/adapters/dynamodb-inbox.js';
+import { readNumber } from '../../lambdas/adapters/environment.js';
 import { DynamoSuppressionStore } from '../../lambdas/adapters/dynamodb-suppressions.js';
 import { TransientError } from '../../lambdas/core/errors.js';
+import { normalizeRecipient } from '../../lambdas/core/event.js';
 import { policyFromSettings } from '../../lambdas/core/suppression/index.js';
 import { DEFAULT_INBOX_TTL_DAYS } from '../definitions.js';
 import type { Io } from './io.js';
@@ -55,12 +57,23 @@ export class Context {
   }
 
   inbox(): DynamoInbox {
-    return new DynamoInbox(this.doc, this.target.inboxTable, { ttlSeconds: DEFAULT_INBOX_TTL_DAYS * 86_400 });
+    // The lifetime the stack writes rows with (INBOX_TTL_DAYS, as for `npm start`): `inbox list` derives receipt times from it.
+    const days = this.env.INBOX_TTL_DAYS ? readNumber(this.env, 'INBOX_TTL_DAYS') : DEFAULT_INBOX_TTL_DAYS;
+    return new DynamoInbox(this.doc, this.target.inboxTable, { ttlSeconds: days * 86_400 });
   }
 
   /** Who a manual action is audited as: --actor, else $USER, else the OS account (a cron job or container has no $USER). */
   actor(option?: string): string {
     return option || this.env.USER || osUser() || 'unknown';
+  }
+
+  /** The normalized address, or exit 2 naming what was given: a malformed address is the caller's to fix. */
+  address(email: string): string {
+    try {
+      return normalizeRecipient(email);
+    } catch {
+      throw new InputError(`${JSON.stringify(email)} is not an email address`);
+    }
   }
 
   /** A usage problem found after parsing (exit 2), reported like commander's own. */

@@ -6,9 +6,11 @@
  *    (SUPPRESSION_TABLE / INBOX_TABLE / QUEUE_URL / DLQ_URL / SES_DEAD_LETTER_QUEUE from the stack outputs).
  * RATCHET_TARGET=aws skips step 2. A `local.json` whose pid is dead (a crash) is not silently skipped:
  * the operator meant the local stack, so we say it is not running.
+ * The CLI reads the same variables as `npm start`: with SQS_ENDPOINT set, QUEUE_NAME (and its `-dlq`)
+ * and a queue name in SES_DEAD_LETTER_QUEUE become URLs on that endpoint, as emulators spell them.
  */
 import { resolve } from 'node:path';
-import { INBOX_TABLE, SUPPRESSION_TABLE } from '../definitions.js';
+import { INBOX_TABLE, QUEUE, SUPPRESSION_TABLE } from '../definitions.js';
 import { readState, statePath } from '../local/state.js';
 
 export interface Target {
@@ -34,12 +36,13 @@ type Env = Record<string, string | undefined>;
 
 export function resolveTarget(env: Env): Target {
   const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1';
+  const queueName = env.QUEUE_NAME || undefined;
   const named = {
-    inboxTable: env.INBOX_TABLE ?? INBOX_TABLE.defaultName,
-    suppressionTable: env.SUPPRESSION_TABLE ?? SUPPRESSION_TABLE.defaultName,
-    queueUrl: env.QUEUE_URL,
-    deadLetterUrl: env.DLQ_URL,
-    sesDeadLetterQueue: env.SES_DEAD_LETTER_QUEUE,
+    inboxTable: env.INBOX_TABLE || INBOX_TABLE.defaultName,
+    suppressionTable: env.SUPPRESSION_TABLE || SUPPRESSION_TABLE.defaultName,
+    queueUrl: env.QUEUE_URL || queueUrlOn(env.SQS_ENDPOINT, queueName),
+    deadLetterUrl: env.DLQ_URL || queueUrlOn(env.SQS_ENDPOINT, queueName && `${queueName}${QUEUE.deadLetterSuffix}`),
+    sesDeadLetterQueue: sesDeadLetterQueue(env),
   };
   if (env.DYNAMODB_ENDPOINT) {
     return {
@@ -72,7 +75,7 @@ export function resolveTarget(env: Env): Target {
       suppressionTable: state.suppressionTable,
       queueUrl: state.queueUrl,
       deadLetterUrl: state.deadLetterUrl,
-      sesDeadLetterQueue: env.SES_DEAD_LETTER_QUEUE ?? state.sesDeadLetterUrl,
+      sesDeadLetterQueue: sesDeadLetterQueue(env) ?? state.sesDeadLetterUrl,
     };
   }
   const why = env.RATCHET_TARGET === 'aws' ? 'RATCHET_TARGET=aws' : `no local stack: ${statePath(dataDir)} not found`;
@@ -86,6 +89,39 @@ export function resolveTarget(env: Env): Target {
     sqsEndpoint: env.SQS_ENDPOINT,
     ...named,
   };
+}
+
+/** Emulators (fauxqs, LocalStack) name a queue `<endpoint>/000000000000/<name>`. */
+const EMULATOR_ACCOUNT = '000000000000';
+
+function queueUrlOn(endpoint: string | undefined, name: string | undefined): string | undefined {
+  if (!endpoint || !name) return undefined;
+  return `${endpoint.replace(/\/+$/, '')}/${EMULATOR_ACCOUNT}/${name}`;
+}
+
+/** SES_DEAD_LETTER_QUEUE is a URL, or a name: a URL on SQS_ENDPOINT when that is set, else resolved by name. */
+function sesDeadLetterQueue(env: Env): string | undefined {
+  const value = env.SES_DEAD_LETTER_QUEUE || undefined;
+  if (!value || /^https?:\/\//.test(value)) return value;
+  return queueUrlOn(env.SQS_ENDPOINT, value) ?? value;
+}
+
+/**
+ * Where `send` posts: PORT when it is set (0 means "pick one", so it names no port), else the running
+ * `npm start`'s URL from `.data/local.json`, else the default port.
+ */
+export function localStackUrl(env: Env): { url: string; source: string } {
+  const port = env.PORT?.trim();
+  if (port && port !== '0') return { url: `http://localhost:${port}`, source: 'PORT' };
+  const dataDir = resolve(env.RATCHET_DATA_DIR ?? '.data');
+  const state = readLocalState(dataDir);
+  if (state) {
+    if (!isAlive(state.pid)) {
+      throw new TargetError(`the local stack is not running (${statePath(dataDir)} names pid ${state.pid}, which has exited): start it with \`npm start\``);
+    }
+    return { url: state.url, source: statePath(dataDir) };
+  }
+  return { url: 'http://localhost:3000', source: `the default port (PORT is not set and ${statePath(dataDir)} does not exist)` };
 }
 
 function readLocalState(dataDir: string) {

@@ -166,8 +166,10 @@ export class WebhookEdge {
     // An event refused for good (too large to store) is answered with its 4xx, so the sender stops
     // retrying it; the others in the same request are enqueued and stored above as usual.
     if (refused) return this.reject(provider, refused);
-    log.info('webhook accepted', { provider, received: events.length, admitted, duplicates, ignored, ignoredReasons: ignoredReasons(events) });
-    return { status: 200, body: { ok: true, received: events.length, admitted, duplicates, ignored } };
+    const reasons = ignoredReasons(events);
+    log.info('webhook accepted', { provider, received: events.length, admitted, duplicates, ignored, ignoredReasons: reasons });
+    // Why events were ignored, for whoever sent them (a test send to a malformed address says so).
+    return { status: 200, body: { ok: true, received: events.length, admitted, duplicates, ignored, ...(ignored > 0 ? { ignoredReasons: reasons } : {}) } };
   }
 
   private async control(provider: string, message: ControlMessage): Promise<EdgeResponse> {
