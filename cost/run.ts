@@ -15,6 +15,13 @@ import { synthesizeFacts } from './template.js';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const TARGETS = { functionUrl: 2.0, apiGateway: 3.0 } as const;
 
+const USAGE = `Usage: npm run cost [-- --json]
+
+Synthesizes the template, measures item sizes and durations on a throwaway local stack, prints the
+per-million cost per front door and writes it into BENCHMARKS.md (between the cost markers).
+  --json      print only the JSON (no table, BENCHMARKS.md untouched), for scripts: npm run -s cost -- --json
+  -h, --help  print this and exit`;
+
 async function main(): Promise<void> {
   const json = process.argv.includes('--json');
   const say = (line: string) => {
@@ -62,6 +69,12 @@ async function main(): Promise<void> {
 
 function strip(door: DoorCost) {
   return { totalPerMillion: door.totalPerMillion, items: door.items };
+}
+
+// Help before anything runs: the model takes minutes and rewrites a tracked file.
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
 }
 
 main().then(
