@@ -21,6 +21,7 @@ export interface Progress {
 
 const KNOWN = '{label} [{bar}] {value}/{total} {percentage}% | {rate}/s | ETA {eta_formatted}';
 const UNKNOWN = '{label} {value} | {rate}/s';
+const BAR_SIZE = 30;
 
 export function progressBar(io: Io, label: string, total?: number, stream: NodeJS.WriteStream = process.stderr): Progress {
   if (!io.progressTty) {
@@ -35,8 +36,8 @@ export function progressBar(io: Io, label: string, total?: number, stream: NodeJ
       const seconds = Math.max((Date.now() - started) / 1000, 0.001);
       const rate = (params.value / seconds).toFixed(1);
       const template = size > 0 ? KNOWN : UNKNOWN;
-      const filled = Math.round(params.progress * (options.barsize ?? 30));
-      const bar = `${'█'.repeat(filled)}${'░'.repeat(Math.max(0, (options.barsize ?? 30) - filled))}`;
+      const filled = Math.round(params.progress * (options.barsize ?? BAR_SIZE));
+      const bar = `${'█'.repeat(filled)}${'░'.repeat(Math.max(0, (options.barsize ?? BAR_SIZE) - filled))}`;
       const eta = params.eta > 0 && Number.isFinite(params.eta) ? `${params.eta}s` : params.progress >= 1 ? '0s' : '…';
       return template
         .replace('{label}', payload.label)
@@ -47,6 +48,7 @@ export function progressBar(io: Io, label: string, total?: number, stream: NodeJ
         .replace('{rate}', rate)
         .replace('{eta_formatted}', eta);
     },
+    barsize: BAR_SIZE,
     hideCursor: true,
     clearOnComplete: false,
     fps: 10,
@@ -71,6 +73,8 @@ export function progressBar(io: Io, label: string, total?: number, stream: NodeJ
     },
     done() {
       bar.update(count);
+      // Lines logged since the last redraw are printed by a redraw; stop() alone would drop them.
+      multi.update();
       multi.stop();
     },
   };

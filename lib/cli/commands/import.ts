@@ -6,7 +6,7 @@
  * path with a store that skips the write (dry-run-store.ts).
  */
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { type Command, Option } from 'commander';
 import { normalizeRecipient } from '../../../lambdas/core/event.js';
@@ -86,12 +86,13 @@ export async function importFile(
   dates: DateSource,
   onRow: (row: ImportedRow) => void = () => undefined,
 ): Promise<ImportSummary> {
+  // Each failure is named above the progress bar, the first NAMED_INVALID of them.
   const file = basename(path);
   const actor = `import:${file}`;
   const fileTime = Math.round(statSync(path).mtimeMs);
   const counts = { added: 0, alreadyPresent: 0, invalid: 0 };
   const addedBy = new Map<string, number>();
-  const progress = progressBar(ctx.io, 'import', undefined);
+  const progress = progressBar(ctx.io, 'import', ctx.io.progressTty ? await countRows(path, format) : undefined);
   const inFlight = new Set<Promise<void>>();
   const invalid = (line: number, why: string) => {
     counts.invalid++;
@@ -122,7 +123,6 @@ export async function importFile(
       counts.added++;
       addedBy.set(`${entry.kind}\n${scope}`, (addedBy.get(`${entry.kind}\n${scope}`) ?? 0) + 1);
     } else counts.alreadyPresent++;
-    progress.tick();
   };
 
   let failure: { error: unknown } | undefined;
@@ -139,6 +139,7 @@ export async function importFile(
   try {
     for await (const read of importRows(path, format, dates)) {
       if (failure) break;
+      progress.tick();
       const mapped = 'invalid' in read ? read : format.map(read.row);
       if (!Array.isArray(mapped)) {
         invalid(read.line, mapped.invalid);
@@ -156,4 +157,17 @@ export async function importFile(
     return { kind, scope, count };
   });
   return { ...counts, addedBy: by.sort((a, b) => a.kind.localeCompare(b.kind) || a.scope.localeCompare(b.scope)) };
+}
+
+/** Rows in the file, for the progress bar's total: lines after the header (a quoted line break counts twice), or list entries. */
+async function countRows(path: string, format: ImportFormat): Promise<number | undefined> {
+  if (format.layout === 'json') return undefined;
+  let lines = 0;
+  let last = 10;
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    for (const byte of chunk) if (byte === 10) lines++;
+    last = chunk.at(-1) ?? last;
+  }
+  if (last !== 10) lines++;
+  return Math.max(0, format.layout === 'csv' ? lines - 1 : lines);
 }
