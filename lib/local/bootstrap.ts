@@ -53,6 +53,19 @@ async function enableTtl(client: DynamoDBClient, table: string, attribute: strin
   }
 }
 
+/**
+ * The local queue's redrive, shorter than AWS's on purpose: on one machine a poison message should
+ * reach the DLQ while the operator is still looking (three failed receives, each back within seconds),
+ * not after AWS's visibility timeout (sized for Lambda's 6x rule) times five. A message whose batch
+ * never settles (a crash mid-batch) is back after the visibility timeout: at most a minute in all.
+ */
+export const LOCAL_QUEUE = {
+  visibilityTimeoutSeconds: 20,
+  maxReceiveCount: 3,
+  /** A failed record is visible again after this (the poller sets it), instead of the visibility timeout. */
+  retryDelaySeconds: 5,
+} as const;
+
 export interface Queues {
   queueUrl: string;
   deadLetterUrl: string;
@@ -75,9 +88,9 @@ export async function ensureQueues(client: SQSClient, name: string): Promise<Que
     new CreateQueueCommand({
       QueueName: name,
       Attributes: {
-        VisibilityTimeout: String(QUEUE.visibilityTimeoutSeconds),
+        VisibilityTimeout: String(LOCAL_QUEUE.visibilityTimeoutSeconds),
         MessageRetentionPeriod: String(QUEUE.retentionDays * 86_400),
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: deadLetterArn, maxReceiveCount: QUEUE.maxReceiveCount }),
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: deadLetterArn, maxReceiveCount: LOCAL_QUEUE.maxReceiveCount }),
       },
     }),
   );

@@ -15,6 +15,7 @@ import {
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import type { ConsumerHandler } from '../../lambdas/handlers/consumer-handler.js';
 import { CONSUMER, QUEUE } from '../definitions.js';
+import { LOCAL_QUEUE } from './bootstrap.js';
 
 export interface PollerOptions {
   client: SQSClient;
@@ -89,7 +90,7 @@ export class QueuePoller {
 
   private async settle(messages: Message[], failedIds: Set<string>): Promise<void> {
     const { client, queueUrl } = this.options;
-    const maxReceives = this.options.maxReceiveCount ?? QUEUE.maxReceiveCount;
+    const maxReceives = this.options.maxReceiveCount ?? LOCAL_QUEUE.maxReceiveCount;
     const done = messages.filter((m) => !failedIds.has(m.MessageId!));
     const failed = messages.filter((m) => failedIds.has(m.MessageId!));
     const exhausted = failed.filter((m) => Number(m.Attributes?.ApproximateReceiveCount ?? '1') >= maxReceives);
@@ -114,7 +115,7 @@ export class QueuePoller {
           Entries: retry.map((m, i) => ({
             Id: String(i),
             ReceiptHandle: m.ReceiptHandle!,
-            VisibilityTimeout: this.options.retryDelaySeconds ?? 5,
+            VisibilityTimeout: this.options.retryDelaySeconds ?? LOCAL_QUEUE.retryDelaySeconds,
           })),
         }),
       );
