@@ -97,6 +97,12 @@ export interface SuppressionRecord {
    * `<kind>:<provider>#<eventId>` (manual: `manual:<at>`). Union; pruned and capped (normalize.ts).
    */
   evidence: Record<string, Evidence>;
+  /**
+   * Derived: the evidence a reactivation discounted (dated at or before `reactivatedAt`), kept so the
+   * record still says why the address was suppressed; it never counts. Present only when non-empty.
+   * It shares each kind's cap with `evidence` (the newest N of both), which keeps it order-independent.
+   */
+  discounted?: Record<string, Evidence>;
   /** The soft-bounce budget being spent: bounces after the latest delivery, keyed `<provider>#<eventId>`. */
   softBounces: Record<string, Evidence>;
   /** Per topic: opt-outs and opt-ins; never affects `status`, `reasons` or `transactionalStatus`. */
