@@ -63,7 +63,7 @@ describe('ratchet suppressions import/export', () => {
   }
   async function get(table: string, email: string) {
     const result = await run(table, 'suppressions', 'get', email, '--json');
-    return result.code === 0 ? JSON.parse(result.out) : undefined;
+    return result.code === 0 ? (JSON.parse(result.out) ?? undefined) : undefined;
   }
 
   it.each(Object.entries(EXPECTED))('%s: evidence of the matching kind, idempotent, and a JSONL and CSV round trip', async (format, expected) => {
