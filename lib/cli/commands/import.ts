@@ -86,7 +86,6 @@ export async function importFile(
   dates: DateSource,
   onRow: (row: ImportedRow) => void = () => undefined,
 ): Promise<ImportSummary> {
-  // Each failure is named above the progress bar, the first NAMED_INVALID of them.
   const file = basename(path);
   const actor = `import:${file}`;
   const fileTime = Math.round(statSync(path).mtimeMs);
