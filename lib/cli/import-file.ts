@@ -36,6 +36,7 @@ export async function* importRows(path: string, format: ImportFormat, dates: Dat
     let seen = false;
     yield* csvRows(lines, (header) => {
       seen = true;
+      if (/^[[{]/.test(header[0] ?? '')) throw new InputError(`${file} is not a ${format.name} file: it is JSON, not CSV${jsonHint(path)}. Nothing was imported`);
       check(header, () => formatsMatching('csv', header));
     });
     if (!seen) throw new InputError(`${file} is empty: a ${format.name} file starts with the header ${format.columns.join(',')}`);
@@ -79,6 +80,13 @@ function* jsonRows(path: string, format: ImportFormat, check: (header: readonly 
     index++;
     yield isRecord(item) ? { line: index, row: item } : { line: index, invalid: 'not a JSON object' };
   }
+}
+
+/** "; it looks like --format x" for a JSON document one of the JSON formats reads. */
+function jsonHint(path: string): string {
+  const document = parseJson(readFileSync(path, 'utf8'));
+  const names = isRecord(document) ? jsonLookalikes(document) : [];
+  return names.length > 0 ? `; it looks like ${names.map((n) => `--format ${n}`).join(' or ')}` : '';
 }
 
 /** The JSON formats whose list this document holds, with entries of that format's columns. */

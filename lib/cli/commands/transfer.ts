@@ -3,6 +3,7 @@
  * bring another system's suppression list in as evidence (import.ts).
  */
 import { createWriteStream } from 'node:fs';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { type Command, Option } from 'commander';
 import type { SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
 import type { Context } from '../context.js';
@@ -33,8 +34,9 @@ export function addTransferCommands(command: Command, ctx: Context, run: Run): v
           if (!file) return ctx.io.out(line);
           if (!file.write(`${line}\n`)) await new Promise<void>((r) => file.once('drain', () => r()));
         };
-        const progress = progressBar(ctx.io, 'export', undefined);
+        const progress = progressBar(ctx.io, 'export', ctx.io.progressTty ? await approximateCount(ctx) : undefined);
         let count = 0;
+        let scanned = 0;
         if (options.format === 'csv') await write(CSV_COLUMNS.join(','));
         await ctx.suppressions().scan({ status: options.status, segments: EXPORT_SEGMENTS }, async (records) => {
           for (const record of records) {
@@ -42,6 +44,9 @@ export function addTransferCommands(command: Command, ctx: Context, run: Run): v
             await write(options.format === 'jsonl' ? JSON.stringify(record) : csvLine(record));
             count++;
           }
+          scanned += records.length;
+          // The estimate may lag the table: never let the count pass the total.
+          progress.total(scanned);
           progress.tick(records.length);
         });
         progress.done();
@@ -63,3 +68,13 @@ export function hasTopic(record: SuppressionRecord, topic: string): boolean {
   return Object.hasOwn(record.topics ?? {}, topic) || (record.audit ?? []).some((entry) => entry.topic === topic);
 }
 
+
+/** DynamoDB's own item count (refreshed about every six hours on AWS): the bar's total, an estimate. */
+async function approximateCount(ctx: Context): Promise<number | undefined> {
+  try {
+    const { Table } = await ctx.doc.send(new DescribeTableCommand({ TableName: ctx.target.suppressionTable }));
+    return Table?.ItemCount || undefined;
+  } catch {
+    return undefined;
+  }
+}
