@@ -4,7 +4,7 @@
  */
 import { userInfo } from 'node:os';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { SQSClient } from '@aws-sdk/client-sqs';
+import { GetQueueUrlCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { createDocumentClient, createSqsClient } from '../../lambdas/adapters/aws-clients.js';
 import { DynamoInbox } from '../../lambdas/adapters/dynamodb-inbox.js';
 import { readNumber } from '../../lambdas/adapters/environment.js';
@@ -12,7 +12,7 @@ import { DynamoSuppressionStore } from '../../lambdas/adapters/dynamodb-suppress
 import { TransientError } from '../../lambdas/core/errors.js';
 import { normalizeRecipient } from '../../lambdas/core/event.js';
 import { policyFromSettings } from '../../lambdas/core/suppression/index.js';
-import { DEFAULT_INBOX_TTL_DAYS } from '../definitions.js';
+import { DEFAULT_INBOX_TTL_DAYS, QUEUE } from '../definitions.js';
 import type { Io } from './io.js';
 import { explainFailure, resolveTarget, TargetError, type Target } from './target.js';
 
@@ -50,6 +50,31 @@ export class Context {
   get sqs(): SQSClient {
     this.sqsClient ??= createSqsClient({ region: this.target.region, sqsEndpoint: this.target.sqsEndpoint });
     return this.sqsClient;
+  }
+
+  /**
+   * QUEUE_NAME (with SQS_ENDPOINT, as `npm start` reads it) to the queue's and its DLQ's URLs, by name
+   * (GetQueueUrl: every emulator spells its URLs its own way). Runs before a command's action; a
+   * lookup that fails leaves the URL unset, and the command that needs it says which variable to set.
+   */
+  async resolveQueues(): Promise<void> {
+    let target: Target;
+    try {
+      target = this.target;
+    } catch {
+      return; // The command reports an unusable target itself.
+    }
+    const name = target.queueName;
+    if (!name) return;
+    const lookup = async (queue: string) => {
+      try {
+        return (await this.sqs.send(new GetQueueUrlCommand({ QueueName: queue }))).QueueUrl;
+      } catch {
+        return undefined;
+      }
+    };
+    target.queueUrl ??= await lookup(name);
+    target.deadLetterUrl ??= await lookup(`${name}${QUEUE.deadLetterSuffix}`);
   }
 
   suppressions(): DynamoSuppressionStore {

@@ -6,8 +6,9 @@
  *    (SUPPRESSION_TABLE / INBOX_TABLE / QUEUE_URL / DLQ_URL / SES_DEAD_LETTER_QUEUE from the stack outputs).
  * RATCHET_TARGET=aws skips step 2. A `local.json` whose pid is dead (a crash) is not silently skipped:
  * the operator meant the local stack, so we say it is not running.
- * The CLI reads the same variables as `npm start`: with SQS_ENDPOINT set, QUEUE_NAME (and its `-dlq`)
- * and a queue name in SES_DEAD_LETTER_QUEUE become URLs on that endpoint, as emulators spell them.
+ * The CLI reads the same variables as `npm start`: with SQS_ENDPOINT set and no QUEUE_URL, the queue
+ * is QUEUE_NAME (default as for `npm start`) and its DLQ `<name>-dlq`, looked up by name on that
+ * endpoint (Context.resolveQueues); SES_DEAD_LETTER_QUEUE may be a name, looked up the same way.
  */
 import { resolve } from 'node:path';
 import { INBOX_TABLE, QUEUE, SUPPRESSION_TABLE } from '../definitions.js';
@@ -25,6 +26,8 @@ export interface Target {
   suppressionTable: string;
   queueUrl?: string;
   deadLetterUrl?: string;
+  /** With SQS_ENDPOINT and no QUEUE_URL: the queue's name, to look up (its DLQ is `<name>-dlq`). */
+  queueName?: string;
   /** The SES (SNS subscription) dead-letter queue: a URL or a queue name. */
   sesDeadLetterQueue?: string;
 }
@@ -36,13 +39,13 @@ type Env = Record<string, string | undefined>;
 
 export function resolveTarget(env: Env): Target {
   const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1';
-  const queueName = env.QUEUE_NAME || undefined;
   const named = {
     inboxTable: env.INBOX_TABLE || INBOX_TABLE.defaultName,
     suppressionTable: env.SUPPRESSION_TABLE || SUPPRESSION_TABLE.defaultName,
-    queueUrl: env.QUEUE_URL || queueUrlOn(env.SQS_ENDPOINT, queueName),
-    deadLetterUrl: env.DLQ_URL || queueUrlOn(env.SQS_ENDPOINT, queueName && `${queueName}${QUEUE.deadLetterSuffix}`),
-    sesDeadLetterQueue: sesDeadLetterQueue(env),
+    queueUrl: env.QUEUE_URL || undefined,
+    deadLetterUrl: env.DLQ_URL || undefined,
+    ...(env.SQS_ENDPOINT && !env.QUEUE_URL ? { queueName: env.QUEUE_NAME || QUEUE.defaultName } : {}),
+    sesDeadLetterQueue: env.SES_DEAD_LETTER_QUEUE || undefined,
   };
   if (env.DYNAMODB_ENDPOINT) {
     return {
@@ -75,7 +78,7 @@ export function resolveTarget(env: Env): Target {
       suppressionTable: state.suppressionTable,
       queueUrl: state.queueUrl,
       deadLetterUrl: state.deadLetterUrl,
-      sesDeadLetterQueue: sesDeadLetterQueue(env) ?? state.sesDeadLetterUrl,
+      sesDeadLetterQueue: env.SES_DEAD_LETTER_QUEUE || state.sesDeadLetterUrl,
     };
   }
   const why = env.RATCHET_TARGET === 'aws' ? 'RATCHET_TARGET=aws' : `no local stack: ${statePath(dataDir)} not found`;
@@ -89,21 +92,6 @@ export function resolveTarget(env: Env): Target {
     sqsEndpoint: env.SQS_ENDPOINT,
     ...named,
   };
-}
-
-/** Emulators (fauxqs, LocalStack) name a queue `<endpoint>/000000000000/<name>`. */
-const EMULATOR_ACCOUNT = '000000000000';
-
-function queueUrlOn(endpoint: string | undefined, name: string | undefined): string | undefined {
-  if (!endpoint || !name) return undefined;
-  return `${endpoint.replace(/\/+$/, '')}/${EMULATOR_ACCOUNT}/${name}`;
-}
-
-/** SES_DEAD_LETTER_QUEUE is a URL, or a name: a URL on SQS_ENDPOINT when that is set, else resolved by name. */
-function sesDeadLetterQueue(env: Env): string | undefined {
-  const value = env.SES_DEAD_LETTER_QUEUE || undefined;
-  if (!value || /^https?:\/\//.test(value)) return value;
-  return queueUrlOn(env.SQS_ENDPOINT, value) ?? value;
 }
 
 /**
