@@ -94,6 +94,8 @@ describe('CLI exit codes and finding events', () => {
     expect(onlySendgrid.every((l) => l.key.startsWith('sendgrid#'))).toBe(true);
     expect(typeof onlySendgrid[0].receivedAt).toBe('number');
     expect((await run('inbox', 'list', '--since', new Date(Date.now() + 3_600_000).toISOString())).out).toBe('');
+    // The unsubscribe endpoint stores rows too: its name is a provider here.
+    expect(await run('inbox', 'list', '--provider', 'unsubscribe')).toMatchObject({ code: 0, err: '' });
 
     const json = JSON.parse((await send(['ses', 'complaint', 'third@example.com', '--json'])).out);
     expect(json).toMatchObject({ status: 200, response: { ok: true, admitted: 1 }, events: [{ kind: 'complaint', inboxKey: expect.stringMatching(/^ses#/) }] });

@@ -4,7 +4,8 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { inboxKey } from '../../../lambdas/adapters/dynamodb-inbox.js';
-import { findProvider, PROVIDERS } from '../../../lambdas/core/providers/index.js';
+import { PROVIDERS } from '../../../lambdas/core/providers/index.js';
+import { UNSUBSCRIBE_PROVIDER } from '../../../lambdas/core/unsubscribe/provider.js';
 import { InputError } from '../context.js';
 import { SqsEventQueue } from '../../../lambdas/adapters/sqs-queue.js';
 import type { Context } from '../context.js';
@@ -74,8 +75,11 @@ export function inboxCommand(ctx: Context, run: Run): Command {
   return command;
 }
 
+/** Every route that stores inbox rows: the providers, and the unsubscribe endpoint. */
+const ROW_PROVIDERS = [...PROVIDERS.map((p) => p.name), UNSUBSCRIBE_PROVIDER.name];
+
 function knownProvider(name: string): void {
-  if (!findProvider(name)) throw new InputError(`unknown provider ${JSON.stringify(name)}: one of ${PROVIDERS.map((p) => p.name).join(', ')}`);
+  if (!ROW_PROVIDERS.includes(name)) throw new InputError(`unknown provider ${JSON.stringify(name)}: one of ${ROW_PROVIDERS.join(', ')}`);
 }
 
 function positiveInteger(value: string): number {
