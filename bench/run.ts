@@ -41,6 +41,17 @@ const SECTIONS: Array<{ order: number; title: string; run: () => Promise<Section
   { order: 4, title: '4. Bundles', run: () => benchBundles({ log }) },
 ];
 
+const USAGE = `Usage: npm run bench [-- --only <n,n,...>]
+
+Runs every benchmark section (several minutes) and writes BENCHMARKS.md.
+  --only <n,...>  run only these sections, into BENCHMARKS-partial.md: ${SECTIONS.map((s) => s.title).join('; ')}
+  -h, --help      print this and exit`;
+// Help before anything runs: a bench started by accident takes minutes and rewrites a tracked file.
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
 let interrupted = false;
 process.once('SIGINT', () => {
   interrupted = true;

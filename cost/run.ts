@@ -31,6 +31,7 @@ stack (dynalite + fauxqs, in process) and the dated list prices in cost/prices.t
   --help       print this and exit; nothing is synthesized, measured or written
 `;
 
+
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
     process.stdout.write(USAGE);
@@ -94,6 +95,12 @@ async function main(): Promise<void> {
 
 function strip(door: DoorCost) {
   return { totalPerMillion: door.totalPerMillion, allInPerMillion: door.allInPerMillion, sesFeed: door.sesFeed, items: door.items };
+}
+
+// Help before anything runs: the model takes minutes and rewrites a tracked file.
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
 }
 
 main().then(

@@ -145,4 +145,50 @@ export class DynamoInbox implements InboxStore {
       startKey = page.LastEvaluatedKey;
     } while (startKey);
   }
+
+  /**
+   * The newest `limit` event rows, newest first, optionally of one provider and received at or after
+   * `sinceMs`. A row keeps no receipt time of its own, only its expiry, which is the receipt time plus
+   * this inbox's lifetime: the order is by expiry, and `receivedAt` is derived from it (exact while the
+   * lifetime is the one the rows were written with). A Scan with the sort done here, for operators: it
+   * reads the whole table (its cost grows with the table; an index on receipt time would be the step
+   * beyond a local stack's size), but holds at most `limit` undecoded rows plus one page in memory.
+   */
+  async listNewest(options: { limit: number; nowMs: number; provider?: string; sinceMs?: number }): Promise<Array<InboxRow & { receivedAt: number }>> {
+    const { limit, nowMs, provider, sinceMs } = options;
+    const floor = Math.max(Math.floor(nowMs / 1000), sinceMs === undefined ? 0 : Math.ceil(sinceMs / 1000) + this.ttlSeconds);
+    const newest: Array<Record<string, unknown>> = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      let page;
+      try {
+        page = await this.client.send(
+          new ScanCommand({
+            TableName: this.tableName,
+            FilterExpression: `attribute_exists(#body) AND #ttl >= :floor${provider ? ' AND begins_with(#pk, :prefix)' : ''}`,
+            ExpressionAttributeNames: { '#body': 'body', '#ttl': TTL, ...(provider ? { '#pk': PK } : {}) },
+            ExpressionAttributeValues: { ':floor': floor, ...(provider ? { ':prefix': `${provider}#` } : {}) },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+      } catch (cause) {
+        throw new TransientError('inbox scan failed', { cause });
+      }
+      for (const item of page.Items ?? []) {
+        newest.push(item);
+        if (newest.length > limit * 2) newest.splice(0, newest.length, ...byExpiryDescending(newest).slice(0, limit));
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return byExpiryDescending(newest)
+      .slice(0, limit)
+      .flatMap((item) => {
+        const row = readInboxRow(item);
+        return row ? [{ ...row, receivedAt: (row.expiresAt - this.ttlSeconds) * 1000 }] : [];
+      });
+  }
+}
+
+function byExpiryDescending(items: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+  return [...items].sort((a, b) => Number(b[TTL]) - Number(a[TTL]) || String(b[PK]).localeCompare(String(a[PK])));
 }

@@ -16,7 +16,17 @@ export function createConsumerHandler(deps: ConsumerDeps): ConsumerHandler {
       const response = await processPartialResponse(
         event,
         async (record: SQSRecord) => {
-          if ((await consumeMessage(deps, record.body)).changed) written++;
+          try {
+            if ((await consumeMessage(deps, record.body)).changed) written++;
+          } catch (error) {
+            // Which message failed and why: the batch line only counts them, and the DLQ keeps no reason.
+            deps.log.error('record failed', {
+              messageId: record.messageId,
+              receiveCount: Number(record.attributes.ApproximateReceiveCount),
+              error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+            });
+            throw error;
+          }
         },
         processor,
         // A batch where every record failed is reported like any other, rather than thrown: the event

@@ -24,8 +24,14 @@ export function parseCsvRecord(text: string): string[] | undefined {
   return fields;
 }
 
-/** Rows as objects keyed by the header (trimmed, case kept), from an async source of lines. */
-export async function* csvRows(lines: AsyncIterable<string>): AsyncGenerator<{ row: Record<string, string>; line: number }> {
+/**
+ * Rows as objects keyed by the header (trimmed, case kept), from an async source of lines. `onHeader`
+ * sees the header before any row is yielded, and may throw to refuse the file.
+ */
+export async function* csvRows(
+  lines: AsyncIterable<string>,
+  onHeader: (header: string[]) => void = () => undefined,
+): AsyncGenerator<{ row: Record<string, string>; line: number }> {
   let header: string[] | undefined;
   let pending = '';
   let line = 0;
@@ -40,6 +46,7 @@ export async function* csvRows(lines: AsyncIterable<string>): AsyncGenerator<{ r
     if (fields.length === 1 && fields[0]!.trim() === '') continue;
     if (!header) {
       header = fields.map((f) => f.trim());
+      onHeader(header);
       continue;
     }
     yield { row: Object.fromEntries(header.map((name, i) => [name, (fields[i] ?? '').trim()])), line: startLine };

@@ -34,12 +34,17 @@ export function configure(command: Command, ctx: Context): Command {
   return command;
 }
 
+/** The commands that read or send to a queue. */
+const QUEUE_COMMANDS = new Set(['dlq', 'ses', 'inbox', 'doctor']);
+
 export async function execute(program: Command, argv: string[], ctx: Context, state: { code: number }): Promise<number> {
   configure(program, ctx);
-  program.hook('preAction', (_self, action) => {
+  program.hook('preAction', async (_self, action) => {
     const names: string[] = [];
     for (let c: Command | null = action; c && c !== program; c = c.parent) names.unshift(c.name());
     ctx.action = names.join(' ');
+    // Only commands that use a queue look its name up (the others must not need SQS at all).
+    if (QUEUE_COMMANDS.has(names[0] ?? '')) await ctx.resolveQueues();
   });
   try {
     await program.parseAsync(argv, { from: 'user' });

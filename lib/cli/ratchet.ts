@@ -1,18 +1,10 @@
 /**
- * `npm run ratchet -- <command>`: the operator CLI (README "CLI").
+ * `npx ratchet <command>`: the operator CLI. The complete table of commands, flags and exit codes is
+ * docs/cli.md; `npx ratchet <command> --help` prints each one's usage.
  *
- *   suppressions get <email>                        print the record as JSON
- *   suppressions list [--status suppressed|active]  one JSON record per line
- *   suppressions add <email> --reason <text>        manual suppression (audited)
- *   suppressions reactivate <email> --reason <text> the only way out of suppression (audited)
- *   inbox get <provider> <eventId>                  the stored row, raw payload decompressed
- *   inbox replay <provider> <eventId>               re-send a stored event to the queue
- *   dlq list [--limit n]                            the consumer's dead letters: event, receive count, error
- *   dlq redrive [--dry-run]                         back to the main queue (AWS: StartMessageMoveTask)
- *   doctor [--json]                                 pass/warn/fail per check, with the fix; exit 1 on any fail
- *   ses redrive [--dry-run]                         replay the SNS dead-letter queue through the edge
- *
- * Times print as ISO 8601; `--json` keeps the stored epoch values. `--actor` defaults to $USER.
+ * Exit codes: 0 success (and help), 1 failure (the target, the store), 2 usage or input error (an
+ * unknown command or option, a malformed address, a file in another format). Times print as ISO 8601;
+ * `--json` keeps the stored epoch values.
  */
 import { Command } from 'commander';
 import { dlqCommand } from './commands/dlq.js';
@@ -24,6 +16,7 @@ import { Context, type Env } from './context.js';
 import { processIo, type Io } from './io.js';
 import { execute, runner } from './program.js';
 import { unsubscribeLink } from './unsubscribe-link.js';
+import { packageVersion } from './version.js';
 
 export function ratchetProgram(ctx: Context, state: { code: number }): Command {
   const run = runner(ctx, state);
@@ -31,6 +24,7 @@ export function ratchetProgram(ctx: Context, state: { code: number }): Command {
     .description(
       'Operate Ratchet. Target: DYNAMODB_ENDPOINT if set, else a running `npm start` (.data/local.json), else AWS.',
     )
+    .version(packageVersion(), '-V, --version', 'print the version')
     .addCommand(suppressionsCommand(ctx, run))
     .addCommand(inboxCommand(ctx, run))
     .addCommand(sesCommand(ctx, run))
@@ -43,7 +37,7 @@ export function ratchetProgram(ctx: Context, state: { code: number }): Command {
         .option('--topic <topic>', 'the topic to leave (default: every subscription mail, "*")')
         .action(
           run(async (email: string, options: { topic?: string }) => {
-            await unsubscribeLink(email, options, { env: ctx.env, out: (line) => ctx.io.out(line), now: ctx.now() });
+            await unsubscribeLink(ctx.address(email), options, { env: ctx.env, out: (line) => ctx.io.out(line), now: ctx.now() });
             return 0;
           }),
         ),

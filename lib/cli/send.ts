@@ -1,19 +1,23 @@
 /**
- * `npm run send -- <provider> <kind> <email>`: signs a sample event the way that provider would and
- * posts it to the local stack at http://localhost:$PORT. `ses ... --via queue` puts the signed SNS
- * envelope on the SES feed queue instead, as SNS would (send-queue.ts). Uses the demo credentials `npm start` generated,
- * or, for shared-secret providers, the first secret in the provider's variable when it is set.
+ * `npx ratchet-send <provider> <kind> <email>`: signs a sample event the way that provider would and
+ * posts it to the local stack, found as `ratchet` finds it: PORT when set, else the running
+ * `npm start`'s `.data/local.json`. Uses the demo credentials `npm start` generated, or, for
+ * shared-secret providers, the first secret in the provider's variable when it is set. `ses … --via queue` puts the signed SNS envelope on the SES feed
+ * queue instead, as SNS would (send-queue.ts). Prints the answer, then the event id and inbox key of each event it posted (`ratchet inbox get` takes them).
  */
 import { resolve } from 'node:path';
 import { Argument, Command, Option } from 'commander';
 import type { ActionableKind } from '../../lambdas/core/event.js';
 import { findProvider } from '../../lambdas/core/providers/index.js';
 import { DEMO_SIGNERS, findDemoSigner, resolveDemoTopic, TOPIC_KIND_NAMES } from '../demo/index.js';
-import { ensureDemoCredentials } from '../local/demo-credentials.js';
+import { applyDemoDefaults, ensureDemoCredentials } from '../local/demo-credentials.js';
 import { Context, type Env } from './context.js';
 import { processIo, type Io } from './io.js';
 import { execute, runner } from './program.js';
 import { sendToFeed } from './send-queue.js';
+import { postedEvents } from './send-events.js';
+import { localStackUrl } from './target.js';
+import { packageVersion } from './version.js';
 
 const KIND_ALIASES: Record<string, ActionableKind> = {
   bounce: 'hard_bounce',
@@ -35,7 +39,8 @@ export async function sendCommand(argv: string[], env: Env, io: Io = processIo):
   const state = { code: 0 };
   const run = runner(ctx, state);
   const program = new Command('send')
-    .description('Sign a sample event the way the provider would and POST it to the local stack (http://localhost:$PORT).')
+    .description('Sign a sample event the way the provider would and POST it to the local stack (PORT, else .data/local.json).')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .addArgument(new Argument('<provider>', 'who signs it').choices(DEMO_SIGNERS.map((s) => s.provider)))
     .addArgument(new Argument('<kind>', 'bounce is a hard bounce').choices([...Object.keys(KIND_ALIASES), ...Object.keys(TOPIC_KIND_NAMES)]))
     .argument('<email>', 'the recipient')
@@ -46,13 +51,15 @@ export async function sendCommand(argv: string[], env: Env, io: Io = processIo):
         .choices(['http', 'queue'])
         .default('http'),
     )
+    .option('--json', 'one JSON line: the URL, the status, the answer and the events posted')
     .action(
-      run(async (providerName: string, kindName: string, email: string, flags: { group?: string; topic?: string; via: 'http' | 'queue' }) => {
+      run(async (providerName: string, kindName: string, email: string, flags: { group?: string; topic?: string; json?: boolean; via: 'http' | 'queue' }) => {
         if (flags.via === 'queue' && providerName !== 'ses') {
           io.err(`error: --via queue is for ses only (the SES feed); ${providerName} is sent over HTTP`);
           return 2;
         }
         const signer = findDemoSigner(providerName)!;
+        const recipient = ctx.address(email);
         let scoped: ReturnType<typeof resolveDemoTopic>;
         try {
           scoped = resolveDemoTopic(signer, kindName, flags);
@@ -65,28 +72,47 @@ export async function sendCommand(argv: string[], env: Env, io: Io = processIo):
           io.err(`error: ${kindName} is not a kind ${signer.provider} sends`);
           return 2;
         }
-        const demo = ensureDemoCredentials(resolve(env.RATCHET_DATA_DIR ?? '.data'))[signer.provider]!;
+        const dataDir = resolve(env.RATCHET_DATA_DIR ?? '.data');
+        const demoSet = ensureDemoCredentials(dataDir);
+        const demo = demoSet[signer.provider]!;
         const definition = findProvider(signer.provider)!;
         const configured = env[definition.credentialsVariable]?.split(',')[0]?.trim();
         const credentials =
           configured && SHARED_SECRET_PROVIDERS.has(signer.provider)
             ? { ...demo, credential: configured, signingSecret: configured }
             : demo;
-        const request = signer.sign(kind, email, credentials, Date.now(), scoped.options);
+        const request = signer.sign(kind, recipient, credentials, Date.now(), scoped.options);
         if (flags.via === 'queue') return sendToFeed(env, request.body, io);
-        const url = `http://localhost:${env.PORT ?? 3000}/webhooks/${signer.provider}`;
+        const stack = localStackUrl(env);
+        const url = `${stack.url}/webhooks/${signer.provider}`;
+        const settings = applyDemoDefaults(env, dataDir, demoSet).settings;
+        const events = await postedEvents(definition, request, credentials, settings).catch(() => []);
         let response: Response;
         try {
           response = await fetch(url, { method: 'POST', headers: request.headers, body: request.body });
         } catch (error) {
-          io.err(`error: could not reach ${url}: the local stack is not running there; start it with \`npm start\` (or set PORT) (${rootMessage(error)})`);
+          io.err(`error: could not reach ${url} (from ${stack.source}): start the local stack with \`npm start\`, or set PORT (${rootMessage(error)})`);
           return 1;
         }
-        io.out(`POST ${url} → ${response.status} ${await response.text()}`);
+        const text = await response.text();
+        if (flags.json) {
+          io.out(JSON.stringify({ url, status: response.status, response: parseJson(text), events }));
+        } else {
+          io.out(`POST ${url} → ${response.status} ${text}`);
+          for (const event of events) io.out(`event ${event.eventId} (${event.kind}): inbox key ${event.inboxKey}`);
+        }
         return response.ok ? 0 : 1;
       }),
     );
   return execute(program, argv, ctx, state);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 function rootMessage(error: unknown): string {

@@ -6,9 +6,12 @@
  *    (SUPPRESSION_TABLE / INBOX_TABLE / QUEUE_URL / DLQ_URL / SES_DEAD_LETTER_QUEUE from the stack outputs).
  * RATCHET_TARGET=aws skips step 2. A `local.json` whose pid is dead (a crash) is not silently skipped:
  * the operator meant the local stack, so we say it is not running.
+ * The CLI reads the same variables as `npm start`: with SQS_ENDPOINT set and no QUEUE_URL, the queue
+ * is QUEUE_NAME (default as for `npm start`) and its DLQ `<name>-dlq`, looked up by name on that
+ * endpoint (Context.resolveQueues); SES_DEAD_LETTER_QUEUE may be a name, looked up the same way.
  */
 import { resolve } from 'node:path';
-import { INBOX_TABLE, SUPPRESSION_TABLE } from '../definitions.js';
+import { INBOX_TABLE, QUEUE, SUPPRESSION_TABLE } from '../definitions.js';
 import { readState, statePath } from '../local/state.js';
 
 export interface Target {
@@ -23,6 +26,8 @@ export interface Target {
   suppressionTable: string;
   queueUrl?: string;
   deadLetterUrl?: string;
+  /** With SQS_ENDPOINT and no QUEUE_URL: the queue's name, to look up (its DLQ is `<name>-dlq`). */
+  queueName?: string;
   /** The SES (SNS subscription) dead-letter queue: a URL or a queue name. */
   sesDeadLetterQueue?: string;
 }
@@ -35,11 +40,12 @@ type Env = Record<string, string | undefined>;
 export function resolveTarget(env: Env): Target {
   const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1';
   const named = {
-    inboxTable: env.INBOX_TABLE ?? INBOX_TABLE.defaultName,
-    suppressionTable: env.SUPPRESSION_TABLE ?? SUPPRESSION_TABLE.defaultName,
-    queueUrl: env.QUEUE_URL,
-    deadLetterUrl: env.DLQ_URL,
-    sesDeadLetterQueue: env.SES_DEAD_LETTER_QUEUE,
+    inboxTable: env.INBOX_TABLE || INBOX_TABLE.defaultName,
+    suppressionTable: env.SUPPRESSION_TABLE || SUPPRESSION_TABLE.defaultName,
+    queueUrl: env.QUEUE_URL || undefined,
+    deadLetterUrl: env.DLQ_URL || undefined,
+    ...(env.SQS_ENDPOINT && !env.QUEUE_URL ? { queueName: env.QUEUE_NAME || QUEUE.defaultName } : {}),
+    sesDeadLetterQueue: env.SES_DEAD_LETTER_QUEUE || undefined,
   };
   if (env.DYNAMODB_ENDPOINT) {
     return {
@@ -72,7 +78,7 @@ export function resolveTarget(env: Env): Target {
       suppressionTable: state.suppressionTable,
       queueUrl: state.queueUrl,
       deadLetterUrl: state.deadLetterUrl,
-      sesDeadLetterQueue: env.SES_DEAD_LETTER_QUEUE ?? state.sesDeadLetterUrl,
+      sesDeadLetterQueue: env.SES_DEAD_LETTER_QUEUE || state.sesDeadLetterUrl,
     };
   }
   const why = env.RATCHET_TARGET === 'aws' ? 'RATCHET_TARGET=aws' : `no local stack: ${statePath(dataDir)} not found`;
@@ -86,6 +92,24 @@ export function resolveTarget(env: Env): Target {
     sqsEndpoint: env.SQS_ENDPOINT,
     ...named,
   };
+}
+
+/**
+ * Where `send` posts: PORT when it is set (0 means "pick one", so it names no port), else the running
+ * `npm start`'s URL from `.data/local.json`, else the default port.
+ */
+export function localStackUrl(env: Env): { url: string; source: string } {
+  const port = env.PORT?.trim();
+  if (port && port !== '0') return { url: `http://localhost:${port}`, source: 'PORT' };
+  const dataDir = resolve(env.RATCHET_DATA_DIR ?? '.data');
+  const state = readLocalState(dataDir);
+  if (state) {
+    if (!isAlive(state.pid)) {
+      throw new TargetError(`the local stack is not running (${statePath(dataDir)} names pid ${state.pid}, which has exited): start it with \`npm start\``);
+    }
+    return { url: state.url, source: statePath(dataDir) };
+  }
+  return { url: 'http://localhost:3000', source: `the default port (PORT is not set and ${statePath(dataDir)} does not exist)` };
 }
 
 function readLocalState(dataDir: string) {

@@ -53,6 +53,19 @@ async function enableTtl(client: DynamoDBClient, table: string, attribute: strin
   }
 }
 
+/**
+ * The local queue's redrive, shorter than AWS's on purpose: on one machine a poison message should
+ * reach the DLQ while the operator is still looking (three failed receives, each back within seconds),
+ * not after AWS's visibility timeout (sized for Lambda's 6x rule) times five. A message whose batch
+ * never settles (a crash mid-batch) is back after the visibility timeout: at most a minute in all.
+ */
+export const LOCAL_QUEUE = {
+  visibilityTimeoutSeconds: 20,
+  maxReceiveCount: 3,
+  /** A failed record is visible again after this (the poller sets it), instead of the visibility timeout. */
+  retryDelaySeconds: 5,
+} as const;
+
 export interface Queues {
   queueUrl: string;
   deadLetterUrl: string;
@@ -77,10 +90,10 @@ export async function ensureQueues(client: SQSClient, names: QueueNames): Promis
   const events = await ensureRedrivenQueue(client, {
     name: names.events,
     deadLetterName: `${names.events}${QUEUE.deadLetterSuffix}`,
-    visibilityTimeoutSeconds: QUEUE.visibilityTimeoutSeconds,
+    visibilityTimeoutSeconds: LOCAL_QUEUE.visibilityTimeoutSeconds,
     retentionDays: QUEUE.retentionDays,
     deadLetterRetentionDays: QUEUE.deadLetterRetentionDays,
-    maxReceiveCount: QUEUE.maxReceiveCount,
+    maxReceiveCount: LOCAL_QUEUE.maxReceiveCount,
   });
   // Also where `ratchet ses redrive` reads, whichever way a message got there.
   const ses = await ensureRedrivenQueue(client, {

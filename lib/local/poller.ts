@@ -14,6 +14,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { CONSUMER, QUEUE } from '../definitions.js';
+import { LOCAL_QUEUE } from './bootstrap.js';
 
 /** What the Lambda runtime would invoke for the event source: the consumer's or the SES feed's handler. */
 export type BatchHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
@@ -102,7 +103,7 @@ export class QueuePoller {
 
   private async settle(messages: Message[], failedIds: Set<string>): Promise<void> {
     const { client, queueUrl } = this.options;
-    const maxReceives = this.options.maxReceiveCount ?? QUEUE.maxReceiveCount;
+    const maxReceives = this.options.maxReceiveCount ?? LOCAL_QUEUE.maxReceiveCount;
     const done = messages.filter((m) => !failedIds.has(m.MessageId!));
     const failed = messages.filter((m) => failedIds.has(m.MessageId!));
     const exhausted = failed.filter((m) => Number(m.Attributes?.ApproximateReceiveCount ?? '1') >= maxReceives);
@@ -127,7 +128,7 @@ export class QueuePoller {
           Entries: retry.map((m, i) => ({
             Id: String(i),
             ReceiptHandle: m.ReceiptHandle!,
-            VisibilityTimeout: this.options.retryDelaySeconds ?? 5,
+            VisibilityTimeout: this.options.retryDelaySeconds ?? LOCAL_QUEUE.retryDelaySeconds,
           })),
         }),
       );

@@ -26,7 +26,7 @@ import { createConsumerHandler } from '../../lambdas/handlers/consumer-handler.j
 import { createEdgeHandler } from '../../lambdas/handlers/edge-handler.js';
 import { createSesFeedHandler } from '../../lambdas/handlers/ses-feed-handler.js';
 import { QUEUE, SES_FEED } from '../definitions.js';
-import { ensureQueues, ensureTables, type Queues } from './bootstrap.js';
+import { ensureQueues, ensureTables, LOCAL_QUEUE, type Queues } from './bootstrap.js';
 import { applyDemoDefaults, ensureDemoCredentials } from './demo-credentials.js';
 import { startDynamo, startSqs, type Emulator } from './emulators.js';
 import { startHttpFront } from './http-front.js';
@@ -45,7 +45,7 @@ type Env = Record<string, string | undefined>;
  * How long a received message stays hidden locally (the queues' own timeouts are sized for Lambda): a
  * batch takes milliseconds here, and after a kill -9 what was in flight is back within this.
  */
-export const LOCAL_VISIBILITY_TIMEOUT_SECONDS = 30;
+export const LOCAL_VISIBILITY_TIMEOUT_SECONDS = LOCAL_QUEUE.visibilityTimeoutSeconds;
 
 export interface LocalRuntimeOptions {
   /** Defaults to process.env. */
@@ -145,7 +145,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       ...queues,
       handler: createConsumerHandler(buildConsumerDeps(config, clients, { ...common, ...options.consumer })),
       concurrency: options.pollerConcurrency,
-      retryDelaySeconds: options.retryDelaySeconds,
+      maxReceiveCount: LOCAL_QUEUE.maxReceiveCount,
+      retryDelaySeconds: options.retryDelaySeconds ?? LOCAL_QUEUE.retryDelaySeconds,
       visibilityTimeoutSeconds: LOCAL_VISIBILITY_TIMEOUT_SECONDS,
       region: config.region,
       onError: (error) => log.error('poller error', { error: String(error) }),

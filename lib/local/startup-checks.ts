@@ -1,11 +1,17 @@
 /**
  * What `npm start` checks before it starts anything: the variables only the local runtime reads (the
- * port, names and endpoints), then everything the handlers read, then each
- * provider built with its credentials. Every problem becomes one line naming its variable.
+ * port, names and endpoints, the log level), then everything the handlers read, then each provider
+ * built with its credentials (the unsubscribe endpoint's key included), then the inbox lifetime
+ * against the signature windows those settings configure. Every problem becomes one line naming its
+ * variable; none of them may surface later as a stack trace or as a 503 on the first request.
  */
+import { statSync } from 'node:fs';
+import { checkNames, readNumber, RUNTIME_VARIABLE, type Env } from '../../lambdas/adapters/environment.js';
+import { logLevel } from '../../lambdas/adapters/observability.js';
 import { checkConfiguration } from '../../lambdas/adapters/wiring/check.js';
-import { formatProblem } from '../../lambdas/adapters/wiring/provider-configuration.js';
-import { checkNames, readNumber, type Env } from '../../lambdas/adapters/environment.js';
+import { checkProviders, formatProblem } from '../../lambdas/adapters/wiring/provider-configuration.js';
+import { assertInboxOutlivesWindows } from '../../lambdas/core/inbox-retention.js';
+import { UNSUBSCRIBE_PROVIDER } from '../../lambdas/core/unsubscribe/provider.js';
 import { StartupError } from './startup-error.js';
 
 /** PORT: a whole number 0..65535 (0 picks a free port); unset or blank means 3000. */
@@ -21,16 +27,44 @@ function asStartupError<T>(read: () => T): T {
   }
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The problems `read` throws, as lines (none when it returns). */
+function problemsOf(read: () => unknown): string[] {
+  try {
+    read();
+    return [];
+  } catch (error) {
+    return [(error as Error).message.split('\n')[0]!];
+  }
+}
+
 /**
  * Throws one StartupError listing every problem (one line each), or returns quietly. `port` says
  * whether PORT is read at all (a caller may pass its own).
  */
 export function assertStartable(settings: Env, read: { port: boolean } = { port: true }): void {
   const problems: string[] = [];
-  try {
-    if (read.port) readPort(settings);
-  } catch (error) {
-    problems.push((error as Error).message);
+  if (read.port) problems.push(...problemsOf(() => readPort(settings)));
+  problems.push(...checkNames(settings));
+  const level = settings[RUNTIME_VARIABLE.logLevel];
+  problems.push(...problemsOf(() => logLevel(level)).map((p) => `${p}, got ${JSON.stringify(level)}`));
+  const configuration = checkConfiguration(settings).map(formatProblem);
+  problems.push(...configuration);
+  problems.push(...checkProviders([UNSUBSCRIBE_PROVIDER], settings).map(formatProblem));
+  const certDir = settings[RUNTIME_VARIABLE.snsCertDir];
+  if (certDir && !isDirectory(certDir)) problems.push(`${RUNTIME_VARIABLE.snsCertDir} must be a directory of pinned SNS certificates, got ${JSON.stringify(certDir)} (not a directory)`);
+  const baseUrl = settings.UNSUBSCRIBE_BASE_URL;
+  if (baseUrl && !/^https?:\/\/[^\s/]+/.test(baseUrl)) problems.push(`UNSUBSCRIBE_BASE_URL must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
+  // The windows are only meaningful once every setting that shapes them has parsed.
+  if (configuration.length === 0) {
+    problems.push(...problemsOf(() => assertInboxOutlivesWindows(settings, readNumber(settings, 'INBOX_TTL_DAYS'))));
   }
   problems.push(...checkNames(settings), ...checkConfiguration(settings).map(formatProblem));
   // One line per problem: a variable two parsers read (INBOX_TTL_DAYS: the runtime and SNS's age default) is named once.

@@ -2,7 +2,7 @@
  * `.data/local.json`: how the CLIs find the running local stack (its port and the embedded DynamoDB's
  * endpoint) with no setup. Written by `npm start`, removed on clean shutdown.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface LocalState {
@@ -29,8 +29,14 @@ export function statePath(dataDir: string): string {
   return join(dataDir, 'local.json');
 }
 
+/**
+ * Owner-only (0600): the file carries the demo unsubscribe key while one is in use. `mode` applies only
+ * when the file is created, so one left by an older run is narrowed too.
+ */
 export function writeState(dataDir: string, state: LocalState): void {
-  writeFileSync(statePath(dataDir), JSON.stringify(state, null, 2));
+  const file = statePath(dataDir);
+  writeFileSync(file, JSON.stringify(state, null, 2), { mode: 0o600 });
+  chmodSync(file, 0o600);
 }
 
 export function readState(dataDir: string): LocalState | undefined {

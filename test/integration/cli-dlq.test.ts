@@ -1,5 +1,5 @@
 /**
- * `ratchet dlq list|redrive` against the local stack: an event the consumer failed to apply five times
+ * `ratchet dlq list|redrive` against the local stack: an event the consumer failed to apply `LOCAL_QUEUE.maxReceiveCount` times
  * lands in the DLQ, is listed with its receive count, and is moved back and applied. The AWS branch
  * (StartMessageMoveTask, which no emulator has) is checked with a mocked SQS client.
  */
@@ -7,6 +7,7 @@ import { SQSClient, GetQueueAttributesCommand, ListMessageMoveTasksCommand, Star
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_QUEUE } from '../../lib/local/bootstrap.js';
 import { injectFault, ratchet, startTestStack, type TestStack } from './harness.js';
 
 describe('ratchet dlq, locally', () => {
@@ -19,13 +20,13 @@ describe('ratchet dlq, locally', () => {
   it('lists a dead-lettered event with its receive count, and the error for a poison message', async () => {
     const fault = injectFault(stack.clients.doc, {
       command: 'PutItemCommand',
-      times: 5,
+      times: LOCAL_QUEUE.maxReceiveCount,
       when: (input) => input.TableName === stack.config.suppressionTable,
     });
     expect((await stack.post('ses', stack.sign('ses', 'hard_bounce', 'dlq@example.com'))).status).toBe(200);
     await stack.drain();
     fault.remove();
-    expect(fault.hits).toBe(5);
+    expect(fault.hits).toBe(LOCAL_QUEUE.maxReceiveCount);
     await stack.clients.sqs.send(new SendMessageCommand({ QueueUrl: stack.queues.deadLetterUrl, MessageBody: '{"not":"an event"}' }));
     expect((await stack.queueDepth()).dlq).toBe(2);
 
@@ -61,7 +62,7 @@ describe('ratchet dlq, locally', () => {
     expect((await stack.queueDepth()).dlq).toBe(0);
     await stack.drain();
     expect(await stack.record('dlq@example.com')).toMatchObject({ status: 'suppressed', reason: 'hard_bounce' });
-    // The poison message fails again, five times, and is back in the DLQ: nothing else is lost.
+    // The poison message fails again, as many times, and is back in the DLQ: nothing else is lost.
     expect((await stack.queueDepth()).dlq).toBe(1);
   });
 

@@ -157,7 +157,7 @@ describe('an unreachable target is named, with what to do', () => {
   it('send with nothing listening says the local stack is not running', async () => {
     const result = await inProcess(sendCommand, ['ses', 'bounce', 'a@example.com'], { PORT: '1' });
     expect(result.code).toBe(1);
-    expect(result.err).toMatch(/^error: could not reach http:\/\/localhost:1\/webhooks\/ses: the local stack is not running there; start it with `npm start`/);
+    expect(result.err).toMatch(/^error: could not reach http:\/\/localhost:1\/webhooks\/ses \(from PORT\): start the local stack with `npm start`, or set PORT \(.+\)$/);
   });
 });
 

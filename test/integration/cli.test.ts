@@ -11,13 +11,14 @@ describe('ratchet CLI', () => {
 
   const run = (...argv: string[]) => ratchet(stack.cliEnv({ USER: 'tester' }), ...argv);
 
-  it('gets a record as JSON, and exits 1 for an unknown address', async () => {
+  it('gets a record as JSON, and says "no record: may send" (exit 0) for an unknown address', async () => {
     await stack.post('ses', stack.sign('ses', 'complaint', 'cli@example.com'));
     await stack.drain();
     const got = await run('suppressions', 'get', ' CLI@Example.com ');
     expect(got.code).toBe(0);
     expect(JSON.parse(got.out)).toMatchObject({ email: 'cli@example.com', status: 'suppressed', reason: 'complaint' });
-    expect((await run('suppressions', 'get', 'nobody@example.com')).code).toBe(1);
+    expect(await run('suppressions', 'get', 'nobody@example.com')).toMatchObject({ code: 0, out: expect.stringMatching(/^no record: may send \(nobody@example\.com, /) });
+    expect(await run('suppressions', 'get', 'nobody@example.com', '--json')).toMatchObject({ code: 0, out: 'null' });
   });
 
   it('prints times as ISO 8601, and as stored epoch ms with --json', async () => {

@@ -116,8 +116,11 @@ function answer(deps: AdmissionDeps, provider: string, p: Plan, stored: PromiseS
   // retrying it; the others in the same request were enqueued and stored as usual.
   if (p.refused) return reject(provider, p.refused);
   const received = p.events.length;
-  deps.log.info('webhook accepted', { provider, received, admitted, duplicates, ignored: p.ignored, ignoredReasons: ignoredReasons(p.events) });
-  return { status: 200, body: { ok: true, received, admitted, duplicates, ignored: p.ignored } };
+  const reasons = ignoredReasons(p.events);
+  deps.log.info('webhook accepted', { provider, received, admitted, duplicates, ignored: p.ignored, ignoredReasons: reasons });
+  // Why events were ignored, for whoever sent them (a test send to a malformed address says so).
+  const why = p.ignored > 0 ? { ignoredReasons: reasons } : {};
+  return { status: 200, body: { ok: true, received, admitted, duplicates, ignored: p.ignored, ...why } };
 }
 
 function toQueued(pk: string, event: NormalizedEvent): QueuedEvent {

@@ -26,8 +26,9 @@ const REASON_MAX = 200;
 
 /**
  * Reactivates: `reactivatedAt` becomes max(reactivatedAt, at), so every piece of evidence dated at or
- * before `at` stops counting (it is pruned, and ignored if it arrives later), including manual
- * suppressions and a crossed soft-bounce limit. Evidence dated after `at` still counts, so the
+ * before `at` stops counting, including manual suppressions and a crossed soft-bounce limit. The
+ * evidence itself moves to `discounted` (normalize.ts), so the record still says why the address was
+ * suppressed; soft bounces are pruned. Evidence dated after `at` still counts, so the
  * record can stay suppressed: callers must look at `record.status`, not only at the effect.
  */
 export function reactivate(record: SuppressionRecord, action: ManualAction, policy: RatchetPolicy = DEFAULT_RATCHET_POLICY): ApplyResult {

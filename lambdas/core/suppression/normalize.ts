@@ -26,7 +26,7 @@ export { pickEvidence, unionEvidence } from './evidence.js';
 export type Facts = Omit<SuppressionRecord, DerivedField | 'topics'> & { topics: TopicFacts };
 
 /** The fields `normalize` recomputes from the facts on every write. */
-type DerivedField = 'status' | 'transactionalStatus' | 'reason' | 'reasons' | 'suppressedAt';
+type DerivedField = 'status' | 'transactionalStatus' | 'reason' | 'reasons' | 'suppressedAt' | 'discounted';
 
 /**
  * Reads the facts out of a stored record (which may carry the adapter's `version`/`updatedAt`, or
@@ -43,7 +43,9 @@ export function readFacts(record: SuppressionRecord): Facts {
     if (typeof value !== 'number' || !Number.isFinite(value)) malformed(field);
     facts[field] = value;
   }
-  facts.evidence = readEvidenceMap(r['evidence'], 'evidence', (kind) => kind !== 'soft_bounce' && kind !== 'subscribe');
+  const suppressing = (kind: EvidenceKind) => kind !== 'soft_bounce' && kind !== 'subscribe';
+  // Discounted evidence is still a fact: normalize sorts it back out by `reactivatedAt`.
+  facts.evidence = unionEvidence(readEvidenceMap(r['evidence'], 'evidence', suppressing), readEvidenceMap(r['discounted'], 'discounted', suppressing));
   facts.topics = readTopics(r['topics']);
   facts.softBounces = readEvidenceMap(r['softBounces'], 'softBounces', (kind) => kind === 'soft_bounce');
   const audit = r['audit'] ?? [];
@@ -140,8 +142,7 @@ export function normalize(facts: Facts, policy: RatchetPolicy): SuppressionRecor
 
   const byKind = new Map<EvidenceKind, Keyed[]>(EVIDENCE_KINDS.map((k) => [k, []]));
   for (const [key, entry] of [...Object.entries(facts.evidence), ...Object.entries(facts.softBounces)]) {
-    if (entry.occurredAt <= reactivatedAt) continue;
-    if (entry.kind === 'soft_bounce' && entry.occurredAt <= deliveredAt) continue;
+    if (entry.kind === 'soft_bounce' && (entry.occurredAt <= reactivatedAt || entry.occurredAt <= deliveredAt)) continue;
     byKind.get(entry.kind)!.push([key, entry]);
   }
   for (const list of byKind.values()) list.sort(newestFirst);
@@ -153,9 +154,16 @@ export function normalize(facts: Facts, policy: RatchetPolicy): SuppressionRecor
   const stickyLimit = facts.softBounceLimitAt !== undefined && facts.softBounceLimitAt > reactivatedAt ? facts.softBounceLimitAt : undefined;
   const softBounceLimitAt = minDefined(stickyLimit, runStart, fullCapStart);
 
+  // Each kind's newest N, then split by the reactivation: entries after it count, the rest are kept as
+  // `discounted`. The entries after it are the newest, so what counts is exactly "prune, then cap".
   const kept: Keyed[] = [];
-  for (const kind of EVIDENCE_KINDS) if (kind !== 'soft_bounce' && kind !== 'subscribe') kept.push(...byKind.get(kind)!.slice(0, evidenceCap(policy)));
+  const discounted: Keyed[] = [];
+  for (const kind of EVIDENCE_KINDS) {
+    if (kind === 'soft_bounce' || kind === 'subscribe') continue;
+    for (const keyed of byKind.get(kind)!.slice(0, evidenceCap(policy))) (keyed[1].occurredAt > reactivatedAt ? kept : discounted).push(keyed);
+  }
   kept.sort((a, b) => newestFirst(b, a));
+  discounted.sort((a, b) => newestFirst(b, a));
 
   const inEffect = new Set<SuppressionReason>();
   let suppressedAt = softBounceLimitAt;
@@ -181,6 +189,7 @@ export function normalize(facts: Facts, policy: RatchetPolicy): SuppressionRecor
   if (facts.reactivatedAt !== undefined) record.reactivatedAt = facts.reactivatedAt;
   if (softBounceLimitAt !== undefined) record.softBounceLimitAt = softBounceLimitAt;
   record.evidence = Object.fromEntries(kept);
+  if (discounted.length > 0) record.discounted = Object.fromEntries(discounted);
   record.softBounces = Object.fromEntries([...keptSoft].reverse());
   record.topics = deriveTopics(facts.topics, evidenceCap(policy));
   record.audit = unionAudit(facts.audit);

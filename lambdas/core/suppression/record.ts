@@ -105,6 +105,12 @@ export interface SuppressionRecord {
    */
   evidence: Record<string, Evidence>;
   /**
+   * Derived: the evidence a reactivation discounted (dated at or before `reactivatedAt`), kept so the
+   * record still says why the address was suppressed; it never counts. Present only when non-empty.
+   * It shares each kind's cap with `evidence` (the newest N of both), which keeps it order-independent.
+   */
+  discounted?: Record<string, Evidence>;
+  /**
    * The soft-bounce budget being spent: bounces after the latest delivery, keyed `<provider>#<eventId>`.
    * Entries sharing a provider and `messageId` are one strike (one message); each entry without one
    * is a strike of its own. Pruned and capped per message and overall (normalize.ts).

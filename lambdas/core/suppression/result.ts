@@ -14,6 +14,7 @@ const RECORD_FIELDS = [
   'reactivatedAt',
   'softBounceLimitAt',
   'evidence',
+  'discounted',
   'softBounces',
   'topics',
   'audit',

@@ -4,7 +4,9 @@
  * and deletion protection on the suppression table; every provider's credentials parse (or are
  * deliberately empty); the queue, its DLQ and the SES dead-letter queue are empty, and the oldest
  * message in each is younger than the queue-age alarm's threshold (doctor-queues.ts); on AWS, the SES
- * topic's HTTPS subscription is confirmed and the alarm topic has a confirmed subscriber.
+ * topic's HTTPS subscription is confirmed and the alarm topic has a confirmed subscriber. Demo
+ * credentials warn. The checks are a list with one runner (`runChecks`), so a target that does not
+ * answer is reported once, with its fix, and the checks that need it are skipped.
  */
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -18,7 +20,7 @@ import { PROVIDERS } from '../../../lambdas/core/providers/index.js';
 import { ALARMS } from '../../definitions.js';
 import type { Context } from '../context.js';
 import { targetSettings } from '../edge.js';
-import { rootCause, TargetError } from '../target.js';
+import { rootCause, TargetError, type Target } from '../target.js';
 import type { Run } from '../program.js';
 import { queueChecks } from './doctor-queues.js';
 
@@ -46,9 +48,53 @@ export function doctorCommand(ctx: Context, run: Run): Command {
     );
 }
 
-export async function diagnose(ctx: Context): Promise<CheckResult[]> {
+/**
+ * One check of the list: `needs` names what must not have failed before it runs (`reach`: the target
+ * answered at all). A check that throws fails with its `fix`; a failure to reach the target is reported
+ * once, by the first check that met it, and every check that needs the target is skipped.
+ */
+export interface DoctorCheck {
+  name: string;
+  fix: string;
+  needs?: ReadonlyArray<'reach' | string>;
+  run(): Promise<CheckResult | CheckResult[]>;
+}
+
+export async function runChecks(checks: readonly DoctorCheck[], target: Target): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
-  let target;
+  const failed = new Map<string, string>();
+  for (const check of checks) {
+    const blocker = check.needs?.find((n) => failed.has(n));
+    if (blocker) {
+      failed.set(check.name, failed.get(blocker)!);
+      results.push({ check: check.name, status: 'skip', detail: `skipped: ${failed.get(blocker)}` });
+      continue;
+    }
+    try {
+      const outcome = await check.run();
+      const list = Array.isArray(outcome) ? outcome : [outcome];
+      results.push(...list);
+      if (list.some((r) => r.status === 'fail')) failed.set(check.name, `${check.name} failed`);
+    } catch (error) {
+      const unreachable = cannotReach(error);
+      results.push({ check: check.name, status: 'fail', detail: rootCause(error).split('\n')[0]!, fix: unreachable ? target.hint : check.fix });
+      failed.set(check.name, `${check.name} failed`);
+      if (unreachable) failed.set('reach', `${target.description} did not answer (see ${check.name})`);
+    }
+  }
+  return results;
+}
+
+/** No answer at all (refused, unresolvable, no credentials): every other check of that target would fail the same way. */
+function cannotReach(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  if (status !== undefined) return false;
+  return /credential|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|socket|connect/i.test(`${error.name} ${rootCause(error)}`);
+}
+
+export async function diagnose(ctx: Context): Promise<CheckResult[]> {
+  let target: Target;
   try {
     target = ctx.target;
   } catch (error) {
@@ -56,7 +102,6 @@ export async function diagnose(ctx: Context): Promise<CheckResult[]> {
     return [{ check: 'target', status: 'fail', detail: error.message, fix: 'start it with `npm start`' }];
   }
   const aws = target.kind === 'aws';
-  results.push({ check: 'target', status: 'pass', detail: target.description });
   const dynamo = new DynamoDBClient({
     region: target.region,
     ...(target.dynamoEndpoint ? { endpoint: target.dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
@@ -66,53 +111,56 @@ export async function diagnose(ctx: Context): Promise<CheckResult[]> {
   const cloudwatch = target.sqsEndpoint ? undefined : new CloudWatchClient({ region: target.region });
   const queueAge = cloudwatch ? new CloudWatchQueueAge(cloudwatch, ALARMS.periodSeconds, ctx.now) : new FauxqsQueueAge(target.sqsEndpoint!, ctx.now);
   const probe = new DeploymentProbe({ dynamo, sqs: ctx.sqs, sns, queueAge });
-  const attempt = async (check: string, fix: string, body: () => Promise<CheckResult | CheckResult[]>) => {
-    try {
-      const r = await body();
-      results.push(...(Array.isArray(r) ? r : [r]));
-    } catch (error) {
-      results.push({ check, status: 'fail', detail: rootCause(error).split('\n')[0]!, fix });
-    }
-  };
+  const checks: DoctorCheck[] = [
+    { name: 'target', fix: target.hint, run: async () => ({ check: 'target', status: 'pass', detail: target.description }) },
+    { name: 'tables', fix: target.hint, run: () => tablesCheck(target, probe) },
+    { name: 'inbox TTL', fix: 'enable TTL on expiresAt (the stack does this)', needs: ['reach', 'tables'], run: () => ttlCheck(target, probe) },
+    { name: PROTECTION, fix: 'enable point-in-time recovery and deletion protection', needs: ['reach', 'tables'], run: () => protectionCheck(target, probe) },
+    { name: 'credentials', fix: 'correct the provider variables', run: () => credentialChecks(ctx, aws) },
+    { name: 'queues', fix: 'set QUEUE_URL and DLQ_URL from the stack outputs', needs: ['reach'], run: () => queueChecks(ctx, probe) },
+    ...(aws
+      ? [
+          { name: 'SES subscription', fix: 'see docs/deploy.md "Checking the SES subscription": re-request the confirmation', needs: ['reach'], run: () => subscriptionCheck(ctx, probe) },
+          { name: 'alarm subscribers', fix: 'subscribe an address to the AlarmTopicArn output and confirm it', needs: ['reach'], run: () => alarmCheck(ctx, probe) },
+        ]
+      : [{ name: 'SNS subscriptions', fix: '', run: async (): Promise<CheckResult> => ({ check: 'SNS subscriptions', status: 'skip', detail: 'no SNS locally' }) }]),
+  ];
   try {
-    await attempt('tables', target.hint, async () => {
-      await probe.table(target.inboxTable);
-      await probe.table(target.suppressionTable);
-      return { check: 'tables', status: 'pass', detail: `${target.inboxTable} and ${target.suppressionTable} answer` };
-    });
-    await attempt('inbox TTL', 'enable TTL on expiresAt (the stack does this)', async () => {
-      const ttl = await probe.ttlEnabled(target.inboxTable);
-      // dynalite has no TTL (it never deletes); the conditions treat expired rows as absent anyway.
-      if (ttl === undefined || (!aws && !ttl)) return { check: 'inbox TTL', status: 'skip', detail: 'the local emulator has no TTL (conditions treat expired rows as absent)' };
-      return ttl ? { check: 'inbox TTL', status: 'pass', detail: 'enabled' } : { check: 'inbox TTL', status: 'fail', detail: 'disabled: the inbox grows forever', fix: 'enable TTL on expiresAt' };
-    });
-    await attempt('suppression table protection', 'enable point-in-time recovery and deletion protection', async () => {
-      const pitr = await probe.pointInTimeRecovery(target.suppressionTable);
-      const { deletionProtection } = await probe.table(target.suppressionTable);
-      if (!aws) return { check: 'suppression table protection', status: 'skip', detail: 'local tables have no backups or deletion protection' };
-      const missing = [pitr ? '' : 'point-in-time recovery', deletionProtection ? '' : 'deletion protection'].filter(Boolean);
-      return missing.length === 0
-        ? { check: 'suppression table protection', status: 'pass', detail: 'point-in-time recovery and deletion protection on' }
-        : { check: 'suppression table protection', status: 'fail', detail: `${missing.join(' and ')} off`, fix: 'deploy with the default stack settings, or enable them on the table' };
-    });
-    results.push(...(await credentialChecks(ctx, aws)));
-    await attempt('queues', 'set QUEUE_URL and DLQ_URL from the stack outputs', () => queueChecks(ctx, probe));
-    if (aws) {
-      await attempt('SES subscription', 'see docs/deploy.md "Checking the SES subscription": re-request the confirmation', () => subscriptionCheck(ctx, probe));
-      await attempt('alarm subscribers', 'subscribe an address to the AlarmTopicArn output and confirm it', () => alarmCheck(ctx, probe));
-    } else {
-      results.push({ check: 'SNS subscriptions', status: 'skip', detail: 'no SNS locally' });
-    }
+    return await runChecks(checks, target);
   } finally {
     dynamo.destroy();
     sns?.destroy();
     cloudwatch?.destroy();
   }
-  return results;
+}
+
+const PROTECTION = 'suppression table protection';
+
+async function tablesCheck(target: Target, probe: DeploymentProbe): Promise<CheckResult> {
+  await probe.table(target.inboxTable);
+  await probe.table(target.suppressionTable);
+  return { check: 'tables', status: 'pass', detail: `${target.inboxTable} and ${target.suppressionTable} answer` };
+}
+
+async function ttlCheck(target: Target, probe: DeploymentProbe): Promise<CheckResult> {
+  const ttl = await probe.ttlEnabled(target.inboxTable);
+  // dynalite has no TTL (it never deletes); the conditions treat expired rows as absent anyway.
+  if (ttl === undefined || (target.kind !== 'aws' && !ttl)) return { check: 'inbox TTL', status: 'skip', detail: 'the local emulator has no TTL (conditions treat expired rows as absent)' };
+  return ttl ? { check: 'inbox TTL', status: 'pass', detail: 'enabled' } : { check: 'inbox TTL', status: 'fail', detail: 'disabled: the inbox grows forever', fix: 'enable TTL on expiresAt' };
+}
+
+async function protectionCheck(target: Target, probe: DeploymentProbe): Promise<CheckResult> {
+  const pitr = await probe.pointInTimeRecovery(target.suppressionTable);
+  const { deletionProtection } = await probe.table(target.suppressionTable);
+  if (target.kind !== 'aws') return { check: PROTECTION, status: 'skip', detail: 'local tables have no backups or deletion protection' };
+  const missing = [pitr ? '' : 'point-in-time recovery', deletionProtection ? '' : 'deletion protection'].filter(Boolean);
+  return missing.length === 0
+    ? { check: PROTECTION, status: 'pass', detail: 'point-in-time recovery and deletion protection on' }
+    : { check: PROTECTION, status: 'fail', detail: `${missing.join(' and ')} off`, fix: 'deploy with the default stack settings, or enable them on the table' };
 }
 
 async function credentialChecks(ctx: Context, aws: boolean): Promise<CheckResult[]> {
-  const { settings } = targetSettings(ctx);
+  const { settings, useDemo } = targetSettings(ctx);
   const useSecrets = aws && PROVIDERS.some((p) => p.secretArnVariable && settings[p.secretArnVariable]);
   const source = useSecrets ? new SecretsManagerSecretSource(new SecretsManagerClient({ region: ctx.target.region }), settings, 0) : new EnvSecretSource(settings);
   const results: CheckResult[] = [];
@@ -126,7 +174,10 @@ async function credentialChecks(ctx: Context, aws: boolean): Promise<CheckResult
         continue;
       }
       provider.create({ credentials, now: Date.now, nonces: { claim: async () => true }, certificates: { get: () => Promise.reject(new Error('unused')) }, settings });
-      results.push({ check, status: 'pass', detail: `${credentials.length} credential(s) parse` });
+      // Generated demo credentials work, but anyone with this machine's .data/ can sign with them.
+      if (useDemo && !ctx.env[provider.credentialsVariable]) {
+        results.push({ check, status: 'warn', detail: `generated demo credentials (${where} unset): fine for trying Ratchet, not for a real provider`, fix: `set ${where} to the provider's own` });
+      } else results.push({ check, status: 'pass', detail: `${credentials.length} credential(s) parse` });
     } catch (error) {
       results.push({ check, status: 'fail', detail: `${where}: ${rootCause(error)}`, fix: `correct ${where}` });
     }

@@ -1,6 +1,5 @@
 /** `ratchet suppressions get|list|add|reactivate`: read the table, and the two audited manual actions. */
 import { Command, Option } from 'commander';
-import { normalizeRecipient } from '../../../lambdas/core/event.js';
 import type { Context } from '../context.js';
 import { show } from '../io.js';
 import type { Run } from '../program.js';
@@ -12,15 +11,17 @@ export function suppressionsCommand(ctx: Context, run: Run): Command {
   const command = new Command('suppressions').description('read and change the suppression list');
   command
     .command('get')
-    .description('print the record for an address (exit 1 when there is none)')
+    .description('print the record for an address; with none, say "no record: may send" (null with --json), exit 0')
     .argument('<email>', 'the address (normalized: trimmed, lower-cased)')
     .option('--json', 'times as stored (epoch ms) instead of ISO 8601')
     .action(
       run(async (email: string, options: { json?: boolean }) => {
-        const record = await ctx.suppressions().get(normalizeRecipient(email));
+        const address = ctx.address(email);
+        const record = await ctx.suppressions().get(address);
         if (!record) {
-          ctx.io.err(`no suppression record for ${email} (${ctx.target.description}): it may be sent to`);
-          return 1;
+          // No record is an answer, not a failure: the address may be sent to.
+          ctx.io.out(options.json ? 'null' : `no record: may send (${address}, ${ctx.target.description})`);
+          return 0;
         }
         ctx.io.out(show(record, options));
         return 0;
@@ -54,11 +55,11 @@ export function suppressionsCommand(ctx: Context, run: Run): Command {
       .argument('<email>', 'the address')
       .requiredOption('--reason <text>', 'why: manual actions are audited')
       .option('--topic <topic>', verb === 'add' ? 'opt out of this topic only (status is untouched)' : 'restore this topic only')
-      .option('--actor <name>', 'who (default $USER)')
+      .option('--actor <name>', 'who (default $USER, else the OS account)')
       .option('--json', 'times as stored (epoch ms) instead of ISO 8601')
       .action(
         run(async (email: string, options: { reason: string; topic?: string; actor?: string; json?: boolean }) => {
-          const address = normalizeRecipient(email);
+          const address = ctx.address(email);
           const action = { actor: ctx.actor(options.actor), reason: options.reason, at: ctx.now() };
           const store = ctx.suppressions();
           const { topic } = options;

@@ -1,28 +1,23 @@
 /**
  * `ratchet suppressions export|import`: take every record out (parallel scan segments, streamed), and
- * bring another system's suppression list in as evidence. An import only ever adds evidence, so it can
- * be re-run safely (a second run reports everything as already present) and never lifts a suppression.
+ * bring another system's suppression list in as evidence (import.ts).
  */
-import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, readFileSync, statSync } from 'node:fs';
-import { basename } from 'node:path';
-import { createInterface } from 'node:readline';
-import { Command, Option } from 'commander';
-import type { NormalizedEvent } from '../../../lambdas/core/event.js';
-import { normalizeRecipient } from '../../../lambdas/core/event.js';
-import { applyEvent, importEntry, IMPORT_PROVIDER, policyFromSettings, type SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
+import { createWriteStream } from 'node:fs';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { type Command, Option } from 'commander';
+import type { SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
 import type { Context } from '../context.js';
-import { csvField, csvRows } from '../csv.js';
-import { IMPORT_FORMAT_NAMES, IMPORT_FORMATS, parseSourceDate, type ImportFormat, type ParsedEntry } from '../import-formats.js';
+import { csvField } from '../csv.js';
+import { RATCHET_CSV_COLUMNS } from '../import-formats.js';
 import { withIsoTimes } from '../io.js';
 import { progressBar } from '../progress.js';
 import type { Run } from '../program.js';
+import { addImportCommand } from './import.js';
 import { STATUSES } from './suppressions.js';
 
 const EXPORT_SEGMENTS = 4;
-const IMPORT_CONCURRENCY = 16;
-/** The CSV export's columns: the record's public contract (docs/suppression-table.md), times as ISO 8601. */
-export const CSV_COLUMNS = ['email', 'status', 'reason', 'reasons', 'suppressedAt', 'firstEventAt', 'lastEventAt', 'reactivatedAt'] as const;
+/** The CSV export's columns: the record's public contract (docs/suppression-table.md), times as ISO 8601; `csv` imports read them back. */
+export const CSV_COLUMNS = RATCHET_CSV_COLUMNS;
 
 export function addTransferCommands(command: Command, ctx: Context, run: Run): void {
   command
@@ -39,8 +34,9 @@ export function addTransferCommands(command: Command, ctx: Context, run: Run): v
           if (!file) return ctx.io.out(line);
           if (!file.write(`${line}\n`)) await new Promise<void>((r) => file.once('drain', () => r()));
         };
-        const progress = progressBar(ctx.io, 'export', undefined);
+        const progress = progressBar(ctx.io, 'export', ctx.io.progressTty ? await approximateCount(ctx) : undefined);
         let count = 0;
+        let scanned = 0;
         if (options.format === 'csv') await write(CSV_COLUMNS.join(','));
         await ctx.suppressions().scan({ status: options.status, segments: EXPORT_SEGMENTS }, async (records) => {
           for (const record of records) {
@@ -48,6 +44,9 @@ export function addTransferCommands(command: Command, ctx: Context, run: Run): v
             await write(options.format === 'jsonl' ? JSON.stringify(record) : csvLine(record));
             count++;
           }
+          scanned += records.length;
+          // The estimate may lag the table: never let the count pass the total.
+          progress.total(scanned);
           progress.tick(records.length);
         });
         progress.done();
@@ -56,26 +55,7 @@ export function addTransferCommands(command: Command, ctx: Context, run: Run): v
         return 0;
       }),
     );
-  command
-    .command('import')
-    .description('add another suppression list as evidence (actor import:<file name>); never lifts a suppression')
-    .argument('<file>', 'the file to read')
-    .addOption(new Option('--format <format>', 'the file layout (docs/import-formats.md)').choices(IMPORT_FORMAT_NAMES).makeOptionMandatory())
-    .option('--dry-run', 'report what would change, write nothing')
-    .option('--json', 'the summary as JSON')
-    .action(
-      run(async (path: string, options: { format: string; dryRun?: boolean; json?: boolean }) => {
-        const format = IMPORT_FORMATS.find((f) => f.name === options.format)!;
-        const summary = await importFile(ctx, path, format, options.dryRun === true);
-        const { added, alreadyPresent, invalid } = summary;
-        ctx.io.out(
-          options.json
-            ? JSON.stringify({ dryRun: options.dryRun === true, ...summary })
-            : `${options.dryRun ? 'would add' : 'added'} ${added}, already present ${alreadyPresent}, invalid ${invalid}`,
-        );
-        return 0;
-      }),
-    );
+  addImportCommand(command, ctx, run);
 }
 
 function csvLine(record: SuppressionRecord): string {
@@ -83,113 +63,18 @@ function csvLine(record: SuppressionRecord): string {
   return CSV_COLUMNS.map((name) => csvField(shown[name])).join(',');
 }
 
-/** Topic-scoped evidence carries `topic` (issue 10's contract); generic so this file names no stored field beyond it. */
-function hasTopic(record: SuppressionRecord, topic: string): boolean {
-  return JSON.stringify(record).includes(`"topic":${JSON.stringify(topic)}`);
+/** Evidence for a topic: the topic's own entry in `topics`, or a manual change of it in the audit list. */
+export function hasTopic(record: SuppressionRecord, topic: string): boolean {
+  return Object.hasOwn(record.topics ?? {}, topic) || (record.audit ?? []).some((entry) => entry.topic === topic);
 }
 
-export interface ImportSummary {
-  added: number;
-  alreadyPresent: number;
-  invalid: number;
-}
 
-async function importFile(ctx: Context, path: string, format: ImportFormat, dryRun: boolean): Promise<ImportSummary> {
-  const actor = `import:${basename(path)}`;
-  const fileTime = statSync(path).mtimeMs;
-  const store = ctx.suppressions();
-  const summary: ImportSummary = { added: 0, alreadyPresent: 0, invalid: 0 };
-  const progress = progressBar(ctx.io, 'import', undefined);
-  const inFlight = new Set<Promise<void>>();
-  const invalid = (line: number, why: string) => {
-    summary.invalid++;
-    if (summary.invalid <= 20) ctx.io.err(`${basename(path)}:${line}: invalid: ${why}`);
-  };
-
-  const handle = async (entry: ParsedEntry, line: number) => {
-    let email: string;
-    try {
-      email = normalizeRecipient(entry.email);
-    } catch {
-      return invalid(line, 'not an email address');
-    }
-    const occurredAt = entry.date === undefined ? Math.round(fileTime) : parseSourceDate(entry.date);
-    if (occurredAt === undefined) return invalid(line, `unreadable date ${String(entry.date)}`);
-    const entryId = createHash('sha256')
-      .update([format.name, email, entry.kind, entry.topic ?? '', String(entry.date ?? '')].join('\n'))
-      .digest('hex')
-      .slice(0, 24);
-    let changed: boolean;
-    if (dryRun) {
-      changed = await wouldChange(ctx, email, entry, occurredAt, entryId, actor, format.name);
-    } else if (entry.topic) {
-      // Topic-scoped: an unsubscribe event with its topic, through the same path as a provider's.
-      const event = { provider: IMPORT_PROVIDER, eventId: entryId, recipient: email, kind: entry.kind, occurredAt, detail: { providerEventType: format.name }, raw: '', topic: entry.topic };
-      changed = (await store.apply(event as Omit<NormalizedEvent, 'raw'>)).changed;
-    } else {
-      changed = (await store.importEntry(email, { kind: entry.kind, occurredAt, actor, entryId, note: entry.note, source: format.name })).changed;
-    }
-    if (changed) summary.added++;
-    else summary.alreadyPresent++;
-    progress.tick();
-  };
-
-  const submit = async (entry: ParsedEntry, line: number) => {
-    const task: Promise<void> = handle(entry, line).finally(() => inFlight.delete(task));
-    inFlight.add(task);
-    if (inFlight.size >= IMPORT_CONCURRENCY) await Promise.race(inFlight);
-  };
-
+/** DynamoDB's own item count (refreshed about every six hours on AWS): the bar's total, an estimate. */
+async function approximateCount(ctx: Context): Promise<number | undefined> {
   try {
-    for await (const { row, line } of rows(path, format)) {
-      const mapped = format.map(row);
-      if (!Array.isArray(mapped)) {
-        invalid(line, mapped.invalid);
-        continue;
-      }
-      for (const entry of mapped) await submit(entry, line);
-    }
-    await Promise.all(inFlight);
-  } finally {
-    progress.done();
-  }
-  return summary;
-}
-
-async function wouldChange(ctx: Context, email: string, entry: ParsedEntry, occurredAt: number, entryId: string, actor: string, source: string): Promise<boolean> {
-  const record = await ctx.suppressions().get(email);
-  const { version: _v, updatedAt: _u, ...current } = (record ?? {}) as SuppressionRecord & { version?: number; updatedAt?: number };
-  const policy = policyFromSettings(ctx.env);
-  const existing = record ? (current as SuppressionRecord) : undefined;
-  if (entry.topic) {
-    const event = { provider: IMPORT_PROVIDER, eventId: entryId, recipient: email, kind: entry.kind, occurredAt, detail: {}, raw: '', topic: entry.topic };
-    return applyEvent(existing, event as NormalizedEvent, policy).changed;
-  }
-  return importEntry(existing, email, { kind: entry.kind, occurredAt, actor, entryId, note: entry.note, source }, policy).changed;
-}
-
-async function* rows(path: string, format: ImportFormat): AsyncGenerator<{ row: Record<string, unknown>; line: number }> {
-  if (format.layout === 'json') {
-    const document = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-    const list = format.list?.(document);
-    if (!Array.isArray(list)) throw new Error(`${basename(path)} is not a ${format.name} document (no list of entries found)`);
-    let index = 0;
-    for (const item of list) yield { row: (item ?? {}) as Record<string, unknown>, line: ++index };
-    return;
-  }
-  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
-  if (format.layout === 'csv') {
-    yield* csvRows(lines);
-    return;
-  }
-  let line = 0;
-  for await (const text of lines) {
-    line++;
-    if (text.trim() === '') continue;
-    try {
-      yield { row: JSON.parse(text) as Record<string, unknown>, line };
-    } catch {
-      yield { row: { status: 'not JSON' }, line };
-    }
+    const { Table } = await ctx.doc.send(new DescribeTableCommand({ TableName: ctx.target.suppressionTable }));
+    return Table?.ItemCount || undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -28,7 +28,7 @@ describe('edge answers: accepted requests', () => {
     ];
     expect(await edge.receive('fake', request({ events }))).toEqual({
       status: 200,
-      body: { ok: true, received: 3, admitted: 1, duplicates: 0, ignored: 2 },
+      body: { ok: true, received: 3, admitted: 1, duplicates: 0, ignored: 2, ignoredReasons: { open: 1, unspecified: 1 } },
     });
     expect(lines).toEqual([
       ['info', 'webhook accepted', { provider: 'fake', received: 3, admitted: 1, duplicates: 0, ignored: 2, ignoredReasons: { open: 1, unspecified: 1 } }],

@@ -18,7 +18,7 @@ describe('WebhookEdge.receiveBatch', () => {
     expect(answers).toEqual([
       { status: 200, body: { ok: true, received: 1, admitted: 1, duplicates: 0, ignored: 0 } },
       { status: 401, body: { error: 'authentication_failed' } },
-      { status: 200, body: { ok: true, received: 1, admitted: 0, duplicates: 0, ignored: 1 } },
+      { status: 200, body: { ok: true, received: 1, admitted: 0, duplicates: 0, ignored: 1, ignoredReasons: { open: 1 } } },
       { status: 200, body: { ok: true, received: 1, admitted: 1, duplicates: 0, ignored: 0 } },
     ]);
     expect(sends).toBe(1);

@@ -89,7 +89,7 @@ describe('edge: nothing to send', () => {
     const events = [event({ eventId: 'o', kind: 'ignored', ignoredReason: 'open' })];
     expect(await edge.receive('fake', request({ events }))).toEqual({
       status: 200,
-      body: { ok: true, received: 1, admitted: 0, duplicates: 0, ignored: 1 },
+      body: { ok: true, received: 1, admitted: 0, duplicates: 0, ignored: 1, ignoredReasons: { open: 1 } },
     });
     expect(calls).toEqual([]);
   });

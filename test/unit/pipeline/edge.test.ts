@@ -6,7 +6,7 @@ describe('WebhookEdge', () => {
     const { edge, inbox, queue } = edgeWith();
     const events = [event({ eventId: 'a' }), event({ eventId: 'b', kind: 'ignored', ignoredReason: 'open' }), event({ eventId: 'c' })];
     const response = await edge.receive('fake', request({ events }));
-    expect(response).toEqual({ status: 200, body: { ok: true, received: 3, admitted: 2, duplicates: 0, ignored: 1 } });
+    expect(response).toEqual({ status: 200, body: { ok: true, received: 3, admitted: 2, duplicates: 0, ignored: 1, ignoredReasons: { open: 1 } } });
     expect(queue.sent.map((m) => m.pk)).toEqual(['fake#a', 'fake#c']);
     expect(queue.sent[0]!.event).not.toHaveProperty('raw');
     // Both puts came after both messages were on the queue: every stored row was already sent.

@@ -57,6 +57,7 @@ describe('the stored record', () => {
       'lastDeliveredAt',
       'reactivatedAt',
       'evidence',
+      'discounted',
       'softBounces',
       'topics',
       'audit',

@@ -8,8 +8,8 @@ import { ListSubscriptionsByTopicCommand, SNSClient } from '@aws-sdk/client-sns'
 import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ratchetCommand } from '../../lib/cli/ratchet.js';
-import { ALARMS } from '../../lib/definitions.js';
+import { ratchetCommand } from '../../../lib/cli/ratchet.js';
+import { ALARMS } from '../../../lib/definitions.js';
 
 const TOPIC = 'arn:aws:sns:us-east-1:123456789012:ratchet-ses';
 const ALARM_TOPIC = 'arn:aws:sns:us-east-1:123456789012:ratchet-alarms';
