@@ -51,10 +51,21 @@ function addMessageIds(item: StoredItem): StoredItem {
   return item;
 }
 
+/**
+ * Version 3 → 4: a reactivation keeps what it discounted. Evidence dated at or before `reactivatedAt`
+ * moves to the derived `discounted` map instead of being dropped. A version-3 item dropped it, so
+ * there is nothing to move; the version moves so that an older writer does not rewrite the item and
+ * lose the map.
+ */
+function keepDiscounted(item: StoredItem): StoredItem {
+  return item;
+}
+
 /** Oldest first; each reads the version in `from` and returns the next. */
 export const SUPPRESSION_SCHEMA_STEPS: readonly SchemaStep<StoredItem>[] = [
   { from: 1, change: 'topics and transactionalStatus', upgrade: addTopics },
   { from: 2, change: 'messageId on evidence and soft-bounce entries', upgrade: addMessageIds },
+  { from: 3, change: 'discounted evidence kept by reactivations', upgrade: keepDiscounted },
 ];
 
 const CHAIN = schemaChain('suppression', SUPPRESSION_SCHEMA_STEPS);
