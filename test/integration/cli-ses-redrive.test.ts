@@ -3,6 +3,7 @@
  * POSTs it, hours old) moves into the suppression table exactly once; the age waiver exists only for
  * messages read from the SNS dead-letter queue, never for an HTTP request.
  */
+import { sesEnvelopeInboxKey } from '../../lib/cli/send-queue.js';
 import { GetQueueUrlCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEdgeHandler } from '../../lambdas/handlers/edge-handler.js';
@@ -141,11 +142,11 @@ describe('ratchet ses redrive', () => {
 
   it("replays what the feed's redrive policy moved after its last receive (a transient fault that outlasted every retry)", async () => {
     const message = stack.sign('ses', 'complaint', 'outlasted@example.com');
-    const messageId = JSON.parse(message.body).MessageId as string;
+    const key = sesEnvelopeInboxKey(message.body)!;
     const fault = injectFault(stack.clients.doc, {
       command: 'PutItemCommand',
       times: SES_FEED.maxReceiveCount,
-      when: (input) => String(input.Item?.pk ?? '').startsWith(`ses#${messageId}`),
+      when: (input) => String(input.Item?.pk ?? '') === key,
     });
     await stack.sendToFeed(message.body);
     try {
@@ -156,10 +157,10 @@ describe('ratchet ses redrive', () => {
     expect(fault.hits).toBe(SES_FEED.maxReceiveCount);
     expect(await stack.feedDepth()).toEqual({ visible: 0, inFlight: 0, dlq: 1 });
     // Its events were sent each time (enqueue before store): the record may exist already. The row does not.
-    expect((await stack.inboxRows()).some((row) => row.pk.startsWith(`ses#${messageId}`))).toBe(false);
+    expect((await stack.inboxRows()).some((row) => row.pk === key)).toBe(false);
     const result = await run('ses', 'redrive', '--json');
     expect(JSON.parse(result.out)).toMatchObject({ messages: 1, admitted: 1, rejected: 0, failed: 0 });
-    expect((await stack.inboxRows()).filter((row) => row.pk.startsWith(`ses#${messageId}`))).toHaveLength(1);
+    expect((await stack.inboxRows()).filter((row) => row.pk === key)).toHaveLength(1);
     await stack.drain();
     expect(Object.keys((await stack.record('outlasted@example.com'))!.evidence)).toHaveLength(1);
   });

@@ -42,7 +42,7 @@ describe('a second npm start on the same data directory', () => {
     // The SES feed and its dead-letter queue, for `send --via queue` and `ses redrive`.
     expect(sesQueueUrl).toMatch(/^http:\/\/\S*127\.0\.0\.1:\d+\/.*ratchet-ses-notifications$/);
     expect(sesDeadLetterUrl).toMatch(/ratchet-ses-dead-letters$/);
-    expect(first.stdout()).toContain(`ses feed: ${sesQueueUrl} (npm run send -- ses <kind> <email> --via queue); dead letters: ${sesDeadLetterUrl}`);
+    expect(first.stdout()).toContain(`ses feed: ${sesQueueUrl} (npx ratchet-send ses <kind> <email> --via queue); dead letters: ${sesDeadLetterUrl}`);
     const second = await failedStart({}, first.dataDir);
     expect(second.code).toBe(1);
     expect(second.lines).toEqual([`npm start: another Ratchet is running (pid ${first.child.pid}, port ${port})`]);
