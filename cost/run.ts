@@ -71,7 +71,7 @@ async function main(): Promise<void> {
   notes.push(loadNote);
   urlNotes.push(loadNote);
   if (apiFacts.sesFeed === 'sqs') {
-    const feedNote = `SES feed: batches of ${apiFacts.feedBatchSize} assumed full (the event source waits up to its batching window for them); the feed's duration and log bytes are those of ${measured.feedBatch} SES envelopes run through the edge code one after another (the feed's own handler is not on this branch yet), and it sends the batch's events to the event queue in one SendMessageBatch. The event sources' empty long polls on an idle queue (a few hundred thousand requests a month, whatever the volume) are not per-event costs and are left out, as for the consumer.`;
+    const feedNote = `SES feed: batches of ${apiFacts.feedBatchSize} assumed full (the event source waits up to its batching window for them); the feed's duration and log bytes are its own handler's (buildSesFeed + createSesFeedHandler) on SQS events of ${measured.feedBatch} signed SES envelopes, median per batch; it sends the batch's events to the event queue in one SendMessageBatch. The event sources' empty long polls on an idle queue (a few hundred thousand requests a month, whatever the volume) are not per-event costs and are left out, as for the consumer.`;
     notes.push(feedNote);
     urlNotes.push(feedNote);
   }
