@@ -2,8 +2,9 @@
  * Measures what the cost model multiplies: inbox item sizes (real rows written on dynalite by the real
  * edge, sized by DynamoDB's rules), suppression item sizes, handler durations and log bytes per
  * invocation (the real Powertools logger and EMF metrics, captured from stdout), on the local stack
- * that `npm run bench` uses. Payloads: AWS's published SES examples (bench/fixtures/ses) in a signed
- * SNS envelope, and SendGrid batches of 50.
+ * that `npm run bench` uses: the edge over HTTPS, the SES feed's own handler on SQS batches, the
+ * consumer. Payloads: AWS's published SES examples (bench/fixtures/ses) in a signed SNS envelope, and
+ * SendGrid batches of 50.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,9 +20,10 @@ import { readInboxRow } from '../lambdas/adapters/inbox-schema.js';
 import { itemSize } from '../lambdas/adapters/dynamodb-item-size.js';
 import { encodePayload } from '../lambdas/adapters/inbox-codec.js';
 import { powertoolsCounters, powertoolsLog } from '../lambdas/adapters/observability.js';
-import { buildConsumerDeps, buildEdge } from '../lambdas/adapters/wiring.js';
+import { buildConsumerDeps, buildEdge, buildSesFeed } from '../lambdas/adapters/wiring.js';
 import { createConsumerHandler } from '../lambdas/handlers/consumer-handler.js';
 import { createEdgeHandler } from '../lambdas/handlers/edge-handler.js';
+import { createSesFeedHandler } from '../lambdas/handlers/ses-feed-handler.js';
 import { demoSigningCertUrl, signSnsMessage } from '../lib/demo/ses.js';
 import { sampleSendgridEvent, sendgridBatchBody, signSendgridBody } from '../lib/demo/sendgrid.js';
 import { ensureDemoCredentials } from '../lib/local/demo-credentials.js';
@@ -67,9 +69,8 @@ export interface Measured {
   consumerLogBytes: number;
   consumerLogLines: number;
   /**
-   * The SES feed, until its handler is on this branch: a batch of `feedBatch` SES envelopes run through
-   * the edge code one after another (what the feed does per envelope: verify, conditional put, enqueue),
-   * median ms and stdout bytes/lines per batch.
+   * The SES feed's own handler (buildSesFeed + createSesFeedHandler, as the Lambda builds it) on SQS
+   * events of `feedBatch` signed SES envelopes: median ms and stdout bytes/lines per batch.
    */
   feedBatchMs: number;
   feedBatch: number;
@@ -161,19 +162,44 @@ export async function measure(options: {
       }
     }
 
-    // The SES feed's batches, by the stand-in described on Measured.feedBatchMs.
+    // The SES feed: its real handler on SQS events of `feedBatch` envelopes, each body the signed
+    // envelope as SNS puts it on the queue (raw delivery off), the kinds interleaved, after two untimed
+    // warm-up batches. Its log lines say ratchet-ses-feed; its counters are the edge's, one EMF record
+    // per batch, as buildSesFeed wires them in the Lambda.
+    const feed = createSesFeedHandler(
+      buildSesFeed(runtime.config, runtime.clients, {
+        deadLetterQueueUrl: runtime.queues.sesDeadLetterUrl,
+        edge: { log: powertoolsLog('ratchet-ses-feed', 'INFO'), counters: powertoolsCounters('ratchet-edge', 'Ratchet') },
+      }),
+    );
+    const feedEvent = (b: number): SQSEvent => ({
+      Records: Array.from({ length: feedBatch }, (_, i) => {
+        const body = signSes(KINDS[(b * feedBatch + i) % KINDS.length]!).body;
+        return { messageId: randomUUID(), receiptHandle: randomUUID(), body } as never;
+      }),
+    });
+    const invokeFeed = async (event: SQSEvent) => {
+      const start = performance.now();
+      const response = await feed(event);
+      const ms = performance.now() - start;
+      if (response.batchItemFailures.length > 0) throw new Error(`SES feed reported ${response.batchItemFailures.length} failures in a batch of ${feedBatch}`);
+      return ms;
+    };
+    for (let w = 0; w < 2; w++) await invokeFeed(feedEvent(w));
     const feedMs: number[] = [];
     const feedLog: number[] = [];
     const feedLines: number[] = [];
     for (let b = 0; b < feedBatches; b++) {
-      const batch = Array.from({ length: feedBatch }, (_, i) => signSes(KINDS[(b * feedBatch + i) % KINDS.length]!));
+      const event = feedEvent(b);
       capture.reset();
-      const start = performance.now();
-      for (const signed of batch) await invokeEdge('ses', signed.headers, signed.body);
-      feedMs.push(performance.now() - start);
+      feedMs.push(await invokeFeed(event));
       feedLog.push(capture.bytes());
       feedLines.push(capture.lines());
     }
+    const deadLettered = await runtime.clients.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: runtime.queues.sesDeadLetterUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 0 }),
+    );
+    if (deadLettered.Messages?.length) throw new Error('the SES feed dead-lettered a measured envelope');
 
     // SendGrid: batches of 50 in the mix (90 delivered, 5 soft, 3 hard, 1 complaint, 1 unsubscribe per 100).
     const sg = demo.sendgrid!;

@@ -84,9 +84,11 @@ export function costFor(door: DoorCost['door'], facts: TemplateFacts, m: Measure
     add('SQS', `SES feed: ReceiveMessage (event source, ${batch} per call, 64 KB chunks)`, feedBatches * chunks(batch * m.sesEnvelopeBytes), 'requests', PRICES.sqsRequest);
     add('SQS', 'SES feed: DeleteMessageBatch (event source)', feedBatches, 'requests', PRICES.sqsRequest);
     add('Lambda', `SES feed invocations (batches of ${batch})`, feedBatches, 'requests', PRICES.lambdaRequest);
-    const perEnvelopeMs = m.feedBatchMs / m.feedBatch;
-    const feedGbS = (feedBatches * Math.ceil(perEnvelopeMs * batch)) / 1000 * (feed.memoryMb / 1024);
-    add('Lambda', `SES feed duration (${feed.memoryMb} MB ${feed.architecture}; ${perEnvelopeMs.toFixed(1)} ms per envelope)`, feedGbS, 'GB-s', gbSecond(feed));
+    // Measured per batch of `m.feedBatch` (run.ts measures the template's batch size, so no scaling
+    // happens in practice); scaled linearly otherwise, which overstates a larger batch (one send a batch).
+    const batchMs = (m.feedBatchMs / m.feedBatch) * batch;
+    const feedGbS = (feedBatches * Math.ceil(batchMs)) / 1000 * (feed.memoryMb / 1024);
+    add('Lambda', `SES feed duration (${feed.memoryMb} MB ${feed.architecture}; ${batchMs.toFixed(1)} ms per batch of ${batch})`, feedGbS, 'GB-s', gbSecond(feed));
   }
 
   // SQS: the edge (and the feed, once per batch) sends (SendMessageBatch ≤ 10), the event source
@@ -137,7 +139,7 @@ export function costFor(door: DoorCost['door'], facts: TemplateFacts, m: Measure
     requests * logBytes(facts.edge, m.edgeLogBytes, m.edgeLogLines) +
     batches * logBytes(facts.consumer, m.consumerLogBytes, m.consumerLogLines) +
     (feed ? feedBatches * logBytes(feed, m.feedLogBytes * (facts.feedBatchSize / m.feedBatch), m.feedLogLines * (facts.feedBatchSize / m.feedBatch)) : 0);
-  add('CloudWatch Logs', `ingestion (edge${feed ? ' and SES feed' : ''}: a line per request or envelope; consumer: a line per batch; EMF once per invocation)`, ingested / GB, 'GB', PRICES.logsIngestGb);
+  add('CloudWatch Logs', `ingestion (edge: a line per request${feed ? '; SES feed: a summary line per batch' : ''}; consumer: a line per batch; EMF once per invocation)`, ingested / GB, 'GB', PRICES.logsIngestGb);
   const retentionMonths = (facts.edge.logRetentionDays ?? 30) / 30;
   add('CloudWatch Logs', `storage (${facts.edge.logRetentionDays ?? 30}-day retention, compressed ×${m.logCompression.toFixed(2)})`, (ingested / GB) * m.logCompression * retentionMonths, 'GB-months', PRICES.logsStorageGbMonth);
 

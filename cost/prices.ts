@@ -35,13 +35,23 @@ export const PRICES = {
    * Deliveries from a standard topic to an SQS queue. Commonly quoted as free; the SQS requests they
    * cause (SNS's SendMessage on the feed queue) are billed by SQS, and priced as such in the model.
    *
-   * NOT verified against AWS's own pricing page: the search the brief prescribes (docs corpus,
-   * "Amazon SNS pricing SQS deliveries free", on 2026-12-01), and variations of it in the pages corpus,
-   * returned no copy of https://aws.amazon.com/sns/pricing/ (only the SNS FAQ's overview, the SNS
-   * retry page and third-party blog posts), so there is no exact quote from AWS to give here. The
-   * SNS developer guide's "Message delivery retries" page does place SQS among the "AWS managed
-   * endpoints" (100,015 attempts over 23 days). Check the pricing page before relying on this $0:
-   * charged like HTTP/S ($0.60 per million), the all-in totals rise by $0.48.
+   * NOT verified against AWS's own pricing page. Searched again on 2026-12-01 (docs corpus: "Amazon SNS
+   * pricing deliveries to Amazon SQS queues free", "Amazon SNS pricing page standard topics notification
+   * deliveries SQS Lambda free data transfer"; pages corpus: "aws.amazon.com/sns/pricing deliveries to
+   * Amazon SQS queues are free", "SNS pricing deliveries to Amazon SQS and AWS Lambda no charge"): no
+   * copy of https://aws.amazon.com/sns/pricing/ came back, so there is no quote from AWS to give here.
+   * What did come back:
+   * - AWS's SNS developer guide, "Amazon SNS message delivery retries"
+   *   (https://docs.amazonaws.cn/en_us/sns/latest/dg/sns-message-delivery-retries.md): SQS and Lambda
+   *   are "Amazon managed endpoints" with their own fixed delivery policy. It says nothing of price.
+   * - The best secondary source, a FinOps blog post, "Amazon SNS Pricing: Why a Single Publish Can
+   *   Bill as Four Charges" (factualminds.com, 2026-06-13,
+   *   https://www.factualminds.com/blog/amazon-sns-pricing-publishes-fanout-protocols/): it agrees
+   *   with this table on publishes ($0.50 per million, standard topics) and HTTP/S deliveries ($0.60
+   *   per million), but the part returned does not state an SQS delivery price either way.
+   * Check the pricing page before relying on this $0: charged like HTTP/S, every SES event adds $0.60
+   * per million × 0.8 (the SES share) = $0.48 to the all-in totals; `npm run cost` prints the totals
+   * that would give, beside the goal.
    */
   snsSqsDelivery: { usd: 0, per: 'delivery to SQS (unverified: see cost/prices.ts)', source: 'https://aws.amazon.com/sns/pricing/ (not reachable from here)' },
 } satisfies Record<string, Price>;

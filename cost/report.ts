@@ -61,7 +61,7 @@ export function renderCost(
   out.push(
     `| edge handler, median ms per request | ${m.edgeSesMs.toFixed(1)} (${m.requests.ses} requests) | ${m.edgeSendgridBatchMs.toFixed(1)} per batch of 50 (${m.requests.sendgridBatches} batches) |`,
     '',
-    `SES feed (stand-in, see the notes): ${m.feedBatchMs.toFixed(1)} ms median per batch of ${m.feedBatch}, ${m.feedLogBytes} bytes in ${m.feedLogLines} log lines per batch; SES envelope ${m.sesEnvelopeBytes} bytes, event-queue message ${m.eventMessageBytes} bytes.`,
+    `SES feed (its own handler on SQS events): ${m.feedBatchMs.toFixed(1)} ms median per batch of ${m.feedBatch}, ${m.feedLogBytes} bytes in ${m.feedLogLines} log lines per batch; SES envelope ${m.sesEnvelopeBytes} bytes, event-queue message ${m.eventMessageBytes} bytes.`,
     '',
     `Consumer: ${m.consumerBatchMs.toFixed(1)} ms median per batch of ${m.consumerBatch}; suppression item ${m.suppressionItemBytes} bytes. Logs: edge ${m.edgeLogBytes} bytes in ${m.edgeLogLines} lines per request (INFO line + EMF), consumer ${m.consumerLogBytes} bytes in ${m.consumerLogLines} lines per batch.`,
     '',

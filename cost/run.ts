@@ -71,13 +71,23 @@ async function main(): Promise<void> {
   notes.push(loadNote);
   urlNotes.push(loadNote);
   if (apiFacts.sesFeed === 'sqs') {
-    const feedNote = `SES feed: batches of ${apiFacts.feedBatchSize} assumed full (the event source waits up to its batching window for them); the feed's duration and log bytes are those of ${measured.feedBatch} SES envelopes run through the edge code one after another (the feed's own handler is not on this branch yet), and it sends the batch's events to the event queue in one SendMessageBatch. The event sources' empty long polls on an idle queue (a few hundred thousand requests a month, whatever the volume) are not per-event costs and are left out, as for the consumer.`;
+    const feedNote = `SES feed: batches of ${apiFacts.feedBatchSize} assumed full (the event source waits up to its batching window for them); the feed's duration and log bytes are its own handler's (buildSesFeed + createSesFeedHandler) on SQS events of ${measured.feedBatch} signed SES envelopes, median per batch; it sends the batch's events to the event queue in one SendMessageBatch. The event sources' empty long polls on an idle queue (a few hundred thousand requests a month, whatever the volume) are not per-event costs and are left out, as for the consumer.`;
     notes.push(feedNote);
     urlNotes.push(feedNote);
   }
 
   const apiGateway = costFor('apiGateway', apiFacts, measured, notes);
   const functionUrl = costFor('functionUrl', urlFacts.functionUrl ? urlFacts : apiFacts, measured, urlNotes);
+  if (apiFacts.sesFeed === 'sqs') {
+    // The SQS delivery price is not verified against AWS's page (cost/prices.ts): say what the other reading costs.
+    const extra = (door: DoorCost) => {
+      const item = door.items.find((i) => i.service === 'SNS' && i.item.startsWith('SQS deliveries'));
+      return door.allInPerMillion + (item ? item.quantity * (PRICES.snsHttpDelivery.usd - PRICES.snsSqsDelivery.usd) : 0);
+    };
+    const sensitivity = `Unverified price: SNS deliveries to SQS are priced at $${(PRICES.snsSqsDelivery.usd * 1e6).toFixed(2)} per million (cost/prices.ts says why). Charged at the HTTP/S rate ($${(PRICES.snsHttpDelivery.usd * 1e6).toFixed(2)} per million), the all-in totals would be $${extra(functionUrl).toFixed(4)} (Function URL) and $${extra(apiGateway).toFixed(4)} (API Gateway), against the goal of $${ALL_IN_GOAL.toFixed(2)}.`;
+    notes.push(sensitivity);
+    urlNotes.push(sensitivity);
+  }
   if (json) {
     process.stdout.write(`${JSON.stringify({ apiGateway: strip(apiGateway), functionUrl: strip(functionUrl) })}\n`);
     return;

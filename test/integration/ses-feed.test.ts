@@ -177,8 +177,15 @@ describe('the SES feed', () => {
       region: 'us-east-1',
     });
     try {
+      const logFrom = stack.log.lines.length;
       expect(await poller.pollOnce(0)).toBe(10);
       expect(fault.hits).toBe(1);
+      // One INFO summary for the batch, a line for the failure, none per admitted envelope.
+      const batchLines = stack.log.lines.slice(logFrom);
+      expect(batchLines.filter((l) => l.message === 'SES feed batch')).toEqual([
+        { level: 'info', message: 'SES feed batch', fields: { messages: 10, events: 9, admitted: 9, duplicates: 0, ignored: 0, deadLettered: 0, failed: 1 } },
+      ]);
+      expect(batchLines.filter((l) => l.level === 'info').map((l) => l.message)).toEqual(['SES feed batch']);
       expect(responses[0]).toEqual({ batchItemFailures: [{ itemIdentifier: sqsIds.get(4) }] });
       // The failure line names the SQS message and the code, nothing else from the message.
       expect(stack.log.lines).toContainEqual(

@@ -22,6 +22,13 @@ export interface AdmissionDeps {
   counters: Counters;
   now: () => number;
   admitConcurrency: number;
+  /**
+   * The caller writes one summary line for the whole batch (the SES feed), so each request's
+   * `webhook accepted` line is DEBUG: at 10 envelopes a batch, ten INFO lines would be most of what
+   * the feed pays CloudWatch, and they say nothing the summary and the metrics do not. Failures keep
+   * their own lines at WARN/ERROR whatever this says.
+   */
+  summarizedByCaller?: boolean;
 }
 
 export interface Answer {
@@ -117,7 +124,9 @@ function answer(deps: AdmissionDeps, provider: string, p: Plan, stored: PromiseS
   if (p.refused) return reject(provider, p.refused);
   const received = p.events.length;
   const reasons = ignoredReasons(p.events);
-  deps.log.info('webhook accepted', { provider, received, admitted, duplicates, ignored: p.ignored, ignoredReasons: reasons });
+  const fields = { provider, received, admitted, duplicates, ignored: p.ignored, ignoredReasons: reasons };
+  if (deps.summarizedByCaller) deps.log.debug?.('webhook accepted', fields);
+  else deps.log.info('webhook accepted', fields);
   // Why events were ignored, for whoever sent them (a test send to a malformed address says so).
   const why = p.ignored > 0 ? { ignoredReasons: reasons } : {};
   return { status: 200, body: { ok: true, received, admitted, duplicates, ignored: p.ignored, ...why } };

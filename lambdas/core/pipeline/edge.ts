@@ -79,7 +79,8 @@ export class WebhookEdge {
    * `receive` would answer it alone, in order. Every request is verified on its own; the events of all
    * that verified are admitted together (one send, then the puts: see admission.ts), which is what
    * makes a batch of 10 cost about what one request costs. Never throws. The counters are not flushed:
-   * the caller flushes once per invocation, after adding its own.
+   * the caller flushes once per invocation, after adding its own. The caller also logs the batch's
+   * summary: a request's `webhook accepted` line is DEBUG here (rejections keep their WARN/ERROR).
    */
   async receiveBatch(providerName: string, requests: readonly WebhookRequest[]): Promise<EdgeResponse[]> {
     const answers: EdgeResponse[] = new Array(requests.length);
@@ -108,7 +109,7 @@ export class WebhookEdge {
       else admissions.push({ index, events: this.keyed(providerName, receipt.events) });
     }
     try {
-      const admitted = await this.admitAll(providerName, admissions.map((a) => a.events));
+      const admitted = await this.admitAll(providerName, admissions.map((a) => a.events), true);
       admitted.forEach((answer, k) => (answers[admissions[k]!.index] = answer));
     } catch (error) {
       for (const { index } of admissions) answers[index] = this.reject(providerName, error);
@@ -154,10 +155,10 @@ export class WebhookEdge {
     return (await this.admitAll(provider, [events]))[0]!;
   }
 
-  private admitAll(provider: string, eventLists: NormalizedEvent[][]): Promise<EdgeResponse[]> {
+  private admitAll(provider: string, eventLists: NormalizedEvent[][], summarizedByCaller = false): Promise<EdgeResponse[]> {
     const { inbox, queue, log, counters, now } = this.deps;
     const admitConcurrency = this.deps.admitConcurrency ?? DEFAULT_ADMIT_CONCURRENCY;
-    return admitAll({ inbox, queue, log, counters, now, admitConcurrency }, provider, eventLists, (p, error) => this.reject(p, error));
+    return admitAll({ inbox, queue, log, counters, now, admitConcurrency, summarizedByCaller }, provider, eventLists, (p, error) => this.reject(p, error));
   }
 
   private async control(provider: string, message: ControlMessage): Promise<EdgeResponse> {

@@ -64,7 +64,14 @@ export interface SesFeedDeps {
 export class SesFeed {
   constructor(private readonly deps: SesFeedDeps) {}
 
-  /** Handles one batch; resolves with the SQS message ids to report as batch item failures. */
+  /**
+   * Handles one batch; resolves with the SQS message ids to report as batch item failures.
+   *
+   * Logging: one INFO line per batch (`SES feed batch`, its counts), and a line per message only for
+   * a failure or a dead letter. A line per admitted envelope would be ten INFO lines a batch, most of
+   * the feed's CloudWatch bill, telling the operator nothing the summary and the EventsAdmitted /
+   * EventsDuplicate metrics do not; the per-envelope `webhook accepted` detail stays at DEBUG.
+   */
   async process(records: readonly FeedRecord[]): Promise<string[]> {
     const { edge, log, counters } = this.deps;
     if (records.length === 0) return [];
@@ -82,7 +89,9 @@ export class SesFeed {
           letters.push({ messageId: record.messageId, body: record.body, code: outcome.code });
         }
       });
-      failed.push(...(await this.deadLetter(letters)));
+      const unmoved = await this.deadLetter(letters);
+      failed.push(...unmoved);
+      log.info('SES feed batch', { messages: records.length, ...batchCounts(answers), deadLettered: letters.length - unmoved.length, failed: failed.length });
       return failed;
     } finally {
       counters.flush?.();
@@ -113,4 +122,24 @@ export class SesFeed {
     counters.count(SES_FEED_DEAD_LETTERED_METRIC, moved, SES_PROVIDER_NAME);
     return letters.filter((l) => unsent.has(l.messageId)).map((l) => l.messageId);
   }
+}
+
+/**
+ * A batch's event counts, summed from the answers of the messages that were taken (2xx; a failed or
+ * dead-lettered message has none). An SES notification to several recipients is several events.
+ * Why events were ignored is merged in when some were.
+ */
+export function batchCounts(answers: readonly EdgeResponse[]): { events: number; admitted: number; duplicates: number; ignored: number; ignoredReasons?: Record<string, number> } {
+  const sum = { events: 0, admitted: 0, duplicates: 0, ignored: 0 };
+  const reasons: Record<string, number> = {};
+  const n = (v: unknown) => (typeof v === 'number' ? v : 0);
+  for (const { body } of answers) {
+    sum.events += n(body.received);
+    sum.admitted += n(body.admitted);
+    sum.duplicates += n(body.duplicates);
+    sum.ignored += n(body.ignored);
+    const why = body.ignoredReasons;
+    if (why && typeof why === 'object') for (const [reason, count] of Object.entries(why)) reasons[reason] = (reasons[reason] ?? 0) + n(count);
+  }
+  return sum.ignored > 0 ? { ...sum, ignoredReasons: reasons } : sum;
 }

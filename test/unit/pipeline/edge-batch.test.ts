@@ -1,5 +1,6 @@
 /** WebhookEdge.receiveBatch: each request answered as `receive` would answer it alone, at the cost of one send. */
 import { describe, expect, it } from 'vitest';
+import { recordingLog } from '../support/log.js';
 import { edgeWith, event, request } from './fakes.js';
 
 const one = (id: string) => request({ events: [event({ eventId: id })] });
@@ -75,6 +76,20 @@ describe('WebhookEdge.receiveBatch', () => {
     confirmer.fail = true;
     const control = request({ control: { type: 'SubscriptionConfirmation', topicArn: 'arn:t', token: 'tok', messageId: 'm2' } });
     expect((await edge.receiveBatch('fake', [control, one('a')])).map((a) => a.status)).toEqual([503, 200]);
+  });
+
+  it("logs each request's acceptance at DEBUG (its caller writes the batch's INFO summary); a single request's stays INFO; rejections stay WARN", async () => {
+    const { log, lines } = recordingLog();
+    const { edge } = edgeWith({ log });
+    await edge.receiveBatch('fake', [one('a'), request({ events: [] }, 'wrong')]);
+    expect(lines.map(([level, message]) => [level, message])).toEqual([
+      ['warn', 'webhook rejected'],
+      ['debug', 'webhook accepted'],
+    ]);
+    expect(lines[1]![2]).toEqual({ provider: 'fake', received: 1, admitted: 1, duplicates: 0, ignored: 0, ignoredReasons: {} });
+    lines.length = 0;
+    await edge.receive('fake', one('b'));
+    expect(lines.map(([level, message]) => [level, message])).toEqual([['info', 'webhook accepted']]);
   });
 
   it('leaves the flush to its caller (one EMF record per invocation)', async () => {

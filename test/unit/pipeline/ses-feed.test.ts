@@ -109,8 +109,37 @@ describe('SesFeed', () => {
       ['warn', 'SES feed message failed; SQS will deliver it again', { messageId: 'sqs-4', status: 429, code: 'throttled' }],
       ['warn', 'SES feed message dead-lettered: it can never be admitted', { messageId: 'sqs-1', code: 'authentication_failed' }],
       ['warn', 'SES feed message dead-lettered: it can never be admitted', { messageId: 'sqs-3', code: 'forbidden_sender' }],
+      ['info', 'SES feed batch', { messages: 5, events: 0, admitted: 0, duplicates: 0, ignored: 0, deadLettered: 2, failed: 2 }],
     ]);
     expect(JSON.stringify(lines)).not.toContain('sig');
+  });
+
+  it('a clean batch writes one INFO line with its counts (events summed over messages, ignored reasons merged), and nothing per message', async () => {
+    const accepted = (received: number, admitted: number, duplicates: number, ignored: number, ignoredReasons?: Record<string, number>): EdgeResponse => ({
+      status: 200,
+      body: { ok: true, received, admitted, duplicates, ignored, ...(ignoredReasons ? { ignoredReasons } : {}) },
+    });
+    const { feed, lines } = feedWith([
+      accepted(1, 1, 0, 0),
+      accepted(3, 1, 1, 1, { 'recipient is not an email address': 1 }),
+      accepted(1, 0, 1, 0),
+      { status: 200, body: { ok: true, control: 'SubscriptionConfirmation' } },
+      accepted(2, 0, 0, 2, { 'recipient is not an email address': 1, open: 1 }),
+    ]);
+    expect(await feed.process(records(5))).toEqual([]);
+    expect(lines).toEqual([
+      [
+        'info',
+        'SES feed batch',
+        { messages: 5, events: 7, admitted: 2, duplicates: 2, ignored: 3, ignoredReasons: { 'recipient is not an email address': 2, open: 1 }, deadLettered: 0, failed: 0 },
+      ],
+    ]);
+  });
+
+  it('the summary counts a dead letter whose move failed as failed, not dead-lettered', async () => {
+    const { feed, lines } = feedWith([answer(401, 'authentication_failed'), answer(401, 'authentication_failed')], async () => new Set(['sqs-1']));
+    await feed.process(records(2));
+    expect(lines.at(-1)).toEqual(['info', 'SES feed batch', { messages: 2, events: 0, admitted: 0, duplicates: 0, ignored: 0, deadLettered: 1, failed: 1 }]);
   });
 
   it('a dead-letter send that throws fails every letter (SQS keeps them) and counts none', async () => {
