@@ -36,6 +36,9 @@ import { clearState, writeState } from './state.js';
 import { acquireLock } from './lock.js';
 import { assertStartable, readPort } from './startup-checks.js';
 import { StartupError } from './startup-error.js';
+import { startLocalSync, type LocalSync } from './sync.js';
+import { localSyncTargets } from './sync-targets.js';
+import type { SyncProviderName, SyncTarget } from '../../lambdas/core/sync/target.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -58,6 +61,10 @@ export interface LocalRuntimeOptions {
   clients?: Partial<Clients>;
   edge?: Partial<EdgeDeps>;
   consumer?: Partial<ConsumerDeps>;
+  /** Sync targets to use instead of the provider adapters (tests). */
+  syncTargets?: ReadonlyMap<SyncProviderName, SyncTarget>;
+  /** The sync sweeper's interval (default 60 s). */
+  syncSweepIntervalMs?: number;
 }
 
 export interface LocalRuntime {
@@ -73,6 +80,8 @@ export interface LocalRuntime {
   /** Where unsubscribe links point, and whether they are signed with the generated demo key. */
   unsubscribe: { baseUrl: string; usingDemoKey: boolean };
   poller: QueuePoller;
+  /** Present when SYNC_PROVIDERS is set. */
+  sync?: LocalSync;
   stop(): Promise<void>;
 }
 
@@ -99,12 +108,20 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
     const bootstrapClient = new DynamoDBClient({ region: config.region, endpoint: dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     await ensureTables(bootstrapClient, { inbox: config.inboxTable, suppression: config.suppressionTable });
-    bootstrapClient.destroy();
+    const log = options.log ?? powertoolsLog('ratchet-local');
+    const counters = new MemoryCounters();
+    const sync = await startLocalSync({
+      config,
+      clients,
+      dynamo: bootstrapClient,
+      targets: options.syncTargets ?? (await localSyncTargets(settings)),
+      log,
+      counters,
+      sweepIntervalMs: options.syncSweepIntervalMs,
+    }).finally(() => bootstrapClient.destroy());
     const queues = await ensureQueues(clients.sqs, env[V.queueName] || QUEUE.defaultName);
     config.queueUrl = queues.queueUrl;
 
-    const log = options.log ?? powertoolsLog('ratchet-local');
-    const counters = new MemoryCounters();
     const common = { log, counters: counters as Counters };
     const edge = buildEdge(config, clients, { ...common, ...options.edge });
     const unsubscribe = buildUnsubscribeEndpoint(config, clients, { ...common, ...options.edge });
@@ -118,7 +135,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const poller = new QueuePoller({
       client: clients.sqs,
       ...queues,
-      handler: createConsumerHandler(buildConsumerDeps(config, clients, { ...common, ...options.consumer })),
+      handler: createConsumerHandler(buildConsumerDeps(config, clients, { ...common, ...(sync ? { onSyncChange: sync.fastPath } : {}), ...options.consumer })),
       concurrency: options.pollerConcurrency,
       retryDelaySeconds: options.retryDelaySeconds,
       region: config.region,
@@ -132,6 +149,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
     stops.push(() => poller.stop());
     if (options.background !== false) poller.start();
+    if (sync) {
+      stops.push(() => sync.stop());
+      if (options.background !== false) sync.start();
+    }
 
     if (options.writeStateFile !== false) {
       writeState(dataDir, {
@@ -147,6 +168,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         deadLetterUrl: queues.deadLetterUrl,
         unsubscribeBaseUrl,
         ...(demoKey ? { unsubscribeDemoKey: demoKey } : {}),
+        ...(sync ? { syncQueueUrl: sync.queueUrl, syncDeadLetterUrl: sync.deadLetterUrl } : {}),
       });
     }
 
@@ -162,6 +184,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       usingDemo,
       unsubscribe: { baseUrl: unsubscribeBaseUrl, usingDemoKey: demoKey !== undefined },
       poller,
+      sync,
       async stop() {
         if (stopped) return;
         stopped = true;

@@ -1,0 +1,196 @@
+/**
+ * Sync on one machine, the way AWS runs it: the sync queue and its dead letters on the same SQS
+ * endpoint, a poller feeding the same worker handler the Lambda runs (ReportBatchItemFailures: it
+ * deletes only what the handler finished, and leaves a failure hidden for exactly as long as the
+ * handler asked), and the sweeper on an interval. The sweeper also runs once at start over every
+ * pending item, due or not: the embedded queue forgets its messages when the process stops, while the
+ * outbox marker is in DynamoDB (dynalite on disk) and survives.
+ */
+import { CreateQueueCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import { DescribeTableCommand, UpdateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { SQSEvent } from 'aws-lambda';
+import type { Counters, Log } from '../../lambdas/core/pipeline/ports.js';
+import { DEAD_DUE_MS } from '../../lambdas/core/sync/ledger.js';
+import { syncSettings } from '../../lambdas/core/sync/settings.js';
+import type { SyncProviderName, SyncTarget } from '../../lambdas/core/sync/target.js';
+import { SYNC_ATTRIBUTE, SYNC_INDEX } from '../../lambdas/adapters/suppression-sync-fields.js';
+import { buildSyncWorker, syncFastPath, type SyncWorker } from '../../lambdas/adapters/wiring/sync.js';
+import type { Clients, RuntimeConfig } from '../../lambdas/adapters/wiring.js';
+import { SYNC_QUEUE } from '../sync-definitions.js';
+
+export interface LocalSync {
+  worker: SyncWorker;
+  queueUrl: string;
+  deadLetterUrl: string;
+  /** The consumer's fast path. */
+  fastPath: (email: string) => Promise<void>;
+  /** One receive → push → settle round; how many messages it handled. */
+  pollOnce(waitSeconds?: number): Promise<number>;
+  sweep(dueBefore?: number): Promise<number>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export interface LocalSyncOptions {
+  config: RuntimeConfig;
+  clients: Clients;
+  dynamo: DynamoDBClient;
+  targets: ReadonlyMap<SyncProviderName, SyncTarget>;
+  log: Log;
+  counters: Counters;
+  /** Sweep interval, ms (default 60 s, like the EventBridge schedule on AWS). */
+  sweepIntervalMs?: number;
+  /** Receive loops (default 2). */
+  concurrency?: number;
+}
+
+/** Undefined when SYNC_PROVIDERS is unset: nothing is synced, and no sync queue or index is created. */
+export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSync | undefined> {
+  const { config, clients, log } = options;
+  const settings = syncSettings(config.settings);
+  if (settings.providers.length === 0) return undefined;
+  await ensureSyncIndex(options.dynamo, config.suppressionTable);
+  const { queueUrl, deadLetterUrl } = await ensureSyncQueues(clients.sqs, config.settings.SYNC_QUEUE_NAME || SYNC_QUEUE.defaultName);
+  const queues = { queueUrl: () => queueUrl, deadLetterUrl: () => deadLetterUrl };
+  const worker = buildSyncWorker(config, clients, queues, options.targets, { log, counters: options.counters });
+  const fastPath = syncFastPath(config, clients, queues, log)!;
+
+  let running = false;
+  let loops: Promise<void>[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<unknown> = Promise.resolve();
+
+  const pollOnce = async (waitSeconds = 0): Promise<number> => {
+    const received = await clients.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: waitSeconds,
+        VisibilityTimeout: SYNC_QUEUE.visibilityTimeoutSeconds,
+        MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
+      }),
+    );
+    const messages = received.Messages ?? [];
+    if (messages.length === 0) return 0;
+    const response = await worker.handler(toEvent(messages, config.region));
+    const failed = new Set(response.batchItemFailures.map((f) => f.itemIdentifier));
+    const done = messages.filter((m) => !failed.has(m.MessageId!));
+    if (done.length > 0) {
+      await clients.sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+    }
+    return messages.length;
+  };
+
+  const sweep = async (dueBefore: number = Date.now()): Promise<number> => {
+    const sent = await worker.sweep(dueBefore);
+    if (sent > 0) log.info('sync sweep re-sent pending changes', { sent });
+    return sent;
+  };
+
+  const loop = async () => {
+    while (running) {
+      try {
+        await pollOnce(1);
+      } catch (error) {
+        if (!running) return;
+        log.error('sync poller error', { error: String((error as Error)?.message ?? error) });
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  };
+
+  // Everything pending that is not dead, due or not: the embedded queue lost whatever it held.
+  await sweep(DEAD_DUE_MS - 1);
+
+  return {
+    worker,
+    queueUrl,
+    deadLetterUrl,
+    fastPath,
+    pollOnce,
+    sweep,
+    start() {
+      if (running) return;
+      running = true;
+      loops = Array.from({ length: options.concurrency ?? 2 }, loop);
+      timer = setInterval(() => {
+        sweeping = sweep().catch((error: unknown) => log.error('sync sweep failed', { error: String((error as Error)?.message ?? error) }));
+      }, options.sweepIntervalMs ?? 60_000);
+      timer.unref();
+    },
+    async stop() {
+      running = false;
+      if (timer) clearInterval(timer);
+      await Promise.all(loops);
+      await sweeping;
+    },
+  };
+}
+
+export async function ensureSyncQueues(client: SQSClient, name: string): Promise<{ queueUrl: string; deadLetterUrl: string }> {
+  const dlq = await client.send(
+    new CreateQueueCommand({ QueueName: `${name}${SYNC_QUEUE.deadLetterSuffix}`, Attributes: { MessageRetentionPeriod: String(14 * 86_400) } }),
+  );
+  const main = await client.send(
+    new CreateQueueCommand({
+      QueueName: name,
+      Attributes: { VisibilityTimeout: String(SYNC_QUEUE.visibilityTimeoutSeconds), MessageRetentionPeriod: String(14 * 86_400) },
+    }),
+  );
+  return { queueUrl: main.QueueUrl!, deadLetterUrl: dlq.QueueUrl! };
+}
+
+/** Adds the sparse `sync-due` index to an existing table (a `.data/` from before sync was turned on). */
+export async function ensureSyncIndex(client: DynamoDBClient, table: string): Promise<void> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: table }));
+  if ((Table?.GlobalSecondaryIndexes ?? []).some((index) => index.IndexName === SYNC_INDEX.name)) return;
+  await client.send(
+    new UpdateTableCommand({
+      TableName: table,
+      AttributeDefinitions: [
+        { AttributeName: SYNC_ATTRIBUTE.pending, AttributeType: 'S' },
+        { AttributeName: SYNC_ATTRIBUTE.due, AttributeType: 'N' },
+      ],
+      GlobalSecondaryIndexUpdates: [
+        {
+          Create: {
+            IndexName: SYNC_INDEX.name,
+            KeySchema: [
+              { AttributeName: SYNC_INDEX.partitionKey, KeyType: 'HASH' },
+              { AttributeName: SYNC_INDEX.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [SYNC_ATTRIBUTE.map, SYNC_ATTRIBUTE.change] },
+          },
+        },
+      ],
+    }),
+  );
+  for (let i = 0; i < 100; i++) {
+    const { Table: after } = await client.send(new DescribeTableCommand({ TableName: table }));
+    const index = (after?.GlobalSecondaryIndexes ?? []).find((x) => x.IndexName === SYNC_INDEX.name);
+    if (index?.IndexStatus === 'ACTIVE') return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`index ${SYNC_INDEX.name} on ${table} did not become ACTIVE`);
+}
+
+function toEvent(messages: Message[], region: string): SQSEvent {
+  return {
+    Records: messages.map((m) => ({
+      messageId: m.MessageId!,
+      receiptHandle: m.ReceiptHandle!,
+      body: m.Body ?? '',
+      attributes: {
+        ApproximateReceiveCount: m.Attributes?.ApproximateReceiveCount ?? '1',
+        SentTimestamp: m.Attributes?.SentTimestamp ?? String(Date.now()),
+        SenderId: 'local',
+        ApproximateFirstReceiveTimestamp: String(Date.now()),
+      },
+      messageAttributes: {},
+      md5OfBody: m.MD5OfBody ?? '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:local:000000000000:sync',
+      awsRegion: region,
+    })),
+  };
+}
