@@ -5,7 +5,7 @@
  * The worker never rewrites the record itself: an UpdateItem sets only `sync`, the marker and the
  * version, and bumps the version so a concurrent record writer re-reads and carries the new map.
  */
-import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TransientError } from '../core/errors.js';
 import type { MarkerUpdate, SyncLedger, SyncView } from '../core/sync/ledger.js';
 import type { SyncMap } from '../core/sync/state.js';
@@ -23,6 +23,9 @@ export interface PendingItem {
 }
 
 export class DynamoSuppressionSync implements SyncLedger {
+  /** A table created before sync was turned on, where the index cannot be added (dynalite): scan instead. */
+  private indexMissing = false;
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -111,7 +114,7 @@ export class DynamoSuppressionSync implements SyncLedger {
     do {
       let page;
       try {
-        page = await this.client.send(
+        page = this.indexMissing ? await this.scanPage(dueBefore, startKey) : await this.client.send(
           new QueryCommand({
             TableName: this.tableName,
             IndexName: SYNC_INDEX.name,
@@ -122,6 +125,10 @@ export class DynamoSuppressionSync implements SyncLedger {
           }),
         );
       } catch (cause) {
+        if (!this.indexMissing && isMissingIndex(cause)) {
+          this.indexMissing = true;
+          continue;
+        }
         throw new TransientError('sync index query failed', { cause });
       }
       const items = (page.Items ?? []).map((item) => {
@@ -132,4 +139,20 @@ export class DynamoSuppressionSync implements SyncLedger {
       startKey = page.LastEvaluatedKey;
     } while (startKey);
   }
+
+  private scanPage(dueBefore: number, startKey: Record<string, unknown> | undefined) {
+    return this.client.send(
+      new ScanCommand({
+        TableName: this.tableName,
+        FilterExpression: '#pending = :pending AND #due <= :due',
+        ExpressionAttributeNames: { '#pending': A.pending, '#due': A.due },
+        ExpressionAttributeValues: { ':pending': SYNC_PENDING_VALUE, ':due': dueBefore },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+  }
+}
+
+function isMissingIndex(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ValidationException' && /index/i.test(error.message);
 }

@@ -36,7 +36,8 @@ import { clearState, writeState } from './state.js';
 import { acquireLock } from './lock.js';
 import { assertStartable, readPort } from './startup-checks.js';
 import { StartupError } from './startup-error.js';
-import { startLocalSync, type LocalSync } from './sync.js';
+import { createSuppressionTableWithSyncIndex, startLocalSync, type LocalSync } from './sync.js';
+import { syncSettings } from '../../lambdas/core/sync/settings.js';
 import { localSyncTargets } from './sync-targets.js';
 import type { SyncProviderName, SyncTarget } from '../../lambdas/core/sync/target.js';
 
@@ -107,18 +108,19 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const clients: Clients = { ...createClients(config), ...options.clients };
 
     const bootstrapClient = new DynamoDBClient({ region: config.region, endpoint: dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    if (syncSettings(settings).providers.length > 0) await createSuppressionTableWithSyncIndex(bootstrapClient, config.suppressionTable);
     await ensureTables(bootstrapClient, { inbox: config.inboxTable, suppression: config.suppressionTable });
+    bootstrapClient.destroy();
     const log = options.log ?? powertoolsLog('ratchet-local');
     const counters = new MemoryCounters();
     const sync = await startLocalSync({
       config,
       clients,
-      dynamo: bootstrapClient,
       targets: options.syncTargets ?? (await localSyncTargets(settings)),
       log,
       counters,
       sweepIntervalMs: options.syncSweepIntervalMs,
-    }).finally(() => bootstrapClient.destroy());
+    });
     const queues = await ensureQueues(clients.sqs, env[V.queueName] || QUEUE.defaultName);
     config.queueUrl = queues.queueUrl;
 

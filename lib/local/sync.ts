@@ -7,7 +7,7 @@
  * outbox marker is in DynamoDB (dynalite on disk) and survives.
  */
 import { CreateQueueCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
-import { DescribeTableCommand, UpdateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import type { Counters, Log } from '../../lambdas/core/pipeline/ports.js';
 import { DEAD_DUE_MS } from '../../lambdas/core/sync/ledger.js';
@@ -17,6 +17,7 @@ import { SYNC_ATTRIBUTE, SYNC_INDEX } from '../../lambdas/adapters/suppression-s
 import { buildSyncWorker, syncFastPath, type SyncWorker } from '../../lambdas/adapters/wiring/sync.js';
 import type { Clients, RuntimeConfig } from '../../lambdas/adapters/wiring.js';
 import { SYNC_QUEUE } from '../sync-definitions.js';
+import { SUPPRESSION_TABLE } from '../definitions.js';
 
 export interface LocalSync {
   worker: SyncWorker;
@@ -34,7 +35,6 @@ export interface LocalSync {
 export interface LocalSyncOptions {
   config: RuntimeConfig;
   clients: Clients;
-  dynamo: DynamoDBClient;
   targets: ReadonlyMap<SyncProviderName, SyncTarget>;
   log: Log;
   counters: Counters;
@@ -49,7 +49,6 @@ export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSy
   const { config, clients, log } = options;
   const settings = syncSettings(config.settings);
   if (settings.providers.length === 0) return undefined;
-  await ensureSyncIndex(options.dynamo, config.suppressionTable);
   const { queueUrl, deadLetterUrl } = await ensureSyncQueues(clients.sqs, config.settings.SYNC_QUEUE_NAME || SYNC_QUEUE.defaultName);
   const queues = { queueUrl: () => queueUrl, deadLetterUrl: () => deadLetterUrl };
   const worker = buildSyncWorker(config, clients, queues, options.targets, { log, counters: options.counters });
@@ -140,20 +139,26 @@ export async function ensureSyncQueues(client: SQSClient, name: string): Promise
   return { queueUrl: main.QueueUrl!, deadLetterUrl: dlq.QueueUrl! };
 }
 
-/** Adds the sparse `sync-due` index to an existing table (a `.data/` from before sync was turned on). */
-export async function ensureSyncIndex(client: DynamoDBClient, table: string): Promise<void> {
-  const { Table } = await client.send(new DescribeTableCommand({ TableName: table }));
-  if ((Table?.GlobalSecondaryIndexes ?? []).some((index) => index.IndexName === SYNC_INDEX.name)) return;
-  await client.send(
-    new UpdateTableCommand({
-      TableName: table,
-      AttributeDefinitions: [
-        { AttributeName: SYNC_ATTRIBUTE.pending, AttributeType: 'S' },
-        { AttributeName: SYNC_ATTRIBUTE.due, AttributeType: 'N' },
-      ],
-      GlobalSecondaryIndexUpdates: [
-        {
-          Create: {
+/**
+ * Creates the suppression table with the sparse `sync-due` index, before the runtime's own ensureTables
+ * (which then finds it in place). dynalite cannot add an index to an existing table (UpdateTable has
+ * no index creation there), so a `.data/` from before sync was turned on keeps its table, and the
+ * sweeper falls back to a filtered scan of it (see DynamoSuppressionSync.pending).
+ */
+export async function createSuppressionTableWithSyncIndex(client: DynamoDBClient, table: string): Promise<void> {
+  try {
+    await client.send(
+      new CreateTableCommand({
+        TableName: table,
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [{ AttributeName: SUPPRESSION_TABLE.partitionKey, KeyType: 'HASH' }],
+        AttributeDefinitions: [
+          { AttributeName: SUPPRESSION_TABLE.partitionKey, AttributeType: 'S' },
+          { AttributeName: SYNC_ATTRIBUTE.pending, AttributeType: 'S' },
+          { AttributeName: SYNC_ATTRIBUTE.due, AttributeType: 'N' },
+        ],
+        GlobalSecondaryIndexes: [
+          {
             IndexName: SYNC_INDEX.name,
             KeySchema: [
               { AttributeName: SYNC_INDEX.partitionKey, KeyType: 'HASH' },
@@ -161,17 +166,12 @@ export async function ensureSyncIndex(client: DynamoDBClient, table: string): Pr
             ],
             Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [SYNC_ATTRIBUTE.map, SYNC_ATTRIBUTE.change] },
           },
-        },
-      ],
-    }),
-  );
-  for (let i = 0; i < 100; i++) {
-    const { Table: after } = await client.send(new DescribeTableCommand({ TableName: table }));
-    const index = (after?.GlobalSecondaryIndexes ?? []).find((x) => x.IndexName === SYNC_INDEX.name);
-    if (index?.IndexStatus === 'ACTIVE') return;
-    await new Promise((r) => setTimeout(r, 100));
+        ],
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof Error && error.name === 'ResourceInUseException')) throw error;
   }
-  throw new Error(`index ${SYNC_INDEX.name} on ${table} did not become ACTIVE`);
 }
 
 function toEvent(messages: Message[], region: string): SQSEvent {
