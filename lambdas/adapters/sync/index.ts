@@ -1,0 +1,42 @@
+/**
+ * Builds one SyncTarget per configured provider, in SYNC_PROVIDER_NAMES order. Build once per process
+ * (the SES client, like every SDK client, lives at module scope in the handler).
+ */
+import type { SyncProviderName, SyncTarget } from '../../core/sync/target.js';
+import type { SyncConfig } from './config.js';
+import type { HttpDeps } from './http.js';
+import { MailgunSyncTarget } from './mailgun.js';
+import { PostmarkSyncTarget } from './postmark.js';
+import { ResendSyncTarget } from './resend.js';
+import { SendGridSyncTarget } from './sendgrid.js';
+import { SesSyncTarget, type SesSyncDeps } from './ses.js';
+
+export { readSyncConfig, SYNC_DEFAULT_URLS, SYNC_VARIABLES, type SyncConfig, type SyncConfigResult } from './config.js';
+export { redactEmail } from './http.js';
+export { MailgunSyncTarget, PostmarkSyncTarget, ResendSyncTarget, SendGridSyncTarget, SesSyncTarget };
+
+export interface SyncTargetDeps extends HttpDeps {
+  /** Page size for the paged lists (tests use small pages); each provider's maximum otherwise. */
+  readonly pageSize?: number;
+  readonly ses?: Pick<SesSyncDeps, 'client'>;
+}
+
+export function createSyncTargets(config: SyncConfig, deps: SyncTargetDeps = {}): SyncTarget[] {
+  const { pageSize, ses, ...http } = deps;
+  const paged = pageSize !== undefined ? { ...http, pageLimit: pageSize } : http;
+  const builders: Record<SyncProviderName, () => SyncTarget | undefined> = {
+    ses: () =>
+      config.ses &&
+      new SesSyncTarget(config.ses, {
+        ...(http.now ? { now: http.now } : {}),
+        ...(http.timeoutMs !== undefined ? { timeoutMs: http.timeoutMs } : {}),
+        ...(pageSize !== undefined ? { pageSize } : {}),
+        ...ses,
+      }),
+    sendgrid: () => config.sendgrid && new SendGridSyncTarget(config.sendgrid, paged),
+    postmark: () => config.postmark && new PostmarkSyncTarget(config.postmark, http),
+    mailgun: () => config.mailgun && new MailgunSyncTarget(config.mailgun, paged),
+    resend: () => config.resend && new ResendSyncTarget(config.resend, paged),
+  };
+  return (Object.keys(builders) as SyncProviderName[]).map((name) => builders[name]()).filter((t): t is SyncTarget => t !== undefined);
+}

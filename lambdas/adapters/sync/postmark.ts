@@ -1,0 +1,123 @@
+/**
+ * Postmark keeps one suppression list per message stream. A global suppression goes to every stream in
+ * POSTMARK_STREAMS; a topic scope `postmark:stream:<id>` to that stream only.
+ *
+ * Reference: https://postmarkapp.com/developer/api/suppressions-api (create, delete, dump) and
+ * https://postmarkapp.com/developer/api/overview (X-Postmark-Server-Token, 401/422/429).
+ * - Postmark stores every suppression it is given as `ManualSuppression`, whatever Ratchet's reason.
+ * - Postmark answers 200 per request and a Status per address: `Failed` is permanent (a SpamComplaint
+ *   suppression cannot be deleted, an address Postmark finds invalid cannot be added), so it is reported in
+ *   `refused`, never thrown (a throw would be retried for an hour for nothing).
+ * - Postmark publishes no rate-limit reset header: a 429 without Retry-After pauses for the default.
+ */
+import type { ProviderListEntry, SyncOperation, SyncOutcome, SyncTarget } from '../../core/sync/target.js';
+import { pathSegment, ProviderHttp, scrub, type HttpDeps } from './http.js';
+
+export interface PostmarkSyncConfig {
+  readonly serverToken: string;
+  readonly apiUrl: string;
+  /** The streams a global suppression goes to. */
+  readonly streams: readonly string[];
+  /** Streams used as topics (from the topic aliases): listed by reconcile with their scope. */
+  readonly topicStreams?: readonly string[];
+}
+
+const STREAM_SCOPE = /^postmark:stream:(.+)$/;
+const STREAM_LIST = /^stream:(.+)$/;
+
+interface StatusRow {
+  EmailAddress?: unknown;
+  Status?: unknown;
+  Message?: unknown;
+}
+
+export class PostmarkSyncTarget implements SyncTarget {
+  readonly provider = 'postmark' as const;
+  private readonly http: ProviderHttp;
+  private readonly base: string;
+
+  constructor(
+    private readonly config: PostmarkSyncConfig,
+    deps: HttpDeps = {},
+  ) {
+    this.base = config.apiUrl.replace(/\/+$/, '');
+    this.http = new ProviderHttp({ provider: 'postmark', headers: { 'x-postmark-server-token': config.serverToken }, secrets: [config.serverToken] }, deps);
+  }
+
+  handlesScope(scope: string): boolean {
+    return STREAM_SCOPE.test(scope);
+  }
+
+  async apply(operation: SyncOperation): Promise<SyncOutcome> {
+    switch (operation.op) {
+      case 'suppress':
+        return this.change('add', this.config.streams, operation.email, { providerReason: 'ManualSuppression' });
+      case 'suppressScope':
+      case 'unsuppressScope': {
+        const stream = STREAM_SCOPE.exec(operation.scope)?.[1];
+        if (stream === undefined) return { lists: [] };
+        return this.change(operation.op === 'suppressScope' ? 'add' : 'delete', [stream], operation.email, {});
+      }
+      case 'unsuppress': {
+        const streams = operation.lists.map((l) => STREAM_LIST.exec(l)?.[1]).filter((s): s is string => s !== undefined);
+        const unknown = operation.lists.filter((l) => !STREAM_LIST.test(l)).map((list) => ({ list, why: 'not a list Ratchet writes at Postmark' }));
+        const outcome = await this.change('delete', streams, operation.email, {});
+        const refused = [...(outcome.refused ?? []), ...unknown];
+        return { lists: outcome.lists, ...(refused.length > 0 ? { refused } : {}) };
+      }
+    }
+  }
+
+  async list(onPage: (entries: readonly ProviderListEntry[]) => Promise<void> | void): Promise<void> {
+    const globalStreams = new Set(this.config.streams);
+    const streams = [...new Set([...this.config.streams, ...(this.config.topicStreams ?? [])])];
+    for (const stream of streams) {
+      // GET .../suppressions/dump: the whole stream in one answer (Postmark does not page it).
+      const answer = await this.http.send({
+        method: 'GET',
+        url: `${this.base}/message-streams/${pathSegment(stream)}/suppressions/dump`,
+        label: 'GET /message-streams/{stream}/suppressions/dump',
+      });
+      const rows = ((answer.body as { Suppressions?: unknown } | undefined)?.Suppressions ?? []) as Record<string, unknown>[];
+      const entries: ProviderListEntry[] = (Array.isArray(rows) ? rows : [])
+        .filter((r) => typeof r.EmailAddress === 'string')
+        .map((r) => {
+          const date = typeof r.CreatedAt === 'string' ? Date.parse(r.CreatedAt) : Number.NaN;
+          return {
+            email: r.EmailAddress as string,
+            list: `stream:${stream}`,
+            ...(globalStreams.has(stream) ? {} : { scope: `postmark:stream:${stream}` }),
+            ...(typeof r.SuppressionReason === 'string' ? { reason: r.SuppressionReason } : {}),
+            ...(Number.isNaN(date) ? {} : { date }),
+          };
+        });
+      if (entries.length > 0) await onPage(entries);
+    }
+  }
+
+  /**
+   * POST .../suppressions (add) or .../suppressions/delete, one stream at a time. Adding an address already
+   * suppressed answers Suppressed again, and deleting one that is not there answers Deleted: both idempotent.
+   */
+  private async change(kind: 'add' | 'delete', streams: readonly string[], email: string, extra: { providerReason?: string }): Promise<SyncOutcome> {
+    const lists: string[] = [];
+    const refused: { list: string; why: string }[] = [];
+    for (const stream of streams) {
+      const answer = await this.http.send({
+        method: 'POST',
+        url: `${this.base}/message-streams/${pathSegment(stream)}/suppressions${kind === 'delete' ? '/delete' : ''}`,
+        label: `POST /message-streams/{stream}/suppressions${kind === 'delete' ? '/delete' : ''}`,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ Suppressions: [{ EmailAddress: email }] }),
+      });
+      const rows = ((answer.body as { Suppressions?: unknown } | undefined)?.Suppressions ?? []) as StatusRow[];
+      const row = Array.isArray(rows) ? rows.find((r) => typeof r.EmailAddress === 'string' && r.EmailAddress.toLowerCase() === email.toLowerCase()) : undefined;
+      if (row?.Status === 'Failed') {
+        refused.push({ list: `stream:${stream}`, why: scrub(typeof row.Message === 'string' ? row.Message : 'Failed', [this.config.serverToken]) });
+      } else {
+        lists.push(`stream:${stream}`);
+      }
+    }
+    return { lists, ...(lists.length > 0 ? extra : {}), ...(refused.length > 0 ? { refused } : {}) };
+  }
+}
