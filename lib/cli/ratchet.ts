@@ -11,6 +11,9 @@
  *   dlq redrive [--dry-run]                         back to the main queue (AWS: StartMessageMoveTask)
  *   doctor [--json]                                 pass/warn/fail per check, with the fix; exit 1 on any fail
  *   ses redrive [--dry-run]                         replay the SNS dead-letter queue through the edge
+ *   sync status [--json]                            per provider: pending, failed, lastSuccessAt
+ *   sync retry                                      redrive the sync dead letters
+ *   sync reconcile [--provider p] [--apply] [--json] drift between Ratchet and each provider's lists
  *
  * Times print as ISO 8601; `--json` keeps the stored epoch values. `--actor` defaults to $USER.
  */
@@ -20,6 +23,7 @@ import { doctorCommand } from './commands/doctor.js';
 import { inboxCommand } from './commands/inbox.js';
 import { sesCommand } from './commands/ses.js';
 import { suppressionsCommand } from './commands/suppressions.js';
+import { syncCommand } from './commands/sync.js';
 import { Context, type Env } from './context.js';
 import { processIo, type Io } from './io.js';
 import { execute, runner } from './program.js';
@@ -36,6 +40,7 @@ export function ratchetProgram(ctx: Context, state: { code: number }): Command {
     .addCommand(sesCommand(ctx, run))
     .addCommand(dlqCommand(ctx, run))
     .addCommand(doctorCommand(ctx, run))
+    .addCommand(syncCommand(ctx, run))
     .addCommand(
       new Command('unsubscribe-link')
         .description('print a one-click unsubscribe URL (RFC 8058), alone on stdout')

@@ -170,7 +170,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         deadLetterUrl: queues.deadLetterUrl,
         unsubscribeBaseUrl,
         ...(demoKey ? { unsubscribeDemoKey: demoKey } : {}),
-        ...(sync ? { syncQueueUrl: sync.queueUrl, syncDeadLetterUrl: sync.deadLetterUrl } : {}),
+        ...(sync ? { syncQueueUrl: sync.queueUrl, syncDeadLetterUrl: sync.deadLetterUrl, syncProviders: sync.worker.settings.providers } : {}),
       });
     }
 

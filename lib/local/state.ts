@@ -23,6 +23,7 @@ export interface LocalState {
   /** The sync queue and its dead letters, when SYNC_PROVIDERS is set. */
   syncQueueUrl?: string;
   syncDeadLetterUrl?: string;
+  syncProviders?: string[];
 }
 
 export function statePath(dataDir: string): string {

@@ -111,6 +111,86 @@ describe('sync to the provider fakes, on the local runtime', () => {
     for (const provider of ['ses', 'sendgrid', 'mailgun', 'resend', 'postmark']) expect(record!.sync[provider]).toMatchObject({ lists: [] });
   });
 
+  const cliEnv = () =>
+    stack.cliEnv({
+      ...fakes.env,
+      TOPIC_ALIASES: ALIASES,
+      SYNC_QUEUE_URL: stack.sync!.queueUrl,
+      SYNC_DEAD_LETTER_QUEUE_URL: stack.sync!.deadLetterUrl,
+    });
+
+  it('sync status: pending per provider, failed in the dead letters, lastSuccessAt; sync retry redrives a dead letter', async () => {
+    const email = 'refused@example.com';
+    fakes.resend.script({ status: 401, body: { statusCode: 401, name: 'validation_error', message: 'API key is invalid' } }, 1);
+    clock += 1000;
+    expect(await stack.post('sendgrid', findDemoSigner('sendgrid')!.sign('hard_bounce', email, stack.demo.sendgrid!, clock))).toMatchObject({ status: 200 });
+    await stack.drain();
+    let status = JSON.parse((await ratchet(cliEnv(), 'sync', 'status', '--json')).out);
+    expect(status.providers.resend).toMatchObject({ pending: 1, failed: 0 });
+    await syncUntil(() => everywhere(email).ses !== undefined && everywhere(email).mailgun.length > 0);
+    for (let i = 0; i < 5; i++) await stack.sync!.pollOnce(0);
+    status = JSON.parse((await ratchet(cliEnv(), 'sync', 'status', '--json')).out);
+    expect(status.providers.resend).toMatchObject({ pending: 0, failed: 1 });
+    expect(status.providers.ses).toMatchObject({ pending: 0, failed: 0, lastSuccessAt: expect.any(Number) });
+    expect(everywhere(email).resend).toBe(false);
+
+    const retry = await ratchet(cliEnv(), 'sync', 'retry');
+    expect(retry).toMatchObject({ code: 0, out: 'moved 1 sync dead letters back to the sync queue' });
+    await syncUntil(() => everywhere(email).resend);
+    status = JSON.parse((await ratchet(cliEnv(), 'sync', 'status', '--json')).out);
+    expect(status.providers.resend).toMatchObject({ pending: 0, failed: 0 });
+    expect((await stack.record(email))!.sync.resend.failed).toBeUndefined();
+  });
+
+  it('reconcile finds seeded drift both ways, --apply repairs it, and a second run is clean', async () => {
+    const env = cliEnv();
+    const clean = await ratchet(env, 'sync', 'reconcile', '--json');
+    expect(JSON.parse(clean.out).providers.mailgun).toEqual({ missingAtProvider: [], missingInRatchet: [], informational: [] });
+    expect(clean.code).toBe(0);
+
+    // Only at the provider: a Mailgun bounce, a SendGrid spam report, a SendGrid group-7 entry (a topic), a block (informational).
+    const domain = fakes.mailgun.domains[0]!;
+    const date = Math.floor((Date.now() - 86_400_000) / 1000) * 1000; // Mailgun dates are RFC 2822, whole seconds
+    fakes.mailgun.seed(domain, 'bounces', { address: 'mg-only@example.com', createdAt: date, code: '550', error: 'mailbox does not exist' });
+    fakes.sendgrid.seed('spam_reports', { email: 'sg-spam@example.com', created: Math.floor(date / 1000) });
+    fakes.sendgrid.seed('blocks', { email: 'blocked@example.com', created: Math.floor(date / 1000), reason: '421 try later' });
+    // Only in Ratchet: a suppression whose push never happened (written without the fast path, not swept yet).
+    const { DynamoSuppressionStore } = await import('../../lambdas/adapters/dynamodb-suppressions.js');
+    await new DynamoSuppressionStore(stack.clients.doc, stack.config.suppressionTable).suppress('ratchet-only@example.com', { actor: 'ops', reason: 'seed', at: Date.now() });
+
+    const found = await ratchet(env, 'sync', 'reconcile', '--json');
+    expect(found.code).toBe(1);
+    const providers = JSON.parse(found.out).providers;
+    expect(providers.mailgun.missingInRatchet).toEqual([{ email: 'mg-only@example.com', list: `bounces@${domain}`, reason: expect.stringContaining('550'), date }]);
+    expect(providers.mailgun.missingAtProvider).toEqual([{ email: 'ratchet-only@example.com', list: 'global' }]);
+    expect(providers.sendgrid.missingInRatchet).toEqual([expect.objectContaining({ email: 'sg-spam@example.com', list: 'spam_reports' })]);
+    expect(providers.sendgrid.informational).toEqual([expect.objectContaining({ email: 'blocked@example.com', list: 'blocks' })]);
+    for (const p of ['ses', 'postmark', 'resend']) expect(providers[p].missingAtProvider).toEqual([{ email: 'ratchet-only@example.com', list: 'global' }]);
+
+    const sgOnly = await ratchet(env, 'sync', 'reconcile', '--provider', 'sendgrid', '--json');
+    expect(Object.keys(JSON.parse(sgOnly.out).providers)).toEqual(['sendgrid']);
+    expect(await ratchet(env, 'sync', 'reconcile', '--provider', 'sparkpost')).toMatchObject({ code: 2 });
+
+    const applied = await ratchet(env, 'sync', 'reconcile', '--apply');
+    expect(applied.code).toBe(0);
+    expect(everywhere('ratchet-only@example.com')).toMatchObject({ ses: 'BOUNCE', sendgrid: true, postmark: ['outbound'], resend: true });
+    const imported = await stack.record('mg-only@example.com');
+    expect(imported).toMatchObject({ status: 'suppressed', reason: 'hard_bounce' });
+    expect(Object.values(imported!.evidence)).toEqual([expect.objectContaining({ actor: 'sync:mailgun', occurredAt: date })]);
+    expect(await stack.record('sg-spam@example.com')).toMatchObject({ status: 'suppressed', reason: 'complaint' });
+    expect(await stack.record('blocked@example.com')).toBeUndefined();
+
+    // The imports are sync changes too: once pushed to every provider, nothing is left to repair.
+    await stack.sync!.sweep(Date.now() + FAST_PATH_GRACE_MS + 1);
+    await syncUntil(() => everywhere('mg-only@example.com').resend && everywhere('sg-spam@example.com').resend);
+    for (let i = 0; i < 5; i++) await stack.sync!.pollOnce(0);
+    const again = await ratchet(env, 'sync', 'reconcile', '--json');
+    for (const [p, drift] of Object.entries(JSON.parse(again.out).providers as Record<string, { missingAtProvider: unknown[]; missingInRatchet: unknown[] }>)) {
+      expect({ p, missingAtProvider: drift.missingAtProvider, missingInRatchet: drift.missingInRatchet }).toEqual({ p, missingAtProvider: [], missingInRatchet: [] });
+    }
+    expect(again.code).toBe(0);
+  }, 30_000);
+
   it('no API key appears in any log line', () => {
     const keys = [fakes.sendgrid.apiKey, fakes.postmark.serverToken, fakes.mailgun.apiKey, fakes.resend.apiKey, fakes.ses.credentials.secretAccessKey];
     const text = JSON.stringify(stack.log.lines);
