@@ -30,6 +30,8 @@ import { addSignalAlarms } from './signal-alarms.js';
 import { markTransparent } from './stable-ids.js';
 import { RatchetTables, allow } from './tables.js';
 import { WebhookApi } from './webhook-api.js';
+import { SyncWorker } from './sync-worker.js';
+import { readSyncContext } from '../sync-config.js';
 
 export interface RatchetProps {
   readonly config: RatchetConfig;
@@ -54,6 +56,8 @@ export class Ratchet extends Construct {
   readonly consumerEventSource: EventSourceMapping;
   readonly alarms: RatchetAlarms;
   readonly dashboard: RatchetDashboard;
+  /** Present only when context `syncProviders` is set. */
+  readonly sync?: SyncWorker;
 
   constructor(scope: Construct, id: string, props: RatchetProps) {
     super(scope, id);
@@ -150,6 +154,11 @@ export class Ratchet extends Construct {
         serverErrors: this.frontServerErrors(),
       },
     });
+    const sync = readSyncContext(this.node);
+    if (sync) {
+      const deps = { config, sync, tables: this.tables, projectRoot, consumer: this.consumer, alarms: this.alarms, dashboard: this.dashboard.dashboard };
+      this.sync = new SyncWorker(this, 'Sync', deps);
+    }
     acknowledgeNagFindings(this);
   }
 

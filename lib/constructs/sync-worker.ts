@@ -1,0 +1,185 @@
+/**
+ * Sync on AWS, present only when context `syncProviders` is set: the sync queue and its dead letters,
+ * the worker (SQS event source, ReportBatchItemFailures, at most SYNC_WORKER.maxConcurrency copies),
+ * the sweeper on a one-minute EventBridge schedule, the sparse `sync-due` index on the suppression
+ * table, one Secrets Manager secret per configured provider other than SES (`<prefix>/sync/<provider>`),
+ * an alarm on the dead letters, and a dashboard row of `SyncPushed` / `SyncFailed` by provider.
+ * IAM is exact: the SES suppression actions are on the worker's role and nowhere else.
+ */
+import { Duration, RemovalPolicy, SecretValue } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { SYNC_ATTRIBUTE, SYNC_INDEX } from '../../lambdas/adapters/suppression-sync-fields.js';
+import { SYNC_QUEUE_VARIABLES } from '../../lambdas/adapters/wiring/sync-fast-path.js';
+import { syncSecretArnVariable } from '../../lambdas/adapters/wiring/sync-secrets.js';
+import type { SyncProviderName } from '../../lambdas/core/sync/target.js';
+import type { RatchetConfig } from '../config.js';
+import { SYNC_QUEUE, SYNC_SWEEPER, SYNC_WORKER, syncResourceNames } from '../sync-definitions.js';
+import type { SyncContext } from '../sync-config.js';
+import type { RatchetAlarms } from './alarms.js';
+import { HandlerFunction } from './handler-function.js';
+import { pascal } from './provider-secrets.js';
+import { allow, type RatchetTables } from './tables.js';
+
+/** Exactly these, and only on the worker's role (the account suppression list has no resource ARNs). */
+export const SES_SYNC_ACTIONS = [
+  'ses:PutSuppressedDestination',
+  'ses:DeleteSuppressedDestination',
+  'ses:GetSuppressedDestination',
+  'ses:ListSuppressedDestinations',
+] as const;
+
+export const SYNC_METRIC_NAMES = ['SyncPushed', 'SyncFailed'] as const;
+
+export interface SyncWorkerProps {
+  readonly config: RatchetConfig;
+  readonly sync: SyncContext;
+  readonly tables: RatchetTables;
+  readonly projectRoot: string;
+  /** Gets SYNC_PROVIDERS and SYNC_QUEUE_URL, and SendMessage on the sync queue (the fast path). */
+  readonly consumer: HandlerFunction;
+  readonly alarms: RatchetAlarms;
+  readonly dashboard: cloudwatch.Dashboard;
+}
+
+export class SyncWorker extends Construct {
+  readonly queue: sqs.Queue;
+  readonly deadLetterQueue: sqs.Queue;
+  readonly worker: HandlerFunction;
+  readonly sweeper: HandlerFunction;
+  readonly secrets: ReadonlyMap<SyncProviderName, secretsmanager.Secret>;
+  readonly deadLetterAlarm: cloudwatch.Alarm;
+
+  constructor(scope: Construct, id: string, props: SyncWorkerProps) {
+    super(scope, id);
+    const { config, sync, tables } = props;
+    const names = syncResourceNames(config.resourcePrefix);
+    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetters', {
+      queueName: names.deadLetterQueue,
+      retentionPeriod: Duration.days(SYNC_QUEUE.retentionDays),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.queue = new sqs.Queue(this, 'Queue', {
+      queueName: names.queue,
+      visibilityTimeout: Duration.seconds(SYNC_QUEUE.visibilityTimeoutSeconds),
+      retentionPeriod: Duration.days(SYNC_QUEUE.retentionDays),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: SYNC_QUEUE.maxReceiveCount },
+    });
+
+    tables.suppressions.addGlobalSecondaryIndex({
+      indexName: SYNC_INDEX.name,
+      partitionKey: { name: SYNC_INDEX.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: SYNC_INDEX.sortKey, type: dynamodb.AttributeType.NUMBER },
+      projectionType: dynamodb.ProjectionType.INCLUDE,
+      nonKeyAttributes: [SYNC_ATTRIBUTE.map, SYNC_ATTRIBUTE.change],
+    });
+
+    const secrets = new Map<SyncProviderName, secretsmanager.Secret>();
+    for (const provider of sync.providers) {
+      if (provider === 'ses') continue;
+      secrets.set(
+        provider,
+        new secretsmanager.Secret(this, `Secret${pascal(provider)}`, {
+          secretName: names.secret(provider),
+          description: `Ratchet sync: the ${provider} API key the worker pushes suppressions with (replace the placeholder)`,
+          secretStringValue: SecretValue.unsafePlainText('[]'),
+          removalPolicy: RemovalPolicy.RETAIN,
+        }),
+      );
+    }
+    this.secrets = secrets;
+
+    const common = {
+      SUPPRESSION_TABLE: tables.suppressions.tableName,
+      INBOX_TABLE: tables.inbox.tableName,
+      SYNC_PROVIDERS: sync.providers.join(','),
+      [SYNC_QUEUE_VARIABLES.queueUrl]: this.queue.queueUrl,
+      LOG_LEVEL: config.logLevel,
+    };
+    this.worker = new HandlerFunction(this, 'Worker', {
+      projectRoot: props.projectRoot,
+      entry: 'lambdas/sync-worker.ts',
+      description: 'Ratchet sync worker: pushes suppression changes to the providers',
+      timeoutSeconds: SYNC_WORKER.timeoutSeconds,
+      memoryMb: SYNC_WORKER.memoryMb,
+      environment: {
+        ...common,
+        [SYNC_QUEUE_VARIABLES.deadLetterUrl]: this.deadLetterQueue.queueUrl,
+        ...(config.topicAliases ? { TOPIC_ALIASES: config.topicAliases } : {}),
+        ...(sync.postmarkStreams ? { POSTMARK_STREAMS: sync.postmarkStreams.join(',') } : {}),
+        ...(sync.mailgunDomains ? { MAILGUN_DOMAINS: sync.mailgunDomains.join(',') } : {}),
+        ...Object.fromEntries([...secrets].map(([provider, secret]) => [syncSecretArnVariable(provider), secret.secretArn])),
+      },
+      logRetention: config.logRetention,
+    });
+    const worker = this.worker.role;
+    allow(worker, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], [tables.suppressions.tableArn]);
+    // The provider rows (`sync#<provider>`: the shared 429 pause, the last success).
+    allow(worker, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], [tables.inbox.tableArn]);
+    allow(worker, ['sqs:ChangeMessageVisibility'], [this.queue.queueArn]);
+    allow(worker, ['sqs:SendMessage'], [this.deadLetterQueue.queueArn]);
+    if (secrets.size > 0) allow(worker, ['secretsmanager:GetSecretValue'], [...secrets.values()].map((s) => s.secretArn));
+    if (sync.providers.includes('ses')) allow(worker, [...SES_SYNC_ACTIONS], ['*']);
+    this.worker.function.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: SYNC_WORKER.batchSize,
+        maxBatchingWindow: Duration.seconds(SYNC_WORKER.maxBatchingWindowSeconds),
+        reportBatchItemFailures: true,
+        maxConcurrency: SYNC_WORKER.maxConcurrency,
+      }),
+    );
+
+    this.sweeper = new HandlerFunction(this, 'Sweeper', {
+      projectRoot: props.projectRoot,
+      entry: 'lambdas/sync-sweeper.ts',
+      description: 'Ratchet sync sweeper: re-sends pending changes whose message was lost',
+      timeoutSeconds: SYNC_SWEEPER.timeoutSeconds,
+      memoryMb: SYNC_SWEEPER.memoryMb,
+      environment: common,
+      logRetention: config.logRetention,
+    });
+    allow(this.sweeper.role, ['dynamodb:Query'], [`${tables.suppressions.tableArn}/index/${SYNC_INDEX.name}`]);
+    allow(this.sweeper.role, ['dynamodb:UpdateItem'], [tables.suppressions.tableArn]);
+    allow(this.sweeper.role, ['sqs:SendMessage'], [this.queue.queueArn]);
+    new events.Rule(this, 'SweepSchedule', {
+      description: 'Ratchet sync sweeper, every minute',
+      schedule: events.Schedule.rate(Duration.minutes(SYNC_SWEEPER.scheduleMinutes)),
+      targets: [new targets.LambdaFunction(this.sweeper.function)],
+    });
+
+    props.consumer.function.addEnvironment('SYNC_PROVIDERS', sync.providers.join(','));
+    props.consumer.function.addEnvironment(SYNC_QUEUE_VARIABLES.queueUrl, this.queue.queueUrl);
+    allow(props.consumer.role, ['sqs:SendMessage'], [this.queue.queueArn]);
+
+    this.deadLetterAlarm = props.alarms.add('SyncDeadLetters', {
+      alarmDescription: 'A suppression change could not be pushed to a provider for an hour (or was refused): fix the cause, then `ratchet sync retry`.',
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+    });
+
+    const metric = (name: string, provider: string) =>
+      new cloudwatch.Metric({ namespace: 'Ratchet', metricName: name, dimensionsMap: { service: 'ratchet-sync', provider }, statistic: 'Sum', period: Duration.minutes(5), label: `${provider} ${name}` });
+    props.dashboard.addWidgets(
+      new cloudwatch.GraphWidget({ title: 'Sync: pushed by provider', left: sync.providers.map((p) => metric('SyncPushed', p)), width: 8 }),
+      new cloudwatch.GraphWidget({ title: 'Sync: failed (dead-lettered) by provider', left: sync.providers.map((p) => metric('SyncFailed', p)), width: 8 }),
+      new cloudwatch.GraphWidget({
+        title: 'Sync: queue and dead letters',
+        left: [
+          this.queue.metricApproximateNumberOfMessagesVisible({ label: 'sync queue' }),
+          this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ label: 'sync dead letters' }),
+        ],
+        width: 8,
+      }),
+    );
+  }
+}
