@@ -99,6 +99,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const { settings, demoKey } = applyUnsubscribeDemoKey(demoDefaults.settings, dataDir);
     assertStartable(settings, { port: options.port === undefined });
     const requestedPort = options.port ?? readPort(env);
+    // Before anything starts: a listed sync provider without its key or setting refuses the start.
+    const syncTargets = options.syncTargets ?? (await localSyncTargets(settings));
     const dynamoEndpoint = env[V.dynamoEndpoint] || (await track(startDynamo({ path: options.persist === false ? undefined : resolve(dataDir, 'dynamodb') }))).endpoint;
     const embeddedSqs = !env[V.sqsEndpoint];
     const sqsEndpoint = env[V.sqsEndpoint] || (await track(startSqs())).endpoint;
@@ -116,7 +118,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const sync = await startLocalSync({
       config,
       clients,
-      targets: options.syncTargets ?? (await localSyncTargets(settings)),
+      targets: syncTargets,
       log,
       counters,
       sweepIntervalMs: options.syncSweepIntervalMs,

@@ -173,3 +173,13 @@ describe('sync survives a crash between the suppression write and the fast-path 
     }
   }, 40_000);
 });
+
+describe('npm start refuses a sync provider without its credential or required setting', () => {
+  it('one line per problem, naming the variable, and no key in it', async () => {
+    const { startLocalStack } = await import('../support/local-stack.js');
+    const attempt = startLocalStack({ env: { SYNC_PROVIDERS: 'sendgrid,mailgun', MAILGUN_API_KEY: 'key-0123456789abcdef0123456789abcdef' } });
+    await expect(attempt).rejects.toThrow('SYNC_PROVIDERS includes sendgrid but SENDGRID_API_KEY is not set\nSYNC_PROVIDERS includes mailgun but MAILGUN_DOMAINS is not set');
+    await expect(attempt).rejects.not.toThrow(/key-0123/);
+    await expect(startLocalStack({ env: { SYNC_PROVIDERS: 'ses,sparkpost' } })).rejects.toThrow(/^SYNC_PROVIDERS: "sparkpost" is not one of/);
+  });
+});
