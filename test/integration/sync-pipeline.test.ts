@@ -121,6 +121,14 @@ describe('sync pipeline, end to end on the local stack', () => {
     expect(record!.sync.ses).not.toHaveProperty('reason');
   });
 
+  it('a CLI write that knows the sync queue sends the fast path itself: pushed without waiting for a sweep', async () => {
+    const email = 'by-hand@example.com';
+    const env = stack.cliEnv({ SYNC_QUEUE_URL: stack.sync!.queueUrl, SYNC_PROVIDERS: ENV.SYNC_PROVIDERS });
+    expect(await ratchet(env, 'suppressions', 'add', email, '--reason', 'asked', '--actor', 'ops')).toMatchObject({ code: 0 });
+    await syncUntil(() => [...targets.values()].every((t) => t.listsOf(email).length > 0), 5_000);
+    expect(target('mailgun').listsOf(email)).toEqual(['unsubscribes@mg.example.com', 'unsubscribes@news.example.com']);
+  });
+
   it('a delivery or a soft bounce writes no sync change: no message, no marker', async () => {
     const email = 'quiet@example.com';
     await send('ses', 'soft_bounce', email);
