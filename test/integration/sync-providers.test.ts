@@ -38,7 +38,7 @@ describe('sync to the provider fakes, on the local runtime', () => {
   async function syncUntil(done: () => boolean, timeoutMs = 10_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!done()) {
-      if (Date.now() > deadline) throw new Error('sync did not finish in time');
+      if (Date.now() > deadline) throw new Error(`sync did not finish in time: ${JSON.stringify(fakes.postmark.calls.slice(-3))}`);
       if ((await stack.sync!.pollOnce(0)) === 0) await sleep(50);
     }
   }
@@ -145,7 +145,7 @@ describe('sync to the provider fakes, on the local runtime', () => {
   it('reconcile finds seeded drift both ways, --apply repairs it, and a second run is clean', async () => {
     const env = cliEnv();
     const clean = await ratchet(env, 'sync', 'reconcile', '--json');
-    expect(JSON.parse(clean.out).providers.mailgun).toEqual({ missingAtProvider: [], missingInRatchet: [], informational: [] });
+    expect(JSON.parse(clean.out).providers.mailgun).toEqual({ missingAtProvider: [], missingInRatchet: [], informational: [], refused: [] });
     expect(clean.code).toBe(0);
 
     // Only at the provider: a Mailgun bounce, a SendGrid spam report, a SendGrid group-7 entry (a topic), a block (informational).
@@ -190,6 +190,32 @@ describe('sync to the provider fakes, on the local runtime', () => {
     }
     expect(again.code).toBe(0);
   }, 30_000);
+
+  it('a removal the provider refuses (a Postmark spam complaint) is recorded, counted by sync status, reported by reconcile, never retried', async () => {
+    const email = 'spammy@example.com';
+    // Dated in the past, so the reactivation (now) comes after it.
+    clock = Date.now() - 60_000;
+    await send('postmark', 'complaint', email);
+    await syncUntil(() => everywhere(email).resend && everywhere(email).postmark.length > 0);
+    // Postmark's own record of the complaint: it keeps those whatever the API is asked.
+    fakes.postmark.seed('outbound', email, 'SpamComplaint');
+    expect(await ratchet(cliEnv(), 'suppressions', 'reactivate', email, '--reason', 'asked', '--actor', 'ops')).toMatchObject({ code: 0 });
+    await syncUntil(() => !everywhere(email).resend && everywhere(email).ses === undefined);
+    for (let i = 0; i < 5; i++) await stack.sync!.pollOnce(0);
+    const record = await stack.record(email);
+    expect(record!.sync.postmark.refused).toEqual([{ list: 'stream:outbound', why: expect.any(String) }]);
+    expect(everywhere(email).postmark).toEqual(['outbound']);
+    const status = JSON.parse((await ratchet(cliEnv(), 'sync', 'status', '--json')).out);
+    expect(status.providers.postmark).toMatchObject({ pending: 0, refused: 1 });
+    const report = JSON.parse((await ratchet(cliEnv(), 'sync', 'reconcile', '--provider', 'postmark', '--json')).out);
+    expect(report.providers.postmark.refused).toEqual([{ email, list: 'stream:outbound', why: expect.any(String) }]);
+    expect(report.providers.postmark.missingInRatchet.filter((m: { email: string }) => m.email === email)).toEqual([]);
+    // Not retried: nothing is pending and no call is made for it again.
+    const calls = fakes.postmark.calls.length;
+    await stack.sync!.sweep(Date.now() + 10 * FAST_PATH_GRACE_MS);
+    for (let i = 0; i < 3; i++) await stack.sync!.pollOnce(0);
+    expect(fakes.postmark.calls.length).toBe(calls);
+  });
 
   it('no API key appears in any log line', () => {
     const keys = [fakes.sendgrid.apiKey, fakes.postmark.serverToken, fakes.mailgun.apiKey, fakes.resend.apiKey, fakes.ses.credentials.secretAccessKey];

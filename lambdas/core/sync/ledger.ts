@@ -53,8 +53,12 @@ export function laggingProviders(view: Pick<SyncView, 'sync' | 'change'>, provid
   });
 }
 
-/** The marker once `sync` is written: cleared when nobody lags, parked (never due) when only dead ones are left. */
+/**
+ * The marker once `sync` is written: cleared when nobody lags; parked (indexed, never due) when what is
+ * left is a dead change or a removal the provider refused, so `sync status` can count both.
+ */
 export function markerAfter(view: Pick<SyncView, 'sync' | 'change'>, providers: readonly SyncProviderName[]): MarkerUpdate {
   if (laggingProviders(view, providers).length > 0) return 'keep';
-  return providers.some((p) => view.sync[p]?.failed?.change === view.change) ? { due: DEAD_DUE_MS } : 'clear';
+  const parked = providers.some((p) => view.sync[p]?.failed?.change === view.change || (view.sync[p]?.refused?.length ?? 0) > 0);
+  return parked ? { due: DEAD_DUE_MS } : 'clear';
 }

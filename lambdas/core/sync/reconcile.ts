@@ -33,6 +33,8 @@ export interface Drift {
   missingAtProvider: MissingAtProvider[];
   missingInRatchet: MissingInRatchet[];
   informational: MissingInRatchet[];
+  /** Reactivated in Ratchet, kept by the provider, which refused the removal (Postmark spam complaints): reported, never retried. */
+  refused: Array<{ email: string; list: string; why: string }>;
   /** What `--apply` pushes for the first group. */
   push: SyncOperation[];
   /** What `--apply` imports for the second: global evidence, or a topic opt-out. */
@@ -46,7 +48,7 @@ export function compareAddress(
   entries: readonly ProviderListEntry[],
   context: PlanContext,
 ): Drift {
-  const drift: Drift = { missingAtProvider: [], missingInRatchet: [], informational: [], push: [], imports: [] };
+  const drift: Drift = { missingAtProvider: [], missingInRatchet: [], informational: [], refused: [], push: [], imports: [] };
   const real = entries.filter((e) => !e.informational);
   for (const entry of entries.filter((e) => e.informational)) drift.informational.push(shown(entry));
   const globalEntries = real.filter((e) => e.scope === undefined);
@@ -60,6 +62,11 @@ export function compareAddress(
     if (missing.length > 0) drift.push.push({ op: 'suppress', email, reason: record.reason });
   } else {
     for (const entry of globalEntries) {
+      const refusal = pushed?.refused?.find((r) => r.list === entry.list);
+      if (refusal) {
+        drift.refused.push({ email, list: entry.list, why: refusal.why });
+        continue;
+      }
       if (record?.reactivatedAt !== undefined && entry.date !== undefined && entry.date <= record.reactivatedAt) continue;
       drift.missingInRatchet.push(shown(entry));
       drift.imports.push({ entry: shown(entry), kind: evidenceKind(entry) });

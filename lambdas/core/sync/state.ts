@@ -60,6 +60,8 @@ export function recordOutcome(
       if (outcome.providerReason !== undefined) next.providerReason = outcome.providerReason;
       else delete next.providerReason;
       next.lists = union(previous.lists, outcome.lists);
+      // Suppressed again: a removal once refused no longer matters.
+      delete next.refused;
       return next;
     case 'unsuppress':
       // Every list Ratchet pushed to was asked; what the provider refused is kept as refused, not retried.

@@ -14,7 +14,7 @@ import type { SuppressionRecord } from '../../../lambdas/core/suppression/record
 import { parseTopicAliases } from '../../../lambdas/core/topics.js';
 import type { Context } from '../context.js';
 
-export type ProviderDrift = Pick<Drift, 'missingAtProvider' | 'missingInRatchet' | 'informational'>;
+export type ProviderDrift = Pick<Drift, 'missingAtProvider' | 'missingInRatchet' | 'informational' | 'refused'>;
 
 export interface ReconcileReport {
   providers: Record<string, ProviderDrift>;
@@ -37,12 +37,13 @@ export async function reconcile(ctx: Context, targets: readonly SyncTarget[], op
       }
     });
     const context = { aliases, handlesScope: (scope: string) => target.handlesScope(scope) };
-    const drift: ProviderDrift = { missingAtProvider: [], missingInRatchet: [], informational: [] };
+    const drift: ProviderDrift = { missingAtProvider: [], missingInRatchet: [], informational: [], refused: [] };
     const handle = async (email: string, record: (SuppressionRecord & { sync?: SyncMap }) | undefined) => {
       const found = compareAddress(email, record, record?.sync?.[provider], entries.get(email) ?? [], context);
       drift.missingAtProvider.push(...found.missingAtProvider);
       drift.missingInRatchet.push(...found.missingInRatchet);
       drift.informational.push(...found.informational);
+      drift.refused.push(...found.refused);
       if (!options.apply) return;
       for (const operation of found.push) {
         const outcome = await target.apply(operation);

@@ -1,7 +1,8 @@
 /**
  * `ratchet sync status|retry|reconcile`: the sync side, for the operator.
  *
- *   status [--json]                               per provider: pending, failed (in the sync dead letters), lastSuccessAt
+ *   status [--json]                               per provider: pending, failed (in the sync dead letters), lastSuccessAt,
+ *                                                 and refused (removals the provider would not make)
  *   retry                                         move every sync dead letter back to the sync queue
  *   reconcile [--provider p] [--apply] [--json]   pull each provider's lists and compare them with Ratchet
  *
@@ -38,10 +39,14 @@ export function syncCommand(ctx: Context, run: Run): Command {
         const providers = configuredProviders(ctx);
         const ledger = new DynamoSuppressionSync(ctx.doc, ctx.target.suppressionTable);
         const facts = new DynamoSyncProviders(ctx.doc, ctx.target.inboxTable);
-        const out: Record<string, { pending: number; failed: number; lastSuccessAt: number | null }> = {};
-        for (const p of providers) out[p] = { pending: 0, failed: 0, lastSuccessAt: null };
-        await ledger.pending(DEAD_DUE_MS - 1, (items) => {
-          for (const item of items) for (const p of laggingProviders(item, providers)) out[p]!.pending++;
+        const out: Record<string, { pending: number; failed: number; refused: number; lastSuccessAt: number | null }> = {};
+        for (const p of providers) out[p] = { pending: 0, failed: 0, refused: 0, lastSuccessAt: null };
+        // Everything indexed, parked items included: those hold the refused removals.
+        await ledger.pending(DEAD_DUE_MS, (items) => {
+          for (const item of items) {
+            for (const p of laggingProviders(item, providers)) out[p]!.pending++;
+            for (const p of providers) out[p]!.refused += item.sync[p]?.refused?.length ? 1 : 0;
+          }
         });
         const dead = deadLetters(ctx);
         if (dead) for (const message of await peekAll(dead)) {
@@ -52,7 +57,7 @@ export function syncCommand(ctx: Context, run: Run): Command {
         if (options.json) ctx.io.out(JSON.stringify({ providers: out }));
         else {
           for (const [p, s] of Object.entries(out)) {
-            ctx.io.out(`${p.padEnd(9)} pending ${s.pending}  failed ${s.failed}  lastSuccessAt ${s.lastSuccessAt === null ? 'never' : new Date(s.lastSuccessAt).toISOString()}`);
+            ctx.io.out(`${p.padEnd(9)} pending ${s.pending}  failed ${s.failed}  refused ${s.refused}  lastSuccessAt ${s.lastSuccessAt === null ? 'never' : new Date(s.lastSuccessAt).toISOString()}`);
           }
         }
         return 0;
@@ -102,6 +107,7 @@ export function syncCommand(ctx: Context, run: Run): Command {
             ctx.io.out(`${p}: ${drift.missingAtProvider.length} missing at the provider, ${drift.missingInRatchet.length} missing in Ratchet${drift.informational.length ? `, ${drift.informational.length} informational` : ''}`);
             for (const m of drift.missingAtProvider) ctx.io.out(`  missing at ${p}: ${m.email} (${m.list})`);
             for (const m of drift.missingInRatchet) ctx.io.out(`  missing in Ratchet: ${m.email} (${m.list}${m.reason ? `, ${m.reason}` : ''})`);
+            for (const m of drift.refused) ctx.io.out(`  refused removal at ${p}: ${m.email} (${m.list}: ${m.why})`);
           }
           if (options.apply) ctx.io.out(`applied: ${report.pushed} pushed, ${report.imported} imported`);
         }
