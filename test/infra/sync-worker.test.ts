@@ -174,3 +174,23 @@ describe('cdk synth refuses a sync setting that is missing or wrong, with one li
     expect(() => synthesizeTemplate(context)).toThrow(message);
   });
 });
+
+describe('cdk-nag with sync on', () => {
+  it('reports nothing unacknowledged, and each acknowledgement is on its own resource', async () => {
+    const { App, Validations } = await import('aws-cdk-lib');
+    const { AwsSolutionsChecks, ServerlessChecks } = await import('cdk-nag');
+    const { RatchetStack } = await import('../../lib/stack.js');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const outdir = mkdtempSync(join(tmpdir(), 'ratchet-nag-sync-'));
+    try {
+      const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...ALL }, outdir });
+      new RatchetStack(app, 'RatchetNagSync');
+      Validations.of(app).addPlugins(new AwsSolutionsChecks(), new ServerlessChecks());
+      expect(() => app.synth()).not.toThrow();
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
