@@ -17,6 +17,7 @@ import { SYNC_ATTRIBUTE, SYNC_INDEX } from '../../lambdas/adapters/suppression-s
 import { buildSyncWorker, syncFastPath, type SyncWorker } from '../../lambdas/adapters/wiring/sync.js';
 import type { Clients, RuntimeConfig } from '../../lambdas/adapters/wiring.js';
 import { SYNC_QUEUE } from '../sync-definitions.js';
+import { RUNTIME_VARIABLE } from '../../lambdas/adapters/environment.js';
 import { SUPPRESSION_TABLE } from '../definitions.js';
 
 export interface LocalSync {
@@ -49,7 +50,7 @@ export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSy
   const { config, clients, log } = options;
   const settings = syncSettings(config.settings);
   if (settings.providers.length === 0) return undefined;
-  const { queueUrl, deadLetterUrl } = await ensureSyncQueues(clients.sqs, config.settings.SYNC_QUEUE_NAME || SYNC_QUEUE.defaultName);
+  const { queueUrl, deadLetterUrl } = await ensureSyncQueues(clients.sqs, config.settings[RUNTIME_VARIABLE.syncQueueName] || SYNC_QUEUE.defaultName);
   const queues = { queueUrl: () => queueUrl, deadLetterUrl: () => deadLetterUrl };
   const worker = buildSyncWorker(config, clients, queues, options.targets, { log, counters: options.counters });
   const fastPath = syncFastPath(config, clients, queues, log)!;

@@ -5,6 +5,7 @@
 import { syncSettings } from '../../core/sync/settings.js';
 import type { Log } from '../../core/pipeline/ports.js';
 import { SqsSyncQueue } from '../sqs-sync-queue.js';
+import { RUNTIME_VARIABLE } from '../environment.js';
 import type { Clients, RuntimeConfig } from './config.js';
 
 /** Where the sync queue and its dead letters are: URLs on AWS, resolvers locally (learned from CreateQueue). */
@@ -13,7 +14,7 @@ export interface SyncQueues {
   deadLetterUrl: () => Promise<string> | string;
 }
 
-export const SYNC_QUEUE_VARIABLES = { queueUrl: 'SYNC_QUEUE_URL', deadLetterUrl: 'SYNC_DEAD_LETTER_QUEUE_URL' } as const;
+export const SYNC_QUEUE_VARIABLES = { queueUrl: RUNTIME_VARIABLE.syncQueueUrl, deadLetterUrl: RUNTIME_VARIABLE.syncDeadLetterQueueUrl } as const;
 
 export function syncQueuesFromEnv(settings: RuntimeConfig['settings']): SyncQueues | undefined {
   const queueUrl = settings[SYNC_QUEUE_VARIABLES.queueUrl];
