@@ -61,7 +61,3 @@ export function providerScopes(topic: string, context: PlanContext): string[] {
   return [...scopes].filter((scope) => context.handlesScope(scope)).sort();
 }
 
-/** The audit `at` of the reactivation an `unsuppress` carries out. */
-export function reactivationAt(record: SuppressionRecord | undefined): number | undefined {
-  return record?.reactivatedAt;
-}
