@@ -21,6 +21,7 @@ import { benchProviderVerification } from './verify-providers.js';
 import { benchSnsVerification } from './verify-sns.js';
 import { benchSuppressionImport } from './suppression-import.js';
 import { benchUnsubscribeTokens } from './unsubscribe-tokens.js';
+import { benchSyncThroughput } from './sync-throughput.js';
 
 // The SDK's "Node 20 support ends" notice would print once per client; it says nothing about speed.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -38,6 +39,7 @@ const SECTIONS: Array<{ order: number; title: string; run: () => Promise<Section
   { order: 8, title: '8. Suppression import', run: () => benchSuppressionImport({ log }) },
   { order: 9, title: '9. Unsubscribe tokens', run: () => benchUnsubscribeTokens() },
   { order: 10, title: '10. SES feed drain rate', run: () => benchSesFeedDrain({ log }) },
+  { order: 11, title: '11. Sync throughput', run: () => benchSyncThroughput() },
   { order: 4, title: '4. Bundles', run: () => benchBundles({ log }) },
 ];
 

@@ -31,6 +31,7 @@ import {
   upgradeSuppressionRecord,
 } from '../core/suppression/schema.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
+import { syncFieldsForWrite, takeSyncFields, type StoredSyncFields } from './suppression-sync-fields.js';
 
 /** What the adapter adds to every item; not part of the pure record. */
 interface StoredFields {
@@ -46,7 +47,15 @@ export class DynamoSuppressionStore implements SuppressionStore {
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly policy: RatchetPolicy = DEFAULT_RATCHET_POLICY,
-    private readonly options: { maxAttempts?: number; now?: () => number } = {},
+    private readonly options: {
+      maxAttempts?: number;
+      now?: () => number;
+      /**
+       * Called after a write that put a sync change in the outbox (the fast path to the sync queue).
+       * Never awaited for the write's sake: it runs after the put, and a failure is the sweeper's to cover.
+       */
+      onSyncChange?: (email: string) => Promise<void>;
+    } = {},
   ) {}
 
   /** `skip` (the consumer's write policy) is asked first, on the record this attempt read. */
@@ -90,7 +99,7 @@ export class DynamoSuppressionStore implements SuppressionStore {
   async importEntry(email: string, entry: ImportedEntry): Promise<ApplyResult> {
     const address = normalizeRecipient(email);
     const fresh = importEntry(undefined, address, entry, this.policy);
-    if (fresh.changed && (await this.put(fresh.record, 0))) return fresh;
+    if (fresh.changed && (await this.put(fresh.record, 0, undefined, {}))) return fresh;
     return this.update(address, (record) => importEntry(record, address, entry, this.policy));
   }
 
@@ -141,14 +150,14 @@ export class DynamoSuppressionStore implements SuppressionStore {
   ): Promise<ApplyResult> {
     const maxAttempts = this.options.maxAttempts ?? 40;
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      const { record, version, item } = await this.read(email);
+      const { record, version, item, sync = {} } = await this.read(email);
       if (item && isNewerSuppressionSchema(item)) {
         // Newer code wrote it (a deploy rolling out): rewriting it in today's shape would drop what that code added.
         throw new TransientError(`suppression item is schema ${String(item.schemaVersion)}, newer than this code's ${CURRENT_SUPPRESSION_SCHEMA}; retried`);
       }
       const result = change(record);
       if (!result.changed) return result;
-      if (await this.put(result.record, version)) return result;
+      if (await this.put(result.record, version, record, sync)) return result;
       // Someone else wrote first: back off with jitter, re-read, re-apply.
       await sleep(Math.random() * Math.min(100, 2 ** attempt));
     }
@@ -159,31 +168,30 @@ export class DynamoSuppressionStore implements SuppressionStore {
    * Writes `record` only if the stored version is still `readVersion` (0: no record at all). False when
    * that condition failed: someone else wrote first, and nothing was written.
    */
-  private async put(record: SuppressionRecord, readVersion: number): Promise<boolean> {
+  private async put(record: SuppressionRecord, readVersion: number, before: SuppressionRecord | undefined, stored: StoredSyncFields): Promise<boolean> {
     const first = readVersion === 0;
+    const now = (this.options.now ?? Date.now)();
+    // The outbox rides in the same conditional put: a sync change is recorded exactly when the record is.
+    const { fields, bumped } = syncFieldsForWrite(stored, before, record, now);
     try {
       await this.client.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: {
-            ...record,
-            [SUPPRESSION_SCHEMA_ATTRIBUTE]: CURRENT_SUPPRESSION_SCHEMA,
-            version: readVersion + 1,
-            updatedAt: (this.options.now ?? Date.now)(),
-          },
+          Item: { ...record, ...fields, [SUPPRESSION_SCHEMA_ATTRIBUTE]: CURRENT_SUPPRESSION_SCHEMA, version: readVersion + 1, updatedAt: now },
           ConditionExpression: first ? 'attribute_not_exists(#email)' : '#version = :version',
           ExpressionAttributeNames: first ? { '#email': SUPPRESSION_TABLE.partitionKey } : { '#version': 'version' },
           ...(first ? {} : { ExpressionAttributeValues: { ':version': readVersion } }),
         }),
       );
-      return true;
     } catch (error) {
       if (isConditionalCheckFailure(error)) return false;
       throw new TransientError('suppression write failed', { cause: error });
     }
+    if (bumped && this.options.onSyncChange) await this.options.onSyncChange(record.email).catch(() => undefined);
+    return true;
   }
 
-  private async read(email: string): Promise<{ record?: SuppressionRecord; version: number; item?: SuppressionRecord & StoredFields }> {
+  private async read(email: string): Promise<{ record?: SuppressionRecord; version: number; item?: SuppressionRecord & StoredFields; sync?: StoredSyncFields }> {
     let stored: Record<string, unknown> | undefined;
     try {
       const result = await this.client.send(
@@ -194,10 +202,11 @@ export class DynamoSuppressionStore implements SuppressionStore {
       throw new TransientError('suppression read failed', { cause });
     }
     if (!stored) return { version: 0 };
-    // An item of any older shape arrives in today's.
+    // An item of any older shape arrives in today's; the sync outbox fields are the adapter's, set aside.
     const item = upToDate(stored) as SuppressionRecord & StoredFields;
-    const { version, updatedAt: _updatedAt, schemaVersion: _schemaVersion, ...record } = item;
-    return { record: record as SuppressionRecord, version: version ?? 0, item };
+    const { fields, rest } = takeSyncFields(item as unknown as Record<string, unknown>);
+    const { version, updatedAt: _updatedAt, schemaVersion: _schemaVersion, ...record } = rest as unknown as SuppressionRecord & StoredFields & { schemaVersion?: number };
+    return { record: record as SuppressionRecord, version: version ?? 0, item, sync: fields };
   }
 }
 

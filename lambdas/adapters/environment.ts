@@ -29,6 +29,10 @@ export const RUNTIME_VARIABLE = {
   sesQueueUrl: 'SES_QUEUE_URL',
   sesDeadLetterQueue: 'SES_DEAD_LETTER_QUEUE',
   sesDeadLetterQueueUrl: 'SES_DEAD_LETTER_QUEUE_URL',
+  /** Sync: the sync queue and its dead letters (URLs on AWS; locally the queue's name, default ratchet-sync). */
+  syncQueueUrl: 'SYNC_QUEUE_URL',
+  syncDeadLetterQueueUrl: 'SYNC_DEAD_LETTER_QUEUE_URL',
+  syncQueueName: 'SYNC_QUEUE_NAME',
   dynamoEndpoint: 'DYNAMODB_ENDPOINT',
   sqsEndpoint: 'SQS_ENDPOINT',
   inboxTtlDays: INBOX_TTL_VARIABLE,

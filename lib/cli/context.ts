@@ -15,6 +15,7 @@ import { policyFromSettings } from '../../lambdas/core/suppression/index.js';
 import { DEFAULT_INBOX_TTL_DAYS, QUEUE } from '../definitions.js';
 import type { Io } from './io.js';
 import { explainFailure, resolveTarget, TargetError, type Target } from './target.js';
+import { cliSyncFastPath } from './sync-fast-path.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -78,7 +79,8 @@ export class Context {
   }
 
   suppressions(): DynamoSuppressionStore {
-    return new DynamoSuppressionStore(this.doc, this.target.suppressionTable, policyFromSettings(this.env));
+    const onSyncChange = cliSyncFastPath(this.env, this.target, () => this.sqs);
+    return new DynamoSuppressionStore(this.doc, this.target.suppressionTable, policyFromSettings(this.env), { onSyncChange });
   }
 
   inbox(): DynamoInbox {

@@ -12,6 +12,7 @@ import { doctorCommand } from './commands/doctor.js';
 import { inboxCommand } from './commands/inbox.js';
 import { sesCommand } from './commands/ses.js';
 import { suppressionsCommand } from './commands/suppressions.js';
+import { syncCommand } from './commands/sync.js';
 import { Context, type Env } from './context.js';
 import { processIo, type Io } from './io.js';
 import { execute, runner } from './program.js';
@@ -30,6 +31,7 @@ export function ratchetProgram(ctx: Context, state: { code: number }): Command {
     .addCommand(sesCommand(ctx, run))
     .addCommand(dlqCommand(ctx, run))
     .addCommand(doctorCommand(ctx, run))
+    .addCommand(syncCommand(ctx, run))
     .addCommand(
       new Command('unsubscribe-link')
         .description('print a one-click unsubscribe URL (RFC 8058), alone on stdout')

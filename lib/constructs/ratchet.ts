@@ -36,6 +36,8 @@ import { SesQueueFeed } from './ses-queue-feed.js';
 import { addSignalAlarms } from './signal-alarms.js';
 import { allow, RatchetTables } from './tables.js';
 import { WebhookApi } from './webhook-api.js';
+import { SyncWorker } from './sync-worker.js';
+import { readSyncContext } from '../sync-config.js';
 
 export type { RatchetConfig, RatchetProps } from './ratchet-props.js';
 
@@ -81,6 +83,8 @@ export class Ratchet extends Construct {
   /** Every alarm notifies it: subscribe to it, or set `alarmEmail`. */
   readonly alarmTopic: sns.ITopic;
   readonly dashboard: RatchetDashboard;
+  /** Present only when context `syncProviders` is set. */
+  readonly sync?: SyncWorker;
 
   constructor(scope: Construct, id: string, props: RatchetProps = {}) {
     super(scope, id);
@@ -203,6 +207,11 @@ export class Ratchet extends Construct {
       functions: this.functions(),
       front: metrics,
     });
+    const sync = readSyncContext(this.node);
+    if (sync) {
+      const deps = { config, sync, tables: this.tables, projectRoot, consumer: this.consumer, alarms: this.alarms, dashboard: this.dashboard.dashboard };
+      this.sync = new SyncWorker(this, 'Sync', deps);
+    }
     acknowledgeNagFindings(this);
   }
 

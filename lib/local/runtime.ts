@@ -38,6 +38,10 @@ import { clearState, writeState } from './state.js';
 import { acquireLock } from './lock.js';
 import { assertStartable, readPort } from './startup-checks.js';
 import { StartupError } from './startup-error.js';
+import { createSuppressionTableWithSyncIndex, startLocalSync, type LocalSync } from './sync.js';
+import { syncSettings } from '../../lambdas/core/sync/settings.js';
+import { localSyncTargets } from './sync-targets.js';
+import type { SyncProviderName, SyncTarget } from '../../lambdas/core/sync/target.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -71,6 +75,10 @@ export interface LocalRuntimeOptions {
   /** Overrides for the unsubscribe endpoint's own edge, kept apart from `edge` so a fault injected there stays there. */
   unsubscribe?: Partial<EdgeDeps>;
   consumer?: Partial<ConsumerDeps>;
+  /** Sync targets to use instead of the provider adapters (tests). */
+  syncTargets?: ReadonlyMap<SyncProviderName, SyncTarget>;
+  /** The sync sweeper's interval (default 60 s). */
+  syncSweepIntervalMs?: number;
 }
 
 export interface LocalRuntime {
@@ -88,6 +96,8 @@ export interface LocalRuntime {
   poller: QueuePoller;
   /** Drains the SES feed into the edge, as the SES feed's event source does. */
   sesFeed: QueuePoller;
+  /** Present when SYNC_PROVIDERS is set. */
+  sync?: LocalSync;
   stop(): Promise<void>;
 }
 
@@ -104,6 +114,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const { settings, demoKey } = applyUnsubscribeDemoKey(demoDefaults.settings, dataDir);
     assertStartable(settings, { port: options.port === undefined });
     const requestedPort = options.port ?? readPort(env);
+    // Before anything starts: a listed sync provider without its key or setting refuses the start.
+    const syncTargets = options.syncTargets ?? (await localSyncTargets(settings));
     const dynamoEndpoint = env[V.dynamoEndpoint] || (await track(startDynamo({ path: options.persist === false ? undefined : resolve(dataDir, 'dynamodb') }))).endpoint;
     const embeddedSqs = !env[V.sqsEndpoint];
     const sqsEndpoint = env[V.sqsEndpoint] || (await track(startSqs())).endpoint;
@@ -118,8 +130,19 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const clients: Clients = { ...createClients(config), ...options.clients };
 
     const bootstrapClient = new DynamoDBClient({ region: config.region, endpoint: dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    if (syncSettings(settings).providers.length > 0) await createSuppressionTableWithSyncIndex(bootstrapClient, config.suppressionTable);
     await ensureTables(bootstrapClient, { inbox: config.inboxTable, suppression: config.suppressionTable });
     bootstrapClient.destroy();
+    const log = options.log ?? powertoolsLog('ratchet-local');
+    const counters = new MemoryCounters();
+    const sync = await startLocalSync({
+      config,
+      clients,
+      targets: syncTargets,
+      log,
+      counters,
+      sweepIntervalMs: options.syncSweepIntervalMs,
+    });
     const sesFeedName = env[V.sesQueueName] || NAME_DEFAULTS[V.sesQueueName];
     const queues = await ensureQueues(clients.sqs, {
       events: env[V.queueName] || QUEUE.defaultName,
@@ -128,8 +151,6 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     });
     config.queueUrl = queues.queueUrl;
 
-    const log = options.log ?? powertoolsLog('ratchet-local');
-    const counters = new MemoryCounters();
     const common = { log, counters: counters as Counters };
     const edge = buildEdge(config, clients, { ...common, ...options.edge });
     const unsubscribe = buildUnsubscribeEndpoint(config, clients, { ...common, ...options.unsubscribe });
@@ -143,7 +164,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const poller = new QueuePoller({
       client: clients.sqs,
       ...queues,
-      handler: createConsumerHandler(buildConsumerDeps(config, clients, { ...common, ...options.consumer })),
+      handler: createConsumerHandler(buildConsumerDeps(config, clients, { ...common, ...(sync ? { onSyncChange: sync.fastPath } : {}), ...options.consumer })),
       concurrency: options.pollerConcurrency,
       maxReceiveCount: LOCAL_QUEUE.maxReceiveCount,
       retryDelaySeconds: options.retryDelaySeconds ?? LOCAL_QUEUE.retryDelaySeconds,
@@ -180,6 +201,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       poller.start();
       sesFeed.start();
     }
+    if (sync) {
+      stops.push(() => sync.stop());
+      if (options.background !== false) sync.start();
+    }
 
     if (options.writeStateFile !== false) {
       writeState(dataDir, {
@@ -197,6 +222,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         sesDeadLetterUrl: queues.sesDeadLetterUrl,
         unsubscribeBaseUrl,
         ...(demoKey ? { unsubscribeDemoKey: demoKey } : {}),
+        ...(sync ? { syncQueueUrl: sync.queueUrl, syncDeadLetterUrl: sync.deadLetterUrl, syncProviders: sync.worker.settings.providers } : {}),
       });
     }
 
@@ -213,6 +239,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       unsubscribe: { baseUrl: unsubscribeBaseUrl, usingDemoKey: demoKey !== undefined },
       poller,
       sesFeed,
+      sync,
       async stop() {
         if (stopped) return;
         stopped = true;

@@ -23,6 +23,10 @@ export interface LocalState {
   unsubscribeBaseUrl?: string;
   /** The generated demo key, present only while UNSUBSCRIBE_SECRETS is unset, so the CLI can issue links. */
   unsubscribeDemoKey?: string;
+  /** The sync queue and its dead letters, when SYNC_PROVIDERS is set. */
+  syncQueueUrl?: string;
+  syncDeadLetterUrl?: string;
+  syncProviders?: string[];
 }
 
 export function statePath(dataDir: string): string {

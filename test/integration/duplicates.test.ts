@@ -67,7 +67,8 @@ describe('duplicates and concurrency', () => {
 
     let sequential: ReturnType<typeof applyEvent>['record'] | undefined;
     for (const e of events) sequential = applyEvent(sequential, e).record;
-    const { version, updatedAt, ...stored } = (await stack.record(email))!;
+    // The sync outbox attributes count writes that moved the sync projection, which depends on the interleaving, like version.
+    const { version, updatedAt, schemaVersion: _s, syncChange: _c, syncPending: _p, syncDue: _d, ...stored } = (await stack.record(email))!;
     expect(version).toBeGreaterThan(0);
     expect(stored).toEqual(sequential);
   });

@@ -58,7 +58,8 @@ describe('DynamoSuppressionStore.importEntry on dynalite', () => {
 
   const stored = async (email: string) => {
     const item = (await store.get(email))!;
-    const { version, updatedAt, ...record } = item;
+    // The sync outbox attributes (syncChange, syncPending, syncDue, sync) are the adapter's, like version.
+    const { version, updatedAt, syncChange: _c, syncPending: _p, syncDue: _d, sync: _s, schemaVersion: _v, ...record } = item as typeof item & Record<string, unknown>;
     return { version, updatedAt, record: record as SuppressionRecord };
   };
   const complaint = (email: string, at: number): Omit<NormalizedEvent, 'raw'> => ({ provider: 'generic', eventId: `c-${at}`, recipient: email, kind: 'complaint', occurredAt: at, detail: {} });

@@ -39,17 +39,17 @@ afterAll(async () => {
 describe('the suppression table', () => {
   it('the store reads a version-1 item before topics in today’s shape (get and scan)', async () => {
     const old = beforeTopics['unsubscribed']!;
-    const today = { ...old, topics: {}, transactionalStatus: 'active', schemaVersion: 4 };
+    const today = { ...old, topics: {}, transactionalStatus: 'active', schemaVersion: 5 };
     expect(await store.get('old@example.com')).toEqual(today);
     const scanned: Record<string, unknown>[] = [];
     await store.scan({}, (records) => void scanned.push(...(records as unknown as Record<string, unknown>[])));
     expect(scanned.find((r) => r['email'] === 'old@example.com')).toEqual(today);
-    expect(scanned.find((r) => r['email'] === 'bounced@example.com')).toMatchObject({ transactionalStatus: 'suppressed', schemaVersion: 4 });
+    expect(scanned.find((r) => r['email'] === 'bounced@example.com')).toMatchObject({ transactionalStatus: 'suppressed', schemaVersion: 5 });
   });
 
   it('the client reads them the same way: getRecord, isSuppressed and filterSendable', async () => {
     const client = createSuppressionClient({ tableName: stack.config.suppressionTable, endpoint: stack.config.dynamoEndpoint!, region: 'us-east-1' });
-    expect(await client.getRecord('old@example.com')).toMatchObject({ topics: {}, transactionalStatus: 'active', schemaVersion: 4, version: 3 });
+    expect(await client.getRecord('old@example.com')).toMatchObject({ topics: {}, transactionalStatus: 'active', schemaVersion: 5, version: 3 });
     expect(await client.isSuppressed('old@example.com', { transactional: true })).toBe(false);
     expect(await client.isSuppressed('bounced@example.com', { transactional: true })).toBe(true);
     expect(await client.filterSendable(['old@example.com', 'bounced@example.com', 'topics@example.com'], { transactional: true, topic: 'offers' })).toEqual({
@@ -70,15 +70,15 @@ describe('the suppression table', () => {
 
   it('a write stores today’s version beside the lock counter, and an item from newer code is never overwritten', async () => {
     await store.apply({ provider: 'ses', eventId: 'c1', recipient: 'bounced@example.com', kind: 'complaint', occurredAt: 1_795_953_700_000, detail: {} });
-    expect(await stack.record('bounced@example.com')).toMatchObject({ schemaVersion: 4, version: 3, updatedAt: 42, transactionalStatus: 'suppressed', topics: {} });
+    expect(await stack.record('bounced@example.com')).toMatchObject({ schemaVersion: 5, version: 3, updatedAt: 42, transactionalStatus: 'suppressed', topics: {} });
     await store.apply({ provider: 'ses', eventId: 'n1', recipient: 'new@example.com', kind: 'hard_bounce', occurredAt: 1, detail: {} });
-    expect(await stack.record('new@example.com')).toMatchObject({ schemaVersion: 4, version: 1 });
+    expect(await stack.record('new@example.com')).toMatchObject({ schemaVersion: 5, version: 1 });
 
-    await put({ ...withTopics['unsubscribed']!, email: 'newer@example.com', schemaVersion: 5, sync: { ses: 'pending' } });
+    await put({ ...withTopics['unsubscribed']!, email: 'newer@example.com', schemaVersion: 6, sync: { ses: 'pending' } });
     const newer = store.apply({ provider: 'ses', eventId: 'n2', recipient: 'newer@example.com', kind: 'complaint', occurredAt: 1, detail: {} });
     await expect(newer).rejects.toThrow(TransientError);
-    await expect(newer).rejects.toThrow("suppression item is schema 5, newer than this code's 4; retried");
-    expect(await stack.record('newer@example.com')).toMatchObject({ schemaVersion: 5, sync: { ses: 'pending' }, version: 3 });
+    await expect(newer).rejects.toThrow("suppression item is schema 6, newer than this code's 5; retried");
+    expect(await stack.record('newer@example.com')).toMatchObject({ schemaVersion: 6, sync: { ses: 'pending' }, version: 3 });
   });
 });
 

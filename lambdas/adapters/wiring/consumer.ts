@@ -10,11 +10,11 @@ import type { Clients, RuntimeConfig } from './config.js';
 export function buildConsumerDeps(
   config: RuntimeConfig,
   clients: Pick<Clients, 'doc'>,
-  overrides: Partial<ConsumerDeps> & { now?: () => number } = {},
+  overrides: Partial<ConsumerDeps> & { now?: () => number; onSyncChange?: (email: string) => Promise<void> } = {},
 ): ConsumerDeps {
-  const { now = Date.now, ...rest } = overrides;
+  const { now = Date.now, onSyncChange, ...rest } = overrides;
   return {
-    suppressions: new DynamoSuppressionStore(clients.doc, config.suppressionTable, policyFromSettings(config.settings), { now }),
+    suppressions: new DynamoSuppressionStore(clients.doc, config.suppressionTable, policyFromSettings(config.settings), { now, onSyncChange }),
     log: powertoolsLog('ratchet-consumer', config.settings[RUNTIME_VARIABLE.logLevel]),
     counters: powertoolsCounters('ratchet-consumer', 'Ratchet'),
     ...rest,

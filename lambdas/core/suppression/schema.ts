@@ -61,11 +61,22 @@ function keepDiscounted(item: StoredItem): StoredItem {
   return item;
 }
 
+/**
+ * Version 4 → 5: sync. The item carries what Ratchet pushed to each provider (`sync`) and the outbox
+ * (`syncChange`, `syncPending`, `syncDue`: adapters/suppression-sync-fields.ts). A version-4 item has
+ * none: nothing was pushed, and its next write computes the outbox from the record. The version moves
+ * so that an older writer never rewrites the item and drops a pending outbox marker.
+ */
+function addSync(item: StoredItem): StoredItem {
+  return item;
+}
+
 /** Oldest first; each reads the version in `from` and returns the next. */
 export const SUPPRESSION_SCHEMA_STEPS: readonly SchemaStep<StoredItem>[] = [
   { from: 1, change: 'topics and transactionalStatus', upgrade: addTopics },
   { from: 2, change: 'messageId on evidence and soft-bounce entries', upgrade: addMessageIds },
   { from: 3, change: 'discounted evidence kept by reactivations', upgrade: keepDiscounted },
+  { from: 4, change: 'sync map and outbox marker', upgrade: addSync },
 ];
 
 const CHAIN = schemaChain('suppression', SUPPRESSION_SCHEMA_STEPS);

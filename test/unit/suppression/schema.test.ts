@@ -30,13 +30,14 @@ const withoutBookkeeping = (item: Record<string, unknown>) => {
 };
 
 describe('the attribute and the version', () => {
-  it('is `schemaVersion` (not `version`, the lock counter), and today is 4', () => {
+  it('is `schemaVersion` (not `version`, the lock counter), and today is 5', () => {
     expect(SUPPRESSION_SCHEMA_ATTRIBUTE).toBe('schemaVersion');
-    expect(CURRENT_SUPPRESSION_SCHEMA).toBe(4);
+    expect(CURRENT_SUPPRESSION_SCHEMA).toBe(5);
     expect(SUPPRESSION_SCHEMA_STEPS.map((s) => [s.from, s.change])).toEqual([
       [1, 'topics and transactionalStatus'],
       [2, 'messageId on evidence and soft-bounce entries'],
       [3, 'discounted evidence kept by reactivations'],
+      [4, 'sync map and outbox marker'],
     ]);
   });
 
@@ -49,7 +50,7 @@ describe('the attribute and the version', () => {
   });
 
   it('knows which items newer code wrote', () => {
-    expect([{}, { schemaVersion: 1 }, { schemaVersion: 2 }, { schemaVersion: 3 }, { schemaVersion: 4 }, { schemaVersion: 5 }].map(isNewerSuppressionSchema)).toEqual([false, false, false, false, false, true]);
+    expect([{}, { schemaVersion: 1 }, { schemaVersion: 2 }, { schemaVersion: 3 }, { schemaVersion: 4 }, { schemaVersion: 5 }, { schemaVersion: 6 }].map(isNewerSuppressionSchema)).toEqual([false, false, false, false, false, false, true]);
   });
 });
 
@@ -61,7 +62,7 @@ describe('version 1, before topics (as commit 04dd03f wrote it)', () => {
   ])('%s: gains topics {} and transactionalStatus %s, and nothing else changes', (name, transactionalStatus) => {
     const old = beforeTopics[name]!;
     const upgraded = upgradeSuppressionRecord(old);
-    expect(upgraded).toEqual({ ...old, topics: {}, transactionalStatus, schemaVersion: 4 });
+    expect(upgraded).toEqual({ ...old, topics: {}, transactionalStatus, schemaVersion: 5 });
     // What today's writer would store for the same facts, field for field.
     expect(withoutBookkeeping(upgraded)).toEqual(renormalized(old));
   });
@@ -91,7 +92,7 @@ describe('version 1, before topics (as commit 04dd03f wrote it)', () => {
 describe('version 1, with topics (as commit ba7bc91 wrote it, before the attribute)', () => {
   it('keeps its topics and transactionalStatus as stored, only the version is added', () => {
     const old = withTopics['unsubscribed']!;
-    expect(upgradeSuppressionRecord(old)).toEqual({ ...old, schemaVersion: 4 });
+    expect(upgradeSuppressionRecord(old)).toEqual({ ...old, schemaVersion: 5 });
     expect(refusalReason(upgradeSuppressionRecord(old), { transactional: true, topic: 'offers' })).toBe('topic_unsubscribed');
   });
 });
@@ -99,7 +100,7 @@ describe('version 1, with topics (as commit ba7bc91 wrote it, before the attribu
 describe('version 2, before message ids', () => {
   it('reads unchanged but for the version: an entry without a messageId is a strike of its own, as it was', () => {
     const old = { ...withTopics['unsubscribed']!, schemaVersion: 2 };
-    expect(upgradeSuppressionRecord(old)).toEqual({ ...old, schemaVersion: 4 });
+    expect(upgradeSuppressionRecord(old)).toEqual({ ...old, schemaVersion: 5 });
   });
 });
 
@@ -135,7 +136,7 @@ describe('the version 1 → 2 step on its own (it also runs on the projections t
 
 describe('an item written by newer code', () => {
   it('is returned as it is, with its own version, so an older reader still sees the fields it knows', () => {
-    const newer = { email: 'a@x', status: 'suppressed', schemaVersion: 5, sync: { ses: 'pending' } };
+    const newer = { email: 'a@x', status: 'suppressed', schemaVersion: 6, sync: { ses: 'pending' } };
     expect(upgradeSuppressionRecord(newer)).toBe(newer);
   });
 });

@@ -1,0 +1,74 @@
+/**
+ * Per-provider sync facts shared by every worker, one row each in the inbox table under
+ * `sync#<provider>` (beside `control#` rows, which this file does not touch): `pausedUntil`, the end
+ * of the latest 429 pause, and `lastSuccessAt`, for `ratchet sync status`. Both only move forward
+ * (conditional updates), so concurrent workers cannot move them back.
+ */
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isConditionalCheckFailure } from './aws-clients.js';
+import { INBOX_TABLE } from './tables.js';
+import type { PauseStore } from './sync-gate.js';
+import type { SyncProviderName } from '../core/sync/target.js';
+
+export interface ProviderSyncFacts {
+  pausedUntil?: number;
+  lastSuccessAt?: number;
+}
+
+/** A worker records a success at most this often per provider: one write, not one per push. */
+const SUCCESS_WRITE_INTERVAL_MS = 10_000;
+
+export class DynamoSyncProviders implements PauseStore {
+  private readonly lastWritten = new Map<SyncProviderName, number>();
+
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async facts(provider: SyncProviderName): Promise<ProviderSyncFacts> {
+    const result = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { [INBOX_TABLE.partitionKey]: key(provider) }, ConsistentRead: true }));
+    const item = result.Item ?? {};
+    return {
+      ...(typeof item.pausedUntil === 'number' ? { pausedUntil: item.pausedUntil } : {}),
+      ...(typeof item.lastSuccessAt === 'number' ? { lastSuccessAt: item.lastSuccessAt } : {}),
+    };
+  }
+
+  async pausedUntil(provider: SyncProviderName): Promise<number | undefined> {
+    return (await this.facts(provider)).pausedUntil;
+  }
+
+  pause(provider: SyncProviderName, untilMs: number): Promise<void> {
+    return this.forward(provider, 'pausedUntil', untilMs);
+  }
+
+  /** Throttled per process; `force` writes now (the last success before a quiet period must not be lost). */
+  async succeeded(provider: SyncProviderName, atMs: number, force = false): Promise<void> {
+    const last = this.lastWritten.get(provider) ?? -Infinity;
+    if (!force && atMs - last < SUCCESS_WRITE_INTERVAL_MS) return;
+    this.lastWritten.set(provider, atMs);
+    await this.forward(provider, 'lastSuccessAt', atMs);
+  }
+
+  private async forward(provider: SyncProviderName, field: 'pausedUntil' | 'lastSuccessAt', value: number): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { [INBOX_TABLE.partitionKey]: key(provider) },
+          UpdateExpression: 'SET #f = :v',
+          ConditionExpression: 'attribute_not_exists(#f) OR #f < :v',
+          ExpressionAttributeNames: { '#f': field },
+          ExpressionAttributeValues: { ':v': value },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
+    }
+  }
+}
+
+function key(provider: SyncProviderName): string {
+  return `sync#${provider}`;
+}

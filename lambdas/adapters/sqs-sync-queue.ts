@@ -1,0 +1,56 @@
+/**
+ * The sync queue and its dead letters (`<resourcePrefix>-sync` and `<resourcePrefix>-sync-dead-letters`):
+ * send one message per (address, provider), hide a message until its next attempt, and dead-letter
+ * one with the reason as a message attribute. The worker dead-letters by time itself (see
+ * core/sync/retry.ts), so the queue's own redrive policy is only a backstop for a message that
+ * crashes the worker every time.
+ */
+import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { TransientError } from '../core/errors.js';
+import { chunk, settleWithLimit } from '../core/pipeline/concurrency.js';
+import { encodeSyncMessage, type SyncMessage } from '../core/sync/message.js';
+
+const SQS_BATCH_MAX = 10;
+/** SQS caps a message's visibility at 12 hours. */
+const MAX_VISIBILITY_SECONDS = 43_200;
+
+export class SqsSyncQueue {
+  constructor(
+    private readonly client: SQSClient,
+    private readonly queueUrl: () => Promise<string> | string,
+    private readonly deadLetterUrl?: () => Promise<string> | string,
+  ) {}
+
+  async send(messages: readonly SyncMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    const url = await this.queueUrl();
+    const results = await settleWithLimit(chunk(messages, SQS_BATCH_MAX), 4, async (batch) => {
+      const response = await this.client.send(
+        new SendMessageBatchCommand({ QueueUrl: url, Entries: batch.map((m, i) => ({ Id: String(i), MessageBody: encodeSyncMessage(m) })) }),
+      );
+      if (response.Failed && response.Failed.length > 0) throw new Error(`${response.Failed.length} entries failed: ${response.Failed[0]?.Code ?? 'unknown'}`);
+    });
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw new TransientError('sync SendMessageBatch failed', { cause: failed.reason });
+  }
+
+  /** The message comes back after `seconds` (its next attempt). */
+  async hide(receiptHandle: string, seconds: number): Promise<void> {
+    const timeout = Math.min(MAX_VISIBILITY_SECONDS, Math.max(0, Math.ceil(seconds)));
+    await this.client.send(new ChangeMessageVisibilityCommand({ QueueUrl: await this.queueUrl(), ReceiptHandle: receiptHandle, VisibilityTimeout: timeout }));
+  }
+
+  async deadLetter(body: string, reason: { provider: string; error: string }): Promise<void> {
+    if (!this.deadLetterUrl) throw new Error('no sync dead-letter queue configured');
+    await this.client.send(
+      new SendMessageCommand({
+        QueueUrl: await this.deadLetterUrl(),
+        MessageBody: body,
+        MessageAttributes: {
+          provider: { DataType: 'String', StringValue: reason.provider },
+          error: { DataType: 'String', StringValue: reason.error.slice(0, 256) || 'unknown' },
+        },
+      }),
+    );
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Per-provider flow control for the sync worker: at most `concurrency` calls in flight, at most `rate`
+ * calls per second, and a pause after a 429 that holds every call to that provider until the time the
+ * provider named. The pause is also written to a shared store (a row in the inbox table) and read back
+ * at most once a second, so every concurrent worker on AWS honours a 429 that any of them received;
+ * without it each Lambda copy would spend its own request learning the same thing.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SyncRateLimitedError, type SyncProviderName } from '../core/sync/target.js';
+import type { ProviderLimits } from '../core/sync/settings.js';
+
+export interface PauseStore {
+  pausedUntil(provider: SyncProviderName): Promise<number | undefined>;
+  pause(provider: SyncProviderName, untilMs: number): Promise<void>;
+}
+
+const SHARED_READ_MS = 1000;
+
+export class ProviderGate {
+  private inFlight = 0;
+  private readonly waiting: Array<() => void> = [];
+  private nextSlotMs = 0;
+  private pausedUntilMs = 0;
+  private sharedReadAt = -Infinity;
+
+  constructor(
+    readonly provider: SyncProviderName,
+    private readonly limits: ProviderLimits,
+    private readonly options: { shared?: PauseStore; now?: () => number; wait?: (ms: number) => Promise<unknown> } = {},
+  ) {}
+
+  /** Runs `call` when the limits allow; throws SyncRateLimitedError without calling while paused. */
+  async run<T>(call: () => Promise<T>): Promise<T> {
+    await this.assertNotPaused();
+    await this.acquire();
+    try {
+      const now = this.now();
+      const slot = Math.max(now, this.nextSlotMs);
+      this.nextSlotMs = slot + 1000 / this.limits.rate;
+      if (slot > now) await this.wait(slot - now);
+      await this.assertNotPaused();
+      return await call();
+    } catch (error) {
+      if (error instanceof SyncRateLimitedError && error.provider === this.provider) await this.pause(error.retryAtMs);
+      throw error;
+    } finally {
+      this.release();
+    }
+  }
+
+  /** Epoch ms until which calls are held (0 when not paused), as this worker knows it. */
+  get pausedUntil(): number {
+    return this.pausedUntilMs > this.now() ? this.pausedUntilMs : 0;
+  }
+
+  async pause(untilMs: number): Promise<void> {
+    if (untilMs <= this.pausedUntilMs) return;
+    this.pausedUntilMs = untilMs;
+    await this.options.shared?.pause(this.provider, untilMs).catch(() => undefined);
+  }
+
+  private async assertNotPaused(): Promise<void> {
+    const now = this.now();
+    if (this.options.shared && now - this.sharedReadAt >= SHARED_READ_MS) {
+      this.sharedReadAt = now;
+      const shared = await this.options.shared.pausedUntil(this.provider).catch(() => undefined);
+      if (shared !== undefined && shared > this.pausedUntilMs) this.pausedUntilMs = shared;
+    }
+    if (this.pausedUntilMs > now) throw new SyncRateLimitedError(this.provider, this.pausedUntilMs);
+  }
+
+  private acquire(): Promise<void> {
+    if (this.inFlight < this.limits.concurrency) {
+      this.inFlight++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.inFlight--;
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  private wait(ms: number): Promise<unknown> {
+    return (this.options.wait ?? sleep)(ms);
+  }
+}

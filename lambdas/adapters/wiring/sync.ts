@@ -1,0 +1,89 @@
+/**
+ * The sync side's wiring, shared by the Lambdas (sync worker, sweeper, the consumer's fast path) and
+ * the local runtime: settings, the suppression table's sync view, the sync queue, one rate gate per
+ * provider, and the worker handler around the targets. The targets themselves (one SyncTarget per
+ * configured provider) are built by the provider adapters and passed in.
+ */
+import { parseTopicAliases } from '../../core/topics.js';
+import type { Counters, Log } from '../../core/pipeline/ports.js';
+import type { PushDeps } from '../../core/sync/push.js';
+import { syncSettings, type SyncSettings } from '../../core/sync/settings.js';
+import { sweepMessages } from '../../core/sync/sweep.js';
+export { syncFastPath, syncQueuesFromEnv, SYNC_QUEUE_VARIABLES, type SyncQueues } from './sync-fast-path.js';
+import type { SyncProviderName, SyncTarget } from '../../core/sync/target.js';
+import { DynamoSuppressionSync } from '../dynamodb-suppression-sync.js';
+import { DynamoSyncProviders } from '../dynamodb-sync-providers.js';
+import { powertoolsCounters, powertoolsLog } from '../observability.js';
+import { SqsSyncQueue } from '../sqs-sync-queue.js';
+import { ProviderGate } from '../sync-gate.js';
+import { createSyncWorkerHandler, type SyncWorkerHandler } from '../../handlers/sync-worker-handler.js';
+import { RUNTIME_VARIABLE } from '../environment.js';
+import type { SyncQueues } from './sync-fast-path.js';
+import type { Clients, RuntimeConfig } from './config.js';
+
+/** How long a swept item is left alone before the next sweep sends it again. */
+export const SWEEP_LEASE_MS = 120_000;
+
+export interface SyncWorker {
+  settings: SyncSettings;
+  handler: SyncWorkerHandler;
+  ledger: DynamoSuppressionSync;
+  queue: SqsSyncQueue;
+  providerFacts: DynamoSyncProviders;
+  gates: Map<SyncProviderName, ProviderGate>;
+  /** One sweep: a message for every lagging provider of every pending item due at or before `dueBefore`. Returns how many were sent. */
+  sweep(dueBefore: number): Promise<number>;
+}
+
+export function buildSyncWorker(
+  config: RuntimeConfig,
+  clients: Clients,
+  queues: SyncQueues,
+  targets: ReadonlyMap<SyncProviderName, SyncTarget>,
+  overrides: { log?: Log; counters?: Counters; now?: () => number; random?: () => number } = {},
+): SyncWorker {
+  const settings = syncSettings(config.settings);
+  const now = overrides.now ?? Date.now;
+  const aliases = parseTopicAliases(config.settings.TOPIC_ALIASES);
+  const ledger = new DynamoSuppressionSync(clients.doc, config.suppressionTable, now);
+  const providerFacts = new DynamoSyncProviders(clients.doc, config.inboxTable);
+  const queue = new SqsSyncQueue(clients.sqs, queues.queueUrl, queues.deadLetterUrl);
+  const providers = settings.providers.filter((p) => targets.has(p));
+  const gates = new Map(providers.map((p) => [p, new ProviderGate(p, settings.limits[p], { shared: providerFacts, now })] as const));
+  const push: PushDeps = {
+    ledger,
+    providers,
+    now,
+    plan: (provider) => ({ aliases, handlesScope: (scope) => targets.get(provider)!.handlesScope(scope) }),
+    apply: (provider, operation) => gates.get(provider)!.run(() => targets.get(provider)!.apply(operation)),
+  };
+  const handler = createSyncWorkerHandler({
+    push,
+    queue,
+    succeeded: (provider, at) => providerFacts.succeeded(provider, at),
+    retryHorizonMs: settings.retryHorizonMs,
+    log: overrides.log ?? powertoolsLog('ratchet-sync', config.settings[RUNTIME_VARIABLE.logLevel]),
+    counters: overrides.counters ?? powertoolsCounters('ratchet-sync', 'Ratchet'),
+    random: overrides.random,
+  });
+  return {
+    settings,
+    handler,
+    ledger,
+    queue,
+    providerFacts,
+    gates,
+    async sweep(dueBefore) {
+      let sent = 0;
+      await ledger.pending(dueBefore, async (items) => {
+        const messages = sweepMessages(items, providers);
+        await queue.send(messages);
+        sent += messages.length;
+        // The lease: the next sweep leaves these alone while the worker gets to them.
+        const until = now() + SWEEP_LEASE_MS;
+        await Promise.all(items.filter((i) => i.due < until).map((i) => ledger.postpone(i.email, i.due, until)));
+      });
+      return sent;
+    },
+  };
+}

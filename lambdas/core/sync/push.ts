@@ -1,0 +1,118 @@
+/**
+ * One push: bring one provider in line with one address's record. Reads the record, plans, calls the
+ * provider, records every answer in the `sync` map with a version-guarded write, and re-plans if the
+ * record moved meanwhile (a reactivation that landed while a suppression was being pushed is undone
+ * in the same message). Transport-neutral: the SQS handler around it decides retries and dead letters.
+ */
+import { TransientError } from '../errors.js';
+import { markerAfter, type SyncLedger, type SyncView } from './ledger.js';
+import { planSync, type PlanContext } from './plan.js';
+import { recordOutcome, type ProviderSyncState } from './state.js';
+import type { SyncMessage } from './message.js';
+import type { SyncOperation, SyncOutcome, SyncProviderName } from './target.js';
+
+export interface PushDeps {
+  ledger: SyncLedger;
+  /** The configured providers: the marker is cleared only when all of them caught up. */
+  providers: readonly SyncProviderName[];
+  plan: (provider: SyncProviderName) => PlanContext;
+  /** Calls the provider (through its rate gate); throws the SyncTarget errors. */
+  apply: (provider: SyncProviderName, operation: SyncOperation) => Promise<SyncOutcome>;
+  now: () => number;
+}
+
+export interface PushResult {
+  /** Operations the provider accepted. */
+  pushed: SyncOperation[];
+  /** The record is absent, or the provider is not configured: nothing to do. */
+  skipped?: boolean;
+}
+
+const MAX_ROUNDS = 10;
+
+export async function pushChange(deps: PushDeps, message: SyncMessage): Promise<PushResult> {
+  const { provider, email } = message;
+  if (!deps.providers.includes(provider)) return { pushed: [], skipped: true };
+  const pushed: SyncOperation[] = [];
+  // What this call learned from the provider; survives re-reads, since the provider holds it whatever version we read.
+  let learned: ProviderSyncState | undefined;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const view = await deps.ledger.read(email);
+    if (view === undefined) return { pushed, skipped: true };
+    let state = learned ?? view.sync[provider];
+    const operations = planSync(view.record, state, deps.plan(provider));
+    try {
+      for (const operation of operations) {
+        const outcome = await deps.apply(provider, operation);
+        state = recordOutcome(state, operation, outcome, deps.now(), operation.op === 'unsuppress' ? view.record.reactivatedAt : undefined);
+        learned = state;
+        pushed.push(operation);
+      }
+    } catch (error) {
+      if (learned !== undefined) await saveProgress(deps, email, provider, learned).catch(() => undefined);
+      throw error;
+    }
+    const caughtUp: ProviderSyncState = { ...(state ?? { at: deps.now(), lists: [] }), change: view.change };
+    delete caughtUp.failed;
+    if (operations.length === 0 && sameState(view.sync[provider], caughtUp) && !markerStale(view, deps.providers)) return { pushed };
+    if (await commit(deps, view, provider, caughtUp)) return { pushed };
+  }
+  throw new TransientError('sync write kept conflicting; the message will be retried');
+}
+
+/** Records a change that ran out of retries: `failed` on the provider's state, the marker parked once nobody else lags. */
+export async function markDead(deps: Pick<PushDeps, 'ledger' | 'providers' | 'now'>, message: SyncMessage, error: string): Promise<void> {
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const view = await deps.ledger.read(message.email);
+    if (view === undefined) return;
+    const current = view.sync[message.provider] ?? { at: deps.now(), lists: [] };
+    const state: ProviderSyncState = { ...current, failed: { at: deps.now(), change: view.change, error: error.slice(0, 200) } };
+    if (await commit(deps, view, message.provider, state)) return;
+  }
+  throw new TransientError('sync write kept conflicting while recording a dead letter');
+}
+
+/**
+ * Moves the outbox marker past the next attempt (`until`), so the sweeper does not send a second copy
+ * of a message that is only waiting for its retry. Best effort: a lost extension costs one duplicate.
+ */
+export async function extendLease(deps: Pick<PushDeps, 'ledger'>, email: string, until: number): Promise<void> {
+  const view = await deps.ledger.read(email);
+  if (view === undefined || view.due === undefined || view.due >= until) return;
+  await deps.ledger.commit(email, view.version, view.sync, { due: until });
+}
+
+async function saveProgress(deps: PushDeps, email: string, provider: SyncProviderName, state: ProviderSyncState): Promise<void> {
+  for (let round = 0; round < 3; round++) {
+    const view = await deps.ledger.read(email);
+    if (view === undefined) return;
+    const { change: _change, ...partial } = state;
+    const keepChange = view.sync[provider]?.change;
+    const next: ProviderSyncState = keepChange === undefined ? partial : { ...partial, change: keepChange };
+    if (await deps.ledger.commit(email, view.version, { ...view.sync, [provider]: next }, 'keep')) return;
+  }
+}
+
+async function commit(deps: Pick<PushDeps, 'ledger' | 'providers'>, view: SyncView, provider: SyncProviderName, state: ProviderSyncState): Promise<boolean> {
+  const sync = { ...view.sync, [provider]: state };
+  return deps.ledger.commit(view.record.email, view.version, sync, markerAfter({ sync, change: view.change }, deps.providers));
+}
+
+/** The marker is set although nobody lags any more (the provider list changed): the commit clears it. */
+function markerStale(view: SyncView, providers: readonly SyncProviderName[]): boolean {
+  const marker = markerAfter(view, providers);
+  return view.due !== undefined && marker !== 'keep' && (marker === 'clear' || marker.due !== view.due);
+}
+
+function sameState(a: ProviderSyncState | undefined, b: ProviderSyncState): boolean {
+  if (a === undefined) return false;
+  const { at: _a, ...x } = a;
+  const { at: _b, ...y } = b;
+  return JSON.stringify(sortKeys(x)) === JSON.stringify(sortKeys(y));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, sortKeys(v)]));
+}

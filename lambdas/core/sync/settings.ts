@@ -1,0 +1,92 @@
+/**
+ * The sync settings the worker reads, spelled where they are parsed: which providers (SYNC_PROVIDERS),
+ * how hard to drive each one, and how long a change is retried before it is dead-lettered. Pure.
+ * (Credentials and per-provider settings such as POSTMARK_STREAMS belong to the adapters' own reader.)
+ */
+import { numberFromSettings, type Settings } from '../settings.js';
+import { SYNC_PROVIDER_NAMES, type SyncProviderName } from './target.js';
+
+export const SYNC_VARIABLES = {
+  providers: 'SYNC_PROVIDERS',
+  retryHorizonSeconds: 'SYNC_RETRY_SECONDS',
+  concurrency: (provider: SyncProviderName) => `SYNC_${provider.toUpperCase()}_CONCURRENCY`,
+  rate: (provider: SyncProviderName) => `SYNC_${provider.toUpperCase()}_RATE`,
+} as const;
+
+/**
+ * Per worker: calls in flight and calls per second. Conservative, below every published limit
+ * (Resend documents 2 requests/s per team; SendGrid's and Mailgun's are per endpoint and larger; SES
+ * publishes none for the suppression API and answers 429). On AWS the worker's event source runs at
+ * most SYNC_WORKER_CONCURRENCY copies, so the account-wide rate is that many times these.
+ */
+export const SYNC_DEFAULT_LIMITS: Readonly<Record<SyncProviderName, { concurrency: number; rate: number }>> = {
+  ses: { concurrency: 4, rate: 5 },
+  sendgrid: { concurrency: 4, rate: 10 },
+  postmark: { concurrency: 4, rate: 10 },
+  mailgun: { concurrency: 4, rate: 10 },
+  resend: { concurrency: 1, rate: 1 },
+};
+
+/** Retries span at least an hour before a change is dead-lettered (lower values are for tests). */
+export const DEFAULT_RETRY_HORIZON_SECONDS = 3600;
+
+export interface ProviderLimits {
+  concurrency: number;
+  /** Calls per second. */
+  rate: number;
+}
+
+export interface SyncSettings {
+  providers: SyncProviderName[];
+  limits: Record<SyncProviderName, ProviderLimits>;
+  retryHorizonMs: number;
+}
+
+/** Comma-separated names from SYNC_PROVIDERS; unset or blank → none (nothing is synced). Throws on an unknown or repeated name. */
+export function parseSyncProviders(text: string | undefined, variable: string = SYNC_VARIABLES.providers): SyncProviderName[] {
+  if (text === undefined || text.trim() === '') return [];
+  const out: SyncProviderName[] = [];
+  for (const raw of text.split(',')) {
+    const name = raw.trim().toLowerCase();
+    if (!(SYNC_PROVIDER_NAMES as readonly string[]).includes(name)) {
+      throw new Error(`${variable}: "${raw.trim()}" is not one of ${SYNC_PROVIDER_NAMES.join(', ')}`);
+    }
+    if (out.includes(name as SyncProviderName)) throw new Error(`${variable} names ${name} twice`);
+    out.push(name as SyncProviderName);
+  }
+  return out;
+}
+
+export function syncSettings(settings: Settings): SyncSettings {
+  const providers = parseSyncProviders(settings[SYNC_VARIABLES.providers]);
+  const limits = {} as Record<SyncProviderName, ProviderLimits>;
+  for (const provider of SYNC_PROVIDER_NAMES) {
+    const defaults = SYNC_DEFAULT_LIMITS[provider];
+    limits[provider] = {
+      concurrency: numberFromSettings(settings, SYNC_VARIABLES.concurrency(provider), {
+        default: defaults.concurrency,
+        expected: 'a whole number of calls in flight from 1 to 64',
+        min: 1,
+        max: 64,
+        integer: true,
+      }),
+      rate: numberFromSettings(settings, SYNC_VARIABLES.rate(provider), {
+        default: defaults.rate,
+        expected: 'calls per second, more than 0 and at most 1000',
+        min: 0,
+        exclusiveMin: true,
+        max: 1000,
+      }),
+    };
+  }
+  const retryHorizonMs =
+    1000 *
+    numberFromSettings(settings, SYNC_VARIABLES.retryHorizonSeconds, {
+      default: DEFAULT_RETRY_HORIZON_SECONDS,
+      expected: 'a whole number of seconds from 1 to 86400',
+      min: 1,
+      max: 86_400,
+      integer: true,
+    });
+  return { providers, limits, retryHorizonMs };
+}

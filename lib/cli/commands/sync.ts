@@ -1,0 +1,150 @@
+/**
+ * `ratchet sync status|retry|reconcile`: the sync side, for the operator.
+ *
+ *   status [--json]                               per provider: pending, failed (in the sync dead letters), lastSuccessAt,
+ *                                                 and refused (removals the provider would not make)
+ *   retry                                         move every sync dead letter back to the sync queue
+ *   reconcile [--provider p] [--apply] [--json]   pull each provider's lists and compare them with Ratchet
+ *
+ * Providers: SYNC_PROVIDERS (the same variable as the runtime), else the running `npm start`'s.
+ * Queues: SYNC_QUEUE_URL / SYNC_DEAD_LETTER_QUEUE_URL (stack outputs), else the running `npm start`'s.
+ * reconcile needs the providers' keys in the environment, as the worker has them (docs/sync.md).
+ * Exit codes: 0 done (no drift, or drift repaired), 1 drift found without --apply or a failure, 2 usage.
+ */
+import { resolve } from 'node:path';
+import { Command } from 'commander';
+import { DynamoSuppressionSync } from '../../../lambdas/adapters/dynamodb-suppression-sync.js';
+import { DynamoSyncProviders } from '../../../lambdas/adapters/dynamodb-sync-providers.js';
+import { SqsDeadLetters, type DeadLetter } from '../../../lambdas/adapters/sqs-dead-letters.js';
+import { createSyncTargets, readSyncConfig } from '../../../lambdas/adapters/sync/index.js';
+import { DEAD_DUE_MS, laggingProviders } from '../../../lambdas/core/sync/ledger.js';
+import { parseSyncProviders } from '../../../lambdas/core/sync/settings.js';
+import { SYNC_PROVIDER_NAMES, type SyncProviderName } from '../../../lambdas/core/sync/target.js';
+import { readState } from '../../local/state.js';
+import { parseTopicAliases } from '../../../lambdas/core/topics.js';
+import type { Context } from '../context.js';
+import type { Run } from '../program.js';
+import { reconcile } from './sync-reconcile.js';
+
+const HIDE_SECONDS = 30;
+
+export function syncCommand(ctx: Context, run: Run): Command {
+  const command = new Command('sync').description('push suppressions to the providers: status, dead letters, drift');
+  command
+    .command('status')
+    .description('per provider: pending changes, failed ones (sync dead letters) and the last success')
+    .option('--json', 'one JSON object, times as epoch ms')
+    .action(
+      run(async (options: { json?: boolean }) => {
+        const providers = configuredProviders(ctx);
+        const ledger = new DynamoSuppressionSync(ctx.doc, ctx.target.suppressionTable);
+        const facts = new DynamoSyncProviders(ctx.doc, ctx.target.inboxTable);
+        const out: Record<string, { pending: number; failed: number; refused: number; lastSuccessAt: number | null }> = {};
+        for (const p of providers) out[p] = { pending: 0, failed: 0, refused: 0, lastSuccessAt: null };
+        // Everything indexed, parked items included: those hold the refused removals.
+        await ledger.pending(DEAD_DUE_MS, (items) => {
+          for (const item of items) {
+            for (const p of laggingProviders(item, providers)) out[p]!.pending++;
+            for (const p of providers) out[p]!.refused += item.sync[p]?.refused?.length ? 1 : 0;
+          }
+        });
+        const dead = deadLetters(ctx);
+        if (dead) for (const message of await peekAll(dead)) {
+          const p = message.attributes.provider as SyncProviderName;
+          if (out[p]) out[p].failed++;
+        }
+        for (const p of providers) out[p]!.lastSuccessAt = (await facts.facts(p)).lastSuccessAt ?? null;
+        if (options.json) ctx.io.out(JSON.stringify({ providers: out }));
+        else {
+          for (const [p, s] of Object.entries(out)) {
+            ctx.io.out(`${p.padEnd(9)} pending ${s.pending}  failed ${s.failed}  refused ${s.refused}  lastSuccessAt ${s.lastSuccessAt === null ? 'never' : new Date(s.lastSuccessAt).toISOString()}`);
+          }
+        }
+        return 0;
+      }),
+    );
+  command
+    .command('retry')
+    .description('move every message in the sync dead letters back to the sync queue')
+    .action(
+      run(async () => {
+        const dead = deadLetters(ctx);
+        const queueUrl = syncUrls(ctx).queueUrl;
+        if (!dead || !queueUrl) throw new Error('SYNC_QUEUE_URL and SYNC_DEAD_LETTER_QUEUE_URL are not set (take them from the stack outputs)');
+        let moved = 0;
+        for (let batch = await dead.receive(HIDE_SECONDS); batch.length > 0; batch = await dead.receive(HIDE_SECONDS)) {
+          for (const message of batch) {
+            await dead.moveTo(message, queueUrl);
+            moved++;
+          }
+        }
+        ctx.io.out(`moved ${moved} sync dead letters back to the sync queue`);
+        return 0;
+      }),
+    );
+  command
+    .command('reconcile')
+    .description("pull each provider's suppression lists, compare with Ratchet; --apply repairs both ways (never lifts a suppression)")
+    .option('--provider <provider>', `only this provider (${SYNC_PROVIDER_NAMES.join(', ')})`)
+    .option('--apply', 'push what a provider lacks, import what Ratchet lacks (actor sync:<provider>)')
+    .option('--json', '{"providers": {...}} on one line')
+    .action(
+      run(async (options: { provider?: string; apply?: boolean; json?: boolean }) => {
+        if (options.provider !== undefined && !(SYNC_PROVIDER_NAMES as readonly string[]).includes(options.provider)) {
+          return ctx.usage(`--provider must be one of ${SYNC_PROVIDER_NAMES.join(', ')}, got "${options.provider}"`);
+        }
+        const env = { ...ctx.env, SYNC_PROVIDERS: options.provider ?? configuredProviders(ctx).join(',') };
+        const config = readSyncConfig(env);
+        if (!config.ok) throw new Error(config.problems.join('; '));
+        // Postmark streams used as topics (TOPIC_ALIASES) are pulled too, as scopes.
+        const topicStreams = [...parseTopicAliases(ctx.env.TOPIC_ALIASES).keys()].filter((c) => c.startsWith('postmark:stream:')).map((c) => c.slice('postmark:stream:'.length));
+        const pm = config.config.postmark;
+        const targets = createSyncTargets(pm ? { ...config.config, postmark: { ...pm, topicStreams } } : config.config);
+        const report = await reconcile(ctx, targets, { apply: options.apply === true });
+        if (options.json) ctx.io.out(JSON.stringify({ providers: report.providers }));
+        else {
+          for (const [p, drift] of Object.entries(report.providers)) {
+            ctx.io.out(`${p}: ${drift.missingAtProvider.length} missing at the provider, ${drift.missingInRatchet.length} missing in Ratchet${drift.informational.length ? `, ${drift.informational.length} informational` : ''}`);
+            for (const m of drift.missingAtProvider) ctx.io.out(`  missing at ${p}: ${m.email} (${m.list})`);
+            for (const m of drift.missingInRatchet) ctx.io.out(`  missing in Ratchet: ${m.email} (${m.list}${m.reason ? `, ${m.reason}` : ''})`);
+            for (const m of drift.refused) ctx.io.out(`  refused removal at ${p}: ${m.email} (${m.list}: ${m.why})`);
+          }
+          if (options.apply) ctx.io.out(`applied: ${report.pushed} pushed, ${report.imported} imported`);
+        }
+        const drift = Object.values(report.providers).some((d) => d.missingAtProvider.length + d.missingInRatchet.length > 0);
+        return drift && !options.apply ? 1 : 0;
+      }),
+    );
+  return command;
+}
+
+/** SYNC_PROVIDERS, else the running local stack's, else all five. */
+function configuredProviders(ctx: Context): SyncProviderName[] {
+  if (ctx.env.SYNC_PROVIDERS) return parseSyncProviders(ctx.env.SYNC_PROVIDERS);
+  const state = ctx.target.kind === 'local' ? readState(resolve(ctx.env.RATCHET_DATA_DIR ?? '.data')) : undefined;
+  return state?.syncProviders ? parseSyncProviders(state.syncProviders.join(',')) : [...SYNC_PROVIDER_NAMES];
+}
+
+function syncUrls(ctx: Context): { queueUrl?: string; deadLetterUrl?: string } {
+  const state = ctx.target.kind === 'local' ? readState(resolve(ctx.env.RATCHET_DATA_DIR ?? '.data')) : undefined;
+  return {
+    queueUrl: ctx.env.SYNC_QUEUE_URL ?? state?.syncQueueUrl,
+    deadLetterUrl: ctx.env.SYNC_DEAD_LETTER_QUEUE_URL ?? state?.syncDeadLetterUrl,
+  };
+}
+
+function deadLetters(ctx: Context): SqsDeadLetters | undefined {
+  const url = syncUrls(ctx).deadLetterUrl;
+  return url ? new SqsDeadLetters(ctx.sqs, url) : undefined;
+}
+
+/** Every dead letter, each made visible again at once (SQS has no peek). */
+async function peekAll(queue: SqsDeadLetters): Promise<DeadLetter[]> {
+  const seen: DeadLetter[] = [];
+  try {
+    for (let batch = await queue.receive(HIDE_SECONDS); batch.length > 0; batch = await queue.receive(HIDE_SECONDS)) seen.push(...batch);
+  } finally {
+    for (const message of seen) await queue.release(message).catch(() => undefined);
+  }
+  return seen;
+}

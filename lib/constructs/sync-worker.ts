@@ -1,0 +1,219 @@
+/**
+ * Sync on AWS, present only when context `syncProviders` is set: the sync queue and its dead letters,
+ * the worker (SQS event source, ReportBatchItemFailures, at most SYNC_WORKER.maxConcurrency copies),
+ * the sweeper on a one-minute EventBridge schedule, the sparse `sync-due` index on the suppression
+ * table, one Secrets Manager secret per configured provider other than SES (`<prefix>/sync/<provider>`),
+ * an alarm on the dead letters, and a dashboard row of `SyncPushed` / `SyncFailed` by provider.
+ * IAM is exact: the SES suppression actions are on the worker's role and nowhere else.
+ */
+import { Duration, RemovalPolicy, SecretValue, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { SYNC_ATTRIBUTE, SYNC_INDEX } from '../../lambdas/adapters/suppression-sync-fields.js';
+import { SYNC_QUEUE_VARIABLES } from '../../lambdas/adapters/wiring/sync-fast-path.js';
+import { syncSecretArnVariable } from '../../lambdas/adapters/wiring/sync-secrets.js';
+import type { SyncProviderName } from '../../lambdas/core/sync/target.js';
+import type { RatchetConfig } from '../config.js';
+import { SYNC_QUEUE, SYNC_SWEEPER, SYNC_WORKER, syncResourceNames } from '../sync-definitions.js';
+import type { SyncContext } from '../sync-config.js';
+import type { RatchetAlarms } from './alarms.js';
+import { HandlerFunction } from './handler-function.js';
+import { pascal } from './provider-secrets.js';
+import { allow, type RatchetTables } from './tables.js';
+
+/** Exactly these, and only on the worker's role (the account suppression list has no resource ARNs). */
+export const SES_SYNC_ACTIONS = [
+  'ses:PutSuppressedDestination',
+  'ses:DeleteSuppressedDestination',
+  'ses:GetSuppressedDestination',
+  'ses:ListSuppressedDestinations',
+] as const;
+
+export const SYNC_METRIC_NAMES = ['SyncPushed', 'SyncFailed'] as const;
+
+/** cdk-nag findings that are deliberate here, with the reason, on the resource each is about. */
+export const SYNC_NAG_ACKNOWLEDGEMENTS = {
+  secrets: [['AwsSolutions-SMG4', 'Provider API keys are issued by the provider and rotated in its console; a Lambda cannot rotate them.']],
+  deadLetters: [['Serverless-SQSRedrivePolicy', 'A dead-letter queue has no dead-letter queue of its own; it alarms and `ratchet sync retry` redrives it.']],
+  sesActions: [['AwsSolutions-IAM5[Resource::*]', 'The SES account suppression list has no resource ARN: the four ses:*SuppressedDestination actions only take "*" (Service Authorization Reference, Amazon SES v2).']],
+  eventSource: [['Serverless-LambdaEventSourceMappingDestination', 'The worker dead-letters a change itself once its retries span the horizon, and the queue\'s redrive policy is the backstop; both alarm. An on-failure destination would duplicate them.']],
+  schedule: [['Serverless-EventBusDLQ', 'A missed sweep is repeated by the next one a minute later; the marker stays in the table until the change is pushed.']],
+  functions: [
+    ['AwsSolutions-L1', 'Pinned to nodejs22.x, the runtime the handlers are built and tested for; a runtime upgrade is a deliberate change.'],
+    ['Serverless-LambdaLatestVersion', 'Pinned to nodejs22.x, the runtime the handlers are built and tested for.'],
+    ['Serverless-LambdaDLQ', 'Not invoked asynchronously for its work: SQS invokes the worker (the queue has its dead letters) and a missed sweep is made up by the next one a minute later.'],
+    ['Serverless-LambdaTracing', 'X-Ray adds cost per request; the log lines and EMF metrics cover what an operator needs.'],
+  ],
+} as const;
+
+export interface SyncWorkerProps {
+  readonly config: RatchetConfig;
+  readonly sync: SyncContext;
+  readonly tables: RatchetTables;
+  readonly projectRoot: string;
+  /** Gets SYNC_PROVIDERS and SYNC_QUEUE_URL, and SendMessage on the sync queue (the fast path). */
+  readonly consumer: HandlerFunction;
+  readonly alarms: RatchetAlarms;
+  readonly dashboard: cloudwatch.Dashboard;
+}
+
+export class SyncWorker extends Construct {
+  readonly queue: sqs.Queue;
+  readonly deadLetterQueue: sqs.Queue;
+  readonly worker: HandlerFunction;
+  readonly sweeper: HandlerFunction;
+  readonly secrets: ReadonlyMap<SyncProviderName, secretsmanager.ISecret>;
+  readonly deadLetterAlarm: cloudwatch.Alarm;
+
+  constructor(scope: Construct, id: string, props: SyncWorkerProps) {
+    super(scope, id);
+    const { config, sync, tables } = props;
+    const names = syncResourceNames(config.resourcePrefix);
+    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetters', {
+      queueName: names.deadLetterQueue,
+      retentionPeriod: Duration.days(SYNC_QUEUE.retentionDays),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.queue = new sqs.Queue(this, 'Queue', {
+      queueName: names.queue,
+      visibilityTimeout: Duration.seconds(SYNC_QUEUE.visibilityTimeoutSeconds),
+      retentionPeriod: Duration.days(SYNC_QUEUE.retentionDays),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: SYNC_QUEUE.maxReceiveCount },
+    });
+
+    // The sweeper's sparse index. A retained table imported by name (`reuseRetained`) keeps the index the
+    // stack that created it defined; CDK cannot add one to a table it does not own (docs/deploy-lifecycle.md).
+    if (tables.suppressions instanceof dynamodb.Table) tables.suppressions.addGlobalSecondaryIndex({
+      indexName: SYNC_INDEX.name,
+      partitionKey: { name: SYNC_INDEX.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: SYNC_INDEX.sortKey, type: dynamodb.AttributeType.NUMBER },
+      projectionType: dynamodb.ProjectionType.INCLUDE,
+      nonKeyAttributes: [SYNC_ATTRIBUTE.map, SYNC_ATTRIBUTE.change],
+    });
+
+    const secrets = new Map<SyncProviderName, secretsmanager.ISecret>();
+    for (const provider of sync.providers) {
+      if (provider === 'ses') continue;
+      // Retained with a fixed name like the webhook secrets: after `cdk destroy`, `reuseRetained` uses it again.
+      if (config.reuseRetained) {
+        secrets.set(provider, secretsmanager.Secret.fromSecretNameV2(this, `Secret${pascal(provider)}`, names.secret(provider)));
+        continue;
+      }
+      secrets.set(
+        provider,
+        new secretsmanager.Secret(this, `Secret${pascal(provider)}`, {
+          secretName: names.secret(provider),
+          description: `Ratchet sync: the ${provider} API key the worker pushes suppressions with (replace the placeholder)`,
+          secretStringValue: SecretValue.unsafePlainText('[]'),
+          removalPolicy: RemovalPolicy.RETAIN,
+        }),
+      );
+    }
+    this.secrets = secrets;
+
+    const common = {
+      SUPPRESSION_TABLE: tables.suppressions.tableName,
+      INBOX_TABLE: tables.inbox.tableName,
+      SYNC_PROVIDERS: sync.providers.join(','),
+      [SYNC_QUEUE_VARIABLES.queueUrl]: this.queue.queueUrl,
+      LOG_LEVEL: config.logLevel,
+    };
+    this.worker = new HandlerFunction(this, 'Worker', {
+      projectRoot: props.projectRoot,
+      entry: 'lambdas/sync-worker.ts',
+      description: 'Ratchet sync worker: pushes suppression changes to the providers',
+      timeoutSeconds: SYNC_WORKER.timeoutSeconds,
+      memoryMb: SYNC_WORKER.memoryMb,
+      environment: {
+        ...common,
+        [SYNC_QUEUE_VARIABLES.deadLetterUrl]: this.deadLetterQueue.queueUrl,
+        ...(config.topicAliases ? { TOPIC_ALIASES: config.topicAliases } : {}),
+        ...(sync.postmarkStreams ? { POSTMARK_STREAMS: sync.postmarkStreams.join(',') } : {}),
+        ...(sync.mailgunDomains ? { MAILGUN_DOMAINS: sync.mailgunDomains.join(',') } : {}),
+        ...Object.fromEntries([...secrets].map(([provider, secret]) => [syncSecretArnVariable(provider), secret.secretArn])),
+      },
+      logRetention: config.logRetention,
+    });
+    const worker = this.worker.role;
+    allow(worker, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], [tables.suppressions.tableArn]);
+    // The provider rows (`sync#<provider>`: the shared 429 pause, the last success).
+    allow(worker, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], [tables.inbox.tableArn]);
+    allow(worker, ['sqs:ChangeMessageVisibility'], [this.queue.queueArn]);
+    allow(worker, ['sqs:SendMessage'], [this.deadLetterQueue.queueArn]);
+    // An imported secret's ARN lacks the random suffix Secrets Manager appends: grant the name and any suffix.
+    const secretArns = [...secrets.values()].map((s) => (config.reuseRetained ? `${s.secretArn}-??????` : s.secretArn));
+    if (secrets.size > 0) allow(worker, ['secretsmanager:GetSecretValue'], secretArns);
+    if (sync.providers.includes('ses')) allow(worker, [...SES_SYNC_ACTIONS], ['*']);
+    this.worker.function.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: SYNC_WORKER.batchSize,
+        maxBatchingWindow: Duration.seconds(SYNC_WORKER.maxBatchingWindowSeconds),
+        reportBatchItemFailures: true,
+        maxConcurrency: SYNC_WORKER.maxConcurrency,
+      }),
+    );
+
+    this.sweeper = new HandlerFunction(this, 'Sweeper', {
+      projectRoot: props.projectRoot,
+      entry: 'lambdas/sync-sweeper.ts',
+      description: 'Ratchet sync sweeper: re-sends pending changes whose message was lost',
+      timeoutSeconds: SYNC_SWEEPER.timeoutSeconds,
+      memoryMb: SYNC_SWEEPER.memoryMb,
+      environment: common,
+      logRetention: config.logRetention,
+    });
+    allow(this.sweeper.role, ['dynamodb:Query'], [`${tables.suppressions.tableArn}/index/${SYNC_INDEX.name}`]);
+    allow(this.sweeper.role, ['dynamodb:UpdateItem'], [tables.suppressions.tableArn]);
+    allow(this.sweeper.role, ['sqs:SendMessage'], [this.queue.queueArn]);
+    const schedule = new events.Rule(this, 'SweepSchedule', {
+      description: 'Ratchet sync sweeper, every minute',
+      schedule: events.Schedule.rate(Duration.minutes(SYNC_SWEEPER.scheduleMinutes)),
+      targets: [new targets.LambdaFunction(this.sweeper.function)],
+    });
+
+    props.consumer.function.addEnvironment('SYNC_PROVIDERS', sync.providers.join(','));
+    props.consumer.function.addEnvironment(SYNC_QUEUE_VARIABLES.queueUrl, this.queue.queueUrl);
+    allow(props.consumer.role, ['sqs:SendMessage'], [this.queue.queueArn]);
+
+    this.deadLetterAlarm = props.alarms.add('SyncDeadLetters', {
+      alarmDescription: 'A suppression change could not be pushed to a provider for an hour (or was refused): fix the cause, then `ratchet sync retry`.',
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+    });
+
+    const ack = (scope: Construct, acks: ReadonlyArray<readonly [string, string]>) =>
+      Validations.of(scope).acknowledge(...acks.map(([id, reason]) => ({ id, reason })));
+    for (const secret of secrets.values()) ack(secret, SYNC_NAG_ACKNOWLEDGEMENTS.secrets);
+    ack(this.deadLetterQueue, SYNC_NAG_ACKNOWLEDGEMENTS.deadLetters);
+    if (sync.providers.includes('ses')) ack(this.worker.role, SYNC_NAG_ACKNOWLEDGEMENTS.sesActions);
+    for (const handler of [this.worker, this.sweeper]) ack(handler.function.node.defaultChild as Construct, SYNC_NAG_ACKNOWLEDGEMENTS.functions);
+    // The event source mapping is a child of the worker function.
+    ack(this.worker.function, SYNC_NAG_ACKNOWLEDGEMENTS.eventSource);
+    ack(schedule, SYNC_NAG_ACKNOWLEDGEMENTS.schedule);
+
+    const metric = (name: string, provider: string) =>
+      new cloudwatch.Metric({ namespace: 'Ratchet', metricName: name, dimensionsMap: { service: 'ratchet-sync', provider }, statistic: 'Sum', period: Duration.minutes(5), label: `${provider} ${name}` });
+    props.dashboard.addWidgets(
+      new cloudwatch.GraphWidget({ title: 'Sync: pushed by provider', left: sync.providers.map((p) => metric('SyncPushed', p)), width: 8 }),
+      new cloudwatch.GraphWidget({ title: 'Sync: failed (dead-lettered) by provider', left: sync.providers.map((p) => metric('SyncFailed', p)), width: 8 }),
+      new cloudwatch.GraphWidget({
+        title: 'Sync: queue and dead letters',
+        left: [
+          this.queue.metricApproximateNumberOfMessagesVisible({ label: 'sync queue' }),
+          this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ label: 'sync dead letters' }),
+        ],
+        width: 8,
+      }),
+    );
+  }
+}

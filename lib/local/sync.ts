@@ -1,0 +1,197 @@
+/**
+ * Sync on one machine, the way AWS runs it: the sync queue and its dead letters on the same SQS
+ * endpoint, a poller feeding the same worker handler the Lambda runs (ReportBatchItemFailures: it
+ * deletes only what the handler finished, and leaves a failure hidden for exactly as long as the
+ * handler asked), and the sweeper on an interval. The sweeper also runs once at start over every
+ * pending item, due or not: the embedded queue forgets its messages when the process stops, while the
+ * outbox marker is in DynamoDB (dynalite on disk) and survives.
+ */
+import { CreateQueueCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { SQSEvent } from 'aws-lambda';
+import type { Counters, Log } from '../../lambdas/core/pipeline/ports.js';
+import { DEAD_DUE_MS } from '../../lambdas/core/sync/ledger.js';
+import { syncSettings } from '../../lambdas/core/sync/settings.js';
+import type { SyncProviderName, SyncTarget } from '../../lambdas/core/sync/target.js';
+import { SYNC_ATTRIBUTE, SYNC_INDEX } from '../../lambdas/adapters/suppression-sync-fields.js';
+import { buildSyncWorker, syncFastPath, type SyncWorker } from '../../lambdas/adapters/wiring/sync.js';
+import type { Clients, RuntimeConfig } from '../../lambdas/adapters/wiring.js';
+import { SYNC_QUEUE } from '../sync-definitions.js';
+import { RUNTIME_VARIABLE } from '../../lambdas/adapters/environment.js';
+import { SUPPRESSION_TABLE } from '../definitions.js';
+
+export interface LocalSync {
+  worker: SyncWorker;
+  queueUrl: string;
+  deadLetterUrl: string;
+  /** The consumer's fast path. */
+  fastPath: (email: string) => Promise<void>;
+  /** One receive → push → settle round; how many messages it handled. */
+  pollOnce(waitSeconds?: number): Promise<number>;
+  sweep(dueBefore?: number): Promise<number>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export interface LocalSyncOptions {
+  config: RuntimeConfig;
+  clients: Clients;
+  targets: ReadonlyMap<SyncProviderName, SyncTarget>;
+  log: Log;
+  counters: Counters;
+  /** Sweep interval, ms (default 60 s, like the EventBridge schedule on AWS). */
+  sweepIntervalMs?: number;
+  /** Receive loops (default 2). */
+  concurrency?: number;
+}
+
+/** Undefined when SYNC_PROVIDERS is unset: nothing is synced, and no sync queue or index is created. */
+export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSync | undefined> {
+  const { config, clients, log } = options;
+  const settings = syncSettings(config.settings);
+  if (settings.providers.length === 0) return undefined;
+  const { queueUrl, deadLetterUrl } = await ensureSyncQueues(clients.sqs, config.settings[RUNTIME_VARIABLE.syncQueueName] || SYNC_QUEUE.defaultName);
+  const queues = { queueUrl: () => queueUrl, deadLetterUrl: () => deadLetterUrl };
+  const worker = buildSyncWorker(config, clients, queues, options.targets, { log, counters: options.counters });
+  const fastPath = syncFastPath(config, clients, queues, log)!;
+
+  let running = false;
+  let loops: Promise<void>[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<unknown> = Promise.resolve();
+
+  const pollOnce = async (waitSeconds = 0): Promise<number> => {
+    const received = await clients.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: waitSeconds,
+        VisibilityTimeout: SYNC_QUEUE.visibilityTimeoutSeconds,
+        MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
+      }),
+    );
+    const messages = received.Messages ?? [];
+    if (messages.length === 0) return 0;
+    const response = await worker.handler(toEvent(messages, config.region));
+    const failed = new Set(response.batchItemFailures.map((f) => f.itemIdentifier));
+    const done = messages.filter((m) => !failed.has(m.MessageId!));
+    if (done.length > 0) {
+      await clients.sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+    }
+    return messages.length;
+  };
+
+  const sweep = async (dueBefore: number = Date.now()): Promise<number> => {
+    const sent = await worker.sweep(dueBefore);
+    if (sent > 0) log.info('sync sweep re-sent pending changes', { sent });
+    return sent;
+  };
+
+  const loop = async () => {
+    while (running) {
+      try {
+        await pollOnce(1);
+      } catch (error) {
+        if (!running) return;
+        log.error('sync poller error', { error: String((error as Error)?.message ?? error) });
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  };
+
+  // Everything pending that is not dead, due or not: the embedded queue lost whatever it held.
+  await sweep(DEAD_DUE_MS - 1);
+
+  return {
+    worker,
+    queueUrl,
+    deadLetterUrl,
+    fastPath,
+    pollOnce,
+    sweep,
+    start() {
+      if (running) return;
+      running = true;
+      loops = Array.from({ length: options.concurrency ?? 2 }, loop);
+      timer = setInterval(() => {
+        sweeping = sweep().catch((error: unknown) => log.error('sync sweep failed', { error: String((error as Error)?.message ?? error) }));
+      }, options.sweepIntervalMs ?? 60_000);
+      timer.unref();
+    },
+    async stop() {
+      running = false;
+      if (timer) clearInterval(timer);
+      await Promise.all(loops);
+      await sweeping;
+    },
+  };
+}
+
+export async function ensureSyncQueues(client: SQSClient, name: string): Promise<{ queueUrl: string; deadLetterUrl: string }> {
+  const dlq = await client.send(
+    new CreateQueueCommand({ QueueName: `${name}${SYNC_QUEUE.deadLetterSuffix}`, Attributes: { MessageRetentionPeriod: String(14 * 86_400) } }),
+  );
+  const main = await client.send(
+    new CreateQueueCommand({
+      QueueName: name,
+      Attributes: { VisibilityTimeout: String(SYNC_QUEUE.visibilityTimeoutSeconds), MessageRetentionPeriod: String(14 * 86_400) },
+    }),
+  );
+  return { queueUrl: main.QueueUrl!, deadLetterUrl: dlq.QueueUrl! };
+}
+
+/**
+ * Creates the suppression table with the sparse `sync-due` index, before the runtime's own ensureTables
+ * (which then finds it in place). dynalite cannot add an index to an existing table (UpdateTable has
+ * no index creation there), so a `.data/` from before sync was turned on keeps its table, and the
+ * sweeper falls back to a filtered scan of it (see DynamoSuppressionSync.pending).
+ */
+export async function createSuppressionTableWithSyncIndex(client: DynamoDBClient, table: string): Promise<void> {
+  try {
+    await client.send(
+      new CreateTableCommand({
+        TableName: table,
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [{ AttributeName: SUPPRESSION_TABLE.partitionKey, KeyType: 'HASH' }],
+        AttributeDefinitions: [
+          { AttributeName: SUPPRESSION_TABLE.partitionKey, AttributeType: 'S' },
+          { AttributeName: SYNC_ATTRIBUTE.pending, AttributeType: 'S' },
+          { AttributeName: SYNC_ATTRIBUTE.due, AttributeType: 'N' },
+        ],
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: SYNC_INDEX.name,
+            KeySchema: [
+              { AttributeName: SYNC_INDEX.partitionKey, KeyType: 'HASH' },
+              { AttributeName: SYNC_INDEX.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [SYNC_ATTRIBUTE.map, SYNC_ATTRIBUTE.change] },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof Error && error.name === 'ResourceInUseException')) throw error;
+  }
+}
+
+function toEvent(messages: Message[], region: string): SQSEvent {
+  return {
+    Records: messages.map((m) => ({
+      messageId: m.MessageId!,
+      receiptHandle: m.ReceiptHandle!,
+      body: m.Body ?? '',
+      attributes: {
+        ApproximateReceiveCount: m.Attributes?.ApproximateReceiveCount ?? '1',
+        SentTimestamp: m.Attributes?.SentTimestamp ?? String(Date.now()),
+        SenderId: 'local',
+        ApproximateFirstReceiveTimestamp: String(Date.now()),
+      },
+      messageAttributes: {},
+      md5OfBody: m.MD5OfBody ?? '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:local:000000000000:sync',
+      awsRegion: region,
+    })),
+  };
+}

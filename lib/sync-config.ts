@@ -1,0 +1,40 @@
+/**
+ * The sync settings in CDK context: `syncProviders` (unset: no sync, no sync resources),
+ * `postmarkStreams`, `mailgunDomains`. `cdk synth` refuses what `npm start` refuses, with the same
+ * one-line problems from the adapters' own reader; the keys themselves live in Secrets Manager, so
+ * the check stands them in with a placeholder (a missing key is the worker's to report, at run time).
+ */
+import type { Node } from 'constructs';
+import { readSyncConfig } from '../lambdas/adapters/sync/index.js';
+import { SYNC_KEY_VARIABLE } from '../lambdas/adapters/wiring/sync-secrets.js';
+import { parseSyncProviders } from '../lambdas/core/sync/settings.js';
+import type { SyncProviderName } from '../lambdas/core/sync/target.js';
+import { list } from './context-values.js';
+
+export interface SyncContext {
+  readonly providers: readonly SyncProviderName[];
+  readonly postmarkStreams?: readonly string[];
+  readonly mailgunDomains?: readonly string[];
+}
+
+export function readSyncContext(node: Node): SyncContext | undefined {
+  const get = (key: string): unknown => node.tryGetContext(key);
+  const providers = parseSyncProviders(list(get, 'syncProviders')?.join(','), 'context syncProviders');
+  if (providers.length === 0) return undefined;
+  const postmarkStreams = list(get, 'postmarkStreams');
+  const mailgunDomains = list(get, 'mailgunDomains');
+  const env: Record<string, string> = { SYNC_PROVIDERS: providers.join(','), AWS_REGION: 'us-east-1' };
+  for (const provider of providers) {
+    const variable = SYNC_KEY_VARIABLE[provider];
+    if (variable) env[variable] = 'in-secrets-manager';
+  }
+  if (postmarkStreams) env.POSTMARK_STREAMS = postmarkStreams.join(',');
+  if (mailgunDomains) env.MAILGUN_DOMAINS = mailgunDomains.join(',');
+  const result = readSyncConfig(env);
+  if (!result.ok) {
+    // Name the context key beside the variable, since that is what a CDK user sets.
+    const keyOf: Record<string, string> = { MAILGUN_DOMAINS: 'mailgunDomains', POSTMARK_STREAMS: 'postmarkStreams' };
+    throw new Error(result.problems.map((line) => line.replace(/\b(MAILGUN_DOMAINS|POSTMARK_STREAMS)\b/, (v) => `context ${keyOf[v]} (${v})`)).join('\n'));
+  }
+  return { providers, ...(postmarkStreams ? { postmarkStreams } : {}), ...(mailgunDomains ? { mailgunDomains } : {}) };
+}

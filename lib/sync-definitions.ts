@@ -1,0 +1,43 @@
+/**
+ * Sizing of the sync side (worker, sweeper, queue), for the CDK stack and the local runtime standing in
+ * for it. Pure data. Kept beside definitions.ts rather than in it, so the sync side stays one unit.
+ */
+export const SYNC_WORKER = {
+  timeoutSeconds: 60,
+  memoryMb: 256,
+  batchSize: 10,
+  maxBatchingWindowSeconds: 1,
+  /**
+   * Event source maximum concurrency: how many copies push at once. Each copy keeps its own per-provider
+   * rate (SYNC_<PROVIDER>_RATE), so the account-wide rate is at most this times that, and a 429 pause
+   * is shared through the provider's row in the inbox table.
+   */
+  maxConcurrency: 2,
+} as const;
+
+export const SYNC_SWEEPER = {
+  timeoutSeconds: 60,
+  memoryMb: 256,
+  scheduleMinutes: 1,
+} as const;
+
+export const SYNC_QUEUE = {
+  defaultName: 'ratchet-sync',
+  deadLetterSuffix: '-dead-letters',
+  /** At least 6x the worker timeout, as AWS recommends; a failed attempt sets its own, shorter, visibility. */
+  visibilityTimeoutSeconds: SYNC_WORKER.timeoutSeconds * 6,
+  retentionDays: 14,
+  /**
+   * Backstop only: the worker dead-letters by time (SYNC_RETRY_SECONDS, an hour by default). This
+   * catches a message that crashes the worker every time, which never reaches that code.
+   */
+  maxReceiveCount: 200,
+} as const;
+
+export function syncResourceNames(prefix: string) {
+  return {
+    queue: `${prefix}-sync`,
+    deadLetterQueue: `${prefix}-sync${SYNC_QUEUE.deadLetterSuffix}`,
+    secret: (provider: string) => `${prefix}/sync/${provider}`,
+  };
+}

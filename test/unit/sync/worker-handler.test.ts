@@ -1,0 +1,140 @@
+/**
+ * The sync worker's SQS handler: what it does with each failure. A 429 hides the message until the
+ * named time; a transient failure backs off by its receive count; a change whose first attempt is
+ * older than the horizon, or a permanent refusal, goes to the dead letters with the reason and is
+ * marked on the record; a malformed message is dead-lettered; one provider's failure leaves the other
+ * messages of the batch alone.
+ */
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
+import { applyEvent, DEFAULT_RATCHET_POLICY } from '../../../lambdas/core/suppression/index.js';
+import type { MarkerUpdate, SyncLedger, SyncView } from '../../../lambdas/core/sync/ledger.js';
+import { encodeSyncMessage } from '../../../lambdas/core/sync/message.js';
+import type { SyncMap } from '../../../lambdas/core/sync/state.js';
+import { SyncRateLimitedError, SyncRefusedError, SyncTransientError, type SyncOperation, type SyncProviderName } from '../../../lambdas/core/sync/target.js';
+import { NO_TOPIC_ALIASES } from '../../../lambdas/core/topics.js';
+import { createSyncWorkerHandler } from '../../../lambdas/handlers/sync-worker-handler.js';
+import { recordingLog } from '../support/log.js';
+import { ev, T0 } from '../suppression/support.js';
+
+const NOW = T0 + 1_000_000;
+
+class Ledger implements SyncLedger {
+  views = new Map<string, SyncView>();
+  add(email: string): void {
+    const record = applyEvent(undefined, ev('complaint', T0, { recipient: email }), DEFAULT_RATCHET_POLICY).record;
+    this.views.set(email, { record, sync: {}, change: 1, version: 1, due: NOW });
+  }
+  async read(email: string) {
+    const view = this.views.get(email);
+    return view && structuredClone(view);
+  }
+  async commit(email: string, version: number, sync: SyncMap, marker: MarkerUpdate) {
+    const view = this.views.get(email)!;
+    if (view.version !== version) return false;
+    this.views.set(email, { ...view, sync, version: version + 1, due: marker === 'keep' ? view.due : marker === 'clear' ? undefined : marker.due });
+    return true;
+  }
+}
+
+function record(email: string, provider: SyncProviderName, attributes: { sentAt?: number; receives?: number } = {}, body?: string): SQSRecord {
+  return {
+    messageId: `${email}-${provider}`,
+    receiptHandle: `rh-${email}-${provider}`,
+    body: body ?? encodeSyncMessage({ email, provider }),
+    attributes: { ApproximateReceiveCount: String(attributes.receives ?? 1), SentTimestamp: String(attributes.sentAt ?? NOW - 1000), SenderId: 'x', ApproximateFirstReceiveTimestamp: String(NOW) },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn',
+    awsRegion: 'us-east-1',
+  };
+}
+
+function setup(apply: (provider: SyncProviderName, op: SyncOperation) => Promise<{ lists: string[] }>) {
+  const ledger = new Ledger();
+  const hidden: Array<{ receipt: string; seconds: number }> = [];
+  const dead: Array<{ body: string; provider: string; error: string }> = [];
+  const counters = new MemoryCounters();
+  const handler = createSyncWorkerHandler({
+    push: { ledger, providers: ['ses', 'resend'], now: () => NOW, plan: () => ({ aliases: NO_TOPIC_ALIASES, handlesScope: () => false }), apply },
+    queue: {
+      hide: async (receipt, seconds) => void hidden.push({ receipt, seconds }),
+      deadLetter: async (body, reason) => void dead.push({ body, ...reason }),
+    },
+    retryHorizonMs: 3_600_000,
+    log: recordingLog().log,
+    counters,
+    random: () => 1,
+  });
+  return { ledger, hidden, dead, counters, handler };
+}
+
+const event = (...records: SQSRecord[]): SQSEvent => ({ Records: records });
+
+describe('sync worker handler', () => {
+  it('a 429 hides the message until the named time; the other provider is pushed in the same batch', async () => {
+    const s = setup(async (provider) => {
+      if (provider === 'resend') throw new SyncRateLimitedError('resend', NOW + 2_500);
+      return { lists: ['account'] };
+    });
+    s.ledger.add('a@x');
+    const response = await s.handler(event(record('a@x', 'ses'), record('a@x', 'resend')));
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'a@x-resend' }]);
+    expect(s.hidden).toEqual([{ receipt: 'rh-a@x-resend', seconds: 3 }]);
+    expect(s.ledger.views.get('a@x')!.sync.ses).toMatchObject({ change: 1 });
+    expect(s.counters.totals.get('SyncPushed{provider=ses}')).toBe(1);
+    // The marker moved past the retry, so the sweeper does not send a second copy meanwhile.
+    expect(s.ledger.views.get('a@x')!.due).toBe(NOW + 3_000 + 60_000);
+  });
+
+  it('a transient failure backs off by receive count (5 s doubling, capped at 15 min)', async () => {
+    const s = setup(async () => {
+      throw new SyncTransientError('ses', '503');
+    });
+    s.ledger.add('a@x');
+    for (const [receives, seconds] of [[1, 5], [3, 20], [12, 900]] as const) {
+      await s.handler(event(record('a@x', 'ses', { receives })));
+      expect(s.hidden.at(-1)).toEqual({ receipt: 'rh-a@x-ses', seconds });
+    }
+    expect(s.dead).toEqual([]);
+  });
+
+  it('past the horizon: dead-lettered with the reason, marked on the record, counted, and deleted', async () => {
+    const s = setup(async () => {
+      throw new SyncTransientError('resend', 'connect ECONNREFUSED');
+    });
+    s.ledger.add('a@x');
+    const response = await s.handler(event(record('a@x', 'resend', { sentAt: NOW - 3_600_000, receives: 14 })));
+    expect(response.batchItemFailures).toEqual([]);
+    expect(s.dead).toEqual([{ body: encodeSyncMessage({ email: 'a@x', provider: 'resend' }), provider: 'resend', error: 'SyncTransientError: connect ECONNREFUSED' }]);
+    expect(s.ledger.views.get('a@x')!.sync.resend?.failed).toEqual({ at: NOW, change: 1, error: 'SyncTransientError: connect ECONNREFUSED' });
+    expect(s.counters.totals.get('SyncFailed{provider=resend}')).toBe(1);
+  });
+
+  it('just inside the horizon: retried, not dead-lettered', async () => {
+    const s = setup(async () => {
+      throw new SyncTransientError('resend', '502');
+    });
+    s.ledger.add('a@x');
+    const response = await s.handler(event(record('a@x', 'resend', { sentAt: NOW - 3_599_000 })));
+    expect(response.batchItemFailures).toHaveLength(1);
+    expect(s.dead).toEqual([]);
+  });
+
+  it('a permanent refusal is dead-lettered at once', async () => {
+    const s = setup(async () => {
+      throw new SyncRefusedError('resend', 401, 'resend refused the key (401)');
+    });
+    s.ledger.add('a@x');
+    expect((await s.handler(event(record('a@x', 'resend')))).batchItemFailures).toEqual([]);
+    expect(s.dead.map((d) => d.error)).toEqual(['SyncRefusedError: resend refused the key (401)']);
+  });
+
+  it('a malformed message goes to the dead letters, not back to the queue', async () => {
+    const s = setup(async () => ({ lists: [] }));
+    expect((await s.handler(event(record('a@x', 'ses', {}, '{"email":"a@x"}')))).batchItemFailures).toEqual([]);
+    expect(s.dead).toEqual([{ body: '{"email":"a@x"}', provider: 'unknown', error: 'sync message has no known provider' }]);
+  });
+});
