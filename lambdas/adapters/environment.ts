@@ -79,6 +79,9 @@ export const RUNTIME_VARIABLE_DOCS: Partial<Record<RuntimeVariableName, Variable
     describe: 'The SES dead-letter queue (stack output `SesDeadLetterQueueName`): `npm start` creates it; `ratchet ses redrive` and `doctor` read it',
   },
   [V.sesDeadLetterQueueUrl]: { applies: 'aws', expected: 'an SQS queue URL', describe: 'The SES dead-letter queue on AWS' },
+  [V.syncQueueUrl]: { applies: 'aws', expected: 'an SQS queue URL', describe: 'The sync queue the consumer and the sweeper send changes to, and the sync worker drains' },
+  [V.syncDeadLetterQueueUrl]: { applies: 'aws', expected: 'an SQS queue URL', describe: 'Where a change goes once its retries (at least an hour) are spent; `ratchet sync retry` redrives it' },
+  [V.syncQueueName]: { applies: 'local', default: '`ratchet-sync`', describe: 'The sync queue `npm start` creates when SYNC_PROVIDERS is set' },
   [V.dynamoEndpoint]: { applies: 'local', default: 'the embedded dynalite', describe: 'When set, used instead of the embedded emulator (LocalStack, a dynalite you run, or a real endpoint); the CLI then targets it' },
   [V.sqsEndpoint]: { applies: 'local', default: 'the embedded fauxqs', describe: 'When set, used instead of the embedded SQS emulator' },
   [V.inboxTtlDays]: {
@@ -125,6 +128,7 @@ export const NAME_VARIABLES = {
   [V.queueName]: { pattern: /^[A-Za-z0-9_-]{1,76}$/, expected: "1-76 letters, digits, '_' or '-' (an SQS queue name, before the -dlq suffix)" },
   [V.sesQueueName]: { pattern: /^[A-Za-z0-9_-]{1,80}$/, expected: "1-80 letters, digits, '_' or '-' (an SQS queue name)" },
   [V.sesDeadLetterQueue]: { pattern: /^[A-Za-z0-9_-]{1,80}$/, expected: "1-80 letters, digits, '_' or '-' (an SQS queue name)" },
+  [V.syncQueueName]: { pattern: /^[A-Za-z0-9_-]{1,76}$/, expected: "1-76 letters, digits, '_' or '-' (an SQS queue name, before the -dead-letters suffix)" },
   [V.dynamoEndpoint]: { pattern: /^https?:\/\/[^\s/]+/, expected: 'an http(s) URL' },
   [V.sqsEndpoint]: { pattern: /^https?:\/\/[^\s/]+/, expected: 'an http(s) URL' },
 } as const satisfies Record<string, NameVariable>;

@@ -39,6 +39,9 @@ export const BAD_VALUES: Record<string, string> = {
   SOFT_BOUNCE_LIMIT: '0',
   SOFT_BOUNCE_WINDOW_DAYS: '0',
   TOPIC_ALIASES: 'not json',
+  SES_QUEUE_NAME: 'not a queue name',
+  SES_DEAD_LETTER_QUEUE: 'not a queue name',
+  SYNC_QUEUE_NAME: 'not a queue name',
 };
 
 /** Read by the runtime, but with no value `npm start` can refuse on one machine: why, per variable. */
@@ -46,10 +49,10 @@ export const NOT_REFUSABLE: Record<string, string> = {
   AWS_REGION: 'any name; the emulators accept every region, AWS refuses an unknown one itself',
   AWS_DEFAULT_REGION: 'as AWS_REGION',
   QUEUE_URL: 'the local runtime creates its own queue and ignores it',
-  SES_QUEUE_NAME: 'the SES feed (its own branch adds its checks)',
   SES_QUEUE_URL: 'the SES feed, AWS only',
-  SES_DEAD_LETTER_QUEUE: 'a name or URL; a missing queue is reported by ses redrive and doctor',
   SES_DEAD_LETTER_QUEUE_URL: 'the SES feed, AWS only',
+  SYNC_QUEUE_URL: 'the sync queue, AWS only',
+  SYNC_DEAD_LETTER_QUEUE_URL: 'the sync dead letters, AWS only',
   ...Object.fromEntries(
     [...PROVIDERS, UNSUBSCRIBE_PROVIDER].flatMap((p) => (p.secretArnVariable ? [[p.secretArnVariable, 'AWS only: locally the credentials come from the environment']] : [])),
   ),
