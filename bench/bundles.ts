@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { onCleanup } from './lib/cleanup.js';
 import { fmt, fmtBytes, fmtRatio, median, pairedRatio } from './lib/stats.js';
 import type { SectionResult, Verdict } from './lib/types.js';
@@ -93,7 +93,12 @@ async function cdkBuildOptions(): Promise<BuildOptions> {
   };
 }
 
-async function bundle(name: string, entry: { file: string } | { contents: string }, outDir: string, options: BuildOptions): Promise<Bundle> {
+async function bundle(
+  name: string,
+  entry: { file: string } | { contents: string },
+  outDir: string,
+  options: BuildOptions,
+): Promise<Bundle> {
   // index.mjs in a directory of its own, as in the CDK asset (the name ends up in the sourceMappingURL comment).
   const outfile = join(outDir, name, 'index.mjs');
   const result = await build({
@@ -104,7 +109,13 @@ async function bundle(name: string, entry: { file: string } | { contents: string
     outfile,
   });
   const code = readFileSync(outfile);
-  return { name, file: outfile, bytes: code.length, gzipBytes: gzipSync(code, { level: 9 }).length, packages: packageSizes(result.metafile!) };
+  return {
+    name,
+    file: outfile,
+    bytes: code.length,
+    gzipBytes: gzipSync(code, { level: 9 }).length,
+    packages: packageSizes(result.metafile!),
+  };
 }
 
 function packageSizes(metafile: Metafile): Array<[string, number]> {
@@ -185,31 +196,59 @@ export async function benchBundles(options: BundlesOptions = {}): Promise<Sectio
 
     const pairs = [
       { label: 'edge', ours: bundles.edge, baseline: bundles.edgeBaseline, key: 'edge', baseKey: 'edgeBaseline' },
-      { label: 'consumer', ours: bundles.consumer, baseline: bundles.consumerBaseline, key: 'consumer', baseKey: 'consumerBaseline' },
+      {
+        label: 'consumer',
+        ours: bundles.consumer,
+        baseline: bundles.consumerBaseline,
+        key: 'consumer',
+        baseKey: 'consumerBaseline',
+      },
     ];
     const sizeRows: string[][] = [];
     const loadRows: string[][] = [];
     const verdicts: Verdict[] = [];
     for (const pair of pairs) {
-      for (const [label, b] of [[`${pair.label} (lambdas/${pair.label}.ts)`, pair.ours], [`${pair.label} baseline (SDK clients only)`, pair.baseline]] as const) {
+      for (const [label, b] of [
+        [`${pair.label} (lambdas/${pair.label}.ts)`, pair.ours],
+        [`${pair.label} baseline (SDK clients only)`, pair.baseline],
+      ] as const) {
         sizeRows.push([label, fmtBytes(b.bytes), fmtBytes(b.gzipBytes), topPackages(b)]);
       }
       const ratio = pairedRatio(imports(pair.key), imports(pair.baseKey));
       const meets = ratio <= TARGET_RATIO;
       loadRows.push(
         [`${pair.label}`, fmt(median(imports(pair.key))), fmt(median(processes(pair.key))), '', '', ''],
-        [`${pair.label} baseline`, fmt(median(imports(pair.baseKey))), fmt(median(processes(pair.baseKey))), fmtRatio(ratio), `≤ ${fmtRatio(TARGET_RATIO)}`, meets ? 'meets' : 'misses'],
+        [
+          `${pair.label} baseline`,
+          fmt(median(imports(pair.baseKey))),
+          fmt(median(processes(pair.baseKey))),
+          fmtRatio(ratio),
+          `≤ ${fmtRatio(TARGET_RATIO)}`,
+          meets ? 'meets' : 'misses',
+        ],
       );
-      verdicts.push({ subject: `${pair.label} bundle load time / SDK-clients baseline`, target: `≤ ${fmtRatio(TARGET_RATIO)}`, measured: fmtRatio(ratio), meets });
+      verdicts.push({
+        subject: `${pair.label} bundle load time / SDK-clients baseline`,
+        target: `≤ ${fmtRatio(TARGET_RATIO)}`,
+        measured: fmtRatio(ratio),
+        meets,
+      });
     }
-    loadRows.push(['empty module (Node start-up floor)', fmt(median(imports('empty'))), fmt(median(processes('empty'))), '', '', '']);
+    loadRows.push([
+      'empty module (Node start-up floor)',
+      fmt(median(imports('empty'))),
+      fmt(median(processes('empty'))),
+      '',
+      '',
+      '',
+    ]);
     const sizeRatio = (a: Bundle, b: Bundle) => fmtRatio(a.gzipBytes / b.gzipBytes);
 
     return {
       id: 'bundles',
       title: '4. Bundles: size and module load time',
       method: [
-        '**Bundling** uses esbuild (the project\'s own, via its JS API) with the options the CDK construct passes: NodejsFunction in `lib/constructs/handler-function.ts` becomes `--bundle --target=node22 --platform=node --format=esm --minify --sourcemap --sources-content=false --main-fields=module,main --banner:js=<createRequire banner>` with no externals (aws-cdk-lib `aws-lambda-nodejs/lib/bundling.js`). The banner is imported from the construct; the other options are mirrored by hand, since they are literals inside its constructor. Output goes to a temp dir; sizes are of the `.mjs` (the source map is separate and not loaded).',
+        "**Bundling** uses esbuild (the project's own, via its JS API) with the options the CDK construct passes: NodejsFunction in `lib/constructs/handler-function.ts` becomes `--bundle --target=node22 --platform=node --format=esm --minify --sourcemap --sources-content=false --main-fields=module,main --banner:js=<createRequire banner>` with no externals (aws-cdk-lib `aws-lambda-nodejs/lib/bundling.js`). The banner is imported from the construct; the other options are mirrored by hand, since they are literals inside its constructor. Output goes to a temp dir; sizes are of the `.mjs` (the source map is separate and not loaded).",
         '**Baselines** hold only the SDK clients each handler uses, imported and instantiated at module scope: edge = DynamoDBClient + DynamoDBDocumentClient, SQSClient, SNSClient, SecretsManagerClient; consumer = DynamoDBClient + DynamoDBDocumentClient (the consumer never calls SQS itself: the event source does).',
         `**Load time** = \`await import(bundle)\` timed inside a fresh \`node loader.mjs <file-url>\` process (Node ${process.version}; the Lambda runtime is Node 22), with AWS_REGION, QUEUE_URL, INBOX_TABLE, SUPPRESSION_TABLE and dummy AWS credentials set, so the module scope builds its clients as in Lambda. ${RUNS} runs per bundle after one untimed load each, interleaved round-robin with a rotating start; medians; ratio = median of per-round ratios. "process ms" is the whole spawn-to-exit wall time, for context.`,
         'gzip is level 9 of the `.mjs`, roughly what the deployment zip stores.',
@@ -222,7 +261,14 @@ export async function benchBundles(options: BundlesOptions = {}): Promise<Sectio
         },
         {
           caption: 'Load time.',
-          columns: ['bundle', 'import ms (median)', 'process ms (median)', 'ours / baseline (import)', 'target', 'verdict'],
+          columns: [
+            'bundle',
+            'import ms (median)',
+            'process ms (median)',
+            'ours / baseline (import)',
+            'target',
+            'verdict',
+          ],
           rows: loadRows,
         },
       ],

@@ -11,7 +11,7 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { createSuppressionClient } from '../lambdas/client/index.js';
 import type { NormalizedEvent } from '../lambdas/core/event.js';
 import { applyEvent } from '../lambdas/core/suppression/index.js';
-import { withBenchStack, type BenchStack } from './lib/local-stack.js';
+import { type BenchStack, withBenchStack } from './lib/local-stack.js';
 import { fmt, fmtRatio, median, pairedRatio } from './lib/stats.js';
 import type { SectionResult } from './lib/types.js';
 
@@ -28,7 +28,11 @@ export async function benchClientFilter(options: { log?: (line: string) => void 
     const table = stack.config.suppressionTable;
     await seed(stack, table);
     const emails = Array.from({ length: ADDRESSES }, (_, i) => `reader${i}@bench.example.com`);
-    const dynamo = new DynamoDBClient({ region: 'us-east-1', endpoint: stack.config.dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const dynamo = new DynamoDBClient({
+      region: 'us-east-1',
+      endpoint: stack.config.dynamoEndpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     const client = createSuppressionClient({ client: dynamo, tableName: table, concurrency: CONCURRENCY });
 
     const filter = async () => (await client.filterSendable(emails, { topic: 'newsletter' })).sendable.length;
@@ -66,8 +70,17 @@ export async function benchClientFilter(options: { log?: (line: string) => void 
           ],
         },
       ],
-      verdicts: [{ subject: 'filterSendable / bare BatchGetItem throughput', target: `≥ ${TARGET}×`, measured: fmtRatio(ratio), meets: ratio >= TARGET }],
-      notes: [`${sendable.toLocaleString('en-US')} of ${ADDRESSES.toLocaleString('en-US')} sendable in the last round.`],
+      verdicts: [
+        {
+          subject: 'filterSendable / bare BatchGetItem throughput',
+          target: `≥ ${TARGET}×`,
+          measured: fmtRatio(ratio),
+          meets: ratio >= TARGET,
+        },
+      ],
+      notes: [
+        `${sendable.toLocaleString('en-US')} of ${ADDRESSES.toLocaleString('en-US')} sendable in the last round.`,
+      ],
       wallMs: performance.now() - started,
     };
   });
@@ -96,11 +109,22 @@ async function seed(stack: BenchStack, table: string): Promise<void> {
   const records = Array.from({ length: WITH_RECORDS }, (_, i) => {
     const recipient = `reader${i * 3}@bench.example.com`;
     const kind = i % 3 === 0 ? 'complaint' : 'unsubscribe';
-    const event: NormalizedEvent = { provider: 'generic', eventId: `b${i}`, recipient, kind, occurredAt: 1, detail: {}, raw: '', ...(i % 3 === 1 ? { topic: 'newsletter' } : {}) };
+    const event: NormalizedEvent = {
+      provider: 'generic',
+      eventId: `b${i}`,
+      recipient,
+      kind,
+      occurredAt: 1,
+      detail: {},
+      raw: '',
+      ...(i % 3 === 1 ? { topic: 'newsletter' } : {}),
+    };
     return applyEvent(undefined, event).record;
   });
   for (let i = 0; i < records.length; i += 25) {
-    const batch = records.slice(i, i + 25).map((Item) => ({ PutRequest: { Item: { ...Item, version: 1, updatedAt: 1 } } }));
+    const batch = records
+      .slice(i, i + 25)
+      .map((Item) => ({ PutRequest: { Item: { ...Item, version: 1, updatedAt: 1 } } }));
     await stack.clients.doc.send(new BatchWriteCommand({ RequestItems: { [table]: batch } }));
   }
 }

@@ -16,7 +16,7 @@ import { lowerCaseHeaders } from '../lambdas/core/request.js';
 import { CONSUMER, DEFAULT_INBOX_TTL_DAYS } from '../lib/definitions.js';
 import { genericDemo } from '../lib/demo/generic.js';
 import { runClosedLoop } from './lib/load.js';
-import { withBenchStack, type BenchStack } from './lib/local-stack.js';
+import { type BenchStack, withBenchStack } from './lib/local-stack.js';
 import { fmt, sleep } from './lib/stats.js';
 import type { SectionResult } from './lib/types.js';
 
@@ -38,11 +38,16 @@ export async function benchConsumerDrain(options: ConsumerDrainOptions = {}): Pr
     const events = await makeEvents(stack);
     await enqueueBacklog(stack, events);
     const before = await stack.queueDepth();
-    if (before.visible !== TOTAL) throw new Error(`backlog: expected ${TOTAL} queued messages, found ${before.visible}`);
-    log(`  backlog of ${TOTAL} events in place in ${fmt((performance.now() - setupStart) / 1000)} s (untimed); draining…`);
+    if (before.visible !== TOTAL)
+      throw new Error(`backlog: expected ${TOTAL} queued messages, found ${before.visible}`);
+    log(
+      `  backlog of ${TOTAL} events in place in ${fmt((performance.now() - setupStart) / 1000)} s (untimed); draining…`,
+    );
 
     const applied = () =>
-      [...stack.counters.totals.entries()].filter(([key]) => key.startsWith('EventsApplied{')).reduce((n, [, v]) => n + v, 0);
+      [...stack.counters.totals.entries()]
+        .filter(([key]) => key.startsWith('EventsApplied{'))
+        .reduce((n, [, v]) => n + v, 0);
     const cpuStart = process.cpuUsage();
     const drainStart = performance.now();
     stack.poller.start();
@@ -63,7 +68,8 @@ export async function benchConsumerDrain(options: ConsumerDrainOptions = {}): Pr
       await stack.poller.stop();
     }
     const cpu = process.cpuUsage(cpuStart);
-    if (drainMs === undefined) throw new Error(`drain did not finish in ${DRAIN_TIMEOUT_MS / 1000} s: ${applied()} of ${TOTAL} applied`);
+    if (drainMs === undefined)
+      throw new Error(`drain did not finish in ${DRAIN_TIMEOUT_MS / 1000} s: ${applied()} of ${TOTAL} applied`);
 
     const after = await stack.queueDepth();
     const rows = (await scanAll(stack, stack.config.inboxTable)).filter((row) => row.body !== undefined);
@@ -76,13 +82,23 @@ export async function benchConsumerDrain(options: ConsumerDrainOptions = {}): Pr
       title: '5. Consumer drain rate (local stack)',
       method: [
         `Backlog: ${ADDRESSES.toLocaleString('en-US')} addresses × ${EVENTS_PER_ADDRESS} events (each address gets one of each of ${KINDS.join(', ')}, in a per-address rotated order and with increasing timestamps), queued round-robin so an address's events are ${ADDRESSES} messages apart.`,
-        'Put in place directly, not through HTTP (untimed): the generic provider\'s `receive` on demo-signed requests makes the NormalizedEvents, `SqsEventQueue.send` enqueues them (SendMessageBatch) and `DynamoInbox.store` writes the inbox rows (the edge\'s conditional put), in the edge\'s order. The consumer never touches the inbox.',
+        "Put in place directly, not through HTTP (untimed): the generic provider's `receive` on demo-signed requests makes the NormalizedEvents, `SqsEventQueue.send` enqueues them (SendMessageBatch) and `DynamoInbox.store` writes the inbox rows (the edge's conditional put), in the edge's order. The consumer never touches the inbox.",
         `Then the runtime's \`QueuePoller\` starts with its defaults (${CONSUMER.maxConcurrency} receive loops = the event source's maximum concurrency, batches of ${CONSUMER.batchSize}): receive → consumer handler (suppression ratchet: consistent read + version-guarded put per event, skipped when nothing changes) → delete. Timed from \`start()\` until all ${TOTAL.toLocaleString('en-US')} events are counted applied and the queue shows nothing visible or in flight (checked every 50 ms).`,
         '**CPU ms/event** = whole-process CPU (poller, consumer, dynalite and fauxqs share one process) per event during the drain.',
       ],
       tables: [
         {
-          columns: ['events', 'addresses', 'poller loops × batch', 'drain s', 'events/s', 'CPU ms/event', 'inbox rows', 'addresses suppressed', 'DLQ'],
+          columns: [
+            'events',
+            'addresses',
+            'poller loops × batch',
+            'drain s',
+            'events/s',
+            'CPU ms/event',
+            'inbox rows',
+            'addresses suppressed',
+            'DLQ',
+          ],
           rows: [
             [
               String(TOTAL),
@@ -121,7 +137,10 @@ async function makeEvents(stack: BenchStack): Promise<NormalizedEvent[]> {
     for (let address = 0; address < ADDRESSES; address++) {
       const kind = KINDS[(address + step) % KINDS.length]!;
       const signed = genericDemo.sign(kind, `drain-${address}@bench.example.com`, credentials, base + step * 1000);
-      const receipt = await provider.receive({ body: Buffer.from(signed.body), headers: lowerCaseHeaders(signed.headers) });
+      const receipt = await provider.receive({
+        body: Buffer.from(signed.body),
+        headers: lowerCaseHeaders(signed.headers),
+      });
       events.push(...receipt.events);
     }
   }
@@ -135,7 +154,9 @@ async function enqueueBacklog(stack: BenchStack, events: readonly NormalizedEven
   // The edge's order: send first (queue order = event order), then store.
   const queued: QueuedEvent[] = events.map(({ raw: _raw, ...rest }, i) => ({ pk: rows[i]!.pk, event: rest }));
   await new SqsEventQueue(sqs, () => stack.queues.queueUrl).send(queued);
-  const stored = await runClosedLoop(rows, 32, async (row) => ((await inbox.store(row)) ? true : `not stored: ${row.pk}`));
+  const stored = await runClosedLoop(rows, 32, async (row) =>
+    (await inbox.store(row)) ? true : `not stored: ${row.pk}`,
+  );
   if (stored.failures > 0) throw new Error(`backlog store failed: ${stored.failureSamples.join('; ')}`);
 }
 

@@ -19,9 +19,9 @@ import { lowerCaseHeaders } from '../lambdas/core/request.js';
 import { INBOX_TABLE } from '../lib/definitions.js';
 import { sesDemo } from '../lib/demo/ses.js';
 import type { SignedDemoRequest } from '../lib/demo/types.js';
-import { runClosedLoop, type LoadResult } from './lib/load.js';
-import { withLoadProcess, type LoadProcess, type RemoteLoadResult, type StagedBatch } from './lib/load-process.js';
-import { SILENT_LOG, withBenchStack, type BenchStack } from './lib/local-stack.js';
+import { type LoadResult, runClosedLoop } from './lib/load.js';
+import { type LoadProcess, type RemoteLoadResult, type StagedBatch, withLoadProcess } from './lib/load-process.js';
+import { type BenchStack, SILENT_LOG, withBenchStack } from './lib/local-stack.js';
 import { profileComparisonTable, profileShares } from './lib/profile.js';
 import { fmt, fmtRatio, median, percentile } from './lib/stats.js';
 import type { SectionResult } from './lib/types.js';
@@ -56,10 +56,17 @@ export interface EdgeAdmissionOptions {
 export async function benchEdgeAdmission(options: EdgeAdmissionOptions = {}): Promise<SectionResult> {
   const log = options.log ?? (() => undefined);
   const started = performance.now();
-  return withBenchStack((stack) => withLoadProcess((client) => measure(stack, client, log, started)), { background: true });
+  return withBenchStack((stack) => withLoadProcess((client) => measure(stack, client, log, started)), {
+    background: true,
+  });
 }
 
-async function measure(stack: BenchStack, client: LoadProcess, log: (line: string) => void, started: number): Promise<SectionResult> {
+async function measure(
+  stack: BenchStack,
+  client: LoadProcess,
+  log: (line: string) => void,
+  started: number,
+): Promise<SectionResult> {
   const signing = { ms: 0, count: 0 };
   let serial = 0;
   const sign = (count: number): SignedDemoRequest[] => {
@@ -91,7 +98,9 @@ async function measure(stack: BenchStack, client: LoadProcess, log: (line: strin
   const inProcessRequests = Array.from({ length: ROUNDS }, () => sign(perRound));
   const profiledEdge = await paths.stageEdge(sign(PROFILED_REQUESTS));
   const profiledInProcess = sign(PROFILED_REQUESTS);
-  log(`  signed ${signing.count} SNS messages in ${fmt(signing.ms / 1000)} s (untimed); running ${ROUNDS} alternating rounds…`);
+  log(
+    `  signed ${signing.count} SNS messages in ${fmt(signing.ms / 1000)} s (untimed); running ${ROUNDS} alternating rounds…`,
+  );
   const runs: Record<Path, Run[]> = { edge: [], inProcess: [], bare: [] };
   for (let r = 0; r < ROUNDS; r++) {
     const order: Path[] = r % 2 === 0 ? ['edge', 'inProcess', 'bare'] : ['bare', 'inProcess', 'edge'];
@@ -115,7 +124,12 @@ async function measure(stack: BenchStack, client: LoadProcess, log: (line: strin
   const edge = combine(runs.edge);
   const inProcess = combine(runs.inProcess);
   const bare = combine(runs.bare);
-  for (const [what, run] of [['edge', edge], ['in-process edge', inProcess], ['bare', bare]] as const) assertClean(what, run);
+  for (const [what, run] of [
+    ['edge', edge],
+    ['in-process edge', inProcess],
+    ['bare', bare],
+  ] as const)
+    assertClean(what, run);
   const rate = (run: LoadResult) => run.count / (run.wallMs / 1000);
   const ratio = median(roundRatios);
   const inProcessRatio = median(runs.inProcess.map((run, r) => roundRate(run) / roundRate(runs.bare[r]!)));
@@ -136,23 +150,36 @@ async function measure(stack: BenchStack, client: LoadProcess, log: (line: strin
 
   // Per-request main-thread µs from the profiles, grouped: what the emulator round trips cost (SDK
   // clients + both emulators), what our code costs, and where an edge request spends more than a bare one.
-  const perRequest = (p: { shares: ReadonlyArray<{ category: string; us: number }> }, match: (category: string) => boolean) =>
-    p.shares.filter((s) => match(s.category)).reduce((n, s) => n + s.us, 0) / PROFILED_REQUESTS;
+  const perRequest = (
+    p: { shares: ReadonlyArray<{ category: string; us: number }> },
+    match: (category: string) => boolean,
+  ) => p.shares.filter((s) => match(s.category)).reduce((n, s) => n + s.us, 0) / PROFILED_REQUESTS;
   const isSdk = (c: string) => c.startsWith('AWS SDK');
   const isEmulator = (c: string) => /^(DynamoDB emulator|SQS emulator)/.test(c);
   const isStore = (c: string) => isSdk(c) || isEmulator(c);
   const isBusy = (c: string) => !c.startsWith('idle');
-  const store = { edge: perRequest(profiled.edge, isStore), inProcess: perRequest(profiled.inProcess, isStore), bare: perRequest(profiled.bare, isStore) };
+  const store = {
+    edge: perRequest(profiled.edge, isStore),
+    inProcess: perRequest(profiled.inProcess, isStore),
+    bare: perRequest(profiled.bare, isStore),
+  };
   const sdk = { edge: perRequest(profiled.edge, isSdk), bare: perRequest(profiled.bare, isSdk) };
   const emulators = { edge: perRequest(profiled.edge, isEmulator), bare: perRequest(profiled.bare, isEmulator) };
   const idle = perRequest(profiled.edge, (c) => c.startsWith('idle'));
-  const busy = { edge: perRequest(profiled.edge, isBusy), inProcess: perRequest(profiled.inProcess, isBusy), bare: perRequest(profiled.bare, isBusy) };
+  const busy = {
+    edge: perRequest(profiled.edge, isBusy),
+    inProcess: perRequest(profiled.inProcess, isBusy),
+    bare: perRequest(profiled.bare, isBusy),
+  };
   const ours = perRequest(profiled.edge, (c) => c.startsWith('Ratchet: edge'));
   const cpu = { edge: edge.cpuMs / edge.count, bare: bare.cpuMs / bare.count };
   const hopCpuUs = 1000 * (cpu.edge - inProcess.cpuMs / inProcess.count);
   const categories = new Set([...profiled.edge.shares, ...profiled.bare.shares].map((x) => x.category).filter(isBusy));
   const deltas = [...categories]
-    .map((category) => ({ category, us: perRequest(profiled.edge, (c) => c === category) - perRequest(profiled.bare, (c) => c === category) }))
+    .map((category) => ({
+      category,
+      us: perRequest(profiled.edge, (c) => c === category) - perRequest(profiled.bare, (c) => c === category),
+    }))
     .sort((x, y) => y.us - x.us)
     .map((d) => `${d.category} ${d.us >= 0 ? '+' : '−'}${fmt(Math.abs(d.us))}`)
     .join(', ');
@@ -179,7 +206,16 @@ async function measure(stack: BenchStack, client: LoadProcess, log: (line: strin
     ],
     tables: [
       {
-        columns: ['path', 'requests', 'requests/s', 'p50 ms', 'p99 ms', 'runtime CPU ms/request', 'client CPU ms/request', '÷ bare'],
+        columns: [
+          'path',
+          'requests',
+          'requests/s',
+          'p50 ms',
+          'p99 ms',
+          'runtime CPU ms/request',
+          'client CPU ms/request',
+          '÷ bare',
+        ],
         rows: [
           row('edge (HTTP from a client process, SES v2)', edge),
           row('edge (in-process, informational)', inProcess),
@@ -200,10 +236,19 @@ async function measure(stack: BenchStack, client: LoadProcess, log: (line: strin
       ),
     ],
     verdicts: [
-      { subject: 'Edge admission throughput (HTTP, from a client process) / bare PutItem+SendMessage', target: `≥ ${fmtRatio(TARGET_RATIO)}`, measured: fmtRatio(ratio), meets },
+      {
+        subject: 'Edge admission throughput (HTTP, from a client process) / bare PutItem+SendMessage',
+        target: `≥ ${fmtRatio(TARGET_RATIO)}`,
+        measured: fmtRatio(ratio),
+        meets,
+      },
     ],
     informational: [
-      { subject: 'Edge admission throughput, in-process (no HTTP) / bare', measured: fmtRatio(inProcessRatio), note: `what the HTTP hop costs: ${fmt(hopCpuUs)} µs of runtime CPU per request` },
+      {
+        subject: 'Edge admission throughput, in-process (no HTTP) / bare',
+        measured: fmtRatio(inProcessRatio),
+        note: `what the HTTP hop costs: ${fmt(hopCpuUs)} µs of runtime CPU per request`,
+      },
     ],
     notes,
     wallMs: performance.now() - started,
@@ -235,7 +280,12 @@ function admissionPaths(stack: BenchStack, client: LoadProcess): AdmissionPaths 
         });
         return response.status === 200 ? true : `status ${response.status} ${JSON.stringify(response.body)}`;
       }),
-    bare: (count) => runClosedLoop(Array.from({ length: count }, (_, i) => i), CONCURRENCY, bareOnce),
+    bare: (count) =>
+      runClosedLoop(
+        Array.from({ length: count }, (_, i) => i),
+        CONCURRENCY,
+        bareOnce,
+      ),
   };
 }
 
@@ -251,7 +301,14 @@ function bareAdmission(stack: BenchStack): () => Promise<boolean> {
     const nowMs = Date.now();
     const kind = KINDS[serial++ % KINDS.length]!;
     // A real queued event, sized like the edge's message, so the running consumer does the same work for it.
-    const event = { provider: 'bare', eventId: id, recipient: `b${serial}@bench.example.com`, kind, occurredAt: nowMs, detail: { providerEventType: 'x'.repeat(BARE_MESSAGE_BYTES - 200) } };
+    const event = {
+      provider: 'bare',
+      eventId: id,
+      recipient: `b${serial}@bench.example.com`,
+      kind,
+      occurredAt: nowMs,
+      detail: { providerEventType: 'x'.repeat(BARE_MESSAGE_BYTES - 200) },
+    };
     await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify({ pk, event }) }));
     await doc.send(
       new PutCommand({
@@ -279,7 +336,9 @@ async function waitForDrain(stack: BenchStack): Promise<{ ms?: number }> {
 function combine(runs: readonly Run[]): Run {
   const clientCpu = runs.map((r) => r.clientCpuMs);
   return {
-    clientCpuMs: clientCpu.every((ms) => ms !== undefined) ? clientCpu.reduce((n: number, ms) => n + ms!, 0) : undefined,
+    clientCpuMs: clientCpu.every((ms) => ms !== undefined)
+      ? clientCpu.reduce((n: number, ms) => n + ms!, 0)
+      : undefined,
     count: runs.reduce((n, r) => n + r.count, 0),
     concurrency: runs[0]!.concurrency,
     wallMs: runs.reduce((n, r) => n + r.wallMs, 0),
@@ -292,7 +351,9 @@ function combine(runs: readonly Run[]): Run {
 
 function assertClean(what: string, result: LoadResult): void {
   if (result.failures > 0) {
-    throw new Error(`${what}: ${result.failures}/${result.count} requests failed, e.g. ${result.failureSamples.join('; ')}`);
+    throw new Error(
+      `${what}: ${result.failures}/${result.count} requests failed, e.g. ${result.failureSamples.join('; ')}`,
+    );
   }
 }
 

@@ -35,7 +35,7 @@ export function renderReport(info: RunInfo, sections: readonly SectionResult[]):
     '',
   );
   out.push(
-    '> **Read this first.** The machine is shared with other work and noisy (see the load average above), and it has 2 cores. So every figure is a median over repeated batches or runs (p99 where latency is the point), and every comparison is a ratio of two things measured side by side, interleaved, in this same run. Absolute numbers are not claims about production: the pipeline sections run the HTTP front, the handlers and the DynamoDB and SQS emulators in one Node process (the runtime), where AWS would spread that work over Lambda, API Gateway, DynamoDB and SQS; their HTTP requests come from a second Node process over loopback, as a real sender\'s would.',
+    "> **Read this first.** The machine is shared with other work and noisy (see the load average above), and it has 2 cores. So every figure is a median over repeated batches or runs (p99 where latency is the point), and every comparison is a ratio of two things measured side by side, interleaved, in this same run. Absolute numbers are not claims about production: the pipeline sections run the HTTP front, the handlers and the DynamoDB and SQS emulators in one Node process (the runtime), where AWS would spread that work over Lambda, API Gateway, DynamoDB and SQS; their HTTP requests come from a second Node process over loopback, as a real sender's would.",
     '',
   );
 
@@ -43,7 +43,7 @@ export function renderReport(info: RunInfo, sections: readonly SectionResult[]):
   out.push(
     `- Everything: \`npm run bench\` → \`tsx bench/run.ts\` (this run: ${(info.wallMs / 1000).toFixed(0)} s); it writes this file.`,
     '- The sections live in `bench/`: `verify-sns.ts` (§1), `verify-providers.ts` (§2), `edge-admission.ts` (§3), `bundles.ts` (§4), `consumer-drain.ts` (§5), `sendgrid-batch.ts` (§6); shared helpers in `bench/lib/` (statistics, interleaved micro-benchmarks, closed-loop load, the out-of-process HTTP load client `load-worker.ts` and its parent side `load-process.ts`, the local stack, the CPU profile summary).',
-    '- §4 bundles as `esbuild --bundle lambdas/<entry>.ts --target=node22 --platform=node --format=esm --minify --sourcemap --sources-content=false --main-fields=module,main --banner:js=<createRequire banner>` (the flags aws-cdk-lib derives from the construct\'s bundling props) and times `node loader.mjs file:///…/index.mjs`, where the loader timestamps around `await import(…)`.',
+    "- §4 bundles as `esbuild --bundle lambdas/<entry>.ts --target=node22 --platform=node --format=esm --minify --sourcemap --sources-content=false --main-fields=module,main --banner:js=<createRequire banner>` (the flags aws-cdk-lib derives from the construct's bundling props) and times `node loader.mjs file:///…/index.mjs`, where the loader timestamps around `await import(…)`.",
     '- §3, §5 and §6 start the local runtime (`startLocalRuntime`: dynalite + fauxqs in process, silent log; the poller runs throughout §3, as under `npm start`, and only from the timed start in §5) on a random port with a temp data dir and fresh demo credentials, and stop it and remove the dir afterwards. §3 and §6 send their HTTP requests from a child process (`child_process.fork` of `bench/lib/load-worker.ts` with `--import tsx`), signed beforehand in the parent and handed over before the timed window.',
     '',
   );
@@ -55,7 +55,13 @@ export function renderReport(info: RunInfo, sections: readonly SectionResult[]):
     '',
     table({
       columns: ['section', 'what', 'target', 'measured', 'verdict'],
-      rows: verdicts.map((v) => [v.section.replace(/^(\d+)\..*$/, '§$1'), v.subject, v.target, v.measured, v.meets ? 'meets' : '**misses**']),
+      rows: verdicts.map((v) => [
+        v.section.replace(/^(\d+)\..*$/, '§$1'),
+        v.subject,
+        v.target,
+        v.measured,
+        v.meets ? 'meets' : '**misses**',
+      ]),
     }),
     '',
   );

@@ -5,8 +5,9 @@
  * the timed pipeline runs. The report lists sections in their numbered order.
  */
 import { writeFileSync } from 'node:fs';
-import { cpus, loadavg, platform, release, arch } from 'node:os';
+import { arch, cpus, loadavg, platform, release } from 'node:os';
 import { resolve } from 'node:path';
+import { currentCostSection } from '../cost/report.js';
 import { benchBundles } from './bundles.js';
 import { benchClientFilter } from './client-filter.js';
 import { benchConsumerDrain } from './consumer-drain.js';
@@ -14,14 +15,13 @@ import { benchEdgeAdmission } from './edge-admission.js';
 import { runCleanups } from './lib/cleanup.js';
 import type { SectionResult } from './lib/types.js';
 import { renderReport } from './report.js';
-import { currentCostSection } from '../cost/report.js';
 import { benchSendgridBatch } from './sendgrid-batch.js';
 import { benchSesFeedDrain } from './ses-feed-drain.js';
+import { benchSuppressionImport } from './suppression-import.js';
+import { benchSyncThroughput } from './sync-throughput.js';
+import { benchUnsubscribeTokens } from './unsubscribe-tokens.js';
 import { benchProviderVerification } from './verify-providers.js';
 import { benchSnsVerification } from './verify-sns.js';
-import { benchSuppressionImport } from './suppression-import.js';
-import { benchUnsubscribeTokens } from './unsubscribe-tokens.js';
-import { benchSyncThroughput } from './sync-throughput.js';
 
 // The SDK's "Node 20 support ends" notice would print once per client; it says nothing about speed.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -112,7 +112,9 @@ async function main(): Promise<number> {
   const cost = only ? undefined : currentCostSection(OUTPUT);
   writeFileSync(target, cost ? `${report.trimEnd()}\n\n${cost}\n` : report);
   const verdicts = sections.flatMap((s) => s.verdicts);
-  log(`\nWrote ${target}: ${verdicts.filter((v) => v.meets).length}/${verdicts.length} targets met, ${failures.length} section(s) failed, ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+  log(
+    `\nWrote ${target}: ${verdicts.filter((v) => v.meets).length}/${verdicts.length} targets met, ${failures.length} section(s) failed, ${((performance.now() - started) / 1000).toFixed(0)} s.`,
+  );
   return failures.length > 0 ? 1 : 0;
 }
 

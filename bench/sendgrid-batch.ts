@@ -9,8 +9,8 @@
 import type { ActionableKind } from '../lambdas/core/event.js';
 import { EDGE } from '../lib/definitions.js';
 import { sampleSendgridEvent, sendgridBatchBody, signSendgridBody } from '../lib/demo/sendgrid.js';
-import { withLoadProcess, type LoadProcess } from './lib/load-process.js';
-import { withBenchStack, type BenchStack } from './lib/local-stack.js';
+import { type LoadProcess, withLoadProcess } from './lib/load-process.js';
+import { type BenchStack, withBenchStack } from './lib/local-stack.js';
 import { profileShares, profileTable } from './lib/profile.js';
 import { fmt, fmtBytes, median } from './lib/stats.js';
 import type { SectionResult } from './lib/types.js';
@@ -24,7 +24,14 @@ const RUNS = 5;
  */
 const CUSTOM_ARGS_BYTES = 100;
 const TARGET_SECONDS = 3;
-const KINDS: readonly ActionableKind[] = ['delivered', 'delivered', 'soft_bounce', 'hard_bounce', 'complaint', 'unsubscribe'];
+const KINDS: readonly ActionableKind[] = [
+  'delivered',
+  'delivered',
+  'soft_bounce',
+  'hard_bounce',
+  'complaint',
+  'unsubscribe',
+];
 
 export interface SendgridBatchOptions {
   log?: (line: string) => void;
@@ -56,7 +63,11 @@ function makeBatch(stack: BenchStack, targetBytes: number): Batch {
 }
 
 function customArgs(i: number): Record<string, string> {
-  const args = { tenant_id: `tenant-${i % 37}`, campaign: 'ratchet-benchmark-campaign', template_id: `d-${String(i).padStart(32, '0')}` };
+  const args = {
+    tenant_id: `tenant-${i % 37}`,
+    campaign: 'ratchet-benchmark-campaign',
+    template_id: `d-${String(i).padStart(32, '0')}`,
+  };
   const size = Buffer.byteLength(JSON.stringify(args)) - 2;
   return { ...args, trace: 't'.repeat(Math.max(0, CUSTOM_ARGS_BYTES - size - 11)) };
 }
@@ -67,12 +78,18 @@ export async function benchSendgridBatch(options: SendgridBatchOptions = {}): Pr
   return withBenchStack((stack) => withLoadProcess((client) => measure(stack, client, log, started)));
 }
 
-async function measure(stack: BenchStack, client: LoadProcess, log: (line: string) => void, started: number): Promise<SectionResult> {
+async function measure(
+  stack: BenchStack,
+  client: LoadProcess,
+  log: (line: string) => void,
+  started: number,
+): Promise<SectionResult> {
   /** Hands the batch to the client process (untimed), then has it POST it; time to 200 is the client's. */
   const post = async (batch: Batch) => {
     const staged = await client.stage('sendgrid', [batch]);
     const result = await client.run(stack.url, staged, 1);
-    if (result.failures > 0) throw new Error(`SendGrid batch of ${batch.events} events: ${result.failureSamples.join('; ')}`);
+    if (result.failures > 0)
+      throw new Error(`SendGrid batch of ${batch.events} events: ${result.failureSamples.join('; ')}`);
     return { ms: result.latenciesMs[0]!, cpuMs: result.cpuMs, clientCpuMs: result.clientCpuMs };
   };
 
@@ -86,7 +103,9 @@ async function measure(stack: BenchStack, client: LoadProcess, log: (line: strin
     const batch = makeBatch(stack, TARGET_BODY_BYTES);
     const result = await post(batch);
     runs.push({ ...result, events: batch.events, bytes: Buffer.byteLength(batch.body) });
-    log(`  run ${run + 1}: ${batch.events} events, ${fmtBytes(Buffer.byteLength(batch.body))} → 200 in ${fmt(result.ms)} ms`);
+    log(
+      `  run ${run + 1}: ${batch.events} events, ${fmtBytes(Buffer.byteLength(batch.body))} → 200 in ${fmt(result.ms)} ms`,
+    );
   }
   const profiledBatch = makeBatch(stack, TARGET_BODY_BYTES);
   const profiled = await profileShares(() => post(profiledBatch));
@@ -100,15 +119,23 @@ async function measure(stack: BenchStack, client: LoadProcess, log: (line: strin
     title: '6. Big SendGrid batch through the local stack',
     method: [
       `One request holding ~${fmtBytes(TARGET_BODY_BYTES)} of SendGrid events (built with \`sampleSendgridEvent\`, framed with \`sendgridBatchBody\`: ${events} events, all actionable kinds), signed with the runtime's demo SendGrid key (\`signSendgridBody\`, current timestamp), POSTed to \`/webhooks/sendgrid\`. The edge's body cap is ${fmtBytes(EDGE.maxBodyBytes)}.`,
-      'The request comes from a separate client process (`bench/lib/load-worker.ts`, forked under tsx) over loopback, as a real sender\'s would; the batch is built and signed in the runtime process and handed to the client process before the timed window, so only the POST is timed. Time to 200 = from sending the request to the end of the response, client side. The 200 comes only after ECDSA verification over the whole body, strict JSON parsing and slicing, mapping every event, a conditional PutItem per event, and SendMessageBatch in chunks of 10 (the edge\'s default admission concurrency).',
+      "The request comes from a separate client process (`bench/lib/load-worker.ts`, forked under tsx) over loopback, as a real sender's would; the batch is built and signed in the runtime process and handed to the client process before the timed window, so only the POST is timed. Time to 200 = from sending the request to the end of the response, client side. The 200 comes only after ECDSA verification over the whole body, strict JSON parsing and slicing, mapping every event, a conditional PutItem per event, and SendMessageBatch in chunks of 10 (the edge's default admission concurrency).",
       `Each event also carries ~${CUSTOM_ARGS_BYTES} bytes of custom args (SendGrid copies a message's unique_args onto each of its events), so events weigh ~0.5 KB like real ones and the batch holds ~1,500.`,
       '**runtime CPU ms** = CPU time (user + system, all threads) of the runtime process (HTTP front, edge, dynalite and fauxqs) during the POST; **client CPU ms** = the same for the client process.',
-    `${RUNS} runs, each with freshly generated events (new sg_event_ids), after one untimed full-size warm-up batch (${fmt(warm.ms)} ms); the verdict is on the median.`,
+      `${RUNS} runs, each with freshly generated events (new sg_event_ids), after one untimed full-size warm-up batch (${fmt(warm.ms)} ms); the verdict is on the median.`,
     ],
     tables: [
       {
         columns: ['run', 'events', 'body', 'time to 200 ms', 'events/s', 'runtime CPU ms', 'client CPU ms'],
-        rows: runs.map((r, i) => [String(i + 1), String(r.events), fmtBytes(r.bytes), fmt(r.ms), fmt(r.events / (r.ms / 1000)), fmt(r.cpuMs), fmt(r.clientCpuMs)]),
+        rows: runs.map((r, i) => [
+          String(i + 1),
+          String(r.events),
+          fmtBytes(r.bytes),
+          fmt(r.ms),
+          fmt(r.events / (r.ms / 1000)),
+          fmt(r.cpuMs),
+          fmt(r.clientCpuMs),
+        ]),
       },
       {
         columns: ['median time to 200', 'min', 'max', 'target', 'verdict'],
@@ -127,8 +154,17 @@ async function measure(stack: BenchStack, client: LoadProcess, log: (line: strin
         profiled.shares,
       ),
     ],
-    verdicts: [{ subject: `SendGrid batch of ~${events} events (~${fmtBytes(TARGET_BODY_BYTES)}): time to 200`, target: `< ${TARGET_SECONDS} s`, measured: `${fmt(medianMs / 1000)} s`, meets }],
-    notes: [`Queue after the runs: ${depth.visible} messages (expected ${runs.reduce((n, r) => n + r.events, 0) + warmup.events + profiledBatch.events}, the warm-up and profiled batches included), ${depth.dlq} in the DLQ.`],
+    verdicts: [
+      {
+        subject: `SendGrid batch of ~${events} events (~${fmtBytes(TARGET_BODY_BYTES)}): time to 200`,
+        target: `< ${TARGET_SECONDS} s`,
+        measured: `${fmt(medianMs / 1000)} s`,
+        meets,
+      },
+    ],
+    notes: [
+      `Queue after the runs: ${depth.visible} messages (expected ${runs.reduce((n, r) => n + r.events, 0) + warmup.events + profiledBatch.events}, the warm-up and profiled batches included), ${depth.dlq} in the DLQ.`,
+    ],
     wallMs: performance.now() - started,
   };
 }

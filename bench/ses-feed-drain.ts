@@ -20,7 +20,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { chunk } from '../lambdas/core/pipeline/concurrency.js';
 import { INBOX_TABLE, SES_FEED } from '../lib/definitions.js';
 import { sesDemo } from '../lib/demo/ses.js';
-import { withBenchStack, type BenchStack } from './lib/local-stack.js';
+import { type BenchStack, withBenchStack } from './lib/local-stack.js';
 import { fmt, fmtRatio, median, pairedRatio, sleep } from './lib/stats.js';
 import type { SectionResult } from './lib/types.js';
 
@@ -44,7 +44,10 @@ export async function benchSesFeedDrain(options: { log?: (line: string) => void 
     const bare: Run[] = [];
     let sample = '';
     // One untimed warm-up of each side (JIT, the pinned certificate, connections), the same size.
-    for (const [url, drain] of [[stack.queues.sesQueueUrl, drainFeed], [bareUrl, (s: BenchStack, stop: () => void) => drainBare(s, bareUrl, stop)]] as const) {
+    for (const [url, drain] of [
+      [stack.queues.sesQueueUrl, drainFeed],
+      [bareUrl, (s: BenchStack, stop: () => void) => drainBare(s, bareUrl, stop)],
+    ] as const) {
       await fill(stack, url, sign(stack, -1));
       await timed((stop) => drain(stack, stop));
     }
@@ -60,10 +63,13 @@ export async function benchSesFeedDrain(options: { log?: (line: string) => void 
       bare.push(await timed((stop) => drainBare(stack, bareUrl, stop)));
       // The events both sides sent pile up in the events queue (the consumer is off): empty it between rounds.
       await stack.clients.sqs.send(new PurgeQueueCommand({ QueueUrl: stack.queues.queueUrl }));
-      log(`  round ${round + 1}: feed ${fmt(MESSAGES / (feed[round]!.ms / 1000))} msg/s, bare ${fmt(MESSAGES / (bare[round]!.ms / 1000))} msg/s`);
+      log(
+        `  round ${round + 1}: feed ${fmt(MESSAGES / (feed[round]!.ms / 1000))} msg/s, bare ${fmt(MESSAGES / (bare[round]!.ms / 1000))} msg/s`,
+      );
     }
     const depth = await stack.feedDepth();
-    if (depth.dlq !== 0) throw new Error(`${depth.dlq} envelopes were dead-lettered: the feed refused authentic messages`);
+    if (depth.dlq !== 0)
+      throw new Error(`${depth.dlq} envelopes were dead-lettered: the feed refused authentic messages`);
 
     const rate = (runs: Run[]) => median(runs.map((r) => MESSAGES / (r.ms / 1000)));
     const ratio = pairedRatio(
@@ -82,15 +88,48 @@ export async function benchSesFeedDrain(options: { log?: (line: string) => void 
       ],
       tables: [
         {
-          columns: ['side', 'messages', 'loops × batch', 'drain s (median)', 'messages/s (median)', 'CPU ms/message', 'runs (s)'],
+          columns: [
+            'side',
+            'messages',
+            'loops × batch',
+            'drain s (median)',
+            'messages/s (median)',
+            'CPU ms/message',
+            'runs (s)',
+          ],
           rows: [
-            ['feed', String(MESSAGES), `${SES_FEED.maxConcurrency} × ${SES_FEED.batchSize}`, fmt(median(feed.map((r) => r.ms)) / 1000), fmt(rate(feed)), fmt(cpu(feed)), feed.map((r) => fmt(r.ms / 1000)).join(', ')],
-            ['bare', String(MESSAGES), `${SES_FEED.maxConcurrency} × 10`, fmt(median(bare.map((r) => r.ms)) / 1000), fmt(rate(bare)), fmt(cpu(bare)), bare.map((r) => fmt(r.ms / 1000)).join(', ')],
+            [
+              'feed',
+              String(MESSAGES),
+              `${SES_FEED.maxConcurrency} × ${SES_FEED.batchSize}`,
+              fmt(median(feed.map((r) => r.ms)) / 1000),
+              fmt(rate(feed)),
+              fmt(cpu(feed)),
+              feed.map((r) => fmt(r.ms / 1000)).join(', '),
+            ],
+            [
+              'bare',
+              String(MESSAGES),
+              `${SES_FEED.maxConcurrency} × 10`,
+              fmt(median(bare.map((r) => r.ms)) / 1000),
+              fmt(rate(bare)),
+              fmt(cpu(bare)),
+              bare.map((r) => fmt(r.ms / 1000)).join(', '),
+            ],
           ],
         },
       ],
-      verdicts: [{ subject: 'SES feed drain rate / bare receive + puts + send + delete loop', target: `≥ ${TARGET_RATIO}×`, measured: fmtRatio(ratio), meets: ratio >= TARGET_RATIO }],
-      notes: [`Nothing was dead-lettered: all ${(MESSAGES * (RUNS + 1)).toLocaleString('en-US')} envelopes (warm-up included) were admitted.`],
+      verdicts: [
+        {
+          subject: 'SES feed drain rate / bare receive + puts + send + delete loop',
+          target: `≥ ${TARGET_RATIO}×`,
+          measured: fmtRatio(ratio),
+          meets: ratio >= TARGET_RATIO,
+        },
+      ],
+      notes: [
+        `Nothing was dead-lettered: all ${(MESSAGES * (RUNS + 1)).toLocaleString('en-US')} envelopes (warm-up included) were admitted.`,
+      ],
       wallMs: performance.now() - started,
     };
   });
@@ -98,13 +137,21 @@ export async function benchSesFeedDrain(options: { log?: (line: string) => void 
 
 function sign(stack: BenchStack, round: number): string[] {
   const credentials = stack.demo.ses!;
-  return Array.from({ length: MESSAGES }, (_, i) => sesDemo.sign('delivered', `feed-${round < 0 ? 'warm' : round}-${i}@bench.example.com`, credentials, Date.now()).body);
+  return Array.from(
+    { length: MESSAGES },
+    (_, i) =>
+      sesDemo.sign('delivered', `feed-${round < 0 ? 'warm' : round}-${i}@bench.example.com`, credentials, Date.now())
+        .body,
+  );
 }
 
 async function fill(stack: BenchStack, queueUrl: string, bodies: readonly string[]): Promise<void> {
   for (const batch of chunk(bodies, 10)) {
     const sent = await stack.clients.sqs.send(
-      new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.map((body, i) => ({ Id: String(i), MessageBody: body })) }),
+      new SendMessageBatchCommand({
+        QueueUrl: queueUrl,
+        Entries: batch.map((body, i) => ({ Id: String(i), MessageBody: body })),
+      }),
     );
     if ((sent.Failed ?? []).length > 0) throw new Error('could not fill the queue');
   }
@@ -146,7 +193,9 @@ async function drainBare(stack: BenchStack, queueUrl: string, stopClock: () => v
   let running = true;
   const loop = async () => {
     while (running) {
-      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+      );
       if (Messages.length === 0) continue;
       await Promise.all(
         Messages.map((m) =>
@@ -163,10 +212,18 @@ async function drainBare(stack: BenchStack, queueUrl: string, stopClock: () => v
       await sqs.send(
         new SendMessageBatchCommand({
           QueueUrl: stack.queues.queueUrl,
-          Entries: Messages.map((m, i) => ({ Id: String(i), MessageBody: JSON.stringify({ pk: `bare#${m.MessageId}`, event: m.Body!.slice(0, 400) }) })),
+          Entries: Messages.map((m, i) => ({
+            Id: String(i),
+            MessageBody: JSON.stringify({ pk: `bare#${m.MessageId}`, event: m.Body!.slice(0, 400) }),
+          })),
         }),
       );
-      await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+      await sqs.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+        }),
+      );
       done += Messages.length;
     }
   };
@@ -175,9 +232,15 @@ async function drainBare(stack: BenchStack, queueUrl: string, stopClock: () => v
     await until(async () => {
       if (done < MESSAGES) return false;
       const { Attributes = {} } = await sqs.send(
-        new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+        new GetQueueAttributesCommand({
+          QueueUrl: queueUrl,
+          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+        }),
       );
-      return Number(Attributes.ApproximateNumberOfMessages) === 0 && Number(Attributes.ApproximateNumberOfMessagesNotVisible) === 0;
+      return (
+        Number(Attributes.ApproximateNumberOfMessages) === 0 &&
+        Number(Attributes.ApproximateNumberOfMessagesNotVisible) === 0
+      );
     });
     stopClock();
   } finally {

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ratchetCommand } from '../lib/cli/ratchet.js';
-import { ensureTables } from '../lib/local/bootstrap.js';
 import { SUPPRESSION_TABLE } from '../lib/definitions.js';
+import { ensureTables } from '../lib/local/bootstrap.js';
 import { runClosedLoop } from './lib/load.js';
 import { withBenchStack } from './lib/local-stack.js';
 import { fmt, fmtRatio } from './lib/stats.js';
@@ -28,7 +28,11 @@ export async function benchSuppressionImport(options: { log?: (line: string) => 
   const started = performance.now();
   return withBenchStack(async (stack) => {
     const endpoint = stack.config.dynamoEndpoint!;
-    const client = new DynamoDBClient({ region: stack.config.region, endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const client = new DynamoDBClient({
+      region: stack.config.region,
+      endpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     await ensureTables(client, { inbox: 'bench-import-inbox', suppression: 'bench-import' });
     await ensureTables(client, { inbox: 'bench-bare-inbox', suppression: 'bench-bare' });
     client.destroy();
@@ -36,7 +40,10 @@ export async function benchSuppressionImport(options: { log?: (line: string) => 
     const file = join(stack.dataDir, 'mailgun-bounces.csv');
     const addresses = Array.from({ length: ROWS }, (_, i) => `import-${i}@bench.example.com`);
     const created = 'Mon, 06 May 2024 18:11:58 UTC';
-    writeFileSync(file, ['address,code,error,created_at', ...addresses.map((a) => `${a},550,No such mailbox,"${created}"`)].join('\n'));
+    writeFileSync(
+      file,
+      ['address,code,error,created_at', ...addresses.map((a) => `${a},550,No such mailbox,"${created}"`)].join('\n'),
+    );
     log(`  ${ROWS} rows written (untimed); bare conditional writes…`);
 
     const bare = await runClosedLoop(addresses, CONCURRENCY, async (email) => {
@@ -54,11 +61,20 @@ export async function benchSuppressionImport(options: { log?: (line: string) => 
     log(`  bare: ${fmt(ROWS / (bare.wallMs / 1000))} rows/s; import…`);
 
     const lines: string[] = [];
-    const env = { DYNAMODB_ENDPOINT: endpoint, SUPPRESSION_TABLE: 'bench-import', INBOX_TABLE: 'bench-import-inbox', AWS_REGION: stack.config.region };
+    const env = {
+      DYNAMODB_ENDPOINT: endpoint,
+      SUPPRESSION_TABLE: 'bench-import',
+      INBOX_TABLE: 'bench-import-inbox',
+      AWS_REGION: stack.config.region,
+    };
     const io = { out: (l: string) => lines.push(l), err: () => undefined, progressTty: false };
     const cpuStart = process.cpuUsage();
     const t0 = performance.now();
-    const code = await ratchetCommand(['suppressions', 'import', file, '--format', 'mailgun-bounces', '--json'], env, io);
+    const code = await ratchetCommand(
+      ['suppressions', 'import', file, '--format', 'mailgun-bounces', '--json'],
+      env,
+      io,
+    );
     const importMs = performance.now() - t0;
     const cpu = process.cpuUsage(cpuStart);
     const summary = JSON.parse(lines.at(-1) ?? '{}') as { added?: number };
@@ -79,13 +95,36 @@ export async function benchSuppressionImport(options: { log?: (line: string) => 
         {
           columns: ['path', 'rows', 'in flight', 's', 'rows/s', 'CPU ms/row'],
           rows: [
-            ['bare conditional PutItem', String(ROWS), String(CONCURRENCY), fmt(bare.wallMs / 1000), fmt(bareRate), fmt(bare.cpuMs / ROWS)],
-            ['suppressions import', String(ROWS), String(CONCURRENCY), fmt(importMs / 1000), fmt(importRate), fmt((cpu.user + cpu.system) / 1000 / ROWS)],
+            [
+              'bare conditional PutItem',
+              String(ROWS),
+              String(CONCURRENCY),
+              fmt(bare.wallMs / 1000),
+              fmt(bareRate),
+              fmt(bare.cpuMs / ROWS),
+            ],
+            [
+              'suppressions import',
+              String(ROWS),
+              String(CONCURRENCY),
+              fmt(importMs / 1000),
+              fmt(importRate),
+              fmt((cpu.user + cpu.system) / 1000 / ROWS),
+            ],
           ],
         },
       ],
-      verdicts: [{ subject: 'import rows/s ÷ bare conditional writes/s', target: `≥ ${TARGET_RATIO}×`, measured: fmtRatio(ratio), meets: ratio >= TARGET_RATIO }],
-      notes: ['Every address is new here, so each row is one create-only PutItem, like the floor: the gap is the CLI\'s own work (stream, CSV parse, normalize, ratchet, progress). A re-run (every address present) pays a refused create plus a read per row.'],
+      verdicts: [
+        {
+          subject: 'import rows/s ÷ bare conditional writes/s',
+          target: `≥ ${TARGET_RATIO}×`,
+          measured: fmtRatio(ratio),
+          meets: ratio >= TARGET_RATIO,
+        },
+      ],
+      notes: [
+        "Every address is new here, so each row is one create-only PutItem, like the floor: the gap is the CLI's own work (stream, CSV parse, normalize, ratchet, progress). A re-run (every address present) pays a refused create plus a read per row.",
+      ],
       wallMs: performance.now() - started,
     };
   });

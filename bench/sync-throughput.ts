@@ -27,16 +27,34 @@ export interface SyncBenchResult {
   heapGrowthMb: number;
 }
 
-export async function measureSync(options: { changes?: number; provider?: 'sendgrid' | 'resend' | 'ses' } = {}): Promise<SyncBenchResult> {
+export async function measureSync(
+  options: { changes?: number; provider?: 'sendgrid' | 'resend' | 'ses' } = {},
+): Promise<SyncBenchResult> {
   const changes = options.changes ?? Number(process.env.BENCH_SYNC_CHANGES ?? 10_000);
   const provider = options.provider ?? 'sendgrid';
   const fakes = await startProviderFakes();
   const cancel = onCleanup(() => fakes.close());
-  const env = { ...fakes.env, SYNC_PROVIDERS: provider, [`SYNC_${provider.toUpperCase()}_RATE`]: '1000', [`SYNC_${provider.toUpperCase()}_CONCURRENCY`]: '16' };
-  const stack = await startLocalStack({ env, background: false, log: SILENT_LOG, tempDirPrefix: 'ratchet-bench-sync-', onCleanup });
+  const env = {
+    ...fakes.env,
+    SYNC_PROVIDERS: provider,
+    [`SYNC_${provider.toUpperCase()}_RATE`]: '1000',
+    [`SYNC_${provider.toUpperCase()}_CONCURRENCY`]: '16',
+  };
+  const stack = await startLocalStack({
+    env,
+    background: false,
+    log: SILENT_LOG,
+    tempDirPrefix: 'ratchet-bench-sync-',
+    onCleanup,
+  });
   try {
     const sync = stack.sync!;
-    const store = new DynamoSuppressionStore(stack.clients.doc, stack.config.suppressionTable, policyFromSettings(env), { onSyncChange: sync.fastPath });
+    const store = new DynamoSuppressionStore(
+      stack.clients.doc,
+      stack.config.suppressionTable,
+      policyFromSettings(env),
+      { onSyncChange: sync.fastPath },
+    );
     let handlerMs = 0;
     let messages = 0;
     let batches = 0;
@@ -67,7 +85,12 @@ export async function measureSync(options: { changes?: number; provider?: 'sendg
     };
     const pollers = Array.from({ length: LOOPS }, poll);
     await Promise.all(Array.from({ length: 8 }, writer));
-    const target = provider === 'ses' ? () => fakes.ses.entries().length : provider === 'resend' ? () => fakes.resend.entries().length : () => fakes.sendgrid.list('unsubscribes').length;
+    const target =
+      provider === 'ses'
+        ? () => fakes.ses.entries().length
+        : provider === 'resend'
+          ? () => fakes.resend.entries().length
+          : () => fakes.sendgrid.list('unsubscribes').length;
     while (target() < changes) await new Promise((r) => setTimeout(r, 20));
     const elapsed = (performance.now() - started) / 1000;
     running = false;
@@ -76,13 +99,16 @@ export async function measureSync(options: { changes?: number; provider?: 'sendg
     const after = process.memoryUsage();
 
     // Baseline: the same pushes straight through the adapter.
-    const direct = [...(await import('../lib/local/sync-targets.js').then((m) => m.localSyncTargets(env))).values()][0]!;
+    const direct = [
+      ...(await import('../lib/local/sync-targets.js').then((m) => m.localSyncTargets(env))).values(),
+    ][0]!;
     const baseCount = Math.min(changes, 2000);
     let next = 0;
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: 16 }, async () => {
-        while (next < baseCount) await direct.apply({ op: 'suppress', email: `direct${next++}@example.com`, reason: 'manual' });
+        while (next < baseCount)
+          await direct.apply({ op: 'suppress', email: `direct${next++}@example.com`, reason: 'manual' });
       }),
     );
     const directPerSecond = baseCount / ((performance.now() - t0) / 1000);
@@ -129,8 +155,16 @@ export async function benchSyncThroughput(): Promise<SectionResult> {
       },
     ],
     verdicts: [],
-    informational: [{ subject: 'sync changes/s (SendGrid fake)', measured: fmt(r.changesPerSecond), note: `direct ${fmt(r.directPerSecond)}/s` }],
-    notes: ['The fakes, dynalite, fauxqs and the worker share this process and the machine\'s 2 cores with other jobs: the ratio to the direct baseline is the number to read.'],
+    informational: [
+      {
+        subject: 'sync changes/s (SendGrid fake)',
+        measured: fmt(r.changesPerSecond),
+        note: `direct ${fmt(r.directPerSecond)}/s`,
+      },
+    ],
+    notes: [
+      "The fakes, dynalite, fauxqs and the worker share this process and the machine's 2 cores with other jobs: the ratio to the direct baseline is the number to read.",
+    ],
     wallMs: performance.now() - started,
   };
 }

@@ -29,14 +29,20 @@ export async function benchUnsubscribeTokens(): Promise<SectionResult> {
   const results = await runInterleaved(
     [
       { name: 'issue', fn: () => issueToken({ email: EMAIL, topic: TOPIC }, keys, now) },
-      { name: 'hmac-issue', fn: () => Buffer.concat([input, createHmac('sha256', hmacKey).update(input).digest()]).toString('base64url') },
+      {
+        name: 'hmac-issue',
+        fn: () => Buffer.concat([input, createHmac('sha256', hmacKey).update(input).digest()]).toString('base64url'),
+      },
       { name: 'verify', fn: () => verifyToken(token, keys, now) },
       {
         name: 'hmac-verify',
         fn: () => {
           const bytes = Buffer.from(hmacToken, 'base64url');
           const body = bytes.subarray(0, bytes.length - 32);
-          return timingSafeEqual(createHmac('sha256', hmacKey).update(body).digest(), bytes.subarray(bytes.length - 32));
+          return timingSafeEqual(
+            createHmac('sha256', hmacKey).update(body).digest(),
+            bytes.subarray(bytes.length - 32),
+          );
         },
       },
     ],
@@ -50,8 +56,20 @@ export async function benchUnsubscribeTokens(): Promise<SectionResult> {
     const base = resultOf(results, `hmac-${op}`);
     const ratio = pairedRatio(ours.usPerOp, base.usPerOp);
     const meets = ratio <= TARGET_RATIO;
-    rows.push([op, fmt(ours.medianUs), fmt(base.medianUs), fmtRatio(ratio), `≤ ${fmtRatio(TARGET_RATIO)}`, meets ? 'meets' : 'misses']);
-    verdicts.push({ subject: `unsubscribe token ${op} / HMAC-SHA256`, target: `≤ ${fmtRatio(TARGET_RATIO)}`, measured: fmtRatio(ratio), meets });
+    rows.push([
+      op,
+      fmt(ours.medianUs),
+      fmt(base.medianUs),
+      fmtRatio(ratio),
+      `≤ ${fmtRatio(TARGET_RATIO)}`,
+      meets ? 'meets' : 'misses',
+    ]);
+    verdicts.push({
+      subject: `unsubscribe token ${op} / HMAC-SHA256`,
+      target: `≤ ${fmtRatio(TARGET_RATIO)}`,
+      measured: fmtRatio(ratio),
+      meets,
+    });
   }
 
   return {

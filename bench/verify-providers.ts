@@ -8,7 +8,7 @@
  * JSON parse + normalization. Plus the two reference libraries, @sendgrid/eventwebhook and
  * standardwebhooks, on the very same requests.
  */
-import { createHash, createHmac, timingSafeEqual, verify, X509Certificate, type KeyObject } from 'node:crypto';
+import { createHash, createHmac, type KeyObject, timingSafeEqual, verify, X509Certificate } from 'node:crypto';
 import { EventWebhook } from '@sendgrid/eventwebhook';
 import { Webhook } from 'standardwebhooks';
 import type { ActionableKind } from '../lambdas/core/event.js';
@@ -23,16 +23,16 @@ import { postmarkCredentialDigests } from '../lambdas/core/providers/postmark/in
 import { verifyPostmarkBasicAuth } from '../lambdas/core/providers/postmark/verify.js';
 import { parseSendgridPublicKey } from '../lambdas/core/providers/sendgrid/index.js';
 import { verifySendgridSignature } from '../lambdas/core/providers/sendgrid/verify.js';
+import { parseSnsEnvelope } from '../lambdas/core/providers/ses/sns/envelope.js';
+import { verifySnsMessageWithKey } from '../lambdas/core/providers/ses/sns/signature.js';
+import { stringToSign } from '../lambdas/core/providers/ses/sns/string-to-sign.js';
 import { decodeStandardSecrets } from '../lambdas/core/providers/standard-webhooks/index.js';
 import { verifyStandardWebhook } from '../lambdas/core/providers/standard-webhooks/verify.js';
 import { bodyText, lowerCaseHeaders, type WebhookRequest } from '../lambdas/core/request.js';
-import { parseSnsEnvelope } from '../lambdas/core/providers/ses/sns/envelope.js';
-import { stringToSign } from '../lambdas/core/providers/ses/sns/string-to-sign.js';
-import { verifySnsMessageWithKey } from '../lambdas/core/providers/ses/sns/signature.js';
 import { SYMMETRIC_FIVE_MINUTES } from '../lambdas/core/time.js';
 import { findDemoSigner } from '../lib/demo/index.js';
 import type { DemoCredentials, SignedDemoRequest } from '../lib/demo/types.js';
-import { resultOf, runInterleaved, type Case, type CaseResult } from './lib/microbench.js';
+import { type Case, type CaseResult, resultOf, runInterleaved } from './lib/microbench.js';
 import { fmt, fmtBytes, fmtRatio, pairedRatio } from './lib/stats.js';
 import type { Informational, SectionResult, Verdict } from './lib/types.js';
 
@@ -64,7 +64,10 @@ function toRequest(signed: SignedDemoRequest): WebhookRequest {
   return { body: Buffer.from(signed.body, 'utf8'), headers: lowerCaseHeaders(signed.headers), sourceIp: '127.0.0.1' };
 }
 
-function signed(provider: string, nowMs: number): { credentials: DemoCredentials; signed: SignedDemoRequest; request: WebhookRequest } {
+function signed(
+  provider: string,
+  nowMs: number,
+): { credentials: DemoCredentials; signed: SignedDemoRequest; request: WebhookRequest } {
   const signer = findDemoSigner(provider);
   if (!signer) throw new Error(`no demo signer for ${provider}`);
   const credentials = signer.createCredentials();
@@ -114,7 +117,11 @@ function sesFixture(nowMs: number): Fixture {
       subject: 'ses: verifySnsMessageWithKey / RSA crypto.verify',
       fn: () => verifySnsMessageWithKey(body, key),
     },
-    raw: { name: 'raw', label: 'RSA-2048 `crypto.verify` (SHA-256), inputs precomputed', fn: () => verify('sha256', data, key, signature) },
+    raw: {
+      name: 'raw',
+      label: 'RSA-2048 `crypto.verify` (SHA-256), inputs precomputed',
+      fn: () => verify('sha256', data, key, signature),
+    },
     extras: [],
     libraries: [],
   };
@@ -143,7 +150,11 @@ function sendgridFixture(nowMs: number): Fixture {
       subject: 'sendgrid: verifySendgridSignature / ECDSA crypto.verify',
       fn: () => verifySendgridSignature(request, keys),
     },
-    raw: { name: 'raw', label: 'ECDSA P-256 `crypto.verify`, inputs precomputed', fn: () => verify('sha256', message, key, signature) },
+    raw: {
+      name: 'raw',
+      label: 'ECDSA P-256 `crypto.verify`, inputs precomputed',
+      fn: () => verify('sha256', message, key, signature),
+    },
     extras: [],
     libraries: [
       {
@@ -169,8 +180,17 @@ function mailgunFixture(nowMs: number): Fixture {
     return verifyMailgunSignature(parseJsonSyntax(text, 'Mailgun body') as Record<string, unknown>, text, keys);
   };
   const bare = () => {
-    const sig = (JSON.parse(request.body.toString('utf8')) as { signature: { timestamp: string; token: string; signature: string } }).signature;
-    return timingSafeEqual(createHmac('sha256', key).update(sig.timestamp + sig.token).digest(), Buffer.from(sig.signature, 'hex'));
+    const sig = (
+      JSON.parse(request.body.toString('utf8')) as {
+        signature: { timestamp: string; token: string; signature: string };
+      }
+    ).signature;
+    return timingSafeEqual(
+      createHmac('sha256', key)
+        .update(sig.timestamp + sig.token)
+        .digest(),
+      Buffer.from(sig.signature, 'hex'),
+    );
   };
   assertTrue(bare(), 'bare parse + HMAC');
   // Informational: the signature check alone, on a body parsed once before timing, against the bare
@@ -187,15 +207,29 @@ function mailgunFixture(nowMs: number): Fixture {
     receive: { name: 'receive', fn: () => provider.receive(request) },
     verifyOnly: {
       name: 'verify',
-      label: 'body parse before authentication (`bodyText` + `parseJsonSyntax`) + `verifyMailgunSignature`: the signature is in the body, so verification includes the parse; the duplicate-key scan follows in `receive`',
+      label:
+        'body parse before authentication (`bodyText` + `parseJsonSyntax`) + `verifyMailgunSignature`: the signature is in the body, so verification includes the parse; the duplicate-key scan follows in `receive`',
       subject: 'mailgun: body parse + verifyMailgunSignature / JSON.parse + HMAC + timingSafeEqual',
       fn: ours,
     },
-    raw: { name: 'raw', label: '`JSON.parse` (of `body.toString()`) + HMAC-SHA256(timestamp+token) + hex decode + `timingSafeEqual`: parses too', fn: bare },
+    raw: {
+      name: 'raw',
+      label:
+        '`JSON.parse` (of `body.toString()`) + HMAC-SHA256(timestamp+token) + hex decode + `timingSafeEqual`: parses too',
+      fn: bare,
+    },
     extras: [
       {
-        ours: { name: 'extra-ours-0', label: '`verifyMailgunSignature` alone, on a body parsed before timing (informational)', fn: () => verifyMailgunSignature(parsed, raw.body, keys) },
-        bare: { name: 'extra-bare-0', label: 'HMAC-SHA256(timestamp+token) + `timingSafeEqual`, inputs precomputed', fn: bareHmac },
+        ours: {
+          name: 'extra-ours-0',
+          label: '`verifyMailgunSignature` alone, on a body parsed before timing (informational)',
+          fn: () => verifyMailgunSignature(parsed, raw.body, keys),
+        },
+        bare: {
+          name: 'extra-bare-0',
+          label: 'HMAC-SHA256(timestamp+token) + `timingSafeEqual`, inputs precomputed',
+          fn: bareHmac,
+        },
       },
     ],
     libraries: [],
@@ -311,16 +345,20 @@ export async function benchProviderVerification(): Promise<SectionResult> {
   for (const fixture of fixtures) {
     // Each receive must really accept its request before we time it.
     const receipt = await fixture.receive.fn();
-    if ((receipt as { events: unknown[] }).events.length !== 1) throw new Error(`${fixture.provider}: expected one event`);
+    if ((receipt as { events: unknown[] }).events.length !== 1)
+      throw new Error(`${fixture.provider}: expected one event`);
     fixture.verifyOnly.fn();
     for (const extra of fixture.extras) extra.ours.fn();
 
     const extraCases = fixture.extras.flatMap((e) => [e.ours, e.bare]);
-    const results = await runInterleaved([fixture.verifyOnly, fixture.raw, fixture.receive, ...extraCases, ...fixture.libraries], {
-      rounds,
-      batchMs: 15,
-      warmupMs: 100,
-    });
+    const results = await runInterleaved(
+      [fixture.verifyOnly, fixture.raw, fixture.receive, ...extraCases, ...fixture.libraries],
+      {
+        rounds,
+        batchMs: 15,
+        warmupMs: 100,
+      },
+    );
     const receive = resultOf(results, 'receive');
     const verifyOnly = resultOf(results, 'verify');
     const raw = resultOf(results, 'raw');
@@ -329,8 +367,28 @@ export async function benchProviderVerification(): Promise<SectionResult> {
     const beyond = receive.medianUs - verifyOnly.medianUs;
     const where = `${fixture.provider} (${fmtBytes(fixture.bodyBytes)})`;
     rows.push(
-      [where, fixture.verifyOnly.label, fmt(verifyOnly.medianUs), '', fixture.raw.label, fmt(raw.medianUs), fmtRatio(verifyRatio), `≤ ${fmtRatio(TARGET_RATIO)}`, verifyRatio <= TARGET_RATIO ? 'meets' : 'misses'],
-      [where, '`receive`: verification + strict JSON parse + normalization', fmt(receive.medianUs), fmt(beyond), fixture.raw.label, fmt(raw.medianUs), fmtRatio(receiveRatio), '—', 'informational'],
+      [
+        where,
+        fixture.verifyOnly.label,
+        fmt(verifyOnly.medianUs),
+        '',
+        fixture.raw.label,
+        fmt(raw.medianUs),
+        fmtRatio(verifyRatio),
+        `≤ ${fmtRatio(TARGET_RATIO)}`,
+        verifyRatio <= TARGET_RATIO ? 'meets' : 'misses',
+      ],
+      [
+        where,
+        '`receive`: verification + strict JSON parse + normalization',
+        fmt(receive.medianUs),
+        fmt(beyond),
+        fixture.raw.label,
+        fmt(raw.medianUs),
+        fmtRatio(receiveRatio),
+        '—',
+        'informational',
+      ],
     );
     for (const extra of fixture.extras) {
       const ours = resultOf(results, extra.ours.name);
@@ -339,8 +397,21 @@ export async function benchProviderVerification(): Promise<SectionResult> {
       notes.push(
         `Where ${fixture.provider}'s verification time goes (differences of medians, approximate): the signature check itself takes ${fmt(ours.medianUs)} µs against the bare HMAC's ${fmt(bare.medianUs)} µs; getting the signature out of the body takes ≈${fmt(verifyOnly.medianUs - ours.medianUs)} µs ours (strict UTF-8 decode, JSON.parse) against ≈${fmt(raw.medianUs - bare.medianUs)} µs bare (toString + JSON.parse).`,
       );
-      rows.push([where, extra.ours.label, fmt(ours.medianUs), '', extra.bare.label, fmt(bare.medianUs), fmtRatio(ratio), '—', 'informational']);
-      informational.push({ subject: `${fixture.provider}: ${stripMarkdown(extra.ours.label)} / ${stripMarkdown(extra.bare.label)}`, measured: fmtRatio(ratio) });
+      rows.push([
+        where,
+        extra.ours.label,
+        fmt(ours.medianUs),
+        '',
+        extra.bare.label,
+        fmt(bare.medianUs),
+        fmtRatio(ratio),
+        '—',
+        'informational',
+      ]);
+      informational.push({
+        subject: `${fixture.provider}: ${stripMarkdown(extra.ours.label)} / ${stripMarkdown(extra.bare.label)}`,
+        measured: fmtRatio(ratio),
+      });
     }
     verdicts.push(verdict(fixture.verifyOnly.subject, verifyRatio));
     informational.push({
@@ -362,10 +433,10 @@ export async function benchProviderVerification(): Promise<SectionResult> {
     title: '2. Verification cost per request, every provider',
     method: [
       `The target is the verification cost per request for each provider against raw node:crypto on cached keys, ≤ ${fmtRatio(TARGET_RATIO)}; the verdict is on each provider's **verification** row. The \`receive\` rows (verification + strict JSON parse + normalization) are informational: no target, no verdict. SES's verification verdict is §1 (SNS verification with JSON parsing and string-to-sign included); its \`verifySnsMessageWithKey\` row here is the same function on the SES fixture and keeps its verdict too.`,
-      'One-event requests made by each provider\'s demo signer (a `hard_bounce`), signed for the injected clock (`now` = signing time + 1 s).',
-      '**verification** = the provider\'s exported verification function on the request, with keys decoded once as the provider does at creation: `verifySnsMessageWithKey` (SES), `verifySendgridSignature`, `verifyPostmarkBasicAuth`, `verifyStandardWebhook`, `verifyGenericWebhook`. **Mailgun** signs inside the body, so the body cannot be authenticated without parsing it: its verification row times what `receive` does before the signature verifies (`bodyText` + native `JSON.parse` via `parseJsonSyntax`) + `verifyMailgunSignature`, and its bare side `body.toString()` + `JSON.parse` + HMAC + `timingSafeEqual`, so both sides parse. The signature check alone on a pre-parsed body is listed under it, informational.',
-      '**bare** = node:crypto on cached keys doing only the authentication, inputs precomputed (except Mailgun\'s, which parses the body as said): ECDSA `crypto.verify` (SendGrid), HMAC-SHA256 + `timingSafeEqual` (Mailgun, Standard Webhooks, generic), base64 decode + SHA-256 + `timingSafeEqual` of the Basic credentials (Postmark), RSA `crypto.verify` (SES).',
-      '**`receive`** (informational) = `findProvider(name).create(deps).receive(request)`: verification *and* strict JSON parsing, mapping and normalization into a NormalizedEvent, against the same bare side. Deps: injected clock, an in-memory NonceStore that always accepts (Mailgun\'s real token claim is I/O, one more conditional PutItem on the inbox table per request, and is left out here; none of the pipeline sections below sends Mailgun traffic), and for SES a CertificateSource that returns the cached KeyObject.',
+      "One-event requests made by each provider's demo signer (a `hard_bounce`), signed for the injected clock (`now` = signing time + 1 s).",
+      "**verification** = the provider's exported verification function on the request, with keys decoded once as the provider does at creation: `verifySnsMessageWithKey` (SES), `verifySendgridSignature`, `verifyPostmarkBasicAuth`, `verifyStandardWebhook`, `verifyGenericWebhook`. **Mailgun** signs inside the body, so the body cannot be authenticated without parsing it: its verification row times what `receive` does before the signature verifies (`bodyText` + native `JSON.parse` via `parseJsonSyntax`) + `verifyMailgunSignature`, and its bare side `body.toString()` + `JSON.parse` + HMAC + `timingSafeEqual`, so both sides parse. The signature check alone on a pre-parsed body is listed under it, informational.",
+      "**bare** = node:crypto on cached keys doing only the authentication, inputs precomputed (except Mailgun's, which parses the body as said): ECDSA `crypto.verify` (SendGrid), HMAC-SHA256 + `timingSafeEqual` (Mailgun, Standard Webhooks, generic), base64 decode + SHA-256 + `timingSafeEqual` of the Basic credentials (Postmark), RSA `crypto.verify` (SES).",
+      "**`receive`** (informational) = `findProvider(name).create(deps).receive(request)`: verification *and* strict JSON parsing, mapping and normalization into a NormalizedEvent, against the same bare side. Deps: injected clock, an in-memory NonceStore that always accepts (Mailgun's real token claim is I/O, one more conditional PutItem on the inbox table per request, and is left out here; none of the pipeline sections below sends Mailgun traffic), and for SES a CertificateSource that returns the cached KeyObject.",
       '**beyond verification µs** = `receive` − verification, medians: what parsing the body, mapping and normalizing cost on top of authentication (for SES this includes parsing the SES message inside the SNS envelope; for Mailgun the body parse is already in its verification, so this is the mapping, the window check and the body fingerprint for the token claim).',
       `${rounds} interleaved rounds of ~15 ms batches per case; µs/op are medians over rounds; ratios are medians of per-round ratios.`,
       'For the symmetric schemes the bare check is 1–3 µs, so any parsing at all dominates the `receive` ratio: that is why those rows carry no verdict, and read as "what normalization costs".',
@@ -373,11 +444,22 @@ export async function benchProviderVerification(): Promise<SectionResult> {
     ],
     tables: [
       {
-        columns: ['provider (body)', 'ours', 'ours µs/op', 'beyond verification µs', 'bare', 'bare µs/op', 'ratio', 'target', 'verdict'],
+        columns: [
+          'provider (body)',
+          'ours',
+          'ours µs/op',
+          'beyond verification µs',
+          'bare',
+          'bare µs/op',
+          'ratio',
+          'target',
+          'verdict',
+        ],
         rows,
       },
       {
-        caption: 'Against the reference libraries, same requests, same interleaved rounds (ours / library: below 1 means ours is faster).',
+        caption:
+          'Against the reference libraries, same requests, same interleaved rounds (ours / library: below 1 means ours is faster).',
         columns: ['provider', 'ours', 'ours µs/op', 'library', 'library µs/op', 'ours / library', 'library / ours'],
         rows: libraryRows,
       },
@@ -397,7 +479,21 @@ function stripMarkdown(label: string): string {
   return label.replace(/`/g, '').replace(/ \(informational\)$/, '');
 }
 
-function libraryRow(provider: string, label: string, ours: CaseResult, libraryLabel: string, library: CaseResult): string[] {
+function libraryRow(
+  provider: string,
+  label: string,
+  ours: CaseResult,
+  libraryLabel: string,
+  library: CaseResult,
+): string[] {
   const ratio = pairedRatio(ours.usPerOp, library.usPerOp);
-  return [provider, label, fmt(ours.medianUs), libraryLabel, fmt(library.medianUs), ratio < 0.1 ? `${ratio.toFixed(3)}×` : fmtRatio(ratio), fmtRatio(1 / ratio)];
+  return [
+    provider,
+    label,
+    fmt(ours.medianUs),
+    libraryLabel,
+    fmt(library.medianUs),
+    ratio < 0.1 ? `${ratio.toFixed(3)}×` : fmtRatio(ratio),
+    fmtRatio(1 / ratio),
+  ];
 }

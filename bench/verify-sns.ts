@@ -5,11 +5,11 @@
  */
 import { randomUUID, verify, X509Certificate } from 'node:crypto';
 import { parseSnsEnvelope } from '../lambdas/core/providers/ses/sns/envelope.js';
+import { type SnsSignatureVersion, verifySnsMessageWithKey } from '../lambdas/core/providers/ses/sns/signature.js';
 import { stringToSign } from '../lambdas/core/providers/ses/sns/string-to-sign.js';
-import { verifySnsMessageWithKey, type SnsSignatureVersion } from '../lambdas/core/providers/ses/sns/signature.js';
 import { createSelfSignedCertificate } from '../lib/demo/self-signed-certificate.js';
 import { DEMO_TOPIC_ARN, demoSigningCertUrl, sesDemoPayload, signSnsMessage } from '../lib/demo/ses.js';
-import { resultOf, runInterleaved, type Case } from './lib/microbench.js';
+import { type Case, resultOf, runInterleaved } from './lib/microbench.js';
 import { fmt, fmtBytes, fmtRatio, pairedRatio } from './lib/stats.js';
 import type { SectionResult, Verdict } from './lib/types.js';
 
@@ -97,7 +97,15 @@ export async function benchSnsVerification(): Promise<SectionResult> {
     ],
     tables: [
       {
-        columns: ['SignatureVersion', 'ours µs/op', 'crypto.verify µs/op', 'parse + string-to-sign µs/op', 'ratio', 'target', 'verdict'],
+        columns: [
+          'SignatureVersion',
+          'ours µs/op',
+          'crypto.verify µs/op',
+          'parse + string-to-sign µs/op',
+          'ratio',
+          'target',
+          'verdict',
+        ],
         rows,
       },
     ],

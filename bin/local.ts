@@ -28,17 +28,27 @@ const runtime = await startLocalRuntime().catch((error: unknown) => {
 });
 
 for (const provider of runtime.usingDemo) {
-  console.warn(`!! DEMO CREDENTIALS: '${provider}' is using generated demo credentials from ${runtime.dataDir}/demo-credentials.json.`);
+  console.warn(
+    `!! DEMO CREDENTIALS: '${provider}' is using generated demo credentials from ${runtime.dataDir}/demo-credentials.json.`,
+  );
 }
 if (runtime.usingDemo.length > 0) {
-  console.warn('!! Set the provider variables (see docs/configuration.md) before pointing a real provider at this server.');
+  console.warn(
+    '!! Set the provider variables (see docs/configuration.md) before pointing a real provider at this server.',
+  );
 }
 if (runtime.unsubscribe.usingDemoKey) {
-  console.warn(`!! DEMO UNSUBSCRIBE KEY: links are signed with a key generated in ${runtime.dataDir}/unsubscribe-demo-key; set UNSUBSCRIBE_SECRETS for real mail.`);
+  console.warn(
+    `!! DEMO UNSUBSCRIBE KEY: links are signed with a key generated in ${runtime.dataDir}/unsubscribe-demo-key; set UNSUBSCRIBE_SECRETS for real mail.`,
+  );
 }
 for (const provider of PROVIDERS) console.log(`webhook: ${runtime.url}/webhooks/${provider.name}`);
-console.log(`ses feed: ${runtime.queues.sesQueueUrl} (npx ratchet-send ses <kind> <email> --via queue); dead letters: ${runtime.queues.sesDeadLetterUrl}`);
-console.log(`unsubscribe: ${runtime.unsubscribe.baseUrl}/unsubscribe/{token} (npx ratchet unsubscribe-link <email> [--topic t])`);
+console.log(
+  `ses feed: ${runtime.queues.sesQueueUrl} (npx ratchet-send ses <kind> <email> --via queue); dead letters: ${runtime.queues.sesDeadLetterUrl}`,
+);
+console.log(
+  `unsubscribe: ${runtime.unsubscribe.baseUrl}/unsubscribe/{token} (npx ratchet unsubscribe-link <email> [--topic t])`,
+);
 console.log(`suppression table: ${runtime.config.suppressionTable} (${runtime.config.dynamoEndpoint})`);
 console.log(`ready: Ratchet is listening on ${runtime.url}`);
 

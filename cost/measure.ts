@@ -6,26 +6,27 @@
  * consumer. Payloads: AWS's published SES examples (bench/fixtures/ses) in a signed SNS envelope, and
  * SendGrid batches of 50.
  */
+
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { brotliCompressSync, constants, deflateRawSync, gzipSync } from 'node:zlib';
-import { ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
+import { type Message, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
-import type { ActionableKind } from '../lambdas/core/event.js';
-import { storedRowAttributes, type StoredRow } from '../lambdas/adapters/dynamodb-inbox.js';
-import { readInboxRow } from '../lambdas/adapters/inbox-schema.js';
+import { type StoredRow, storedRowAttributes } from '../lambdas/adapters/dynamodb-inbox.js';
 import { itemSize } from '../lambdas/adapters/dynamodb-item-size.js';
 import { encodePayload } from '../lambdas/adapters/inbox-codec.js';
+import { readInboxRow } from '../lambdas/adapters/inbox-schema.js';
 import { powertoolsCounters, powertoolsLog } from '../lambdas/adapters/observability.js';
 import { buildConsumerDeps, buildEdge, buildSesFeed } from '../lambdas/adapters/wiring.js';
+import type { ActionableKind } from '../lambdas/core/event.js';
 import { createConsumerHandler } from '../lambdas/handlers/consumer-handler.js';
 import { createEdgeHandler } from '../lambdas/handlers/edge-handler.js';
 import { createSesFeedHandler } from '../lambdas/handlers/ses-feed-handler.js';
-import { demoSigningCertUrl, signSnsMessage } from '../lib/demo/ses.js';
 import { sampleSendgridEvent, sendgridBatchBody, signSendgridBody } from '../lib/demo/sendgrid.js';
+import { demoSigningCertUrl, signSnsMessage } from '../lib/demo/ses.js';
 import { ensureDemoCredentials } from '../lib/local/demo-credentials.js';
 import { startLocalRuntime } from '../lib/local/runtime.js';
 
@@ -43,14 +44,22 @@ export const KINDS = Object.keys(MIX) as MixKind[];
 const FIXTURES = resolve(import.meta.dirname, '..', 'bench', 'fixtures', 'ses');
 /** AWS's example per kind; the soft bounce is the bounce example with `Transient` (same length) for `Permanent`. */
 function sesExample(kind: MixKind): string {
-  const file = { delivered: 'delivery', soft_bounce: 'bounce', hard_bounce: 'bounce', complaint: 'complaint', unsubscribe: 'subscription' }[kind];
+  const file = {
+    delivered: 'delivery',
+    soft_bounce: 'bounce',
+    hard_bounce: 'bounce',
+    complaint: 'complaint',
+    unsubscribe: 'subscription',
+  }[kind];
   const text = readFileSync(join(FIXTURES, `event-${file}.json`), 'utf8');
   return kind === 'soft_bounce' ? text.replace('"Permanent"', '"Transient"') : text;
 }
 
 /** SNS's own layout ("Key" : value, two-space indent), as in the SNS developer guide's examples. */
 function snsLayout(message: Record<string, string>): string {
-  return `{\n${Object.entries(message).map(([k, v]) => `  ${JSON.stringify(k)} : ${JSON.stringify(v)}`).join(',\n')}\n}`;
+  return `{\n${Object.entries(message)
+    .map(([k, v]) => `  ${JSON.stringify(k)} : ${JSON.stringify(v)}`)
+    .join(',\n')}\n}`;
 }
 
 export interface Measured {
@@ -82,7 +91,14 @@ export interface Measured {
   /** gzip ratio of the captured log text (CloudWatch stores logs compressed). */
   logCompression: number;
   /** The codec comparison, per SES example and for a SendGrid event: raw and compressed sizes. */
-  codecs: Array<{ payload: string; raw: number; gzip: number; deflate: number; deflateDictionary: number; brotli: number }>;
+  codecs: Array<{
+    payload: string;
+    raw: number;
+    gzip: number;
+    deflate: number;
+    deflateDictionary: number;
+    brotli: number;
+  }>;
   requests: { ses: number; sendgridBatches: number; events: number };
 }
 
@@ -105,12 +121,23 @@ export async function measure(options: {
   const dataDir = mkdtempSync(join(tmpdir(), 'ratchet-cost-'));
   process.env.POWERTOOLS_METRICS_DISABLED = 'false';
   const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
-  const runtime = await startLocalRuntime({ port: 0, persist: false, background: false, writeStateFile: false, dataDir, log: silent, env: { ...process.env, LOG_LEVEL: 'INFO' } });
+  const runtime = await startLocalRuntime({
+    port: 0,
+    persist: false,
+    background: false,
+    writeStateFile: false,
+    dataDir,
+    log: silent,
+    env: { ...process.env, LOG_LEVEL: 'INFO' },
+  });
   const capture = captureStdout();
   try {
     const demo = ensureDemoCredentials(dataDir);
     const edge = createEdgeHandler(
-      buildEdge(runtime.config, runtime.clients, { log: powertoolsLog('ratchet-edge', 'INFO'), counters: powertoolsCounters('ratchet-edge', 'Ratchet') }),
+      buildEdge(runtime.config, runtime.clients, {
+        log: powertoolsLog('ratchet-edge', 'INFO'),
+        counters: powertoolsCounters('ratchet-edge', 'Ratchet'),
+      }),
     );
     const invokeEdge = async (provider: string, headers: Record<string, string>, body: string) => {
       const start = performance.now();
@@ -122,7 +149,8 @@ export async function measure(options: {
         requestContext: { http: { sourceIp: '203.0.113.9' } },
       } as never);
       const ms = performance.now() - start;
-      if (response.statusCode !== 200) throw new Error(`${provider}: edge answered ${response.statusCode} ${response.body}`);
+      if (response.statusCode !== 200)
+        throw new Error(`${provider}: edge answered ${response.statusCode} ${response.body}`);
       return ms;
     };
 
@@ -144,7 +172,10 @@ export async function measure(options: {
         ses.signingSecret,
         '1',
       );
-      return { headers: { 'content-type': 'text/plain; charset=UTF-8', 'x-amz-sns-message-type': 'Notification' }, body: snsLayout(message) };
+      return {
+        headers: { 'content-type': 'text/plain; charset=UTF-8', 'x-amz-sns-message-type': 'Notification' },
+        body: snsLayout(message),
+      };
     };
     const sesBodies: Record<string, string> = {};
     for (const kind of KINDS) sesBodies[kind] = signSes(kind).body;
@@ -169,7 +200,10 @@ export async function measure(options: {
     const feed = createSesFeedHandler(
       buildSesFeed(runtime.config, runtime.clients, {
         deadLetterQueueUrl: runtime.queues.sesDeadLetterUrl,
-        edge: { log: powertoolsLog('ratchet-ses-feed', 'INFO'), counters: powertoolsCounters('ratchet-edge', 'Ratchet') },
+        edge: {
+          log: powertoolsLog('ratchet-ses-feed', 'INFO'),
+          counters: powertoolsCounters('ratchet-edge', 'Ratchet'),
+        },
       }),
     );
     const feedEvent = (b: number): SQSEvent => ({
@@ -182,7 +216,8 @@ export async function measure(options: {
       const start = performance.now();
       const response = await feed(event);
       const ms = performance.now() - start;
-      if (response.batchItemFailures.length > 0) throw new Error(`SES feed reported ${response.batchItemFailures.length} failures in a batch of ${feedBatch}`);
+      if (response.batchItemFailures.length > 0)
+        throw new Error(`SES feed reported ${response.batchItemFailures.length} failures in a batch of ${feedBatch}`);
       return ms;
     };
     for (let w = 0; w < 2; w++) await invokeFeed(feedEvent(w));
@@ -197,7 +232,11 @@ export async function measure(options: {
       feedLines.push(capture.lines());
     }
     const deadLettered = await runtime.clients.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: runtime.queues.sesDeadLetterUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 0 }),
+      new ReceiveMessageCommand({
+        QueueUrl: runtime.queues.sesDeadLetterUrl,
+        MaxNumberOfMessages: 1,
+        WaitTimeSeconds: 0,
+      }),
     );
     if (deadLettered.Messages?.length) throw new Error('the SES feed dead-lettered a measured envelope');
 
@@ -241,7 +280,10 @@ export async function measure(options: {
     // Consumer: every queued message, in batches of the template's batch size, each to its own address
     // (the SES examples all name recipient@example.com; a real stream names many addresses).
     const consumer = createConsumerHandler(
-      buildConsumerDeps(runtime.config, runtime.clients, { log: powertoolsLog('ratchet-consumer', 'INFO'), counters: powertoolsCounters('ratchet-consumer', 'Ratchet') }),
+      buildConsumerDeps(runtime.config, runtime.clients, {
+        log: powertoolsLog('ratchet-consumer', 'INFO'),
+        counters: powertoolsCounters('ratchet-consumer', 'Ratchet'),
+      }),
     );
     const messages = await receiveAll(runtime);
     const eventMessageBytes = median(messages.map((m) => Buffer.byteLength(m.Body ?? '')));
@@ -265,13 +307,16 @@ export async function measure(options: {
       consumerLines.push(capture.lines());
       if (response.batchItemFailures.length > 0) throw new Error('consumer batch had failures');
     }
-    if (consumerMs.length === 0) throw new Error(`only ${messages.length} messages: fewer than one consumer batch of ${options.consumerBatch}`);
+    if (consumerMs.length === 0)
+      throw new Error(`only ${messages.length} messages: fewer than one consumer batch of ${options.consumerBatch}`);
     const records = await scanAll(runtime.clients.doc, runtime.config.suppressionTable);
     const recordSizes = records.map((r) => itemSize(marshallPlain(r)));
 
     const logText = capture.text();
     const codecs = [
-      ...KINDS.filter((k) => k !== 'soft_bounce').map((kind) => codecRow(`SES ${kind} (AWS example in an SNS envelope)`, sesBodies[kind]!)),
+      ...KINDS.filter((k) => k !== 'soft_bounce').map((kind) =>
+        codecRow(`SES ${kind} (AWS example in an SNS envelope)`, sesBodies[kind]!),
+      ),
       codecRow('SendGrid delivered event (one element of a batch)', sgEventRaw[0]!),
     ];
     return {
@@ -310,7 +355,9 @@ function codecRow(payload: string, raw: string): Measured['codecs'][number] {
     gzip: gzipSync(text, { level: 9 }).length,
     deflate: deflateRawSync(text, { level: 9 }).length,
     deflateDictionary: encodePayload([], raw).length,
-    brotli: brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }).length,
+    brotli: brotliCompressSync(text, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+    }).length,
   };
 }
 
@@ -318,14 +365,22 @@ async function receiveAll(runtime: Awaited<ReturnType<typeof startLocalRuntime>>
   const out: Message[] = [];
   for (;;) {
     const page = await runtime.clients.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: runtime.queues.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 600 }),
+      new ReceiveMessageCommand({
+        QueueUrl: runtime.queues.queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 0,
+        VisibilityTimeout: 600,
+      }),
     );
     if (!page.Messages?.length) return out;
     out.push(...page.Messages);
   }
 }
 
-async function scanAll(doc: Awaited<ReturnType<typeof startLocalRuntime>>['clients']['doc'], table: string): Promise<Record<string, any>[]> {
+async function scanAll(
+  doc: Awaited<ReturnType<typeof startLocalRuntime>>['clients']['doc'],
+  table: string,
+): Promise<Record<string, any>[]> {
   const items: Record<string, any>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
@@ -365,7 +420,11 @@ function captureStdout() {
   return {
     reset: () => void (chunks = []),
     bytes: () => chunks.reduce((n, c) => n + Buffer.byteLength(c), 0),
-    lines: () => chunks.join('').split('\n').filter((l) => l.trim() !== '').length,
+    lines: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter((l) => l.trim() !== '').length,
     text: () => all,
     restore: () => void (process.stdout.write = original),
   };

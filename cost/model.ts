@@ -3,10 +3,11 @@
  * bills. Every quantity is either measured (cost/measure.ts), read from the template (cost/template.ts)
  * or priced from cost/prices.ts; the few assumptions are named in `notes` and printed with the table.
  */
+
+import { readUnits, STORAGE_OVERHEAD_BYTES, writeUnits } from '../lambdas/adapters/dynamodb-item-size.js';
+import { KINDS, type Measured, MIX } from './measure.js';
 import { PRICES } from './prices.js';
 import type { TemplateFacts } from './template.js';
-import { KINDS, MIX, type Measured } from './measure.js';
-import { readUnits, STORAGE_OVERHEAD_BYTES, writeUnits } from '../lambdas/adapters/dynamodb-item-size.js';
 
 export const EVENTS = 1_000_000;
 export const SES_SHARE = 0.8;
@@ -49,8 +50,14 @@ const chunks = (bytes: number) => Math.max(1, Math.ceil(bytes / SQS_CHUNK_BYTES)
 
 export function costFor(door: DoorCost['door'], facts: TemplateFacts, m: Measured, notes: string[]): DoorCost {
   const items: Item[] = [];
-  const add = (service: string, item: string, quantity: number, unit: string, price: { usd: number }, extra: Partial<Item> = {}) =>
-    items.push({ service, item, quantity, unit, usd: quantity * price.usd, ...extra });
+  const add = (
+    service: string,
+    item: string,
+    quantity: number,
+    unit: string,
+    price: { usd: number },
+    extra: Partial<Item> = {},
+  ) => items.push({ service, item, quantity, unit, usd: quantity * price.usd, ...extra });
 
   const sesEvents = EVENTS * SES_SHARE;
   const sgEvents = EVENTS - sesEvents;
@@ -58,7 +65,8 @@ export function costFor(door: DoorCost['door'], facts: TemplateFacts, m: Measure
   const feed = facts.sesFeed === 'sqs' ? facts.feed : undefined;
   // With the feed, SES events never reach the front door: only SendGrid's requests do.
   const requests = feed ? sgRequests : sesEvents + sgRequests;
-  const gbSecond = (f: TemplateFacts['edge']) => (f.architecture === 'arm64' ? PRICES.lambdaArmGbSecond : PRICES.lambdaX86GbSecond);
+  const gbSecond = (f: TemplateFacts['edge']) =>
+    f.architecture === 'arm64' ? PRICES.lambdaArmGbSecond : PRICES.lambdaX86GbSecond;
 
   // Front door.
   if (door === 'apiGateway') add('API Gateway', 'HTTP API requests', requests, 'requests', PRICES.httpApiRequest);
@@ -67,12 +75,25 @@ export function costFor(door: DoorCost['door'], facts: TemplateFacts, m: Measure
   // Edge Lambda.
   add('Lambda', `edge invocations`, requests, 'requests', PRICES.lambdaRequest);
   if (feed) {
-    const edgeGbS = (sgRequests * Math.ceil(m.edgeSendgridBatchMs)) / 1000 * (facts.edge.memoryMb / 1024);
-    add('Lambda', `edge duration (${facts.edge.memoryMb} MB ${facts.edge.architecture}; ${m.edgeSendgridBatchMs.toFixed(0)} ms per SendGrid batch)`, edgeGbS, 'GB-s', gbSecond(facts.edge));
+    const edgeGbS = ((sgRequests * Math.ceil(m.edgeSendgridBatchMs)) / 1000) * (facts.edge.memoryMb / 1024);
+    add(
+      'Lambda',
+      `edge duration (${facts.edge.memoryMb} MB ${facts.edge.architecture}; ${m.edgeSendgridBatchMs.toFixed(0)} ms per SendGrid batch)`,
+      edgeGbS,
+      'GB-s',
+      gbSecond(facts.edge),
+    );
   } else {
     const edgeGbS =
-      (sesEvents * Math.ceil(m.edgeSesMs) + sgRequests * Math.ceil(m.edgeSendgridBatchMs)) / 1000 * (facts.edge.memoryMb / 1024);
-    add('Lambda', `edge duration (${facts.edge.memoryMb} MB ${facts.edge.architecture}; ${m.edgeSesMs.toFixed(1)} ms per SES request, ${m.edgeSendgridBatchMs.toFixed(0)} ms per SendGrid batch)`, edgeGbS, 'GB-s', gbSecond(facts.edge));
+      ((sesEvents * Math.ceil(m.edgeSesMs) + sgRequests * Math.ceil(m.edgeSendgridBatchMs)) / 1000) *
+      (facts.edge.memoryMb / 1024);
+    add(
+      'Lambda',
+      `edge duration (${facts.edge.memoryMb} MB ${facts.edge.architecture}; ${m.edgeSesMs.toFixed(1)} ms per SES request, ${m.edgeSendgridBatchMs.toFixed(0)} ms per SendGrid batch)`,
+      edgeGbS,
+      'GB-s',
+      gbSecond(facts.edge),
+    );
   }
 
   // SES feed: SNS sends each envelope to the feed queue; the event source receives batches of the
@@ -80,15 +101,33 @@ export function costFor(door: DoorCost['door'], facts: TemplateFacts, m: Measure
   const feedBatches = feed ? sesEvents / facts.feedBatchSize : 0;
   if (feed) {
     const batch = facts.feedBatchSize;
-    add('SQS', `SES feed: SendMessage by SNS (${(m.sesEnvelopeBytes / 1024).toFixed(1)} KB envelope)`, sesEvents * chunks(m.sesEnvelopeBytes), 'requests', PRICES.sqsRequest);
-    add('SQS', `SES feed: ReceiveMessage (event source, ${batch} per call, 64 KB chunks)`, feedBatches * chunks(batch * m.sesEnvelopeBytes), 'requests', PRICES.sqsRequest);
+    add(
+      'SQS',
+      `SES feed: SendMessage by SNS (${(m.sesEnvelopeBytes / 1024).toFixed(1)} KB envelope)`,
+      sesEvents * chunks(m.sesEnvelopeBytes),
+      'requests',
+      PRICES.sqsRequest,
+    );
+    add(
+      'SQS',
+      `SES feed: ReceiveMessage (event source, ${batch} per call, 64 KB chunks)`,
+      feedBatches * chunks(batch * m.sesEnvelopeBytes),
+      'requests',
+      PRICES.sqsRequest,
+    );
     add('SQS', 'SES feed: DeleteMessageBatch (event source)', feedBatches, 'requests', PRICES.sqsRequest);
     add('Lambda', `SES feed invocations (batches of ${batch})`, feedBatches, 'requests', PRICES.lambdaRequest);
     // Measured per batch of `m.feedBatch` (run.ts measures the template's batch size, so no scaling
     // happens in practice); scaled linearly otherwise, which overstates a larger batch (one send a batch).
     const batchMs = (m.feedBatchMs / m.feedBatch) * batch;
-    const feedGbS = (feedBatches * Math.ceil(batchMs)) / 1000 * (feed.memoryMb / 1024);
-    add('Lambda', `SES feed duration (${feed.memoryMb} MB ${feed.architecture}; ${batchMs.toFixed(1)} ms per batch of ${batch})`, feedGbS, 'GB-s', gbSecond(feed));
+    const feedGbS = ((feedBatches * Math.ceil(batchMs)) / 1000) * (feed.memoryMb / 1024);
+    add(
+      'Lambda',
+      `SES feed duration (${feed.memoryMb} MB ${feed.architecture}; ${batchMs.toFixed(1)} ms per batch of ${batch})`,
+      feedGbS,
+      'GB-s',
+      gbSecond(feed),
+    );
   }
 
   // SQS: the edge (and the feed, once per batch) sends (SendMessageBatch ≤ 10), the event source
@@ -96,41 +135,104 @@ export function costFor(door: DoorCost['door'], facts: TemplateFacts, m: Measure
   const sgSends = sgRequests * Math.ceil(SENDGRID_BATCH / 10);
   if (feed) {
     add('SQS', 'SendMessageBatch (edge, SendGrid)', sgSends, 'requests', PRICES.sqsRequest);
-    add('SQS', `SendMessageBatch (SES feed, one per batch, ${(m.eventMessageBytes / 1024).toFixed(1)} KB a message)`, feedBatches * chunks(facts.feedBatchSize * m.eventMessageBytes), 'requests', PRICES.sqsRequest);
+    add(
+      'SQS',
+      `SendMessageBatch (SES feed, one per batch, ${(m.eventMessageBytes / 1024).toFixed(1)} KB a message)`,
+      feedBatches * chunks(facts.feedBatchSize * m.eventMessageBytes),
+      'requests',
+      PRICES.sqsRequest,
+    );
   } else {
     add('SQS', 'SendMessageBatch (edge)', sesEvents + sgSends, 'requests', PRICES.sqsRequest);
   }
-  add('SQS', 'ReceiveMessage + DeleteMessageBatch (event source, 10 per call)', 2 * EVENTS / 10, 'requests', PRICES.sqsRequest);
+  add(
+    'SQS',
+    'ReceiveMessage + DeleteMessageBatch (event source, 10 per call)',
+    (2 * EVENTS) / 10,
+    'requests',
+    PRICES.sqsRequest,
+  );
 
   // Inbox: one conditional put per event, sized from real rows.
   const inboxWru = KINDS.reduce(
-    (n, k) => n + MIX[k] * (sesEvents * writeUnits(m.inboxItemBytes.ses[k]) + sgEvents * writeUnits(m.inboxItemBytes.sendgrid[k])),
+    (n, k) =>
+      n +
+      MIX[k] * (sesEvents * writeUnits(m.inboxItemBytes.ses[k]) + sgEvents * writeUnits(m.inboxItemBytes.sendgrid[k])),
     0,
   );
   add('DynamoDB', 'inbox conditional puts', inboxWru, 'write units', PRICES.dynamoWriteUnit);
   const inboxBytes = KINDS.reduce(
-    (n, k) => n + MIX[k] * (sesEvents * (m.inboxItemBytes.ses[k] + STORAGE_OVERHEAD_BYTES) + sgEvents * (m.inboxItemBytes.sendgrid[k] + STORAGE_OVERHEAD_BYTES)),
+    (n, k) =>
+      n +
+      MIX[k] *
+        (sesEvents * (m.inboxItemBytes.ses[k] + STORAGE_OVERHEAD_BYTES) +
+          sgEvents * (m.inboxItemBytes.sendgrid[k] + STORAGE_OVERHEAD_BYTES)),
     0,
   );
   const inboxGbMonths = (inboxBytes / GB) * (facts.inboxTtlDays / 30);
-  add('DynamoDB', `inbox storage (${facts.inboxTtlDays}-day TTL)`, inboxGbMonths, 'GB-months', PRICES.dynamoStorageGbMonth);
-  if (facts.inboxPitr) add('DynamoDB', 'inbox point-in-time recovery', inboxGbMonths, 'GB-months', PRICES.dynamoPitrGbMonth);
+  add(
+    'DynamoDB',
+    `inbox storage (${facts.inboxTtlDays}-day TTL)`,
+    inboxGbMonths,
+    'GB-months',
+    PRICES.dynamoStorageGbMonth,
+  );
+  if (facts.inboxPitr)
+    add('DynamoDB', 'inbox point-in-time recovery', inboxGbMonths, 'GB-months', PRICES.dynamoPitrGbMonth);
 
   // Consumer: one strongly consistent read per event; a write only when something changes.
   const writes = EVENTS * (1 - MIX.delivered) + EVENTS * MIX.delivered * DELIVERED_WITH_RECORD;
-  add('DynamoDB', 'suppression reads (consistent GetItem)', EVENTS * readUnits(m.suppressionItemBytes), 'read units', PRICES.dynamoReadUnit);
-  add('DynamoDB', 'suppression writes (only on a real change)', writes * writeUnits(m.suppressionItemBytes), 'write units', PRICES.dynamoWriteUnit);
+  add(
+    'DynamoDB',
+    'suppression reads (consistent GetItem)',
+    EVENTS * readUnits(m.suppressionItemBytes),
+    'read units',
+    PRICES.dynamoReadUnit,
+  );
+  add(
+    'DynamoDB',
+    'suppression writes (only on a real change)',
+    writes * writeUnits(m.suppressionItemBytes),
+    'write units',
+    PRICES.dynamoWriteUnit,
+  );
   const records = EVENTS * (1 - MIX.delivered);
   const suppressionGbMonth = (records * (m.suppressionItemBytes + STORAGE_OVERHEAD_BYTES)) / GB;
-  add('DynamoDB', 'suppression storage (records these events create, per month kept)', suppressionGbMonth, 'GB-months', PRICES.dynamoStorageGbMonth);
-  if (facts.suppressionPitr) add('DynamoDB', 'suppression point-in-time recovery (per month kept)', suppressionGbMonth, 'GB-months', PRICES.dynamoPitrGbMonth);
+  add(
+    'DynamoDB',
+    'suppression storage (records these events create, per month kept)',
+    suppressionGbMonth,
+    'GB-months',
+    PRICES.dynamoStorageGbMonth,
+  );
+  if (facts.suppressionPitr)
+    add(
+      'DynamoDB',
+      'suppression point-in-time recovery (per month kept)',
+      suppressionGbMonth,
+      'GB-months',
+      PRICES.dynamoPitrGbMonth,
+    );
 
   // Consumer Lambda, batches of the template's size.
   const batches = EVENTS / facts.consumerBatchSize;
-  add('Lambda', `consumer invocations (batches of ${facts.consumerBatchSize})`, batches, 'requests', PRICES.lambdaRequest);
+  add(
+    'Lambda',
+    `consumer invocations (batches of ${facts.consumerBatchSize})`,
+    batches,
+    'requests',
+    PRICES.lambdaRequest,
+  );
   const perEventMs = m.consumerBatchMs / m.consumerBatch;
-  const consumerGbS = (batches * Math.ceil(perEventMs * facts.consumerBatchSize)) / 1000 * (facts.consumer.memoryMb / 1024);
-  add('Lambda', `consumer duration (${facts.consumer.memoryMb} MB ${facts.consumer.architecture}; ${perEventMs.toFixed(2)} ms per event)`, consumerGbS, 'GB-s', gbSecond(facts.consumer));
+  const consumerGbS =
+    ((batches * Math.ceil(perEventMs * facts.consumerBatchSize)) / 1000) * (facts.consumer.memoryMb / 1024);
+  add(
+    'Lambda',
+    `consumer duration (${facts.consumer.memoryMb} MB ${facts.consumer.architecture}; ${perEventMs.toFixed(2)} ms per event)`,
+    consumerGbS,
+    'GB-s',
+    gbSecond(facts.consumer),
+  );
 
   // CloudWatch Logs: measured application lines + EMF, plus Lambda's platform lines unless the template drops them.
   const logBytes = (f: TemplateFacts['edge'], app: number, lines: number) =>
@@ -138,15 +240,35 @@ export function costFor(door: DoorCost['door'], facts: TemplateFacts, m: Measure
   const ingested =
     requests * logBytes(facts.edge, m.edgeLogBytes, m.edgeLogLines) +
     batches * logBytes(facts.consumer, m.consumerLogBytes, m.consumerLogLines) +
-    (feed ? feedBatches * logBytes(feed, m.feedLogBytes * (facts.feedBatchSize / m.feedBatch), m.feedLogLines * (facts.feedBatchSize / m.feedBatch)) : 0);
-  add('CloudWatch Logs', `ingestion (edge: a line per request${feed ? '; SES feed: a summary line per batch' : ''}; consumer: a line per batch; EMF once per invocation)`, ingested / GB, 'GB', PRICES.logsIngestGb);
+    (feed
+      ? feedBatches *
+        logBytes(
+          feed,
+          m.feedLogBytes * (facts.feedBatchSize / m.feedBatch),
+          m.feedLogLines * (facts.feedBatchSize / m.feedBatch),
+        )
+      : 0);
+  add(
+    'CloudWatch Logs',
+    `ingestion (edge: a line per request${feed ? '; SES feed: a summary line per batch' : ''}; consumer: a line per batch; EMF once per invocation)`,
+    ingested / GB,
+    'GB',
+    PRICES.logsIngestGb,
+  );
   const retentionMonths = (facts.edge.logRetentionDays ?? 30) / 30;
-  add('CloudWatch Logs', `storage (${facts.edge.logRetentionDays ?? 30}-day retention, compressed ×${m.logCompression.toFixed(2)})`, (ingested / GB) * m.logCompression * retentionMonths, 'GB-months', PRICES.logsStorageGbMonth);
+  add(
+    'CloudWatch Logs',
+    `storage (${facts.edge.logRetentionDays ?? 30}-day retention, compressed ×${m.logCompression.toFixed(2)})`,
+    (ingested / GB) * m.logCompression * retentionMonths,
+    'GB-months',
+    PRICES.logsStorageGbMonth,
+  );
 
   // SNS: what SES event delivery costs whoever receives it; outside the target, inside the all-in total.
   // A publish is billed per 64 KB chunk; SES's JSON message is a few KB.
   add('SNS', 'SES → SNS publishes', sesEvents, 'publishes', PRICES.snsPublish, { inTarget: false });
-  if (feed) add('SNS', 'SQS deliveries to the feed queue', sesEvents, 'deliveries', PRICES.snsSqsDelivery, { inTarget: false });
+  if (feed)
+    add('SNS', 'SQS deliveries to the feed queue', sesEvents, 'deliveries', PRICES.snsSqsDelivery, { inTarget: false });
   else add('SNS', 'HTTPS deliveries to the edge', sesEvents, 'deliveries', PRICES.snsHttpDelivery, { inTarget: false });
 
   const round = (x: number) => Math.round(x * 10_000) / 10_000;

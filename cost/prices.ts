@@ -19,16 +19,44 @@ export const PRICES = {
   /** HTTP API, first 300 million requests/month, metered in 512 KB increments. */
   httpApiRequest: { usd: 1.0 / 1e6, per: 'request (≤ 512 KB)', source: 'https://aws.amazon.com/api-gateway/pricing/' },
   /** Function URLs carry no charge of their own: the Lambda request and duration are the whole bill. */
-  functionUrlRequest: { usd: 0, per: 'request', source: 'https://aws.amazon.com/lambda/pricing/ (Function URLs: no additional charge)' },
+  functionUrlRequest: {
+    usd: 0,
+    per: 'request',
+    source: 'https://aws.amazon.com/lambda/pricing/ (Function URLs: no additional charge)',
+  },
   /** On-demand throughput after the November 2024 reduction. */
-  dynamoWriteUnit: { usd: 0.625 / 1e6, per: 'write request unit (1 KB)', source: 'https://aws.amazon.com/dynamodb/pricing/on-demand/' },
-  dynamoReadUnit: { usd: 0.125 / 1e6, per: 'read request unit (4 KB strongly consistent)', source: 'https://aws.amazon.com/dynamodb/pricing/on-demand/' },
-  dynamoStorageGbMonth: { usd: 0.25, per: 'GB-month (Standard table class)', source: 'https://aws.amazon.com/dynamodb/pricing/on-demand/' },
-  dynamoPitrGbMonth: { usd: 0.2, per: 'GB-month of continuous backup', source: 'https://aws.amazon.com/dynamodb/pricing/on-demand/' },
+  dynamoWriteUnit: {
+    usd: 0.625 / 1e6,
+    per: 'write request unit (1 KB)',
+    source: 'https://aws.amazon.com/dynamodb/pricing/on-demand/',
+  },
+  dynamoReadUnit: {
+    usd: 0.125 / 1e6,
+    per: 'read request unit (4 KB strongly consistent)',
+    source: 'https://aws.amazon.com/dynamodb/pricing/on-demand/',
+  },
+  dynamoStorageGbMonth: {
+    usd: 0.25,
+    per: 'GB-month (Standard table class)',
+    source: 'https://aws.amazon.com/dynamodb/pricing/on-demand/',
+  },
+  dynamoPitrGbMonth: {
+    usd: 0.2,
+    per: 'GB-month of continuous backup',
+    source: 'https://aws.amazon.com/dynamodb/pricing/on-demand/',
+  },
   /** Standard queue; every 64 KB chunk of a request counts as one request. */
   sqsRequest: { usd: 0.4 / 1e6, per: 'request (64 KB chunk)', source: 'https://aws.amazon.com/sqs/pricing/' },
-  logsIngestGb: { usd: 0.5, per: 'GB ingested (Standard log class)', source: 'https://aws.amazon.com/cloudwatch/pricing/' },
-  logsStorageGbMonth: { usd: 0.03, per: 'GB-month archived (compressed)', source: 'https://aws.amazon.com/cloudwatch/pricing/' },
+  logsIngestGb: {
+    usd: 0.5,
+    per: 'GB ingested (Standard log class)',
+    source: 'https://aws.amazon.com/cloudwatch/pricing/',
+  },
+  logsStorageGbMonth: {
+    usd: 0.03,
+    per: 'GB-month archived (compressed)',
+    source: 'https://aws.amazon.com/cloudwatch/pricing/',
+  },
   snsPublish: { usd: 0.5 / 1e6, per: 'publish (64 KB chunk)', source: 'https://aws.amazon.com/sns/pricing/' },
   snsHttpDelivery: { usd: 0.6 / 1e6, per: 'HTTP/S delivery', source: 'https://aws.amazon.com/sns/pricing/' },
   /**
@@ -53,5 +81,9 @@ export const PRICES = {
    * per million × 0.8 (the SES share) = $0.48 to the all-in totals; `npm run cost` prints the totals
    * that would give, beside the goal.
    */
-  snsSqsDelivery: { usd: 0, per: 'delivery to SQS (unverified: see cost/prices.ts)', source: 'https://aws.amazon.com/sns/pricing/ (not reachable from here)' },
+  snsSqsDelivery: {
+    usd: 0,
+    per: 'delivery to SQS (unverified: see cost/prices.ts)',
+    source: 'https://aws.amazon.com/sns/pricing/ (not reachable from here)',
+  },
 } satisfies Record<string, Price>;

@@ -7,8 +7,8 @@
  */
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { costFor, DELIVERED_WITH_RECORD, type DoorCost } from './model.js';
 import { measure } from './measure.js';
+import { costFor, DELIVERED_WITH_RECORD, type DoorCost } from './model.js';
 import { PRICE_DATE, PRICE_REGION, PRICES } from './prices.js';
 import { renderCost, writeCostSection } from './report.js';
 import { synthesizeFacts } from './template.js';
@@ -30,7 +30,6 @@ stack (dynalite + fauxqs, in process) and the dated list prices in cost/prices.t
                items) for the default stack only; BENCHMARKS.md is not touched
   --help       print this and exit; nothing is synthesized, measured or written
 `;
-
 
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -61,10 +60,14 @@ async function main(): Promise<void> {
     );
   }
   if (apiFacts.inboxIndexes.length > 0) {
-    notes.push(`The template still declares inbox index(es) ${apiFacts.inboxIndexes.join(', ')}; the runtime no longer writes their key attributes, so they cost no writes (sparse index).`);
+    notes.push(
+      `The template still declares inbox index(es) ${apiFacts.inboxIndexes.join(', ')}; the runtime no longer writes their key attributes, so they cost no writes (sparse index).`,
+    );
     urlNotes.push(notes.at(-1)!);
   }
-  say(`measuring item sizes, durations and log bytes on the local stack (consumer batches of ${apiFacts.consumerBatchSize})…`);
+  say(
+    `measuring item sizes, durations and log bytes on the local stack (consumer batches of ${apiFacts.consumerBatchSize})…`,
+  );
   const load = loadavg()[0]!;
   const measured = await measure({ consumerBatch: apiFacts.consumerBatchSize, feedBatch: apiFacts.feedBatchSize });
   const loadNote = `Load average (1 min) when measuring: ${load.toFixed(2)} → ${loadavg()[0]!.toFixed(2)} on ${(await import('node:os')).cpus().length} cores.`;
@@ -82,7 +85,9 @@ async function main(): Promise<void> {
     // The SQS delivery price is not verified against AWS's page (cost/prices.ts): say what the other reading costs.
     const extra = (door: DoorCost) => {
       const item = door.items.find((i) => i.service === 'SNS' && i.item.startsWith('SQS deliveries'));
-      return door.allInPerMillion + (item ? item.quantity * (PRICES.snsHttpDelivery.usd - PRICES.snsSqsDelivery.usd) : 0);
+      return (
+        door.allInPerMillion + (item ? item.quantity * (PRICES.snsHttpDelivery.usd - PRICES.snsSqsDelivery.usd) : 0)
+      );
     };
     const sensitivity = `Unverified price: SNS deliveries to SQS are priced at $${(PRICES.snsSqsDelivery.usd * 1e6).toFixed(2)} per million (cost/prices.ts says why). Charged at the HTTP/S rate ($${(PRICES.snsHttpDelivery.usd * 1e6).toFixed(2)} per million), the all-in totals would be $${extra(functionUrl).toFixed(4)} (Function URL) and $${extra(apiGateway).toFixed(4)} (API Gateway), against the goal of $${ALL_IN_GOAL.toFixed(2)}.`;
     notes.push(sensitivity);
@@ -96,7 +101,10 @@ async function main(): Promise<void> {
     apiGateway: costFor('apiGateway', apiHttpsFacts, measured, []),
     functionUrl: costFor('functionUrl', urlHttpsFacts, measured, []),
   };
-  const markdown = renderCost({ apiGateway, functionUrl }, TARGETS, measured, apiFacts, PRICES, { baseline, allInGoal: ALL_IN_GOAL });
+  const markdown = renderCost({ apiGateway, functionUrl }, TARGETS, measured, apiFacts, PRICES, {
+    baseline,
+    allInGoal: ALL_IN_GOAL,
+  });
   console.log(markdown);
   const file = resolve(import.meta.dirname, '..', 'BENCHMARKS.md');
   writeCostSection(file, markdown);
@@ -104,7 +112,12 @@ async function main(): Promise<void> {
 }
 
 function strip(door: DoorCost) {
-  return { totalPerMillion: door.totalPerMillion, allInPerMillion: door.allInPerMillion, sesFeed: door.sesFeed, items: door.items };
+  return {
+    totalPerMillion: door.totalPerMillion,
+    allInPerMillion: door.allInPerMillion,
+    sesFeed: door.sesFeed,
+    items: door.items,
+  };
 }
 
 // Help before anything runs: the model takes minutes and rewrites a tracked file.

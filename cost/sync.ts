@@ -9,8 +9,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { SYNC_SWEEPER, SYNC_WORKER } from '../lib/sync-definitions.js';
 import { measureSync } from '../bench/sync-throughput.js';
+import { SYNC_SWEEPER, SYNC_WORKER } from '../lib/sync-definitions.js';
 import { MIX } from './measure.js';
 import { PRICE_DATE, PRICE_REGION, PRICES } from './prices.js';
 
@@ -37,25 +37,69 @@ function perMillion(providers: number, handlerMsPerMessage: number): Line[] {
   const gbSeconds = (messages * Math.ceil(handlerMsPerMessage) * (SYNC_WORKER.memoryMb / 1024)) / 1000;
   const invocations = messages / batch;
   return [
-    { item: 'SQS: fast-path SendMessageBatch (one per change)', quantity: CHANGES, usd: CHANGES * PRICES.sqsRequest.usd },
-    { item: 'SQS: event source receive + delete (batches of 10)', quantity: 2 * invocations, usd: 2 * invocations * PRICES.sqsRequest.usd },
+    {
+      item: 'SQS: fast-path SendMessageBatch (one per change)',
+      quantity: CHANGES,
+      usd: CHANGES * PRICES.sqsRequest.usd,
+    },
+    {
+      item: 'SQS: event source receive + delete (batches of 10)',
+      quantity: 2 * invocations,
+      usd: 2 * invocations * PRICES.sqsRequest.usd,
+    },
     { item: 'Lambda: worker requests', quantity: invocations, usd: invocations * PRICES.lambdaRequest.usd },
-    { item: `Lambda: worker duration (${Math.ceil(handlerMsPerMessage)} ms/message at ${SYNC_WORKER.memoryMb} MB, arm64)`, quantity: gbSeconds, usd: gbSeconds * PRICES.lambdaArmGbSecond.usd },
-    { item: 'DynamoDB: marker in the index at the put (1 WRU per change)', quantity: CHANGES, usd: CHANGES * PRICES.dynamoWriteUnit.usd },
-    { item: 'DynamoDB: worker GetItem (strongly consistent, 1 RRU)', quantity: messages, usd: messages * PRICES.dynamoReadUnit.usd },
-    { item: 'DynamoDB: worker UpdateItem of `sync` (2 WRU: item ≤ 2 KB) + its index entry (1 WRU)', quantity: 3 * messages, usd: 3 * messages * PRICES.dynamoWriteUnit.usd },
-    { item: 'DynamoDB: provider row (pause read ≤ 1/s, lastSuccessAt write ≤ 1/10 s; counted per message, an upper bound)', quantity: messages, usd: messages * (PRICES.dynamoReadUnit.usd + PRICES.dynamoWriteUnit.usd) },
-    { item: 'CloudWatch Logs: platform lines per invocation', quantity: invocations * PLATFORM_LOG_BYTES, usd: ((invocations * PLATFORM_LOG_BYTES) / 1e9) * PRICES.logsIngestGb.usd },
+    {
+      item: `Lambda: worker duration (${Math.ceil(handlerMsPerMessage)} ms/message at ${SYNC_WORKER.memoryMb} MB, arm64)`,
+      quantity: gbSeconds,
+      usd: gbSeconds * PRICES.lambdaArmGbSecond.usd,
+    },
+    {
+      item: 'DynamoDB: marker in the index at the put (1 WRU per change)',
+      quantity: CHANGES,
+      usd: CHANGES * PRICES.dynamoWriteUnit.usd,
+    },
+    {
+      item: 'DynamoDB: worker GetItem (strongly consistent, 1 RRU)',
+      quantity: messages,
+      usd: messages * PRICES.dynamoReadUnit.usd,
+    },
+    {
+      item: 'DynamoDB: worker UpdateItem of `sync` (2 WRU: item ≤ 2 KB) + its index entry (1 WRU)',
+      quantity: 3 * messages,
+      usd: 3 * messages * PRICES.dynamoWriteUnit.usd,
+    },
+    {
+      item: 'DynamoDB: provider row (pause read ≤ 1/s, lastSuccessAt write ≤ 1/10 s; counted per message, an upper bound)',
+      quantity: messages,
+      usd: messages * (PRICES.dynamoReadUnit.usd + PRICES.dynamoWriteUnit.usd),
+    },
+    {
+      item: 'CloudWatch Logs: platform lines per invocation',
+      quantity: invocations * PLATFORM_LOG_BYTES,
+      usd: ((invocations * PLATFORM_LOG_BYTES) / 1e9) * PRICES.logsIngestGb.usd,
+    },
   ];
 }
 
 function fixedPerMonth(providers: number, secrets: number): Line[] {
   const sweeps = (30 * 24 * 60) / SYNC_SWEEPER.scheduleMinutes;
   return [
-    { item: `Sweeper: ${sweeps} invocations (≈100 ms at ${SYNC_SWEEPER.memoryMb} MB) + an index Query each`, quantity: sweeps, usd: sweeps * (PRICES.lambdaRequest.usd + 0.1 * (SYNC_SWEEPER.memoryMb / 1024) * PRICES.lambdaArmGbSecond.usd + 0.5 * PRICES.dynamoReadUnit.usd) },
+    {
+      item: `Sweeper: ${sweeps} invocations (≈100 ms at ${SYNC_SWEEPER.memoryMb} MB) + an index Query each`,
+      quantity: sweeps,
+      usd:
+        sweeps *
+        (PRICES.lambdaRequest.usd +
+          0.1 * (SYNC_SWEEPER.memoryMb / 1024) * PRICES.lambdaArmGbSecond.usd +
+          0.5 * PRICES.dynamoReadUnit.usd),
+    },
     { item: `Secrets Manager: ${secrets} secret(s)`, quantity: secrets, usd: secrets * SECRET_MONTH_USD },
     { item: 'CloudWatch: dead-letter alarm', quantity: 1, usd: ALARM_MONTH_USD },
-    { item: `(${providers} provider(s): no other fixed cost; idle event-source polling is AWS's, not billed as requests)`, quantity: 0, usd: 0 },
+    {
+      item: `(${providers} provider(s): no other fixed cost; idle event-source polling is AWS's, not billed as requests)`,
+      quantity: 0,
+      usd: 0,
+    },
   ];
 }
 
@@ -63,7 +107,12 @@ const sum = (lines: Line[]) => lines.reduce((n, l) => n + l.usd, 0);
 const usd = (n: number) => `$${n < 0.01 ? n.toFixed(4) : n.toFixed(3)}`;
 
 function table(lines: Line[]): string {
-  return ['| item | quantity | USD |', '|---|---:|---:|', ...lines.map((l) => `| ${l.item} | ${Math.round(l.quantity).toLocaleString('en-US')} | ${usd(l.usd)} |`), `| **total** | | **${usd(sum(lines))}** |`].join('\n');
+  return [
+    '| item | quantity | USD |',
+    '|---|---:|---:|',
+    ...lines.map((l) => `| ${l.item} | ${Math.round(l.quantity).toLocaleString('en-US')} | ${usd(l.usd)} |`),
+    `| **total** | | **${usd(sum(lines))}** |`,
+  ].join('\n');
 }
 
 async function main(): Promise<void> {

@@ -6,8 +6,8 @@
  */
 import { rmSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
-import { RatchetStack } from '../lib/stack.js';
 import { DEFAULT_INBOX_TTL_DAYS, resourceNames } from '../lib/definitions.js';
+import { RatchetStack } from '../lib/stack.js';
 
 export interface FunctionFacts {
   logicalId: string;
@@ -59,9 +59,13 @@ export function readFacts(resources: Record<string, Resource>, context: Record<s
   const counts: Record<string, number> = {};
   for (const [, r] of entries) counts[r.Type] = (counts[r.Type] ?? 0) + 1;
 
-  const logGroups = new Map(ofType('AWS::Logs::LogGroup').map(([id, r]) => [id, r.Properties?.RetentionInDays as number | undefined]));
+  const logGroups = new Map(
+    ofType('AWS::Logs::LogGroup').map(([id, r]) => [id, r.Properties?.RetentionInDays as number | undefined]),
+  );
   const find = (descriptionStart: string) =>
-    ofType('AWS::Lambda::Function').find(([, r]) => String(r.Properties?.Description ?? '').startsWith(descriptionStart));
+    ofType('AWS::Lambda::Function').find(([, r]) =>
+      String(r.Properties?.Description ?? '').startsWith(descriptionStart),
+    );
   const fn = (descriptionStart: string): FunctionFacts & { env: Record<string, unknown> } => {
     const found = find(descriptionStart);
     if (!found) throw new Error(`no function whose description starts "${descriptionStart}" in the template`);
@@ -88,7 +92,8 @@ export function readFacts(resources: Record<string, Resource>, context: Record<s
   const feed = find('Ratchet SES feed') ? fn('Ratchet SES feed') : undefined;
   const feedMapping = feed ? mappingOf(feed.logicalId) : undefined;
   const names = resourceNames(context.resourcePrefix);
-  const table = (name: string) => ofType('AWS::DynamoDB::Table').find(([, r]) => r.Properties?.TableName === name)?.[1].Properties ?? {};
+  const table = (name: string) =>
+    ofType('AWS::DynamoDB::Table').find(([, r]) => r.Properties?.TableName === name)?.[1].Properties ?? {};
   const inbox = table(names.inboxTable);
   const suppression = table(names.suppressionTable);
   const { env: _e, ...edgeFacts } = edge;

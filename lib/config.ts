@@ -8,7 +8,6 @@ import type { Node } from 'constructs';
 import { INBOX_TTL_CONTEXT } from '../lambdas/core/inbox-ttl.js';
 import type { ProviderDefinition } from '../lambdas/core/provider.js';
 import { PROVIDERS } from '../lambdas/core/providers/index.js';
-import { boolean, isUnset, list, oneOf, positiveInteger, positiveNumber, type Getter } from './context-values.js';
 import {
   FRONT_DOOR_KINDS,
   LOG_LEVELS,
@@ -16,6 +15,7 @@ import {
   SES_FEED_KINDS,
   SNS_MAX_AGE_CONTEXT,
 } from './constructs/ratchet-props.js';
+import { boolean, type Getter, isUnset, list, oneOf, positiveInteger, positiveNumber } from './context-values.js';
 
 export {
   assertSnsMaxAgeBelowInboxTtl,
@@ -74,7 +74,10 @@ export function readConfig(node: Node): RatchetProps {
  * Every provider setting declared with a context key, read as a comma-separated string or a list of
  * strings (blanks dropped) and joined with commas; an empty one is left out. No provider is named here.
  */
-export function providerSettingsFromContext(get: Getter, providers: readonly ProviderDefinition[] = PROVIDERS): Record<string, string> {
+export function providerSettingsFromContext(
+  get: Getter,
+  providers: readonly ProviderDefinition[] = PROVIDERS,
+): Record<string, string> {
   const settings: Record<string, string> = {};
   for (const { contextKey, variable } of providers.flatMap((provider) => provider.settings)) {
     const items = contextKey === undefined ? undefined : list(get, contextKey);
@@ -82,4 +85,3 @@ export function providerSettingsFromContext(get: Getter, providers: readonly Pro
   }
   return settings;
 }
-

@@ -3,7 +3,7 @@
  * `topicLabels` (topic=label pairs, env TOPIC_LABELS), validated at synth so a typo fails the deploy
  * instead of every start of the edge. Both are handed to the runtime as the same comma list.
  */
-import { isUnset, list, type Getter } from './context-values.js';
+import { type Getter, isUnset, list } from './context-values.js';
 
 /** Topic names are case-sensitive: they are stored as given and matched exactly, so `News` and `news` are two topics. */
 export const TOPIC_NAME = /^[A-Za-z0-9][A-Za-z0-9:._-]{0,127}$/;

@@ -13,7 +13,8 @@ export function positiveNumber(get: Getter, key: string): number | undefined {
   const value = get(key);
   if (isUnset(value)) return undefined;
   const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`context ${key} must be a positive number, got ${JSON.stringify(value)}`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new Error(`context ${key} must be a positive number, got ${JSON.stringify(value)}`);
   return n;
 }
 

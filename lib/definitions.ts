@@ -4,8 +4,9 @@
  * resource names, the body cap) live under lambdas/ and are re-exported here,
  * so dependencies point one way: lib → lambdas. Pure data: no CDK and no SDK imports.
  */
-import { QUEUE_NAMES, SES_QUEUE_NAMES } from '../lambdas/adapters/tables.js';
+
 import { MAX_BODY_BYTES } from '../lambdas/adapters/runtime-defaults.js';
+import { QUEUE_NAMES, SES_QUEUE_NAMES } from '../lambdas/adapters/tables.js';
 
 export {
   DEFAULT_INBOX_TTL_DAYS,
@@ -69,7 +70,6 @@ export const API = {
   accountRateLimit: 10_000,
 } as const;
 
-
 /**
  * The alarms evaluate periods of this length. The queue-age alarm fires when the oldest queued event is
  * `queueAgeSeconds` old; `ratchet doctor` reads the same metric the same way against the same number.
@@ -78,7 +78,6 @@ export const ALARMS = { periodSeconds: 5 * 60, queueAgeSeconds: 30 * 60 } as con
 
 /** The SNS subscription's dead-letter queue keeps what SNS gave up on for this long (the SQS maximum). */
 export const SES_DEAD_LETTERS = { suffix: SES_QUEUE_NAMES.deadLetterSuffix, retentionDays: 14 } as const;
-
 
 /**
  * The Function URL front door has no per-route throttle: the edge's reserved concurrency is the limit

@@ -11,7 +11,7 @@ import type { ProviderRoute } from './constructs/provider-secrets.js';
 import { Ratchet } from './constructs/ratchet.js';
 import { DEFAULT_RESOURCE_PREFIX, resourceNames } from './definitions.js';
 
-export { pascal, type ProviderRoute } from './constructs/provider-secrets.js';
+export { type ProviderRoute, pascal } from './constructs/provider-secrets.js';
 export { SES_SUBSCRIPTION_RETRY } from './constructs/ses-feed.js';
 
 export interface RatchetStackProps extends StackProps {

@@ -34,7 +34,11 @@ export function readSyncContext(node: Node): SyncContext | undefined {
   if (!result.ok) {
     // Name the context key beside the variable, since that is what a CDK user sets.
     const keyOf: Record<string, string> = { MAILGUN_DOMAINS: 'mailgunDomains', POSTMARK_STREAMS: 'postmarkStreams' };
-    throw new Error(result.problems.map((line) => line.replace(/\b(MAILGUN_DOMAINS|POSTMARK_STREAMS)\b/, (v) => `context ${keyOf[v]} (${v})`)).join('\n'));
+    throw new Error(
+      result.problems
+        .map((line) => line.replace(/\b(MAILGUN_DOMAINS|POSTMARK_STREAMS)\b/, (v) => `context ${keyOf[v]} (${v})`))
+        .join('\n'),
+    );
   }
   return { providers, ...(postmarkStreams ? { postmarkStreams } : {}), ...(mailgunDomains ? { mailgunDomains } : {}) };
 }

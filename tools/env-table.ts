@@ -71,7 +71,9 @@ function settingRow(setting: SettingDeclaration): VariableRow {
     name: setting.variable,
     default: match?.[1] ?? '',
     accepts: '',
-    where: setting.contextKey ? `both (CDK context \`${setting.contextKey}\`)` : 'local (a deployment keeps the default)',
+    where: setting.contextKey
+      ? `both (CDK context \`${setting.contextKey}\`)`
+      : 'local (a deployment keeps the default)',
     describe: match ? setting.describe.slice(0, match.index) : setting.describe,
   };
 }
@@ -129,7 +131,9 @@ export function renderEnvTable(rows: readonly VariableRow[] = variableRows()): s
   const lines = [
     '| Variable | Default | Accepts | Where | Description |',
     '|---|---|---|---|---|',
-    ...rows.map((r) => `| \`${r.name}\` | ${cell(r.default)} | ${cell(r.accepts)} | ${cell(r.where)} | ${cell(r.describe)} |`),
+    ...rows.map(
+      (r) => `| \`${r.name}\` | ${cell(r.default)} | ${cell(r.accepts)} | ${cell(r.where)} | ${cell(r.describe)} |`,
+    ),
   ];
   return lines.join('\n');
 }
@@ -144,7 +148,9 @@ export function withTable(document: string, table: string): string {
 
 function main(argv: readonly string[]): number {
   if (argv.includes('--help')) {
-    console.log('usage: npm run docs:env [-- --check]\n  rewrites the variable table in docs/configuration.md; --check exits 1 when it is stale');
+    console.log(
+      'usage: npm run docs:env [-- --check]\n  rewrites the variable table in docs/configuration.md; --check exits 1 when it is stale',
+    );
     return 0;
   }
   const current = readFileSync(CONFIGURATION_DOC, 'utf8');
@@ -159,4 +165,5 @@ function main(argv: readonly string[]): number {
   return 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = main(process.argv.slice(2));
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  process.exitCode = main(process.argv.slice(2));

@@ -5,7 +5,7 @@
  * the client's own measurements (wall time, latency, client CPU) plus the CPU this process, the
  * runtime (HTTP front, handlers, emulators), spent between sending `run` and receiving the answer.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { onCleanup } from './cleanup.js';
 import type { LoadResult } from './load.js';
@@ -110,7 +110,12 @@ export async function startLoadProcess(): Promise<LoadProcess> {
     pid: child.pid!,
     async stage(provider, requests) {
       const batch = nextBatch++;
-      await call({ type: 'stage', batch, provider, requests: requests.map((r) => ({ headers: r.headers, body: r.body })) });
+      await call({
+        type: 'stage',
+        batch,
+        provider,
+        requests: requests.map((r) => ({ headers: r.headers, body: r.body })),
+      });
       return { batch, count: requests.length };
     },
     async run(url, staged, concurrency) {

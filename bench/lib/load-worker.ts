@@ -13,7 +13,10 @@ import type { LoadRequest, LoadWorkerReply, LoadWorkerRequest } from './load-pro
 
 if (!process.send) throw new Error('load-worker.ts must be started with an IPC channel (child_process.fork)');
 
-const staged = new Map<number, { provider: string; requests: Array<{ headers: Record<string, string>; body: Buffer }> }>();
+const staged = new Map<
+  number,
+  { provider: string; requests: Array<{ headers: Record<string, string>; body: Buffer }> }
+>();
 
 function reply(message: LoadWorkerReply): void {
   process.send!(message);
@@ -22,7 +25,10 @@ function reply(message: LoadWorkerReply): void {
 async function handle(message: LoadWorkerRequest): Promise<void> {
   switch (message.type) {
     case 'stage': {
-      const requests = message.requests.map((r: LoadRequest) => ({ headers: r.headers, body: Buffer.from(r.body, 'utf8') }));
+      const requests = message.requests.map((r: LoadRequest) => ({
+        headers: r.headers,
+        body: Buffer.from(r.body, 'utf8'),
+      }));
       staged.set(message.batch, { provider: message.provider, requests });
       reply({ type: 'staged', id: message.id });
       return;
@@ -33,7 +39,9 @@ async function handle(message: LoadWorkerRequest): Promise<void> {
       staged.delete(message.batch);
       const poster = createPoster(message.url, message.concurrency);
       try {
-        const result = await runClosedLoop(batch.requests, message.concurrency, (request) => poster.post(batch.provider, request));
+        const result = await runClosedLoop(batch.requests, message.concurrency, (request) =>
+          poster.post(batch.provider, request),
+        );
         reply({ type: 'done', id: message.id, result });
       } finally {
         poster.close();
@@ -45,7 +53,11 @@ async function handle(message: LoadWorkerRequest): Promise<void> {
 
 process.on('message', (message: LoadWorkerRequest) => {
   handle(message).catch((error: unknown) =>
-    reply({ type: 'error', id: message.id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }),
+    reply({
+      type: 'error',
+      id: message.id,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    }),
   );
 });
 // The parent going away (finished, or killed) ends the client too.

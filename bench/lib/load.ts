@@ -50,12 +50,23 @@ export async function runClosedLoop<T>(
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
   const wallMs = performance.now() - start;
   const cpu = process.cpuUsage(cpuStart);
-  return { count: items.length, concurrency, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, latenciesMs, failures, failureSamples };
+  return {
+    count: items.length,
+    concurrency,
+    wallMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    latenciesMs,
+    failures,
+    failureSamples,
+  };
 }
 
 export interface WebhookPoster {
   /** POST a signed request to `/webhooks/<provider>`; success means HTTP 200 with the body fully read. */
-  post(provider: string, request: { headers: Record<string, string>; body: string | Buffer }): Promise<boolean | string>;
+  post(
+    provider: string,
+    request: { headers: Record<string, string>; body: string | Buffer },
+  ): Promise<boolean | string>;
   close(): void;
 }
 
@@ -84,7 +95,11 @@ export function createPoster(baseUrl: string, concurrency: number): WebhookPoste
             const chunks: Buffer[] = [];
             res.on('data', (chunk: Buffer) => chunks.push(chunk));
             res.on('end', () =>
-              resolve(res.statusCode === 200 ? true : `HTTP ${res.statusCode} ${Buffer.concat(chunks).toString('utf8').slice(0, 120)}`),
+              resolve(
+                res.statusCode === 200
+                  ? true
+                  : `HTTP ${res.statusCode} ${Buffer.concat(chunks).toString('utf8').slice(0, 120)}`,
+              ),
             );
             res.on('error', reject);
           },
@@ -97,7 +112,11 @@ export function createPoster(baseUrl: string, concurrency: number): WebhookPoste
 }
 
 /** Runs `fn` with a fresh poster and always closes it. */
-export async function withPoster<T>(baseUrl: string, concurrency: number, fn: (poster: WebhookPoster) => Promise<T>): Promise<T> {
+export async function withPoster<T>(
+  baseUrl: string,
+  concurrency: number,
+  fn: (poster: WebhookPoster) => Promise<T>,
+): Promise<T> {
   const poster = createPoster(baseUrl, concurrency);
   try {
     return await fn(poster);

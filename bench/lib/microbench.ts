@@ -60,7 +60,12 @@ export async function runInterleaved(
       ops++;
     } while (performance.now() - start < options.warmupMs);
     const perOpMs = (performance.now() - start) / ops;
-    plans.push({ c, isAsync, opsPerBatch: Math.max(1, Math.round(options.batchMs / perOpMs)), samples: [] as number[] });
+    plans.push({
+      c,
+      isAsync,
+      opsPerBatch: Math.max(1, Math.round(options.batchMs / perOpMs)),
+      samples: [] as number[],
+    });
   }
   for (let round = 0; round < options.rounds; round++) {
     for (let k = 0; k < plans.length; k++) {

@@ -5,8 +5,9 @@
  * for the code that called them, and only what Node does on its own (sockets, HTTP parsing, timers)
  * stays "Node core". Used to say where the time goes when a target is missed.
  */
-import { Session } from 'node:inspector/promises';
+
 import type { Profiler } from 'node:inspector';
+import { Session } from 'node:inspector/promises';
 import type { Table } from './types.js';
 
 export interface ProfileShare {
@@ -17,9 +18,18 @@ export interface ProfileShare {
 }
 
 const CATEGORIES: ReadonlyArray<[string, RegExp]> = [
-  ['AWS SDK clients (@aws-sdk, @smithy)', /node_modules\/(@aws-sdk|@smithy|@aws-crypto|@aws|fast-xml-parser|strnum|tslib|uuid|bowser)\//],
-  ['DynamoDB emulator (dynalite + LevelDB)', /node_modules\/(dynalite|[a-z-]*level[a-z-]*|abstract-level|memory-level|classic-level|lazy|big\.js|buffer-crc32|functional-red-black-tree|module-error|catering|queue-microtask|maybe-combine-errors|once|async|lock)\//],
-  ['SQS emulator (fauxqs + fastify)', /node_modules\/(fauxqs|fastify|@fastify\/[^/]+|avvio|find-my-way|light-my-request|pino[a-z-]*|fast-json-stringify|ajv[a-z-]*|fast-[a-z-]+|toad-cache|rfdc|secure-json-parse|abstract-logging|process-warning|content-type|fast-querystring|sonic-boom|thread-stream|real-require|on-exit-leak-free|safe-stable-stringify|json-schema-ref-resolver|fast-uri|ret|safe-regex2|cookie|set-cookie-parser|semver|@lukeed\/ms)\//],
+  [
+    'AWS SDK clients (@aws-sdk, @smithy)',
+    /node_modules\/(@aws-sdk|@smithy|@aws-crypto|@aws|fast-xml-parser|strnum|tslib|uuid|bowser)\//,
+  ],
+  [
+    'DynamoDB emulator (dynalite + LevelDB)',
+    /node_modules\/(dynalite|[a-z-]*level[a-z-]*|abstract-level|memory-level|classic-level|lazy|big\.js|buffer-crc32|functional-red-black-tree|module-error|catering|queue-microtask|maybe-combine-errors|once|async|lock)\//,
+  ],
+  [
+    'SQS emulator (fauxqs + fastify)',
+    /node_modules\/(fauxqs|fastify|@fastify\/[^/]+|avvio|find-my-way|light-my-request|pino[a-z-]*|fast-json-stringify|ajv[a-z-]*|fast-[a-z-]+|toad-cache|rfdc|secure-json-parse|abstract-logging|process-warning|content-type|fast-querystring|sonic-boom|thread-stream|real-require|on-exit-leak-free|safe-stable-stringify|json-schema-ref-resolver|fast-uri|ret|safe-regex2|cookie|set-cookie-parser|semver|@lukeed\/ms)\//,
+  ],
   ['Ratchet: edge/consumer code (lambdas/)', /\/lambdas\//],
   ['Ratchet: local runtime (lib/local: HTTP front, poller)', /\/lib\/local\//],
   ['benchmark client (bench/, lib/demo)', /\/(bench|lib\/demo)\//],
@@ -130,12 +140,17 @@ export interface ProfiledRun {
  * "busy" total without it), so the difference between two paths can be read category by category.
  */
 export function profileComparisonTable(caption: string, runs: readonly ProfiledRun[]): Table {
-  const perOp = (run: ProfiledRun, category: string) => (run.shares.find((s) => s.category === category)?.us ?? 0) / run.count;
-  const busy = (run: ProfiledRun) => run.shares.filter((s) => s.category !== IDLE).reduce((n, s) => n + s.us, 0) / run.count;
+  const perOp = (run: ProfiledRun, category: string) =>
+    (run.shares.find((s) => s.category === category)?.us ?? 0) / run.count;
+  const busy = (run: ProfiledRun) =>
+    run.shares.filter((s) => s.category !== IDLE).reduce((n, s) => n + s.us, 0) / run.count;
   const order = new Map<string, number>();
-  for (const run of runs) for (const s of run.shares) if (s.category !== IDLE) order.set(s.category, Math.max(order.get(s.category) ?? 0, perOp(run, s.category)));
+  for (const run of runs)
+    for (const s of run.shares)
+      if (s.category !== IDLE) order.set(s.category, Math.max(order.get(s.category) ?? 0, perOp(run, s.category)));
   const categories = [...order.entries()].sort((a, b) => b[1] - a[1]).map(([c]) => c);
-  const us = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : Number(value.toPrecision(2)).toString());
+  const us = (value: number) =>
+    value >= 100 ? Math.round(value).toLocaleString('en-US') : Number(value.toPrecision(2)).toString();
   const rows = categories.map((category) => [category, ...runs.map((run) => us(perOp(run, category)))]);
   rows.push(['**busy main thread, total**', ...runs.map((run) => `**${us(busy(run))}**`)]);
   rows.push([IDLE, ...runs.map((run) => us(perOp(run, IDLE)))]);

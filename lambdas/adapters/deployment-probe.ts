@@ -15,10 +15,13 @@ import { GetQueueAttributesCommand, GetQueueUrlCommand, type SQSClient } from '@
 import type { QueueAge, QueueAgeSource } from './queue-age.js';
 
 const UNSUPPORTED = new Set(['UnknownOperationException', 'UnrecognizedClientException', 'InvalidAction']);
-const unsupported = (error: unknown) => error instanceof Error && (UNSUPPORTED.has(error.name) || /not (implemented|supported)/i.test(error.message));
+const unsupported = (error: unknown) =>
+  error instanceof Error && (UNSUPPORTED.has(error.name) || /not (implemented|supported)/i.test(error.message));
 
 export class DeploymentProbe {
-  constructor(private readonly clients: { dynamo: DynamoDBClient; sqs: SQSClient; sns?: SNSClient; queueAge?: QueueAgeSource }) {}
+  constructor(
+    private readonly clients: { dynamo: DynamoDBClient; sqs: SQSClient; sns?: SNSClient; queueAge?: QueueAgeSource },
+  ) {}
 
   /** Throws when the table does not exist or cannot be reached. */
   async table(name: string): Promise<{ deletionProtection?: boolean }> {
@@ -28,7 +31,9 @@ export class DeploymentProbe {
 
   async ttlEnabled(table: string): Promise<boolean | undefined> {
     try {
-      const { TimeToLiveDescription } = await this.clients.dynamo.send(new DescribeTimeToLiveCommand({ TableName: table }));
+      const { TimeToLiveDescription } = await this.clients.dynamo.send(
+        new DescribeTimeToLiveCommand({ TableName: table }),
+      );
       return TimeToLiveDescription?.TimeToLiveStatus === 'ENABLED';
     } catch (error) {
       if (unsupported(error)) return undefined;
@@ -38,7 +43,9 @@ export class DeploymentProbe {
 
   async pointInTimeRecovery(table: string): Promise<boolean | undefined> {
     try {
-      const { ContinuousBackupsDescription } = await this.clients.dynamo.send(new DescribeContinuousBackupsCommand({ TableName: table }));
+      const { ContinuousBackupsDescription } = await this.clients.dynamo.send(
+        new DescribeContinuousBackupsCommand({ TableName: table }),
+      );
       return ContinuousBackupsDescription?.PointInTimeRecoveryDescription?.PointInTimeRecoveryStatus === 'ENABLED';
     } catch (error) {
       if (unsupported(error)) return undefined;
@@ -48,11 +55,20 @@ export class DeploymentProbe {
 
   /** Visible and in-flight messages, from SQS's own counters; `queue` is a URL or a queue name. */
   async queueDepth(queue: string): Promise<{ url: string; visible: number; inFlight: number }> {
-    const url = /^https?:\/\//.test(queue) ? queue : (await this.clients.sqs.send(new GetQueueUrlCommand({ QueueName: queue }))).QueueUrl!;
+    const url = /^https?:\/\//.test(queue)
+      ? queue
+      : (await this.clients.sqs.send(new GetQueueUrlCommand({ QueueName: queue }))).QueueUrl!;
     const { Attributes } = await this.clients.sqs.send(
-      new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+      new GetQueueAttributesCommand({
+        QueueUrl: url,
+        AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+      }),
     );
-    return { url, visible: Number(Attributes?.ApproximateNumberOfMessages ?? 0), inFlight: Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0) };
+    return {
+      url,
+      visible: Number(Attributes?.ApproximateNumberOfMessages ?? 0),
+      inFlight: Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0),
+    };
   }
 
   /** The oldest message's age, measured without receiving anything; unmeasurable without a source. */
@@ -67,9 +83,15 @@ export class DeploymentProbe {
     const out: Array<{ endpoint: string; protocol: string; confirmed: boolean }> = [];
     let token: string | undefined;
     do {
-      const page = await this.clients.sns.send(new ListSubscriptionsByTopicCommand({ TopicArn: topicArn, NextToken: token }));
+      const page = await this.clients.sns.send(
+        new ListSubscriptionsByTopicCommand({ TopicArn: topicArn, NextToken: token }),
+      );
       for (const s of page.Subscriptions ?? []) {
-        out.push({ endpoint: s.Endpoint ?? '', protocol: s.Protocol ?? '', confirmed: !!s.SubscriptionArn && s.SubscriptionArn.startsWith('arn:') });
+        out.push({
+          endpoint: s.Endpoint ?? '',
+          protocol: s.Protocol ?? '',
+          confirmed: !!s.SubscriptionArn && s.SubscriptionArn.startsWith('arn:'),
+        });
       }
       token = page.NextToken;
     } while (token);

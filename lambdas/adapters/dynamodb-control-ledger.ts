@@ -1,8 +1,8 @@
 /** Records control actions already taken (SNS subscription confirmations), in the inbox table under `control#`. */
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { INBOX_TABLE } from './tables.js';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { TransientError } from '../core/errors.js';
 import type { ControlLedger } from '../core/pipeline/ports.js';
+import { INBOX_TABLE } from './tables.js';
 
 export class DynamoControlLedger implements ControlLedger {
   constructor(
@@ -14,7 +14,11 @@ export class DynamoControlLedger implements ControlLedger {
   async isDone(key: string): Promise<boolean> {
     try {
       const result = await this.client.send(
-        new GetCommand({ TableName: this.tableName, Key: { [INBOX_TABLE.partitionKey]: `control#${key}` }, ConsistentRead: true }),
+        new GetCommand({
+          TableName: this.tableName,
+          Key: { [INBOX_TABLE.partitionKey]: `control#${key}` },
+          ConsistentRead: true,
+        }),
       );
       return result.Item !== undefined;
     } catch (cause) {

@@ -12,15 +12,15 @@
  * the condition treats an expired row as absent.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { INBOX_TABLE } from './tables.js';
-import type { NormalizedEvent } from '../core/event.js';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { PayloadTooLargeError, TransientError } from '../core/errors.js';
+import type { NormalizedEvent } from '../core/event.js';
 import type { InboxStore, PreparedRow } from '../core/pipeline/ports.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
 import { itemSize } from './dynamodb-item-size.js';
 import { encodePayload } from './inbox-codec.js';
-import { CURRENT_INBOX_VERSION, INBOX_VERSION_ATTRIBUTE, readInboxRow, type InboxRow } from './inbox-schema.js';
+import { CURRENT_INBOX_VERSION, INBOX_VERSION_ATTRIBUTE, type InboxRow, readInboxRow } from './inbox-schema.js';
+import { INBOX_TABLE } from './tables.js';
 
 export type { InboxRow };
 
@@ -117,7 +117,9 @@ export class DynamoInbox implements InboxStore {
   async get(pk: string): Promise<InboxRow | undefined> {
     let item: Record<string, unknown> | undefined;
     try {
-      const result = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { [PK]: pk }, ConsistentRead: true }));
+      const result = await this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: { [PK]: pk }, ConsistentRead: true }),
+      );
       item = result.Item;
     } catch (cause) {
       throw new TransientError('inbox read failed', { cause });
@@ -154,9 +156,17 @@ export class DynamoInbox implements InboxStore {
    * reads the whole table (its cost grows with the table; an index on receipt time would be the step
    * beyond a local stack's size), but holds at most `limit` undecoded rows plus one page in memory.
    */
-  async listNewest(options: { limit: number; nowMs: number; provider?: string; sinceMs?: number }): Promise<Array<InboxRow & { receivedAt: number }>> {
+  async listNewest(options: {
+    limit: number;
+    nowMs: number;
+    provider?: string;
+    sinceMs?: number;
+  }): Promise<Array<InboxRow & { receivedAt: number }>> {
     const { limit, nowMs, provider, sinceMs } = options;
-    const floor = Math.max(Math.floor(nowMs / 1000), sinceMs === undefined ? 0 : Math.ceil(sinceMs / 1000) + this.ttlSeconds);
+    const floor = Math.max(
+      Math.floor(nowMs / 1000),
+      sinceMs === undefined ? 0 : Math.ceil(sinceMs / 1000) + this.ttlSeconds,
+    );
     const newest: Array<Record<string, unknown>> = [];
     let startKey: Record<string, unknown> | undefined;
     do {

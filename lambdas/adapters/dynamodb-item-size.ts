@@ -38,7 +38,8 @@ function valueSize(value: AttributeValue): number {
   if (value.NS !== undefined) return value.NS.reduce((n, s) => n + numberSize(s), 0);
   if (value.BS !== undefined) return value.BS.reduce((n, b) => n + b.byteLength, 0);
   if (value.L !== undefined) return 3 + value.L.reduce((n, v) => n + 1 + valueSize(v), 0);
-  if (value.M !== undefined) return 3 + Object.entries(value.M).reduce((n, [k, v]) => n + 1 + utf8(k) + valueSize(v), 0);
+  if (value.M !== undefined)
+    return 3 + Object.entries(value.M).reduce((n, [k, v]) => n + 1 + utf8(k) + valueSize(v), 0);
   throw new TypeError('unknown AttributeValue type');
 }
 

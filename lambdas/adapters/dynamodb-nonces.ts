@@ -2,11 +2,11 @@
  * Single-use tokens (Mailgun) claimed with one conditional put in the inbox table, under their own
  * `nonce#` key space. Never in memory: a Lambda's memory is per instance and gone on a cold start.
  */
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { INBOX_TABLE } from './tables.js';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { TransientError } from '../core/errors.js';
 import type { NonceStore } from '../core/provider.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
+import { INBOX_TABLE } from './tables.js';
 
 export class DynamoNonceStore implements NonceStore {
   constructor(

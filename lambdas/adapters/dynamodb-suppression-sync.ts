@@ -5,14 +5,20 @@
  * The worker never rewrites the record itself: an UpdateItem sets only `sync`, the marker and the
  * version, and bumps the version so a concurrent record writer re-reads and carries the new map.
  */
-import { GetCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  ScanCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { TransientError } from '../core/errors.js';
+import type { SuppressionRecord } from '../core/suppression/record.js';
 import type { MarkerUpdate, SyncLedger, SyncView } from '../core/sync/ledger.js';
 import type { SyncMap } from '../core/sync/state.js';
-import type { SuppressionRecord } from '../core/suppression/record.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
-import { SUPPRESSION_TABLE } from './tables.js';
 import { SYNC_ATTRIBUTE as A, SYNC_INDEX, SYNC_PENDING_VALUE, takeSyncFields } from './suppression-sync-fields.js';
+import { SUPPRESSION_TABLE } from './tables.js';
 
 /** One item of the pending index: enough to know which providers lag, without reading the record. */
 export interface PendingItem {
@@ -36,7 +42,11 @@ export class DynamoSuppressionSync implements SyncLedger {
     let item: Record<string, unknown> | undefined;
     try {
       const result = await this.client.send(
-        new GetCommand({ TableName: this.tableName, Key: { [SUPPRESSION_TABLE.partitionKey]: email }, ConsistentRead: true }),
+        new GetCommand({
+          TableName: this.tableName,
+          Key: { [SUPPRESSION_TABLE.partitionKey]: email },
+          ConsistentRead: true,
+        }),
       );
       item = result.Item;
     } catch (cause) {
@@ -56,7 +66,12 @@ export class DynamoSuppressionSync implements SyncLedger {
 
   async commit(email: string, version: number, sync: SyncMap, marker: MarkerUpdate): Promise<boolean> {
     const names: Record<string, string> = { '#sync': A.map, '#version': 'version', '#updatedAt': 'updatedAt' };
-    const values: Record<string, unknown> = { ':sync': sync, ':version': version, ':next': version + 1, ':now': this.now() };
+    const values: Record<string, unknown> = {
+      ':sync': sync,
+      ':version': version,
+      ':next': version + 1,
+      ':now': this.now(),
+    };
     let expression = 'SET #sync = :sync, #version = :next, #updatedAt = :now';
     if (marker === 'clear') {
       names['#pending'] = A.pending;
@@ -114,16 +129,18 @@ export class DynamoSuppressionSync implements SyncLedger {
     do {
       let page;
       try {
-        page = this.indexMissing ? await this.scanPage(dueBefore, startKey) : await this.client.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            IndexName: SYNC_INDEX.name,
-            KeyConditionExpression: '#pending = :pending AND #due <= :due',
-            ExpressionAttributeNames: { '#pending': A.pending, '#due': A.due },
-            ExpressionAttributeValues: { ':pending': SYNC_PENDING_VALUE, ':due': dueBefore },
-            ExclusiveStartKey: startKey,
-          }),
-        );
+        page = this.indexMissing
+          ? await this.scanPage(dueBefore, startKey)
+          : await this.client.send(
+              new QueryCommand({
+                TableName: this.tableName,
+                IndexName: SYNC_INDEX.name,
+                KeyConditionExpression: '#pending = :pending AND #due <= :due',
+                ExpressionAttributeNames: { '#pending': A.pending, '#due': A.due },
+                ExpressionAttributeValues: { ':pending': SYNC_PENDING_VALUE, ':due': dueBefore },
+                ExclusiveStartKey: startKey,
+              }),
+            );
       } catch (cause) {
         if (!this.indexMissing && isMissingIndex(cause)) {
           this.indexMissing = true;
@@ -133,7 +150,12 @@ export class DynamoSuppressionSync implements SyncLedger {
       }
       const items = (page.Items ?? []).map((item) => {
         const { fields } = takeSyncFields(item);
-        return { email: String(item[SUPPRESSION_TABLE.partitionKey]), change: fields.syncChange ?? 0, due: fields.syncDue ?? 0, sync: fields.sync ?? {} };
+        return {
+          email: String(item[SUPPRESSION_TABLE.partitionKey]),
+          change: fields.syncChange ?? 0,
+          due: fields.syncDue ?? 0,
+          sync: fields.sync ?? {},
+        };
       });
       if (items.length > 0) await onPage(items);
       startKey = page.LastEvaluatedKey;

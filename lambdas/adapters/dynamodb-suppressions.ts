@@ -6,23 +6,28 @@
  * first tries a create-only put, which needs no read: see `importEntry`.)
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GetCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { SUPPRESSION_TABLE } from './tables.js';
-import { normalizeRecipient, type NormalizedEvent } from '../core/event.js';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  ScanCommand,
+  type ScanCommandOutput,
+} from '@aws-sdk/lib-dynamodb';
 import { TransientError } from '../core/errors.js';
+import { type NormalizedEvent, normalizeRecipient } from '../core/event.js';
 import type { SuppressionStore, WriteSkip } from '../core/pipeline/ports.js';
 import {
+  type ApplyResult,
   applyEvent,
   changeTopicManually,
   DEFAULT_RATCHET_POLICY,
-  importEntry,
   type ImportedEntry,
+  importEntry,
   type ManualAction,
-  reactivate,
-  suppressManually,
-  type ApplyResult,
   type RatchetPolicy,
+  reactivate,
   type SuppressionRecord,
+  suppressManually,
 } from '../core/suppression/index.js';
 import {
   CURRENT_SUPPRESSION_SCHEMA,
@@ -31,7 +36,8 @@ import {
   upgradeSuppressionRecord,
 } from '../core/suppression/schema.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
-import { syncFieldsForWrite, takeSyncFields, type StoredSyncFields } from './suppression-sync-fields.js';
+import { type StoredSyncFields, syncFieldsForWrite, takeSyncFields } from './suppression-sync-fields.js';
+import { SUPPRESSION_TABLE } from './tables.js';
 
 /** What the adapter adds to every item; not part of the pure record. */
 interface StoredFields {
@@ -60,7 +66,10 @@ export class DynamoSuppressionStore implements SuppressionStore {
 
   /** `skip` (the consumer's write policy) is asked first, on the record this attempt read. */
   apply(event: Omit<NormalizedEvent, 'raw'>, skip?: WriteSkip): Promise<ApplyResult> {
-    return this.update(event.recipient, (record) => skip?.(record, event) ?? applyEvent(record, { ...event, raw: '' }, this.policy));
+    return this.update(
+      event.recipient,
+      (record) => skip?.(record, event) ?? applyEvent(record, { ...event, raw: '' }, this.policy),
+    );
   }
 
   reactivate(email: string, action: ManualAction): Promise<ApplyResult> {
@@ -80,13 +89,17 @@ export class DynamoSuppressionStore implements SuppressionStore {
    */
   unsubscribeTopic(email: string, topic: string, action: ManualAction): Promise<ApplyResult> {
     const address = normalizeRecipient(email);
-    return this.update(address, (record) => changeTopicManually(record, address, topic, 'unsubscribe', action, this.policy));
+    return this.update(address, (record) =>
+      changeTopicManually(record, address, topic, 'unsubscribe', action, this.policy),
+    );
   }
 
   /** Manual topic restore (`suppressions reactivate <email> --topic <t>`): an opt-in dated `at`, audited. */
   resubscribeTopic(email: string, topic: string, action: ManualAction): Promise<ApplyResult> {
     const address = normalizeRecipient(email);
-    return this.update(address, (record) => changeTopicManually(record, address, topic, 'subscribe', action, this.policy));
+    return this.update(address, (record) =>
+      changeTopicManually(record, address, topic, 'subscribe', action, this.policy),
+    );
   }
 
   /**
@@ -118,7 +131,11 @@ export class DynamoSuppressionStore implements SuppressionStore {
   ): Promise<void> {
     const segments = Math.max(1, Math.floor(options.segments ?? 1));
     const filter = options.status
-      ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':status': options.status } }
+      ? {
+          FilterExpression: '#status = :status',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':status': options.status },
+        }
       : {};
     const scanSegment = async (segment: number) => {
       let startKey: Record<string, unknown> | undefined;
@@ -153,7 +170,9 @@ export class DynamoSuppressionStore implements SuppressionStore {
       const { record, version, item, sync = {} } = await this.read(email);
       if (item && isNewerSuppressionSchema(item)) {
         // Newer code wrote it (a deploy rolling out): rewriting it in today's shape would drop what that code added.
-        throw new TransientError(`suppression item is schema ${String(item.schemaVersion)}, newer than this code's ${CURRENT_SUPPRESSION_SCHEMA}; retried`);
+        throw new TransientError(
+          `suppression item is schema ${String(item.schemaVersion)}, newer than this code's ${CURRENT_SUPPRESSION_SCHEMA}; retried`,
+        );
       }
       const result = change(record);
       if (!result.changed) return result;
@@ -168,7 +187,12 @@ export class DynamoSuppressionStore implements SuppressionStore {
    * Writes `record` only if the stored version is still `readVersion` (0: no record at all). False when
    * that condition failed: someone else wrote first, and nothing was written.
    */
-  private async put(record: SuppressionRecord, readVersion: number, before: SuppressionRecord | undefined, stored: StoredSyncFields): Promise<boolean> {
+  private async put(
+    record: SuppressionRecord,
+    readVersion: number,
+    before: SuppressionRecord | undefined,
+    stored: StoredSyncFields,
+  ): Promise<boolean> {
     const first = readVersion === 0;
     const now = (this.options.now ?? Date.now)();
     // The outbox rides in the same conditional put: a sync change is recorded exactly when the record is.
@@ -177,7 +201,13 @@ export class DynamoSuppressionStore implements SuppressionStore {
       await this.client.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...record, ...fields, [SUPPRESSION_SCHEMA_ATTRIBUTE]: CURRENT_SUPPRESSION_SCHEMA, version: readVersion + 1, updatedAt: now },
+          Item: {
+            ...record,
+            ...fields,
+            [SUPPRESSION_SCHEMA_ATTRIBUTE]: CURRENT_SUPPRESSION_SCHEMA,
+            version: readVersion + 1,
+            updatedAt: now,
+          },
           ConditionExpression: first ? 'attribute_not_exists(#email)' : '#version = :version',
           ExpressionAttributeNames: first ? { '#email': SUPPRESSION_TABLE.partitionKey } : { '#version': 'version' },
           ...(first ? {} : { ExpressionAttributeValues: { ':version': readVersion } }),
@@ -191,11 +221,20 @@ export class DynamoSuppressionStore implements SuppressionStore {
     return true;
   }
 
-  private async read(email: string): Promise<{ record?: SuppressionRecord; version: number; item?: SuppressionRecord & StoredFields; sync?: StoredSyncFields }> {
+  private async read(email: string): Promise<{
+    record?: SuppressionRecord;
+    version: number;
+    item?: SuppressionRecord & StoredFields;
+    sync?: StoredSyncFields;
+  }> {
     let stored: Record<string, unknown> | undefined;
     try {
       const result = await this.client.send(
-        new GetCommand({ TableName: this.tableName, Key: { [SUPPRESSION_TABLE.partitionKey]: email }, ConsistentRead: true }),
+        new GetCommand({
+          TableName: this.tableName,
+          Key: { [SUPPRESSION_TABLE.partitionKey]: email },
+          ConsistentRead: true,
+        }),
       );
       stored = result.Item;
     } catch (cause) {
@@ -205,7 +244,12 @@ export class DynamoSuppressionStore implements SuppressionStore {
     // An item of any older shape arrives in today's; the sync outbox fields are the adapter's, set aside.
     const item = upToDate(stored) as SuppressionRecord & StoredFields;
     const { fields, rest } = takeSyncFields(item as unknown as Record<string, unknown>);
-    const { version, updatedAt: _updatedAt, schemaVersion: _schemaVersion, ...record } = rest as unknown as SuppressionRecord & StoredFields & { schemaVersion?: number };
+    const {
+      version,
+      updatedAt: _updatedAt,
+      schemaVersion: _schemaVersion,
+      ...record
+    } = rest as unknown as SuppressionRecord & StoredFields & { schemaVersion?: number };
     return { record: record as SuppressionRecord, version: version ?? 0, item, sync: fields };
   }
 }

@@ -4,11 +4,11 @@
  * of the latest 429 pause, and `lastSuccessAt`, for `ratchet sync status`. Both only move forward
  * (conditional updates), so concurrent workers cannot move them back.
  */
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailure } from './aws-clients.js';
-import { INBOX_TABLE } from './tables.js';
-import type { PauseStore } from './sync-gate.js';
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SyncProviderName } from '../core/sync/target.js';
+import { isConditionalCheckFailure } from './aws-clients.js';
+import type { PauseStore } from './sync-gate.js';
+import { INBOX_TABLE } from './tables.js';
 
 export interface ProviderSyncFacts {
   pausedUntil?: number;
@@ -27,7 +27,13 @@ export class DynamoSyncProviders implements PauseStore {
   ) {}
 
   async facts(provider: SyncProviderName): Promise<ProviderSyncFacts> {
-    const result = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { [INBOX_TABLE.partitionKey]: key(provider) }, ConsistentRead: true }));
+    const result = await this.client.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: { [INBOX_TABLE.partitionKey]: key(provider) },
+        ConsistentRead: true,
+      }),
+    );
     const item = result.Item ?? {};
     return {
       ...(typeof item.pausedUntil === 'number' ? { pausedUntil: item.pausedUntil } : {}),
@@ -51,7 +57,11 @@ export class DynamoSyncProviders implements PauseStore {
     await this.forward(provider, 'lastSuccessAt', atMs);
   }
 
-  private async forward(provider: SyncProviderName, field: 'pausedUntil' | 'lastSuccessAt', value: number): Promise<void> {
+  private async forward(
+    provider: SyncProviderName,
+    field: 'pausedUntil' | 'lastSuccessAt',
+    value: number,
+  ): Promise<void> {
     try {
       await this.client.send(
         new UpdateCommand({

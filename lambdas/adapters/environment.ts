@@ -5,8 +5,9 @@
  * credentials and the settings each provider parses in its own module are checked by building the
  * provider: see wiring/provider-configuration.ts.)
  */
-import { parseNumber, type NumberRule } from '../core/settings.js';
+
 import { INBOX_TTL_RULE, INBOX_TTL_VARIABLE } from '../core/inbox-ttl.js';
+import { type NumberRule, parseNumber } from '../core/settings.js';
 import { INBOX_TABLE, QUEUE_NAMES, resourceNames, SUPPRESSION_TABLE } from './tables.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -67,28 +68,72 @@ export const RUNTIME_VARIABLE_DOCS: Partial<Record<RuntimeVariableName, Variable
   [V.region]: { applies: 'both', default: '`us-east-1`', describe: 'Region for the SDK clients and ARNs' },
   [V.defaultRegion]: { applies: 'both', describe: `Read when \`${V.region}\` is unset` },
   [V.inboxTable]: { applies: 'both', describe: 'The inbox table: dedup keys and compressed raw payloads' },
-  [V.suppressionTable]: { applies: 'both', describe: 'The suppression table sending code reads; also read by the CLI and the `ratchet/client` package' },
-  [V.queueUrl]: { applies: 'aws', expected: 'an SQS queue URL', describe: 'The events queue (stack output `QueueUrl`): the stack sets it on the edge; the CLI reads it against AWS' },
-  [V.queueName]: { applies: 'local', describe: 'The events queue `npm start` creates; its DLQ is the same name with `-dlq`' },
-  [V.sesQueueName]: { applies: 'local', default: '`ratchet-ses-notifications`', describe: 'The SES feed queue `npm start` creates and polls, as the SES topic feeds it on AWS' },
+  [V.suppressionTable]: {
+    applies: 'both',
+    describe: 'The suppression table sending code reads; also read by the CLI and the `ratchet/client` package',
+  },
+  [V.queueUrl]: {
+    applies: 'aws',
+    expected: 'an SQS queue URL',
+    describe: 'The events queue (stack output `QueueUrl`): the stack sets it on the edge; the CLI reads it against AWS',
+  },
+  [V.queueName]: {
+    applies: 'local',
+    describe: 'The events queue `npm start` creates; its DLQ is the same name with `-dlq`',
+  },
+  [V.sesQueueName]: {
+    applies: 'local',
+    default: '`ratchet-ses-notifications`',
+    describe: 'The SES feed queue `npm start` creates and polls, as the SES topic feeds it on AWS',
+  },
   [V.sesQueueUrl]: { applies: 'aws', expected: 'an SQS queue URL', describe: 'The SES feed queue on AWS' },
   [V.sesDeadLetterQueue]: {
     applies: 'both',
     default: '`ratchet-ses-dead-letters`',
     expected: 'an SQS queue name or URL',
-    describe: 'The SES dead-letter queue (stack output `SesDeadLetterQueueName`): `npm start` creates it; `ratchet ses redrive` and `doctor` read it',
+    describe:
+      'The SES dead-letter queue (stack output `SesDeadLetterQueueName`): `npm start` creates it; `ratchet ses redrive` and `doctor` read it',
   },
-  [V.sesDeadLetterQueueUrl]: { applies: 'aws', expected: 'an SQS queue URL', describe: 'The SES dead-letter queue on AWS' },
-  [V.syncQueueUrl]: { applies: 'aws', expected: 'an SQS queue URL', describe: 'The sync queue the consumer and the sweeper send changes to, and the sync worker drains' },
-  [V.syncDeadLetterQueueUrl]: { applies: 'aws', expected: 'an SQS queue URL', describe: 'Where a change goes once its retries (at least an hour) are spent; `ratchet sync retry` redrives it' },
-  [V.syncQueueName]: { applies: 'local', default: '`ratchet-sync`', describe: 'The sync queue `npm start` creates when SYNC_PROVIDERS is set' },
-  [V.dynamoEndpoint]: { applies: 'local', default: 'the embedded dynalite', describe: 'When set, used instead of the embedded emulator (LocalStack, a dynalite you run, or a real endpoint); the CLI then targets it' },
-  [V.sqsEndpoint]: { applies: 'local', default: 'the embedded fauxqs', describe: 'When set, used instead of the embedded SQS emulator' },
+  [V.sesDeadLetterQueueUrl]: {
+    applies: 'aws',
+    expected: 'an SQS queue URL',
+    describe: 'The SES dead-letter queue on AWS',
+  },
+  [V.syncQueueUrl]: {
+    applies: 'aws',
+    expected: 'an SQS queue URL',
+    describe: 'The sync queue the consumer and the sweeper send changes to, and the sync worker drains',
+  },
+  [V.syncDeadLetterQueueUrl]: {
+    applies: 'aws',
+    expected: 'an SQS queue URL',
+    describe: 'Where a change goes once its retries (at least an hour) are spent; `ratchet sync retry` redrives it',
+  },
+  [V.syncQueueName]: {
+    applies: 'local',
+    default: '`ratchet-sync`',
+    describe: 'The sync queue `npm start` creates when SYNC_PROVIDERS is set',
+  },
+  [V.dynamoEndpoint]: {
+    applies: 'local',
+    default: 'the embedded dynalite',
+    describe:
+      'When set, used instead of the embedded emulator (LocalStack, a dynalite you run, or a real endpoint); the CLI then targets it',
+  },
+  [V.sqsEndpoint]: {
+    applies: 'local',
+    default: 'the embedded fauxqs',
+    describe: 'When set, used instead of the embedded SQS emulator',
+  },
   [V.inboxTtlDays]: {
     applies: 'both',
-    describe: 'How long inbox rows (raw payloads, dedup keys) live (CDK context `inboxTtlDays`); must exceed every signature window by an hour',
+    describe:
+      'How long inbox rows (raw payloads, dedup keys) live (CDK context `inboxTtlDays`); must exceed every signature window by an hour',
   },
-  [V.secretsCacheSeconds]: { applies: 'aws', describe: 'How long a secret read from Secrets Manager is cached: a rotation takes effect within this time' },
+  [V.secretsCacheSeconds]: {
+    applies: 'aws',
+    describe: 'How long a secret read from Secrets Manager is cached: a rotation takes effect within this time',
+  },
   [V.port]: { applies: 'local', describe: 'The local HTTP port, always on 127.0.0.1' },
   [V.logLevel]: {
     applies: 'both',
@@ -98,7 +143,8 @@ export const RUNTIME_VARIABLE_DOCS: Partial<Record<RuntimeVariableName, Variable
   },
   [V.snsCertDir]: {
     applies: 'both',
-    default: 'unset: fetched from AWS over HTTPS; locally, while SES runs on demo credentials, `.data/sns-certs` with the demo certificate',
+    default:
+      'unset: fetched from AWS over HTTPS; locally, while SES runs on demo credentials, `.data/sns-certs` with the demo certificate',
     expected: 'a directory',
     describe: 'Pinned SNS signing certificates, each named like its `SigningCertURL` basename',
   },
@@ -107,7 +153,13 @@ export const RUNTIME_VARIABLE_DOCS: Partial<Record<RuntimeVariableName, Variable
 export const NUMBER_VARIABLES = {
   [V.inboxTtlDays]: INBOX_TTL_RULE,
   [V.secretsCacheSeconds]: { default: 60, expected: 'a non-negative number of seconds', min: 0 },
-  [V.port]: { default: 3000, expected: 'a whole number from 0 to 65535 (0 picks a free port)', min: 0, max: 65_535, integer: true },
+  [V.port]: {
+    default: 3000,
+    expected: 'a whole number from 0 to 65535 (0 picks a free port)',
+    min: 0,
+    max: 65_535,
+    integer: true,
+  },
 } as const satisfies Record<string, NumberRule>;
 
 export type NumberVariableName = keyof typeof NUMBER_VARIABLES;
@@ -123,12 +175,30 @@ interface NameVariable {
 
 /** Names the runtime creates or addresses resources under; unset means the default name. */
 export const NAME_VARIABLES = {
-  [V.inboxTable]: { pattern: /^[A-Za-z0-9_.-]{3,255}$/, expected: "3-255 letters, digits, '_', '-' or '.' (a DynamoDB table name)" },
-  [V.suppressionTable]: { pattern: /^[A-Za-z0-9_.-]{3,255}$/, expected: "3-255 letters, digits, '_', '-' or '.' (a DynamoDB table name)" },
-  [V.queueName]: { pattern: /^[A-Za-z0-9_-]{1,76}$/, expected: "1-76 letters, digits, '_' or '-' (an SQS queue name, before the -dlq suffix)" },
-  [V.sesQueueName]: { pattern: /^[A-Za-z0-9_-]{1,80}$/, expected: "1-80 letters, digits, '_' or '-' (an SQS queue name)" },
-  [V.sesDeadLetterQueue]: { pattern: /^[A-Za-z0-9_-]{1,80}$/, expected: "1-80 letters, digits, '_' or '-' (an SQS queue name)" },
-  [V.syncQueueName]: { pattern: /^[A-Za-z0-9_-]{1,76}$/, expected: "1-76 letters, digits, '_' or '-' (an SQS queue name, before the -dead-letters suffix)" },
+  [V.inboxTable]: {
+    pattern: /^[A-Za-z0-9_.-]{3,255}$/,
+    expected: "3-255 letters, digits, '_', '-' or '.' (a DynamoDB table name)",
+  },
+  [V.suppressionTable]: {
+    pattern: /^[A-Za-z0-9_.-]{3,255}$/,
+    expected: "3-255 letters, digits, '_', '-' or '.' (a DynamoDB table name)",
+  },
+  [V.queueName]: {
+    pattern: /^[A-Za-z0-9_-]{1,76}$/,
+    expected: "1-76 letters, digits, '_' or '-' (an SQS queue name, before the -dlq suffix)",
+  },
+  [V.sesQueueName]: {
+    pattern: /^[A-Za-z0-9_-]{1,80}$/,
+    expected: "1-80 letters, digits, '_' or '-' (an SQS queue name)",
+  },
+  [V.sesDeadLetterQueue]: {
+    pattern: /^[A-Za-z0-9_-]{1,80}$/,
+    expected: "1-80 letters, digits, '_' or '-' (an SQS queue name)",
+  },
+  [V.syncQueueName]: {
+    pattern: /^[A-Za-z0-9_-]{1,76}$/,
+    expected: "1-76 letters, digits, '_' or '-' (an SQS queue name, before the -dead-letters suffix)",
+  },
   [V.dynamoEndpoint]: { pattern: /^https?:\/\/[^\s/]+/, expected: 'an http(s) URL' },
   [V.sqsEndpoint]: { pattern: /^https?:\/\/[^\s/]+/, expected: 'an http(s) URL' },
 } as const satisfies Record<string, NameVariable>;

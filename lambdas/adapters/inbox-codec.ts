@@ -58,8 +58,14 @@ const SES_SKELETON = {
     contactList: '',
     timestamp: '',
     source: 'UnsubscribeHeader',
-    newTopicPreferences: { unsubscribeAll: true, topicSubscriptionStatus: [{ topicName: '', subscriptionStatus: 'OptOut' }] },
-    oldTopicPreferences: { unsubscribeAll: false, topicSubscriptionStatus: [{ topicName: '', subscriptionStatus: 'OptIn' }] },
+    newTopicPreferences: {
+      unsubscribeAll: true,
+      topicSubscriptionStatus: [{ topicName: '', subscriptionStatus: 'OptOut' }],
+    },
+    oldTopicPreferences: {
+      unsubscribeAll: false,
+      topicSubscriptionStatus: [{ topicName: '', subscriptionStatus: 'OptIn' }],
+    },
   },
   mail: {
     timestamp: '',
@@ -88,18 +94,50 @@ const SES_SKELETON = {
       'ses:outgoing-ip': [''],
     },
   },
-  delivery: { timestamp: '', processingTimeMillis: 0, recipients: [''], smtpResponse: '250 ', remoteMtaIp: '', reportingMTA: '' },
+  delivery: {
+    timestamp: '',
+    processingTimeMillis: 0,
+    recipients: [''],
+    smtpResponse: '250 ',
+    remoteMtaIp: '',
+    reportingMTA: '',
+  },
 };
 
 /** SendGrid's event fields, emptied. */
 const SENDGRID_SKELETON = [
-  { email: '', timestamp: 0, 'smtp-id': '<', event: 'delivered', category: [''], sg_event_id: '', sg_message_id: '', response: '250 ', ip: '', tls: 1 },
+  {
+    email: '',
+    timestamp: 0,
+    'smtp-id': '<',
+    event: 'delivered',
+    category: [''],
+    sg_event_id: '',
+    sg_message_id: '',
+    response: '250 ',
+    ip: '',
+    tls: 1,
+  },
   { event: 'bounce', type: 'bounce', status: '5.1.1', reason: '', bounce_classification: '' },
 ];
 
 /** Our own header line (values emptied): it leads every payload. */
 const HEADER_SKELETON = [
-  { provider: 'ses', eventId: '', recipient: '', kind: 'delivered', occurredAt: 0, detail: { bounceType: '', bounceSubType: '', status: '', diagnosticCode: '', complaintFeedbackType: '', providerEventType: '' } },
+  {
+    provider: 'ses',
+    eventId: '',
+    recipient: '',
+    kind: 'delivered',
+    occurredAt: 0,
+    detail: {
+      bounceType: '',
+      bounceSubType: '',
+      status: '',
+      diagnosticCode: '',
+      complaintFeedbackType: '',
+      providerEventType: '',
+    },
+  },
 ];
 
 /** JSON as SES puts it inside the SNS `Message` string: serialized, then escaped as a JSON string. */
@@ -119,7 +157,12 @@ function sesLayouts(value: unknown): string[] {
 /** Deflate reaches back at most 32 KB; the most common text goes last, where distances are shortest. */
 const DICTIONARIES: Readonly<Record<number, Buffer>> = {
   1: Buffer.from(
-    [JSON.stringify(SENDGRID_SKELETON), ...sesLayouts(SES_SKELETON), JSON.stringify(HEADER_SKELETON), SNS_ENVELOPE].join('\n'),
+    [
+      JSON.stringify(SENDGRID_SKELETON),
+      ...sesLayouts(SES_SKELETON),
+      JSON.stringify(HEADER_SKELETON),
+      SNS_ENVELOPE,
+    ].join('\n'),
     'utf8',
   ),
 };

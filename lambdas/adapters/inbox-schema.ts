@@ -10,9 +10,9 @@
  * shape ever written (rows are written once, never updated): the list of steps is empty, and a step is
  * added at its end the day a version 2 is.
  */
-import { schemaChain, type SchemaStep } from '../core/schema-steps.js';
-import { INBOX_TABLE } from './tables.js';
+import { type SchemaStep, schemaChain } from '../core/schema-steps.js';
 import { decodePayload, type StoredEvent } from './inbox-codec.js';
+import { INBOX_TABLE } from './tables.js';
 
 const { partitionKey: PK, ttlAttribute: TTL } = INBOX_TABLE;
 
@@ -50,6 +50,12 @@ export function readInboxRow(item: Record<string, unknown>): InboxRow | undefine
   if (!(item['body'] instanceof Uint8Array)) return undefined;
   const version = Number(item[INBOX_VERSION_ATTRIBUTE]);
   const { events, raw } = decodePayload(item['body'], version);
-  const row: UnpackedRow = { pk: String(item[PK]), status: String(item['status']), expiresAt: Number(item[TTL]), events, raw };
+  const row: UnpackedRow = {
+    pk: String(item[PK]),
+    status: String(item['status']),
+    expiresAt: Number(item[TTL]),
+    events,
+    raw,
+  };
   return CHAIN.upgrade(row, version);
 }

@@ -8,13 +8,13 @@
  * shared with the client), brought to today's shape by the table's reader (core/suppression/schema.ts).
  * A read failure throws, so callers decide whether to fail closed.
  */
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { SUPPRESSION_TABLE } from './tables.js';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { normalizeRecipient } from '../core/event.js';
 import { ANSWER_ATTRIBUTES, refusalReason, type SendQuestion } from '../core/suppression/answer.js';
 import { upgradeSuppressionRecord } from '../core/suppression/schema.js';
 import { isTopicName } from '../core/topics.js';
 import { createDocumentClient } from './aws-clients.js';
+import { SUPPRESSION_TABLE } from './tables.js';
 
 let defaultClient: DynamoDBDocumentClient | undefined;
 
@@ -38,7 +38,10 @@ export async function isSuppressed(email: string, options: SuppressionReaderOpti
     new GetCommand({
       TableName: options.tableName ?? process.env.SUPPRESSION_TABLE ?? SUPPRESSION_TABLE.defaultName,
       Key: { [SUPPRESSION_TABLE.partitionKey]: normalizeRecipient(email) },
-      ProjectionExpression: [...Object.keys(names).filter((n) => n.startsWith('#a')), ...(topic !== undefined ? ['#topics.#topic'] : [])].join(', '),
+      ProjectionExpression: [
+        ...Object.keys(names).filter((n) => n.startsWith('#a')),
+        ...(topic !== undefined ? ['#topics.#topic'] : []),
+      ].join(', '),
       ExpressionAttributeNames: names,
       ConsistentRead: true,
     }),

@@ -5,7 +5,7 @@
  * queue-age alarm watches); fauxqs, the local runtime's SQS, lists its messages with their send times on
  * a read-only inspection endpoint. Any other SQS endpoint cannot be measured, and that is the answer.
  */
-import { GetMetricDataCommand, type CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { type CloudWatchClient, GetMetricDataCommand } from '@aws-sdk/client-cloudwatch';
 
 export type QueueAge =
   /** `at`: when CloudWatch measured it (epoch ms); absent when measured just now. */
@@ -47,7 +47,11 @@ export class CloudWatchQueueAge implements QueueAgeSource {
             Id: 'age',
             ReturnData: true,
             MetricStat: {
-              Metric: { Namespace: 'AWS/SQS', MetricName: 'ApproximateAgeOfOldestMessage', Dimensions: [{ Name: 'QueueName', Value: queueNameOf(queueUrl) }] },
+              Metric: {
+                Namespace: 'AWS/SQS',
+                MetricName: 'ApproximateAgeOfOldestMessage',
+                Dimensions: [{ Name: 'QueueName', Value: queueNameOf(queueUrl) }],
+              },
               Period: this.periodSeconds,
               Stat: 'Maximum',
             },
@@ -73,18 +77,26 @@ export class FauxqsQueueAge implements QueueAgeSource {
     const unmeasurable = { kind: 'unmeasurable', why: `${this.endpoint} has no fauxqs inspection endpoint` } as const;
     let body: unknown;
     try {
-      const response = await fetch(new URL(`/_fauxqs/queues/${encodeURIComponent(queueNameOf(queueUrl))}`, this.endpoint), {
-        signal: AbortSignal.timeout(5_000),
-      });
+      const response = await fetch(
+        new URL(`/_fauxqs/queues/${encodeURIComponent(queueNameOf(queueUrl))}`, this.endpoint),
+        {
+          signal: AbortSignal.timeout(5_000),
+        },
+      );
       if (!response.ok) return unmeasurable;
       body = await response.json();
     } catch {
       return unmeasurable;
     }
-    const messages = (body as { messages?: { ready?: unknown; delayed?: unknown; inflight?: unknown } } | null)?.messages;
+    const messages = (body as { messages?: { ready?: unknown; delayed?: unknown; inflight?: unknown } } | null)
+      ?.messages;
     if (!messages || !Array.isArray(messages.ready) || !Array.isArray(messages.inflight)) return unmeasurable;
-    const waiting = [...messages.ready, ...(Array.isArray(messages.delayed) ? messages.delayed : [])] as Array<{ sentTimestamp?: unknown }>;
-    const received = (messages.inflight as Array<{ message?: { sentTimestamp?: unknown } }>).map((entry) => entry.message ?? {});
+    const waiting = [...messages.ready, ...(Array.isArray(messages.delayed) ? messages.delayed : [])] as Array<{
+      sentTimestamp?: unknown;
+    }>;
+    const received = (messages.inflight as Array<{ message?: { sentTimestamp?: unknown } }>).map(
+      (entry) => entry.message ?? {},
+    );
     const all = [...waiting, ...received];
     if (all.length === 0) return { kind: 'idle' };
     let oldest = Number.POSITIVE_INFINITY;
@@ -92,7 +104,8 @@ export class FauxqsQueueAge implements QueueAgeSource {
       if (typeof message.sentTimestamp === 'number' && message.sentTimestamp < oldest) oldest = message.sentTimestamp;
     }
     // Messages without send times: a fauxqs we do not know; "idle" would be a false pass.
-    if (oldest === Number.POSITIVE_INFINITY) return { kind: 'unmeasurable', why: `${this.endpoint} lists messages without send times` };
+    if (oldest === Number.POSITIVE_INFINITY)
+      return { kind: 'unmeasurable', why: `${this.endpoint} lists messages without send times` };
     return { kind: 'age', seconds: Math.max(0, Math.floor((this.now() - oldest) / 1000)) };
   }
 }

@@ -42,7 +42,10 @@ export function parseCredentialList(value: string | undefined): string[] {
     return parsed.map((v: string) => v.trim()).filter(Boolean);
   }
   // PEM keys contain no commas, so a comma-separated list of PEMs still splits correctly.
-  return trimmed.split(',').map((v) => v.trim()).filter(Boolean);
+  return trimmed
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 export class EnvSecretSource implements SecretSource {

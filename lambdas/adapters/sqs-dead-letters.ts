@@ -11,8 +11,8 @@ import {
   ListMessageMoveTasksCommand,
   ReceiveMessageCommand,
   SendMessageCommand,
-  StartMessageMoveTaskCommand,
   type SQSClient,
+  StartMessageMoveTaskCommand,
 } from '@aws-sdk/client-sqs';
 
 export interface DeadLetter {
@@ -72,20 +72,28 @@ export class SqsDeadLetters {
       receiveCount: Number(m.Attributes?.ApproximateReceiveCount ?? 0),
       sentAt: m.Attributes?.SentTimestamp ? Number(m.Attributes.SentTimestamp) : undefined,
       attributes: Object.fromEntries(
-        Object.entries(m.MessageAttributes ?? {}).flatMap(([k, v]) => (v.StringValue !== undefined ? [[k, v.StringValue]] : [])),
+        Object.entries(m.MessageAttributes ?? {}).flatMap(([k, v]) =>
+          v.StringValue !== undefined ? [[k, v.StringValue]] : [],
+        ),
       ),
       receipt: m.ReceiptHandle ?? '',
     }));
   }
 
   async delete(message: DeadLetter): Promise<void> {
-    await this.client.send(new DeleteMessageCommand({ QueueUrl: await this.queueUrl(), ReceiptHandle: message.receipt }));
+    await this.client.send(
+      new DeleteMessageCommand({ QueueUrl: await this.queueUrl(), ReceiptHandle: message.receipt }),
+    );
   }
 
   /** Visible again now: the message stays in the queue for the next run or for inspection. */
   async release(message: DeadLetter): Promise<void> {
     await this.client.send(
-      new ChangeMessageVisibilityCommand({ QueueUrl: await this.queueUrl(), ReceiptHandle: message.receipt, VisibilityTimeout: 0 }),
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: await this.queueUrl(),
+        ReceiptHandle: message.receipt,
+        VisibilityTimeout: 0,
+      }),
     );
   }
 
@@ -103,7 +111,9 @@ export class SqsDeadLetters {
 
   /** The latest move task's progress: status and how many moved out of how many. */
   async moveTaskStatus(): Promise<{ status: string; moved: number; total?: number; failure?: string } | undefined> {
-    const response = await this.client.send(new ListMessageMoveTasksCommand({ SourceArn: await this.arn(), MaxResults: 1 }));
+    const response = await this.client.send(
+      new ListMessageMoveTasksCommand({ SourceArn: await this.arn(), MaxResults: 1 }),
+    );
     const task = response.Results?.[0];
     if (!task) return undefined;
     return {
@@ -115,7 +125,9 @@ export class SqsDeadLetters {
   }
 
   private async attributes(names: Array<'QueueArn' | 'ApproximateNumberOfMessages'>): Promise<Record<string, string>> {
-    const response = await this.client.send(new GetQueueAttributesCommand({ QueueUrl: await this.queueUrl(), AttributeNames: names }));
+    const response = await this.client.send(
+      new GetQueueAttributesCommand({ QueueUrl: await this.queueUrl(), AttributeNames: names }),
+    );
     return response.Attributes ?? {};
   }
 }

@@ -5,7 +5,12 @@
  * core/sync/retry.ts), so the queue's own redrive policy is only a backstop for a message that
  * crashes the worker every time.
  */
-import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import { TransientError } from '../core/errors.js';
 import { chunk, settleWithLimit } from '../core/pipeline/concurrency.js';
 import { encodeSyncMessage, type SyncMessage } from '../core/sync/message.js';
@@ -26,9 +31,13 @@ export class SqsSyncQueue {
     const url = await this.queueUrl();
     const results = await settleWithLimit(chunk(messages, SQS_BATCH_MAX), 4, async (batch) => {
       const response = await this.client.send(
-        new SendMessageBatchCommand({ QueueUrl: url, Entries: batch.map((m, i) => ({ Id: String(i), MessageBody: encodeSyncMessage(m) })) }),
+        new SendMessageBatchCommand({
+          QueueUrl: url,
+          Entries: batch.map((m, i) => ({ Id: String(i), MessageBody: encodeSyncMessage(m) })),
+        }),
       );
-      if (response.Failed && response.Failed.length > 0) throw new Error(`${response.Failed.length} entries failed: ${response.Failed[0]?.Code ?? 'unknown'}`);
+      if (response.Failed && response.Failed.length > 0)
+        throw new Error(`${response.Failed.length} entries failed: ${response.Failed[0]?.Code ?? 'unknown'}`);
     });
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw new TransientError('sync SendMessageBatch failed', { cause: failed.reason });
@@ -37,7 +46,13 @@ export class SqsSyncQueue {
   /** The message comes back after `seconds` (its next attempt). */
   async hide(receiptHandle: string, seconds: number): Promise<void> {
     const timeout = Math.min(MAX_VISIBILITY_SECONDS, Math.max(0, Math.ceil(seconds)));
-    await this.client.send(new ChangeMessageVisibilityCommand({ QueueUrl: await this.queueUrl(), ReceiptHandle: receiptHandle, VisibilityTimeout: timeout }));
+    await this.client.send(
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: await this.queueUrl(),
+        ReceiptHandle: receiptHandle,
+        VisibilityTimeout: timeout,
+      }),
+    );
   }
 
   async deadLetter(body: string, reason: { provider: string; error: string }): Promise<void> {

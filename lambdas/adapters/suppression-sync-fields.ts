@@ -9,9 +9,10 @@
  *   range `syncDue`, epoch ms) the sweeper queries for due items. Present only while some provider
  *   still has to push the latest change, so the index holds the backlog and nothing else.
  */
+
+import type { SuppressionRecord } from '../core/suppression/record.js';
 import { syncProjection } from '../core/sync/ledger.js';
 import type { SyncMap } from '../core/sync/state.js';
-import type { SuppressionRecord } from '../core/suppression/record.js';
 
 export const SYNC_ATTRIBUTE = {
   map: 'sync',
@@ -20,7 +21,11 @@ export const SYNC_ATTRIBUTE = {
   due: 'syncDue',
 } as const;
 
-export const SYNC_INDEX = { name: 'sync-due', partitionKey: SYNC_ATTRIBUTE.pending, sortKey: SYNC_ATTRIBUTE.due } as const;
+export const SYNC_INDEX = {
+  name: 'sync-due',
+  partitionKey: SYNC_ATTRIBUTE.pending,
+  sortKey: SYNC_ATTRIBUTE.due,
+} as const;
 
 /** The one value of the index's hash key: every pending item sits in one index partition, ordered by due time. */
 export const SYNC_PENDING_VALUE = 'pending';
@@ -40,7 +45,9 @@ export interface StoredSyncFields {
 }
 
 /** Splits an item into the adapter's sync fields and the rest. */
-export function takeSyncFields<T extends Record<string, unknown>>(item: T): { fields: StoredSyncFields; rest: Omit<T, keyof StoredSyncFields> } {
+export function takeSyncFields<T extends Record<string, unknown>>(
+  item: T,
+): { fields: StoredSyncFields; rest: Omit<T, keyof StoredSyncFields> } {
   const { sync, syncChange, syncPending, syncDue, ...rest } = item as T & StoredSyncFields;
   const fields: StoredSyncFields = {};
   if (sync !== undefined) fields.sync = sync;
@@ -62,7 +69,12 @@ export function syncFieldsForWrite(
 ): { fields: StoredSyncFields; bumped: boolean } {
   if (syncProjection(before) === syncProjection(after)) return { fields: stored, bumped: false };
   return {
-    fields: { ...stored, syncChange: (stored.syncChange ?? 0) + 1, syncPending: SYNC_PENDING_VALUE, syncDue: nowMs + FAST_PATH_GRACE_MS },
+    fields: {
+      ...stored,
+      syncChange: (stored.syncChange ?? 0) + 1,
+      syncPending: SYNC_PENDING_VALUE,
+      syncDue: nowMs + FAST_PATH_GRACE_MS,
+    },
     bumped: true,
   };
 }

@@ -6,8 +6,8 @@
  * without it each Lambda copy would spend its own request learning the same thing.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SyncRateLimitedError, type SyncProviderName } from '../core/sync/target.js';
 import type { ProviderLimits } from '../core/sync/settings.js';
+import { type SyncProviderName, SyncRateLimitedError } from '../core/sync/target.js';
 
 export interface PauseStore {
   pausedUntil(provider: SyncProviderName): Promise<number | undefined>;

@@ -14,7 +14,11 @@ import { EnvSecretSource, SecretsManagerSecretSource } from './secrets.js';
 import type { Clients, RuntimeConfig } from './wiring/config.js';
 import { buildEdge } from './wiring/edge.js';
 
-export function buildUnsubscribeEndpoint(config: RuntimeConfig, clients: Clients, overrides: Partial<EdgeDeps> = {}): UnsubscribeEndpoint {
+export function buildUnsubscribeEndpoint(
+  config: RuntimeConfig,
+  clients: Clients,
+  overrides: Partial<EdgeDeps> = {},
+): UnsubscribeEndpoint {
   const secrets = overrides.secrets ?? unsubscribeSecretSource(config);
   const now = overrides.now ?? Date.now;
   const log = overrides.log ?? powertoolsLog('ratchet-edge');
@@ -25,5 +29,9 @@ export function buildUnsubscribeEndpoint(config: RuntimeConfig, clients: Clients
 export function unsubscribeSecretSource(config: RuntimeConfig): SecretSource {
   const env = config.settings;
   if (config.secrets === 'env' || !env.UNSUBSCRIBE_SECRET_ARN) return new EnvSecretSource(env);
-  return new SecretsManagerSecretSource(new SecretsManagerClient({ region: config.region }), env, config.secretsCacheSeconds * 1000);
+  return new SecretsManagerSecretSource(
+    new SecretsManagerClient({ region: config.region }),
+    env,
+    config.secretsCacheSeconds * 1000,
+  );
 }

@@ -32,7 +32,10 @@ export interface ResolvedConfig {
 
 export const DEFAULT_TABLE = 'ratchet-suppressions';
 
-export function resolveConfig(options: SuppressionClientOptions, env: Readonly<Record<string, string | undefined>> = process.env): ResolvedConfig {
+export function resolveConfig(
+  options: SuppressionClientOptions,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ResolvedConfig {
   const endpoint = options.endpoint ?? (env['DYNAMODB_ENDPOINT'] || undefined);
   const client =
     options.client ??
@@ -43,8 +46,10 @@ export function resolveConfig(options: SuppressionClientOptions, env: Readonly<R
     });
   const concurrency = options.concurrency ?? 8;
   const maxAttempts = options.maxAttempts ?? 10;
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError('concurrency must be a positive whole number');
-  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError('maxAttempts must be a positive whole number');
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new RangeError('concurrency must be a positive whole number');
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
+    throw new RangeError('maxAttempts must be a positive whole number');
   return {
     client,
     tableName: options.tableName ?? env['SUPPRESSION_TABLE'] ?? DEFAULT_TABLE,

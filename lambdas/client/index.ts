@@ -10,12 +10,23 @@
  * AWS_REGION, DYNAMODB_ENDPOINT, TOPIC_ALIASES) on first use; createSuppressionClient takes options.
  */
 import type { SendQuestion } from '../core/suppression/answer.js';
-import { createSuppressionClient, type FilterResult, type StoredSuppressionRecord, type SuppressionClient } from './suppressions.js';
+import {
+  createSuppressionClient,
+  type FilterResult,
+  type StoredSuppressionRecord,
+  type SuppressionClient,
+} from './suppressions.js';
 
-export { createSuppressionClient };
-export type { SuppressionClientOptions } from './config.js';
-export type { FilterResult, RefusalReason, SendQuestion, StoredSuppressionRecord, SuppressionClient } from './suppressions.js';
 export type { AuditEntry, Evidence, SuppressionReason, TopicState } from '../core/suppression/record.js';
+export type { SuppressionClientOptions } from './config.js';
+export type {
+  FilterResult,
+  RefusalReason,
+  SendQuestion,
+  StoredSuppressionRecord,
+  SuppressionClient,
+} from './suppressions.js';
+export { createSuppressionClient };
 
 let shared: SuppressionClient | undefined;
 const client = (): SuppressionClient => (shared ??= createSuppressionClient());
@@ -33,6 +44,6 @@ export function getRecord(email: string): Promise<StoredSuppressionRecord | unde
   return client().getRecord(email);
 }
 
-// One-click unsubscribe links (RFC 8058) for the mail this code sends.
-export { issueUnsubscribeToken, unsubscribeHeaders, unsubscribeUrl, LIST_UNSUBSCRIBE_POST } from './unsubscribe.js';
 export type { UnsubscribeLinkOptions, UnsubscribeUrlOptions } from './unsubscribe.js';
+// One-click unsubscribe links (RFC 8058) for the mail this code sends.
+export { issueUnsubscribeToken, LIST_UNSUBSCRIBE_POST, unsubscribeHeaders, unsubscribeUrl } from './unsubscribe.js';

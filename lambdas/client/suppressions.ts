@@ -5,19 +5,19 @@
  *   getRecord(email)                                   the whole item, typed
  */
 import {
-  BatchGetItemCommand,
-  GetItemCommand,
   type AttributeValue,
+  BatchGetItemCommand,
   type BatchGetItemCommandOutput,
+  GetItemCommand,
   type KeysAndAttributes,
 } from '@aws-sdk/client-dynamodb';
 import { normalizeRecipient } from '../core/event.js';
-import { ANSWER_ATTRIBUTES, refusalReason, type RefusalReason, type SendQuestion } from '../core/suppression/answer.js';
+import { ANSWER_ATTRIBUTES, type RefusalReason, refusalReason, type SendQuestion } from '../core/suppression/answer.js';
 import type { SuppressionRecord } from '../core/suppression/record.js';
 import { upgradeSuppressionRecord } from '../core/suppression/schema.js';
 import { isTopicName, resolveTopic } from '../core/topics.js';
 import { fromItem } from './attribute-values.js';
-import { resolveConfig, type ResolvedConfig, type SuppressionClientOptions } from './config.js';
+import { type ResolvedConfig, resolveConfig, type SuppressionClientOptions } from './config.js';
 
 export type { RefusalReason, SendQuestion };
 
@@ -32,7 +32,11 @@ export interface FilterResult {
  * The stored item in today's shape: the record plus the writer's `version` (optimistic-lock counter) and
  * `updatedAt`, and `schemaVersion`, the shape version it was brought up to.
  */
-export type StoredSuppressionRecord = SuppressionRecord & { version?: number; updatedAt?: number; schemaVersion?: number };
+export type StoredSuppressionRecord = SuppressionRecord & {
+  version?: number;
+  updatedAt?: number;
+  schemaVersion?: number;
+};
 
 export interface SuppressionClient {
   isSuppressed(email: string, question?: SendQuestion): Promise<boolean>;
@@ -61,7 +65,11 @@ export function createSuppressionClient(options: SuppressionClientOptions = {}):
   };
 }
 
-async function filterSendable(config: ResolvedConfig, emails: readonly string[], question: SendQuestion): Promise<FilterResult> {
+async function filterSendable(
+  config: ResolvedConfig,
+  emails: readonly string[],
+  question: SendQuestion,
+): Promise<FilterResult> {
   const topic = topicOf(question, config);
   const order: Array<{ given: string; address?: string }> = [];
   const unique = new Set<string>();
@@ -88,7 +96,11 @@ async function filterSendable(config: ResolvedConfig, emails: readonly string[],
 }
 
 /** Chunks of 100 keys, `concurrency` calls in flight, UnprocessedKeys retried with backoff. */
-async function batchGet(config: ResolvedConfig, keys: string[], attributes: Projection): Promise<Map<string, Record<string, unknown>>> {
+async function batchGet(
+  config: ResolvedConfig,
+  keys: string[],
+  attributes: Projection,
+): Promise<Map<string, Record<string, unknown>>> {
   const found = new Map<string, Record<string, unknown>>();
   const chunks: string[][] = [];
   for (let i = 0; i < keys.length; i += BATCH_SIZE) chunks.push(keys.slice(i, i + BATCH_SIZE));
@@ -103,9 +115,12 @@ async function batchGet(config: ResolvedConfig, keys: string[], attributes: Proj
         ExpressionAttributeNames: attributes.names,
       };
       for (let attempt = 1; request?.Keys?.length; attempt++) {
-        if (attempt > config.maxAttempts) throw new Error(`suppression reads still unprocessed after ${config.maxAttempts} attempts`);
+        if (attempt > config.maxAttempts)
+          throw new Error(`suppression reads still unprocessed after ${config.maxAttempts} attempts`);
         if (attempt > 1) await backoff(attempt);
-        const response: BatchGetItemCommandOutput = await config.client.send(new BatchGetItemCommand({ RequestItems: { [config.tableName]: request } }));
+        const response: BatchGetItemCommandOutput = await config.client.send(
+          new BatchGetItemCommand({ RequestItems: { [config.tableName]: request } }),
+        );
         for (const item of response.Responses?.[config.tableName] ?? []) {
           const plain = fromItem(item);
           if (typeof plain['email'] === 'string') found.set(plain['email'], upgradeSuppressionRecord(plain));
@@ -124,17 +139,26 @@ function backoff(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.random() * cap));
 }
 
-async function getItem(config: ResolvedConfig, email: string, attributes: Projection | undefined, consistent: boolean): Promise<Record<string, unknown> | undefined> {
+async function getItem(
+  config: ResolvedConfig,
+  email: string,
+  attributes: Projection | undefined,
+  consistent: boolean,
+): Promise<Record<string, unknown> | undefined> {
   const response = await config.client.send(
     new GetItemCommand({
       TableName: config.tableName,
       Key: { email: { S: email } },
       ConsistentRead: consistent,
-      ...(attributes ? { ProjectionExpression: attributes.expression, ExpressionAttributeNames: attributes.names } : {}),
+      ...(attributes
+        ? { ProjectionExpression: attributes.expression, ExpressionAttributeNames: attributes.names }
+        : {}),
     }),
   );
   // Every item read passes the table's one versioned reader: older shapes arrive in today's.
-  return response.Item ? upgradeSuppressionRecord(fromItem(response.Item as Record<string, AttributeValue>)) : undefined;
+  return response.Item
+    ? upgradeSuppressionRecord(fromItem(response.Item as Record<string, AttributeValue>))
+    : undefined;
 }
 
 interface Projection {
@@ -167,6 +191,7 @@ function validAddress(value: unknown): string | undefined {
 
 function topicOf(question: SendQuestion, config: ResolvedConfig): string | undefined {
   if (question.topic === undefined) return undefined;
-  if (!isTopicName(question.topic)) throw new TypeError('topic is not a topic name (^[A-Za-z0-9][A-Za-z0-9:._-]{0,127}$)');
+  if (!isTopicName(question.topic))
+    throw new TypeError('topic is not a topic name (^[A-Za-z0-9][A-Za-z0-9:._-]{0,127}$)');
   return resolveTopic(question.topic, config.aliases);
 }

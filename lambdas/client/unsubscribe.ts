@@ -28,9 +28,16 @@ export const LIST_UNSUBSCRIBE_POST = 'List-Unsubscribe=One-Click';
 /** A URL-safe token sealing the address and the topic (AES-256-GCM); valid for `UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS` at the receiver. */
 export function issueUnsubscribeToken(options: UnsubscribeLinkOptions): string {
   const env = options.env ?? process.env;
-  const secrets = typeof options.secrets === 'string' ? parseSecretList(options.secrets) : options.secrets ?? parseSecretList(env.UNSUBSCRIBE_SECRETS);
+  const secrets =
+    typeof options.secrets === 'string'
+      ? parseSecretList(options.secrets)
+      : (options.secrets ?? parseSecretList(env.UNSUBSCRIBE_SECRETS));
   if (secrets.length === 0) throw new Error('no unsubscribe secret: pass `secrets` or set UNSUBSCRIBE_SECRETS');
-  return issueToken({ email: options.email, topic: options.topic }, deriveTokenKeys(secrets), options.now ?? Date.now());
+  return issueToken(
+    { email: options.email, topic: options.topic },
+    deriveTokenKeys(secrets),
+    options.now ?? Date.now(),
+  );
 }
 
 /** `<base>/unsubscribe/<token>`: the link for a footer, and the one the headers carry. */
@@ -42,7 +49,10 @@ export function unsubscribeUrl(options: UnsubscribeUrlOptions): string {
  * The two headers RFC 8058 asks for. Mailbox providers only honour an HTTPS link, so a plain-HTTP base
  * URL is refused unless it points at this machine (local development). Sign them with DKIM.
  */
-export function unsubscribeHeaders(options: UnsubscribeUrlOptions): { 'List-Unsubscribe': string; 'List-Unsubscribe-Post': string } {
+export function unsubscribeHeaders(options: UnsubscribeUrlOptions): {
+  'List-Unsubscribe': string;
+  'List-Unsubscribe-Post': string;
+} {
   const url = unsubscribeUrl(options);
   const { protocol, hostname } = new URL(url);
   if (protocol !== 'https:' && !['localhost', '127.0.0.1', '[::1]'].includes(hostname)) {
@@ -55,7 +65,9 @@ function baseUrlOf(options: UnsubscribeUrlOptions): string {
   const raw = options.baseUrl ?? (options.env ?? process.env).UNSUBSCRIBE_BASE_URL;
   if (!raw) throw new Error('no unsubscribe base URL: pass `baseUrl` or set UNSUBSCRIBE_BASE_URL');
   const url = new URL(raw);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('the unsubscribe base URL must be http(s)');
-  if (url.search || url.hash || url.username || url.password) throw new Error('the unsubscribe base URL must have no query, fragment or credentials');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error('the unsubscribe base URL must be http(s)');
+  if (url.search || url.hash || url.username || url.password)
+    throw new Error('the unsubscribe base URL must have no query, fragment or credentials');
   return url.href.replace(/\/+$/, '');
 }

@@ -3,7 +3,7 @@
  * one rule for events whose recipient we cannot key suppression state on.
  */
 import { MalformedRequestError } from './errors.js';
-import { normalizeRecipient, type EventDetail, type EventKind } from './event.js';
+import { type EventDetail, type EventKind, normalizeRecipient } from './event.js';
 
 export interface Classification {
   kind: EventKind;

@@ -8,7 +8,15 @@ import { MalformedRequestError } from './errors.js';
  * `unsubscribe` without `topic` is global (consent to subscription mail withdrawn); with `topic` it is
  * an opt-out of that topic only. `subscribe` is a topic opt-in and always carries `topic`.
  */
-export const EVENT_KINDS = ['delivered', 'soft_bounce', 'hard_bounce', 'complaint', 'unsubscribe', 'subscribe', 'ignored'] as const;
+export const EVENT_KINDS = [
+  'delivered',
+  'soft_bounce',
+  'hard_bounce',
+  'complaint',
+  'unsubscribe',
+  'subscribe',
+  'ignored',
+] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** The kinds that change suppression state; `ignored` events are acknowledged and dropped at the edge. */

@@ -5,11 +5,12 @@
  * window admits to find it and be answered as a duplicate (an expired row counts as absent).
  * `npm start` and `cdk synth` both call this, so a configuration that breaks that promise never runs.
  */
+
+import { INBOX_TTL_CONTEXT, INBOX_TTL_VARIABLE } from './inbox-ttl.js';
 import type { ProviderDefinition } from './provider.js';
 import { PROVIDERS } from './providers/index.js';
-import type { Settings } from './settings.js';
-import { INBOX_TTL_CONTEXT, INBOX_TTL_VARIABLE } from './inbox-ttl.js';
 import { readSnsSettings } from './providers/ses/sns/settings.js';
+import type { Settings } from './settings.js';
 
 const DAY_MS = 86_400_000;
 /** Slack for clocks that disagree between the instances that stored and that judge a row. */
@@ -45,7 +46,9 @@ export function assertInboxOutlivesWindows(
     if (!signature) continue;
     const requiredMs = signature.window.maxAgeMs + signature.window.maxFutureMs + INBOX_RETENTION_MARGIN_MS;
     if (!Number.isFinite(ttlMs) || ttlMs < requiredMs) {
-      tooLong.push(`${provider.name} (${signature.variables.join(', ')}: ${hours(signature.window.maxAgeMs + signature.window.maxFutureMs)})`);
+      tooLong.push(
+        `${provider.name} (${signature.variables.join(', ')}: ${hours(signature.window.maxAgeMs + signature.window.maxFutureMs)})`,
+      );
       neededMs = Math.max(neededMs, requiredMs);
     }
   }

@@ -8,4 +8,8 @@ export const INBOX_TTL_CONTEXT = 'inboxTtlDays';
 /** Inbox rows live this many days unless INBOX_TTL_DAYS (context inboxTtlDays) says otherwise. */
 export const DEFAULT_INBOX_TTL_DAYS = 30;
 /** How INBOX_TTL_DAYS reads, for core/settings.ts parseNumber (the environment contract uses the same rule). */
-export const INBOX_TTL_RULE = { default: DEFAULT_INBOX_TTL_DAYS, expected: 'a non-negative number of days', min: 0 } as const;
+export const INBOX_TTL_RULE = {
+  default: DEFAULT_INBOX_TTL_DAYS,
+  expected: 'a non-negative number of days',
+  min: 0,
+} as const;

@@ -80,7 +80,8 @@ export function assertNoDuplicateKeys(text: string, what = 'body'): void {
         const raw = text.slice(i + 1, end);
         // Escapes make "a" and "\u0061" the same key, so decode only when there is one.
         const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
-        if (seenInOpenObject(key, starts, sets, keys)) throw new MalformedRequestError(`${what} has a duplicate JSON key`);
+        if (seenInOpenObject(key, starts, sets, keys))
+          throw new MalformedRequestError(`${what} has a duplicate JSON key`);
         expectKey = false;
       }
       i = end;
@@ -100,7 +101,12 @@ export function assertNoDuplicateKeys(text: string, what = 'body'): void {
 }
 
 /** Records `key` in the innermost open object; true when it was already there. */
-function seenInOpenObject(key: string, starts: number[], sets: Array<Set<string> | undefined>, keys: string[]): boolean {
+function seenInOpenObject(
+  key: string,
+  starts: number[],
+  sets: Array<Set<string> | undefined>,
+  keys: string[],
+): boolean {
   const depth = starts.length - 1;
   const start = starts[depth]!;
   let set = sets[depth];
@@ -145,7 +151,8 @@ export function objectMemberTexts(text: string): Map<string, string> {
  */
 function topLevelChildren(text: string, open: number): Array<[number, number]> {
   const first = nextToken(text, 0);
-  if (first < 0 || text.charCodeAt(first) !== open) throw new Error('json: top-level value is not the expected container');
+  if (first < 0 || text.charCodeAt(first) !== open)
+    throw new Error('json: top-level value is not the expected container');
   const spans: Array<[number, number]> = [];
   let depth = 1;
   let from = first + 1; // just after the bracket or comma before the child being read
@@ -183,7 +190,8 @@ function pushTrimmed(spans: Array<[number, number]>, text: string, from: number,
 function nextToken(text: string, from: number): number {
   for (let i = from; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === QUOTE || c === OPEN_OBJECT || c === CLOSE_OBJECT || c === OPEN_ARRAY || c === CLOSE_ARRAY || c === COMMA) return i;
+    if (c === QUOTE || c === OPEN_OBJECT || c === CLOSE_OBJECT || c === OPEN_ARRAY || c === CLOSE_ARRAY || c === COMMA)
+      return i;
   }
   return -1;
 }

@@ -38,7 +38,9 @@ export const FIRST_VERSION = 1;
 export function schemaChain<T>(table: string, steps: readonly SchemaStep<T>[]): SchemaChain<T> {
   steps.forEach((step, index) => {
     if (step.from !== FIRST_VERSION + index) {
-      throw new Error(`${table} schema step ${index + 1} reads version ${step.from}, expected ${FIRST_VERSION + index}: keep the steps in order, one per version`);
+      throw new Error(
+        `${table} schema step ${index + 1} reads version ${step.from}, expected ${FIRST_VERSION + index}: keep the steps in order, one per version`,
+      );
     }
   });
   const current = FIRST_VERSION + steps.length;
@@ -46,7 +48,8 @@ export function schemaChain<T>(table: string, steps: readonly SchemaStep<T>[]): 
     current,
     isNewer: (version) => version > current,
     upgrade(item, version) {
-      if (!Number.isInteger(version) || version < FIRST_VERSION) throw new TypeError(`${table} schema version ${String(version)} is not a version`);
+      if (!Number.isInteger(version) || version < FIRST_VERSION)
+        throw new TypeError(`${table} schema version ${String(version)} is not a version`);
       let upgraded = item;
       for (const step of steps.slice(version - FIRST_VERSION)) upgraded = step.upgrade(upgraded);
       return upgraded;

@@ -22,8 +22,7 @@ export function assertFresh(signedAtMs: number, nowMs: number, window: Window): 
 }
 
 // `2018-10-08T14:05:45 +0000` (SES docs), `2024-01-01T00:00:00.1234567Z` (Postmark), `...+01:00`.
-const LENIENT_ISO =
-  /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d+))?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
+const LENIENT_ISO = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d+))?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /**
  * Parses the timestamp shapes providers actually send into epoch ms:
@@ -42,7 +41,8 @@ export function parseEventTime(value: unknown, what = 'event timestamp'): number
       const millis = fraction ? `.${fraction.slice(0, 3).padEnd(3, '0')}` : '';
       const seconds = clock!.length === 5 ? `${clock}:00` : clock;
       let offset = 'Z';
-      if (zone && zone.toUpperCase() !== 'Z') offset = zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+      if (zone && zone.toUpperCase() !== 'Z')
+        offset = zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
       const ms = Date.parse(`${date}T${seconds}${millis}${offset}`);
       if (Number.isFinite(ms)) return ms;
     }

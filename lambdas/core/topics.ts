@@ -20,7 +20,8 @@ export const TOPIC_ALIASES_VARIABLE = 'TOPIC_ALIASES';
 export const TOPIC_ALIASES_SETTING: SettingDeclaration = {
   variable: TOPIC_ALIASES_VARIABLE,
   contextKey: 'topicAliases',
-  describe: 'Canonical topic names stored under your own: `sendgrid:group:4242=newsletter,ses:main:weekly=newsletter`; read by the consumer, the CLI and `ratchet/client` (default: none, names stay canonical)',
+  describe:
+    'Canonical topic names stored under your own: `sendgrid:group:4242=newsletter,ses:main:weekly=newsletter`; read by the consumer, the CLI and `ratchet/client` (default: none, names stay canonical)',
 };
 
 export function isTopicName(value: unknown): value is string {
@@ -49,10 +50,12 @@ export function parseTopicAliases(text: string | undefined, variable = TOPIC_ALI
     if (parts.length !== 2) throw new Error(`${variable} entry ${index + 1} is not canonical=alias`);
     const [canonical, alias] = parts.map((p) => p.trim()) as [string, string];
     for (const name of [canonical, alias]) {
-      if (!isTopicName(name)) throw new Error(`${variable} entry ${index + 1}: "${name}" is not a topic name (${TOPIC_NAME_PATTERN.source})`);
+      if (!isTopicName(name))
+        throw new Error(`${variable} entry ${index + 1}: "${name}" is not a topic name (${TOPIC_NAME_PATTERN.source})`);
     }
     const existing = aliases.get(canonical);
-    if (existing !== undefined && existing !== alias) throw new Error(`${variable} maps ${canonical} twice (${existing}, ${alias})`);
+    if (existing !== undefined && existing !== alias)
+      throw new Error(`${variable} maps ${canonical} twice (${existing}, ${alias})`);
     aliases.set(canonical, alias);
   });
   return aliases;

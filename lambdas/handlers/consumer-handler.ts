@@ -4,7 +4,7 @@
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { consumeMessage, type ConsumerDeps } from '../core/pipeline/consume.js';
+import { type ConsumerDeps, consumeMessage } from '../core/pipeline/consume.js';
 
 export type ConsumerHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 

@@ -1,9 +1,9 @@
 /** API Gateway (HTTP API, payload 2.0) ⇄ the transport-neutral edge. Nothing else happens here. */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { WebhookEdge } from '../core/pipeline/edge.js';
-import type { UnsubscribeEndpoint } from '../core/unsubscribe/endpoint.js';
-import { lowerCaseHeaders } from '../core/request.js';
 import { MAX_BODY_BYTES } from '../adapters/runtime-defaults.js';
+import type { WebhookEdge } from '../core/pipeline/edge.js';
+import { lowerCaseHeaders } from '../core/request.js';
+import type { UnsubscribeEndpoint } from '../core/unsubscribe/endpoint.js';
 
 export type EdgeHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -23,7 +23,10 @@ export interface EdgeHandlerOptions {
   unsubscribe?: UnsubscribeEndpoint;
 }
 
-export function createEdgeHandler(edge: WebhookEdge, { maxBodyBytes = MAX_BODY_BYTES, unsubscribe }: EdgeHandlerOptions = {}): EdgeHandler {
+export function createEdgeHandler(
+  edge: WebhookEdge,
+  { maxBodyBytes = MAX_BODY_BYTES, unsubscribe }: EdgeHandlerOptions = {},
+): EdgeHandler {
   return async (event) => {
     const token = event.pathParameters?.token ?? UNSUBSCRIBE_PATH.exec(event.rawPath ?? '')?.[1];
     // API Gateway's `{provider}` route fills pathParameters; its literal `/webhooks/ses` route and a
@@ -31,7 +34,9 @@ export function createEdgeHandler(edge: WebhookEdge, { maxBodyBytes = MAX_BODY_B
     const provider = event.pathParameters?.provider ?? providerFromPath(event.rawPath);
     const encoded = event.body ?? '';
     // Refuse oversized bodies before decoding them, let alone parsing them.
-    const approxBytes = event.isBase64Encoded ? Math.floor((encoded.length * 3) / 4) : Buffer.byteLength(encoded, 'utf8');
+    const approxBytes = event.isBase64Encoded
+      ? Math.floor((encoded.length * 3) / 4)
+      : Buffer.byteLength(encoded, 'utf8');
     if (approxBytes > maxBodyBytes + 3) return respond(413, { error: 'payload_too_large' });
     const body = event.isBase64Encoded ? Buffer.from(encoded, 'base64') : Buffer.from(encoded, 'utf8');
     if (token !== undefined) {

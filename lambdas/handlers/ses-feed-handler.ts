@@ -6,7 +6,9 @@ export type SesFeedHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 
 export function createSesFeedHandler(feed: Pick<SesFeed, 'process'>): SesFeedHandler {
   return async (event) => {
-    const failed = await feed.process(event.Records.map((record) => ({ messageId: record.messageId, body: record.body })));
+    const failed = await feed.process(
+      event.Records.map((record) => ({ messageId: record.messageId, body: record.body })),
+    );
     return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
   };
 }

@@ -6,11 +6,11 @@
  * refused it for good. The same handler runs in Lambda and under the local sync poller.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { markDead, extendLease, pushChange, type PushDeps } from '../core/sync/push.js';
-import { parseSyncMessage, type SyncMessage } from '../core/sync/message.js';
-import { backoffSeconds, exhausted, pauseSeconds } from '../core/sync/retry.js';
-import { SyncRateLimitedError, SyncRefusedError, type SyncProviderName } from '../core/sync/target.js';
 import type { Counters, Log } from '../core/pipeline/ports.js';
+import { parseSyncMessage, type SyncMessage } from '../core/sync/message.js';
+import { extendLease, markDead, type PushDeps, pushChange } from '../core/sync/push.js';
+import { backoffSeconds, exhausted, pauseSeconds } from '../core/sync/retry.js';
+import { type SyncProviderName, SyncRateLimitedError, SyncRefusedError } from '../core/sync/target.js';
 
 export const SYNC_METRICS = { pushed: 'SyncPushed', failed: 'SyncFailed', retried: 'SyncRetried' } as const;
 
@@ -40,7 +40,8 @@ export function createSyncWorkerHandler(deps: SyncWorkerDeps): SyncWorkerHandler
       if (!ok) failures.push(event.Records[i]!.messageId);
     });
     deps.counters.flush?.();
-    if (failures.length > 0) deps.log.info('sync batch with retries', { received: event.Records.length, retrying: failures.length });
+    if (failures.length > 0)
+      deps.log.info('sync batch with retries', { received: event.Records.length, retrying: failures.length });
     return { batchItemFailures: failures.map((itemIdentifier) => ({ itemIdentifier })) };
   };
 }
@@ -78,7 +79,10 @@ async function handle(deps: SyncWorkerDeps, record: SQSRecord): Promise<boolean>
       return true;
     }
     const receives = Number(record.attributes.ApproximateReceiveCount ?? '1');
-    const seconds = error instanceof SyncRateLimitedError ? pauseSeconds(error.retryAtMs, now) : backoffSeconds(receives, (deps.random ?? Math.random)());
+    const seconds =
+      error instanceof SyncRateLimitedError
+        ? pauseSeconds(error.retryAtMs, now)
+        : backoffSeconds(receives, (deps.random ?? Math.random)());
     deps.counters.count(SYNC_METRICS.retried, 1, message.provider);
     deps.log.debug?.('sync push will be retried', { provider: message.provider, inSeconds: seconds, error: reason });
     try {

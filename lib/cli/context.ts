@@ -3,19 +3,19 @@
  * `--help` and usage errors never touch the network), and the rule that turns a failure into one line.
  */
 import { userInfo } from 'node:os';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GetQueueUrlCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient, createSqsClient } from '../../lambdas/adapters/aws-clients.js';
 import { DynamoInbox } from '../../lambdas/adapters/dynamodb-inbox.js';
-import { readNumber } from '../../lambdas/adapters/environment.js';
 import { DynamoSuppressionStore } from '../../lambdas/adapters/dynamodb-suppressions.js';
+import { readNumber } from '../../lambdas/adapters/environment.js';
 import { TransientError } from '../../lambdas/core/errors.js';
 import { normalizeRecipient } from '../../lambdas/core/event.js';
 import { policyFromSettings } from '../../lambdas/core/suppression/index.js';
 import { DEFAULT_INBOX_TTL_DAYS, QUEUE } from '../definitions.js';
 import type { Io } from './io.js';
-import { explainFailure, resolveTarget, TargetError, type Target } from './target.js';
 import { cliSyncFastPath } from './sync-fast-path.js';
+import { explainFailure, resolveTarget, type Target, TargetError } from './target.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -80,7 +80,9 @@ export class Context {
 
   suppressions(): DynamoSuppressionStore {
     const onSyncChange = cliSyncFastPath(this.env, this.target, () => this.sqs);
-    return new DynamoSuppressionStore(this.doc, this.target.suppressionTable, policyFromSettings(this.env), { onSyncChange });
+    return new DynamoSuppressionStore(this.doc, this.target.suppressionTable, policyFromSettings(this.env), {
+      onSyncChange,
+    });
   }
 
   inbox(): DynamoInbox {
@@ -113,7 +115,8 @@ export class Context {
   fail(error: unknown): number {
     if (error instanceof InputError) return this.usage(error.message);
     if (error instanceof TargetError) this.io.err(`error: ${error.message}`);
-    else if (isReachFailure(error) && this.resolved) this.io.err(`error: ${explainFailure(this.action, this.resolved, error)}`);
+    else if (isReachFailure(error) && this.resolved)
+      this.io.err(`error: ${explainFailure(this.action, this.resolved, error)}`);
     else this.io.err(`error: ${this.action}: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
@@ -137,5 +140,9 @@ function osUser(): string | undefined {
 function isReachFailure(error: unknown): boolean {
   if (error instanceof TransientError) return true;
   if (!(error instanceof Error)) return false;
-  return '$metadata' in error || 'code' in error || /credential|ECONNREFUSED|ENOTFOUND|socket/i.test(`${error.name} ${error.message}`);
+  return (
+    '$metadata' in error ||
+    'code' in error ||
+    /credential|ECONNREFUSED|ENOTFOUND|socket/i.test(`${error.name} ${error.message}`)
+  );
 }

@@ -6,12 +6,12 @@
  * address are chained, as the store's version guard serializes them. Memory: one record per address
  * the file touches.
  */
-import { normalizeRecipient, type NormalizedEvent } from '../../lambdas/core/event.js';
+import { type NormalizedEvent, normalizeRecipient } from '../../lambdas/core/event.js';
 import {
-  applyEvent,
-  importEntry,
   type ApplyResult,
+  applyEvent,
   type ImportedEntry,
+  importEntry,
   type RatchetPolicy,
   type SuppressionRecord,
 } from '../../lambdas/core/suppression/index.js';
@@ -57,6 +57,10 @@ export class DryRunStore implements ImportStore {
 /** The stored item carries the adapter's `version` and `updatedAt`; the merge takes the record alone. */
 function withoutBookkeeping(item: SuppressionRecord | undefined): SuppressionRecord | undefined {
   if (!item) return undefined;
-  const { version: _version, updatedAt: _updatedAt, ...record } = item as SuppressionRecord & { version?: number; updatedAt?: number };
+  const {
+    version: _version,
+    updatedAt: _updatedAt,
+    ...record
+  } = item as SuppressionRecord & { version?: number; updatedAt?: number };
   return record as SuppressionRecord;
 }

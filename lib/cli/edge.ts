@@ -21,7 +21,10 @@ export function targetSettings(ctx: Context): { useDemo: boolean; settings: Reco
   const { target, env } = ctx;
   const dataDir = resolve(env.RATCHET_DATA_DIR ?? '.data');
   const useDemo = target.kind === 'local' || (target.kind === 'endpoint' && existsSync(demoCredentialsPath(dataDir)));
-  return { useDemo, settings: useDemo ? applyDemoDefaults(env, dataDir, ensureDemoCredentials(dataDir)).settings : { ...env } };
+  return {
+    useDemo,
+    settings: useDemo ? applyDemoDefaults(env, dataDir, ensureDemoCredentials(dataDir)).settings : { ...env },
+  };
 }
 
 /** `queueUrl`: the events queue when the target names none itself (found from QUEUE_NAME, say). */
@@ -38,9 +41,13 @@ export function buildTargetEdge(ctx: Context, queueUrl: string | undefined = ctx
     SUPPRESSION_TABLE: target.suppressionTable,
     QUEUE_URL: queueUrl,
   });
-  return buildEdge(useDemo ? { ...config, secrets: 'env' } : config, { doc: ctx.doc, sqs: ctx.sqs }, {
-    log: quiet,
-    counters: new MemoryCounters(),
-    now: ctx.now,
-  });
+  return buildEdge(
+    useDemo ? { ...config, secrets: 'env' } : config,
+    { doc: ctx.doc, sqs: ctx.sqs },
+    {
+      log: quiet,
+      counters: new MemoryCounters(),
+      now: ctx.now,
+    },
+  );
 }

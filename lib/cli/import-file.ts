@@ -11,11 +11,11 @@ import { isRecord } from '../../lambdas/core/json.js';
 import { InputError } from './context.js';
 import { csvRows, parseCsvRecord } from './csv.js';
 import {
+  type DateSource,
   describeMismatch,
   formatsMatching,
   headerMismatch,
   IMPORT_FORMATS,
-  type DateSource,
   type ImportFormat,
 } from './import-formats.js';
 
@@ -36,10 +36,16 @@ export async function* importRows(path: string, format: ImportFormat, dates: Dat
     let seen = false;
     yield* csvRows(lines, (header) => {
       seen = true;
-      if (/^[[{]/.test(header[0] ?? '')) throw new InputError(`${file} is not a ${format.name} file: it is JSON, not CSV${jsonHint(path)}. Nothing was imported`);
+      if (/^[[{]/.test(header[0] ?? ''))
+        throw new InputError(
+          `${file} is not a ${format.name} file: it is JSON, not CSV${jsonHint(path)}. Nothing was imported`,
+        );
       check(header, () => formatsMatching('csv', header));
     });
-    if (!seen) throw new InputError(`${file} is empty: a ${format.name} file starts with the header ${format.columns.join(',')}`);
+    if (!seen)
+      throw new InputError(
+        `${file} is empty: a ${format.name} file starts with the header ${format.columns.join(',')}`,
+      );
     return;
   }
   let line = 0;
@@ -51,26 +57,41 @@ export async function* importRows(path: string, format: ImportFormat, dates: Dat
     if (first) {
       first = false;
       // The first record stands for the header: a file that is not JSON lines at all is refused whole.
-      if (!isRecord(parsed)) throw new InputError(`${file} is not a ${format.name} file: line ${line} is not a JSON object${lookalikeHint(text)}. Nothing was imported`);
+      if (!isRecord(parsed))
+        throw new InputError(
+          `${file} is not a ${format.name} file: line ${line} is not a JSON object${lookalikeHint(text)}. Nothing was imported`,
+        );
       check(Object.keys(parsed), () => []);
     }
-    yield isRecord(parsed) ? { line, row: parsed } : { line, invalid: parsed === undefined ? 'not JSON' : 'not a JSON object' };
+    yield isRecord(parsed)
+      ? { line, row: parsed }
+      : { line, invalid: parsed === undefined ? 'not JSON' : 'not a JSON object' };
   }
 }
 
-function* jsonRows(path: string, format: ImportFormat, check: (header: readonly string[], lookalikes: () => string[]) => void): Generator<ImportRow> {
+function* jsonRows(
+  path: string,
+  format: ImportFormat,
+  check: (header: readonly string[], lookalikes: () => string[]) => void,
+): Generator<ImportRow> {
   const file = basename(path);
   const text = readFileSync(path, 'utf8');
   const document = parseJson(text);
-  if (!isRecord(document)) throw new InputError(`${file} is not a ${format.name} file: not a JSON document${lookalikeHint(text.split('\n')[0] ?? '')}. Nothing was imported`);
+  if (!isRecord(document))
+    throw new InputError(
+      `${file} is not a ${format.name} file: not a JSON document${lookalikeHint(text.split('\n')[0] ?? '')}. Nothing was imported`,
+    );
   const { key, alongside = [] } = format.list!;
   const extra = Object.keys(document).filter((k) => k !== key && !alongside.includes(k));
   if (!(key in document) || extra.length > 0) {
     const mismatch = { missing: key in document ? [] : [key], unexpected: extra };
-    throw new InputError(describeMismatch(file, format, mismatch, jsonLookalikes(document), `a document {"${key}": [...]}`));
+    throw new InputError(
+      describeMismatch(file, format, mismatch, jsonLookalikes(document), `a document {"${key}": [...]}`),
+    );
   }
   const list = document[key];
-  if (!Array.isArray(list)) throw new InputError(`${file} is not a ${format.name} file: ${key} is not a list. Nothing was imported`);
+  if (!Array.isArray(list))
+    throw new InputError(`${file} is not a ${format.name} file: ${key} is not a list. Nothing was imported`);
   if (list.length > 0) {
     const keys = [...new Set(list.flatMap((item) => (isRecord(item) ? Object.keys(item) : [])))];
     check(keys, () => jsonLookalikes(document));

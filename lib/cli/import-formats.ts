@@ -36,14 +36,28 @@ export interface ImportFormat {
   map(row: Record<string, unknown>): RowResult;
 }
 
-const str = (value: unknown): string => (typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '');
+const str = (value: unknown): string =>
+  typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 const one = (email: unknown, kind: EvidenceKind, date: unknown, note?: string, topic?: string): RowResult => {
   const address = str(email);
   if (address === '') return { invalid: 'no address' };
   const when = typeof date === 'number' ? date : str(date) || undefined;
-  return [{ email: address, kind, ...(when !== undefined ? { date: when } : {}), ...(note ? { note } : {}), ...(topic ? { topic } : {}) }];
+  return [
+    {
+      email: address,
+      kind,
+      ...(when !== undefined ? { date: when } : {}),
+      ...(note ? { note } : {}),
+      ...(topic ? { topic } : {}),
+    },
+  ];
 };
-const sendgrid = (name: string, kind: EvidenceKind, columns: string[], note?: (r: Record<string, unknown>) => string): ImportFormat => ({
+const sendgrid = (
+  name: string,
+  kind: EvidenceKind,
+  columns: string[],
+  note?: (r: Record<string, unknown>) => string,
+): ImportFormat => ({
   name,
   layout: 'csv',
   columns,
@@ -64,13 +78,22 @@ const REASON_KIND: Record<string, EvidenceKind> = {
 function ratchetRecord(r: Record<string, unknown>): RowResult {
   const status = str(r.status);
   if (status !== 'suppressed') return status === 'active' ? [] : { invalid: `status ${status || 'missing'}` };
-  const reasons = Array.isArray(r.reasons) ? r.reasons.map(str) : str(r.reasons ?? r.reason).split(';').filter(Boolean);
+  const reasons = Array.isArray(r.reasons)
+    ? r.reasons.map(str)
+    : str(r.reasons ?? r.reason)
+        .split(';')
+        .filter(Boolean);
   if (reasons.length === 0) return { invalid: 'suppressed with no reason' };
   const entries: ParsedEntry[] = [];
   for (const reason of reasons) {
     const kind = REASON_KIND[reason];
     if (!kind) return { invalid: `unknown reason ${reason}` };
-    const result = one(r.email, kind, (r.suppressedAt as string | number | undefined) ?? undefined, reason === 'soft_bounce_limit' ? 'soft_bounce_limit' : undefined);
+    const result = one(
+      r.email,
+      kind,
+      (r.suppressedAt as string | number | undefined) ?? undefined,
+      reason === 'soft_bounce_limit' ? 'soft_bounce_limit' : undefined,
+    );
     if (!Array.isArray(result)) return result;
     entries.push(...result);
   }
@@ -80,10 +103,27 @@ function ratchetRecord(r: Record<string, unknown>): RowResult {
 const SES_KIND: Record<string, EvidenceKind> = { BOUNCE: 'hard_bounce', COMPLAINT: 'complaint' };
 const POSTMARK_KIND: Record<string, EvidenceKind> = { HardBounce: 'hard_bounce', SpamComplaint: 'complaint' };
 /** Ratchet's CSV export columns (the record's public contract, docs/suppression-table.md). */
-export const RATCHET_CSV_COLUMNS = ['email', 'status', 'reason', 'reasons', 'suppressedAt', 'firstEventAt', 'lastEventAt', 'reactivatedAt'] as const;
+export const RATCHET_CSV_COLUMNS = [
+  'email',
+  'status',
+  'reason',
+  'reasons',
+  'suppressedAt',
+  'firstEventAt',
+  'lastEventAt',
+  'reactivatedAt',
+] as const;
 
 export const IMPORT_FORMATS: readonly ImportFormat[] = [
-  { name: 'jsonl', layout: 'jsonl', columns: ['email', 'status'], open: true, dateColumn: 'suppressedAt', optional: ['suppressedAt'], map: ratchetRecord },
+  {
+    name: 'jsonl',
+    layout: 'jsonl',
+    columns: ['email', 'status'],
+    open: true,
+    dateColumn: 'suppressedAt',
+    optional: ['suppressedAt'],
+    map: ratchetRecord,
+  },
   { name: 'csv', layout: 'csv', columns: RATCHET_CSV_COLUMNS, dateColumn: 'suppressedAt', map: ratchetRecord },
   {
     name: 'ses',
@@ -93,7 +133,9 @@ export const IMPORT_FORMATS: readonly ImportFormat[] = [
     dateColumn: 'LastUpdateTime',
     map: (r) => {
       const kind = SES_KIND[str(r.Reason)];
-      return kind ? one(r.EmailAddress, kind, r.LastUpdateTime) : { invalid: `unknown Reason ${str(r.Reason) || 'missing'}` };
+      return kind
+        ? one(r.EmailAddress, kind, r.LastUpdateTime)
+        : { invalid: `unknown Reason ${str(r.Reason) || 'missing'}` };
     },
   },
   sendgrid('sendgrid-bounces', 'hard_bounce', ['created', 'email', 'reason', 'status'], statusAndReason),
@@ -108,7 +150,14 @@ export const IMPORT_FORMATS: readonly ImportFormat[] = [
     columns: ['email', 'group_id', 'group_name', 'created_at'],
     dateColumn: 'created_at',
     // The canonical topic of a SendGrid suppression group, as its webhooks name it (docs/suppression-table.md, topics).
-    map: (r) => one(r.email, 'unsubscribe', r.created_at, str(r.group_name) || undefined, str(r.group_id) ? `sendgrid:group:${str(r.group_id)}` : undefined),
+    map: (r) =>
+      one(
+        r.email,
+        'unsubscribe',
+        r.created_at,
+        str(r.group_name) || undefined,
+        str(r.group_id) ? `sendgrid:group:${str(r.group_id)}` : undefined,
+      ),
   },
   {
     name: 'mailgun-bounces',
@@ -117,7 +166,13 @@ export const IMPORT_FORMATS: readonly ImportFormat[] = [
     dateColumn: 'created_at',
     map: (r) => one(r.address, 'hard_bounce', r.created_at, [str(r.code), str(r.error)].filter(Boolean).join(' ')),
   },
-  { name: 'mailgun-complaints', layout: 'csv', columns: ['address', 'created_at'], dateColumn: 'created_at', map: (r) => one(r.address, 'complaint', r.created_at) },
+  {
+    name: 'mailgun-complaints',
+    layout: 'csv',
+    columns: ['address', 'created_at'],
+    dateColumn: 'created_at',
+    map: (r) => one(r.address, 'complaint', r.created_at),
+  },
   {
     name: 'mailgun-unsubscribes',
     layout: 'csv',
@@ -126,7 +181,13 @@ export const IMPORT_FORMATS: readonly ImportFormat[] = [
     // `*` (or no tag) is every message from the domain; any other tag is one topic.
     map: (r) => {
       const tag = str(r.tags);
-      return one(r.address, 'unsubscribe', r.created_at, undefined, tag && tag !== '*' ? `mailgun:tag:${tag}` : undefined);
+      return one(
+        r.address,
+        'unsubscribe',
+        r.created_at,
+        undefined,
+        tag && tag !== '*' ? `mailgun:tag:${tag}` : undefined,
+      );
     },
   },
   {
@@ -138,8 +199,12 @@ export const IMPORT_FORMATS: readonly ImportFormat[] = [
     map: (r) => {
       const reason = str(r.SuppressionReason);
       // A ManualSuppression whose Origin is the recipient is Postmark's own unsubscribe link.
-      const kind = POSTMARK_KIND[reason] ?? (reason === 'ManualSuppression' ? (str(r.Origin) === 'Recipient' ? 'unsubscribe' : 'manual') : undefined);
-      return kind ? one(r.EmailAddress, kind, r.CreatedAt, `${reason} (${str(r.Origin)})`) : { invalid: `unknown SuppressionReason ${reason || 'missing'}` };
+      const kind =
+        POSTMARK_KIND[reason] ??
+        (reason === 'ManualSuppression' ? (str(r.Origin) === 'Recipient' ? 'unsubscribe' : 'manual') : undefined);
+      return kind
+        ? one(r.EmailAddress, kind, r.CreatedAt, `${reason} (${str(r.Origin)})`)
+        : { invalid: `unknown SuppressionReason ${reason || 'missing'}` };
     },
   },
 ];
@@ -155,7 +220,11 @@ export interface HeaderMismatch {
 }
 
 /** What is wrong with `header` for `format`, or undefined when it fits. */
-export function headerMismatch(format: ImportFormat, header: readonly string[], dates: DateSource = 'column'): HeaderMismatch | undefined {
+export function headerMismatch(
+  format: ImportFormat,
+  header: readonly string[],
+  dates: DateSource = 'column',
+): HeaderMismatch | undefined {
   const present = new Set(header);
   const optional = new Set([...(format.optional ?? []), ...(dates === 'file-mtime' ? [format.dateColumn] : [])]);
   const missing = format.columns.filter((c) => !present.has(c) && !optional.has(c));
@@ -165,7 +234,9 @@ export function headerMismatch(format: ImportFormat, header: readonly string[], 
 
 /** The formats of this layout whose documented header `header` is (bounces and blocks share one). */
 export function formatsMatching(layout: ImportFormat['layout'], header: readonly string[]): string[] {
-  return IMPORT_FORMATS.filter((f) => f.layout === layout && !f.open && headerMismatch(f, header) === undefined).map((f) => f.name);
+  return IMPORT_FORMATS.filter((f) => f.layout === layout && !f.open && headerMismatch(f, header) === undefined).map(
+    (f) => f.name,
+  );
 }
 
 /** One line for a refused header: what is missing or unexpected, and which format the file looks like. */
@@ -180,7 +251,8 @@ export function describeMismatch(
     mismatch.missing.length > 0 ? `missing: ${mismatch.missing.join(', ')}` : '',
     mismatch.unexpected.length > 0 ? `unexpected: ${mismatch.unexpected.join(', ')}` : '',
   ].filter(Boolean);
-  const dateOnly = mismatch.unexpected.length === 0 && mismatch.missing.length === 1 && mismatch.missing[0] === format.dateColumn;
+  const dateOnly =
+    mismatch.unexpected.length === 0 && mismatch.missing.length === 1 && mismatch.missing[0] === format.dateColumn;
   const hint = dateOnly
     ? `; to date every entry by the file's modification time instead, pass --dates file-mtime`
     : lookalikes.length > 0
@@ -192,7 +264,8 @@ export function describeMismatch(
 /** Epoch ms from a source date: seconds or ms as numbers or digits, ISO 8601, or RFC 2822. */
 export function parseSourceDate(value: string | number): number | undefined {
   const numeric = typeof value === 'number' ? value : /^\d+(\.\d+)?$/.test(value) ? Number(value) : undefined;
-  if (numeric !== undefined) return Number.isFinite(numeric) && numeric > 0 ? Math.round(numeric < 1e11 ? numeric * 1000 : numeric) : undefined;
+  if (numeric !== undefined)
+    return Number.isFinite(numeric) && numeric > 0 ? Math.round(numeric < 1e11 ? numeric * 1000 : numeric) : undefined;
   const ms = Date.parse(String(value));
   return Number.isNaN(ms) ? undefined : ms;
 }

@@ -37,7 +37,12 @@ export function configure(command: Command, ctx: Context): Command {
 /** The commands that read or send to a queue. */
 const QUEUE_COMMANDS = new Set(['dlq', 'ses', 'inbox', 'doctor']);
 
-export async function execute(program: Command, argv: string[], ctx: Context, state: { code: number }): Promise<number> {
+export async function execute(
+  program: Command,
+  argv: string[],
+  ctx: Context,
+  state: { code: number },
+): Promise<number> {
   configure(program, ctx);
   program.hook('preAction', async (_self, action) => {
     const names: string[] = [];

@@ -23,9 +23,20 @@ const KNOWN = '{label} [{bar}] {value}/{total} {percentage}% | {rate}/s | ETA {e
 const UNKNOWN = '{label} {value} | {rate}/s';
 const BAR_SIZE = 30;
 
-export function progressBar(io: Io, label: string, total?: number, stream: NodeJS.WriteStream = process.stderr): Progress {
+export function progressBar(
+  io: Io,
+  label: string,
+  total?: number,
+  stream: NodeJS.WriteStream = process.stderr,
+): Progress {
   if (!io.progressTty) {
-    return { tick: () => undefined, update: () => undefined, total: () => undefined, log: (line) => io.err(line), done: () => undefined };
+    return {
+      tick: () => undefined,
+      update: () => undefined,
+      total: () => undefined,
+      log: (line) => io.err(line),
+      done: () => undefined,
+    };
   }
   const started = Date.now();
   let count = 0;

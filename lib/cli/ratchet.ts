@@ -14,7 +14,7 @@ import { sesCommand } from './commands/ses.js';
 import { suppressionsCommand } from './commands/suppressions.js';
 import { syncCommand } from './commands/sync.js';
 import { Context, type Env } from './context.js';
-import { processIo, type Io } from './io.js';
+import { type Io, processIo } from './io.js';
 import { execute, runner } from './program.js';
 import { unsubscribeLink } from './unsubscribe-link.js';
 import { packageVersion } from './version.js';
@@ -39,14 +39,23 @@ export function ratchetProgram(ctx: Context, state: { code: number }): Command {
         .option('--topic <topic>', 'the topic to leave (default: every subscription mail, "*")')
         .action(
           run(async (email: string, options: { topic?: string }) => {
-            await unsubscribeLink(ctx.address(email), options, { env: ctx.env, out: (line) => ctx.io.out(line), now: ctx.now() });
+            await unsubscribeLink(ctx.address(email), options, {
+              env: ctx.env,
+              out: (line) => ctx.io.out(line),
+              now: ctx.now(),
+            });
             return 0;
           }),
         ),
     );
 }
 
-export async function ratchetCommand(argv: string[], env: Env, io: Io = processIo, now: () => number = Date.now): Promise<number> {
+export async function ratchetCommand(
+  argv: string[],
+  env: Env,
+  io: Io = processIo,
+  now: () => number = Date.now,
+): Promise<number> {
   const ctx = new Context(env, io, now);
   const state = { code: 0 };
   return execute(ratchetProgram(ctx, state), argv, ctx, state);

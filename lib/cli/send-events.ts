@@ -22,19 +22,28 @@ export async function postedEvents(
   credentials: DemoCredentials,
   settings: Readonly<Record<string, string | undefined>>,
 ): Promise<PostedEvent[]> {
-  const list = await new EnvSecretSource({ ...settings, [definition.credentialsVariable]: credentials.credential }).credentials(definition);
+  const list = await new EnvSecretSource({
+    ...settings,
+    [definition.credentialsVariable]: credentials.credential,
+  }).credentials(definition);
   const pinned = credentials.pinnedCertificate;
   const provider = definition.create({
     credentials: list,
     now: Date.now,
     // Reading back our own request: no nonce is spent, and the certificate is the demo's own.
     nonces: { claim: async () => true },
-    certificates: { get: async () => (pinned ? createPublicKey(pinned.pem) : Promise.reject(new Error('no pinned certificate'))) },
+    certificates: {
+      get: async () => (pinned ? createPublicKey(pinned.pem) : Promise.reject(new Error('no pinned certificate'))),
+    },
     settings,
   });
   const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v]));
   const receipt = await provider.receive({ body: Buffer.from(request.body), headers });
   // Keyed as the edge keys them: by content, for providers whose own ids change under retries.
   const events = definition.keysByContent ? receipt.events.map(keyedByContent) : receipt.events;
-  return events.map((event) => ({ eventId: event.eventId, inboxKey: inboxKey(definition.name, event.eventId), kind: event.kind }));
+  return events.map((event) => ({
+    eventId: event.eventId,
+    inboxKey: inboxKey(definition.name, event.eventId),
+    kind: event.kind,
+  }));
 }

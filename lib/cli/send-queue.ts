@@ -8,8 +8,8 @@
 import { resolve } from 'node:path';
 import { GetQueueUrlCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { createSqsClient } from '../../lambdas/adapters/aws-clients.js';
-import { NAME_DEFAULTS, RUNTIME_VARIABLE as V } from '../../lambdas/adapters/environment.js';
 import { inboxKey } from '../../lambdas/adapters/dynamodb-inbox.js';
+import { NAME_DEFAULTS, RUNTIME_VARIABLE as V } from '../../lambdas/adapters/environment.js';
 import { isActionable } from '../../lambdas/core/event.js';
 import { keyedByContent } from '../../lambdas/core/pipeline/content-key.js';
 import { sesEventsFromMessage } from '../../lambdas/core/providers/ses/map.js';
@@ -32,7 +32,12 @@ export function findFeed(env: Env): FeedTarget | string {
   const named = env[V.sesQueueName];
   if (env[V.sqsEndpoint]) {
     const queue = named || NAME_DEFAULTS[V.sesQueueName];
-    return { region, sqsEndpoint: env[V.sqsEndpoint]!, queue, description: `${queue} at SQS_ENDPOINT ${env[V.sqsEndpoint]}` };
+    return {
+      region,
+      sqsEndpoint: env[V.sqsEndpoint]!,
+      queue,
+      description: `${queue} at SQS_ENDPOINT ${env[V.sqsEndpoint]}`,
+    };
   }
   let state: ReturnType<typeof readState>;
   try {
@@ -40,11 +45,19 @@ export function findFeed(env: Env): FeedTarget | string {
   } catch (error) {
     return `${statePath(dataDir)} is unreadable (${(error as Error).message}): remove it, or restart \`npm start\``;
   }
-  if (!state) return `no local stack (${statePath(dataDir)} not found): start it with \`npm start\`, or set SQS_ENDPOINT (and SES_QUEUE_NAME)`;
-  if (!isAlive(state.pid)) return `the local stack is not running (${statePath(dataDir)} names pid ${state.pid}, which has exited): start it with \`npm start\``;
-  if (!state.sesQueueUrl && !named) return `${statePath(dataDir)} names no SES feed queue: restart \`npm start\`, or set SES_QUEUE_NAME`;
+  if (!state)
+    return `no local stack (${statePath(dataDir)} not found): start it with \`npm start\`, or set SQS_ENDPOINT (and SES_QUEUE_NAME)`;
+  if (!isAlive(state.pid))
+    return `the local stack is not running (${statePath(dataDir)} names pid ${state.pid}, which has exited): start it with \`npm start\``;
+  if (!state.sesQueueUrl && !named)
+    return `${statePath(dataDir)} names no SES feed queue: restart \`npm start\`, or set SES_QUEUE_NAME`;
   const queue = named || state.sesQueueUrl;
-  return { region: state.region, sqsEndpoint: state.sqsEndpoint, queue, description: `the local stack's SES feed (pid ${state.pid})` };
+  return {
+    region: state.region,
+    sqsEndpoint: state.sqsEndpoint,
+    queue,
+    description: `the local stack's SES feed (pid ${state.pid})`,
+  };
 }
 
 /**
@@ -80,7 +93,9 @@ export async function sendToFeed(env: Env, body: string, io: Io): Promise<number
       : (await client.send(new GetQueueUrlCommand({ QueueName: target.queue }))).QueueUrl!;
     const sent = await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
     const envelope = JSON.parse(body) as { MessageId: string };
-    io.out(`SQS ${queueUrl} ← message ${sent.MessageId}: SNS MessageId ${envelope.MessageId}, inbox key ${sesEnvelopeInboxKey(body) ?? '(none: nothing to store)'}`);
+    io.out(
+      `SQS ${queueUrl} ← message ${sent.MessageId}: SNS MessageId ${envelope.MessageId}, inbox key ${sesEnvelopeInboxKey(body) ?? '(none: nothing to store)'}`,
+    );
     return 0;
   } catch (error) {
     const reason = error instanceof Error ? error.message || error.name : String(error);

@@ -12,10 +12,10 @@ import { findProvider } from '../../lambdas/core/providers/index.js';
 import { DEMO_SIGNERS, findDemoSigner, resolveDemoTopic, TOPIC_KIND_NAMES } from '../demo/index.js';
 import { applyDemoDefaults, ensureDemoCredentials } from '../local/demo-credentials.js';
 import { Context, type Env } from './context.js';
-import { processIo, type Io } from './io.js';
+import { type Io, processIo } from './io.js';
 import { execute, runner } from './program.js';
-import { sendToFeed } from './send-queue.js';
 import { postedEvents } from './send-events.js';
+import { sendToFeed } from './send-queue.js';
 import { localStackUrl } from './target.js';
 import { packageVersion } from './version.js';
 
@@ -39,70 +39,92 @@ export async function sendCommand(argv: string[], env: Env, io: Io = processIo):
   const state = { code: 0 };
   const run = runner(ctx, state);
   const program = new Command('send')
-    .description('Sign a sample event the way the provider would and POST it to the local stack (PORT, else .data/local.json).')
+    .description(
+      'Sign a sample event the way the provider would and POST it to the local stack (PORT, else .data/local.json).',
+    )
     .version(packageVersion(), '-V, --version', 'print the version')
     .addArgument(new Argument('<provider>', 'who signs it').choices(DEMO_SIGNERS.map((s) => s.provider)))
-    .addArgument(new Argument('<kind>', 'bounce is a hard bounce').choices([...Object.keys(KIND_ALIASES), ...Object.keys(TOPIC_KIND_NAMES)]))
+    .addArgument(
+      new Argument('<kind>', 'bounce is a hard bounce').choices([
+        ...Object.keys(KIND_ALIASES),
+        ...Object.keys(TOPIC_KIND_NAMES),
+      ]),
+    )
     .argument('<email>', 'the recipient')
     .option('--group <id>', 'SendGrid: the suppression group (asm_group_id) of a group-unsubscribe/-resubscribe')
-    .option('--topic <name>', 'the topic (list, stream) an unsubscribe/subscribe is scoped to, where the provider has one')
+    .option(
+      '--topic <name>',
+      'the topic (list, stream) an unsubscribe/subscribe is scoped to, where the provider has one',
+    )
     .addOption(
-      new Option('--via <door>', 'ses: POST it over HTTP, or put it on the SES feed queue as SNS would (SES_QUEUE_NAME + SQS_ENDPOINT, or .data/local.json)')
+      new Option(
+        '--via <door>',
+        'ses: POST it over HTTP, or put it on the SES feed queue as SNS would (SES_QUEUE_NAME + SQS_ENDPOINT, or .data/local.json)',
+      )
         .choices(['http', 'queue'])
         .default('http'),
     )
     .option('--json', 'one JSON line: the URL, the status, the answer and the events posted')
     .action(
-      run(async (providerName: string, kindName: string, email: string, flags: { group?: string; topic?: string; json?: boolean; via: 'http' | 'queue' }) => {
-        if (flags.via === 'queue' && providerName !== 'ses') {
-          io.err(`error: --via queue is for ses only (the SES feed); ${providerName} is sent over HTTP`);
-          return 2;
-        }
-        const signer = findDemoSigner(providerName)!;
-        const recipient = ctx.address(email);
-        let scoped: ReturnType<typeof resolveDemoTopic>;
-        try {
-          scoped = resolveDemoTopic(signer, kindName, flags);
-        } catch (error) {
-          io.err(`error: ${(error as Error).message}`);
-          return 2;
-        }
-        const kind = scoped.kind ?? KIND_ALIASES[kindName];
-        if (kind === undefined) {
-          io.err(`error: ${kindName} is not a kind ${signer.provider} sends`);
-          return 2;
-        }
-        const dataDir = resolve(env.RATCHET_DATA_DIR ?? '.data');
-        const demoSet = ensureDemoCredentials(dataDir);
-        const demo = demoSet[signer.provider]!;
-        const definition = findProvider(signer.provider)!;
-        const configured = env[definition.credentialsVariable]?.split(',')[0]?.trim();
-        const credentials =
-          configured && SHARED_SECRET_PROVIDERS.has(signer.provider)
-            ? { ...demo, credential: configured, signingSecret: configured }
-            : demo;
-        const request = signer.sign(kind, recipient, credentials, Date.now(), scoped.options);
-        if (flags.via === 'queue') return sendToFeed(env, request.body, io);
-        const stack = localStackUrl(env);
-        const url = `${stack.url}/webhooks/${signer.provider}`;
-        const settings = applyDemoDefaults(env, dataDir, demoSet).settings;
-        const events = await postedEvents(definition, request, credentials, settings).catch(() => []);
-        let response: Response;
-        try {
-          response = await fetch(url, { method: 'POST', headers: request.headers, body: request.body });
-        } catch (error) {
-          io.err(`error: could not reach ${url} (from ${stack.source}): start the local stack with \`npm start\`, or set PORT (${rootMessage(error)})`);
-          return 1;
-        }
-        const text = await response.text();
-        if (flags.json) {
-          io.out(JSON.stringify({ url, status: response.status, response: parseJson(text), events }));
-        } else {
-          io.out(`POST ${url} → ${response.status} ${text}`);
-          for (const event of events) io.out(`event ${event.eventId} (${event.kind}): inbox key ${event.inboxKey}`);
-        }
-        return response.ok ? 0 : 1;
-      }),
+      run(
+        async (
+          providerName: string,
+          kindName: string,
+          email: string,
+          flags: { group?: string; topic?: string; json?: boolean; via: 'http' | 'queue' },
+        ) => {
+          if (flags.via === 'queue' && providerName !== 'ses') {
+            io.err(`error: --via queue is for ses only (the SES feed); ${providerName} is sent over HTTP`);
+            return 2;
+          }
+          const signer = findDemoSigner(providerName)!;
+          const recipient = ctx.address(email);
+          let scoped: ReturnType<typeof resolveDemoTopic>;
+          try {
+            scoped = resolveDemoTopic(signer, kindName, flags);
+          } catch (error) {
+            io.err(`error: ${(error as Error).message}`);
+            return 2;
+          }
+          const kind = scoped.kind ?? KIND_ALIASES[kindName];
+          if (kind === undefined) {
+            io.err(`error: ${kindName} is not a kind ${signer.provider} sends`);
+            return 2;
+          }
+          const dataDir = resolve(env.RATCHET_DATA_DIR ?? '.data');
+          const demoSet = ensureDemoCredentials(dataDir);
+          const demo = demoSet[signer.provider]!;
+          const definition = findProvider(signer.provider)!;
+          const configured = env[definition.credentialsVariable]?.split(',')[0]?.trim();
+          const credentials =
+            configured && SHARED_SECRET_PROVIDERS.has(signer.provider)
+              ? { ...demo, credential: configured, signingSecret: configured }
+              : demo;
+          const request = signer.sign(kind, recipient, credentials, Date.now(), scoped.options);
+          if (flags.via === 'queue') return sendToFeed(env, request.body, io);
+          const stack = localStackUrl(env);
+          const url = `${stack.url}/webhooks/${signer.provider}`;
+          const settings = applyDemoDefaults(env, dataDir, demoSet).settings;
+          const events = await postedEvents(definition, request, credentials, settings).catch(() => []);
+          let response: Response;
+          try {
+            response = await fetch(url, { method: 'POST', headers: request.headers, body: request.body });
+          } catch (error) {
+            io.err(
+              `error: could not reach ${url} (from ${stack.source}): start the local stack with \`npm start\`, or set PORT (${rootMessage(error)})`,
+            );
+            return 1;
+          }
+          const text = await response.text();
+          if (flags.json) {
+            io.out(JSON.stringify({ url, status: response.status, response: parseJson(text), events }));
+          } else {
+            io.out(`POST ${url} → ${response.status} ${text}`);
+            for (const event of events) io.out(`event ${event.eventId} (${event.kind}): inbox key ${event.inboxKey}`);
+          }
+          return response.ok ? 0 : 1;
+        },
+      ),
     );
   return execute(program, argv, ctx, state);
 }

@@ -11,12 +11,20 @@ import { parseSyncProviders } from '../../lambdas/core/sync/settings.js';
 import { readState } from '../local/state.js';
 import type { Target } from './target.js';
 
-export function cliSyncFastPath(env: Record<string, string | undefined>, target: Target, sqs: () => SQSClient): ((email: string) => Promise<void>) | undefined {
+export function cliSyncFastPath(
+  env: Record<string, string | undefined>,
+  target: Target,
+  sqs: () => SQSClient,
+): ((email: string) => Promise<void>) | undefined {
   const state = target.kind === 'local' ? readState(resolve(env.RATCHET_DATA_DIR ?? '.data')) : undefined;
   const queueUrl = env.SYNC_QUEUE_URL ?? state?.syncQueueUrl;
-  const providers = env.SYNC_PROVIDERS ? parseSyncProviders(env.SYNC_PROVIDERS) : parseSyncProviders(state?.syncProviders?.join(','));
+  const providers = env.SYNC_PROVIDERS
+    ? parseSyncProviders(env.SYNC_PROVIDERS)
+    : parseSyncProviders(state?.syncProviders?.join(','));
   if (!queueUrl || providers.length === 0) return undefined;
   return async (email) => {
-    await new SqsSyncQueue(sqs(), () => queueUrl).send(providers.map((provider) => ({ email, provider }))).catch(() => undefined);
+    await new SqsSyncQueue(sqs(), () => queueUrl)
+      .send(providers.map((provider) => ({ email, provider })))
+      .catch(() => undefined);
   };
 }

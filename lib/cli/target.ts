@@ -105,18 +105,25 @@ export function localStackUrl(env: Env): { url: string; source: string } {
   const state = readLocalState(dataDir);
   if (state) {
     if (!isAlive(state.pid)) {
-      throw new TargetError(`the local stack is not running (${statePath(dataDir)} names pid ${state.pid}, which has exited): start it with \`npm start\``);
+      throw new TargetError(
+        `the local stack is not running (${statePath(dataDir)} names pid ${state.pid}, which has exited): start it with \`npm start\``,
+      );
     }
     return { url: state.url, source: statePath(dataDir) };
   }
-  return { url: 'http://localhost:3000', source: `the default port (PORT is not set and ${statePath(dataDir)} does not exist)` };
+  return {
+    url: 'http://localhost:3000',
+    source: `the default port (PORT is not set and ${statePath(dataDir)} does not exist)`,
+  };
 }
 
 function readLocalState(dataDir: string) {
   try {
     return readState(dataDir) as (ReturnType<typeof readState> & { sesDeadLetterUrl?: string }) | undefined;
   } catch (error) {
-    throw new TargetError(`${statePath(dataDir)} is unreadable (${(error as Error).message}): remove it, or restart \`npm start\``);
+    throw new TargetError(
+      `${statePath(dataDir)} is unreadable (${(error as Error).message}): remove it, or restart \`npm start\``,
+    );
   }
 }
 

@@ -7,8 +7,8 @@
  * Also runnable on its own: `tsx lib/cli/unsubscribe-link.ts someone@example.com --topic newsletter`.
  */
 import { resolve } from 'node:path';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { pathToFileURL } from 'node:url';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { unsubscribeUrl } from '../../lambdas/client/unsubscribe.js';
 import { GLOBAL_TOPIC } from '../../lambdas/core/unsubscribe/token.js';
 import { resourceNames } from '../definitions.js';
@@ -24,11 +24,16 @@ export interface UnsubscribeLinkContext {
 }
 
 /** Prints and returns the URL. Rejects (with a message saying what to set) when no key or base URL is found. */
-export async function unsubscribeLink(email: string, options: { topic?: string } = {}, context: UnsubscribeLinkContext = {}): Promise<string> {
+export async function unsubscribeLink(
+  email: string,
+  options: { topic?: string } = {},
+  context: UnsubscribeLinkContext = {},
+): Promise<string> {
   const env = context.env ?? process.env;
   const state = env.RATCHET_TARGET === 'aws' ? undefined : readState(resolve(env.RATCHET_DATA_DIR ?? '.data'));
   const baseUrl = env.UNSUBSCRIBE_BASE_URL?.trim() || state?.unsubscribeBaseUrl;
-  if (!baseUrl) throw new Error('no base URL: set UNSUBSCRIBE_BASE_URL (the stack output UnsubscribeBaseUrl), or run `npm start`');
+  if (!baseUrl)
+    throw new Error('no base URL: set UNSUBSCRIBE_BASE_URL (the stack output UnsubscribeBaseUrl), or run `npm start`');
   let secrets = env.UNSUBSCRIBE_SECRETS?.trim() || state?.unsubscribeDemoKey;
   if (!secrets) {
     const secretId = env.UNSUBSCRIBE_SECRET_ARN || resourceNames().secret('unsubscribe');
@@ -36,11 +41,20 @@ export async function unsubscribeLink(email: string, options: { topic?: string }
     try {
       secrets = (await (context.readSecret ?? readSecretValue)(secretId, region))?.trim();
     } catch (error) {
-      throw new Error(`no unsubscribe key: set UNSUBSCRIBE_SECRETS, run \`npm start\`, or give access to the secret ${secretId} (${error instanceof Error ? error.message : String(error)})`);
+      throw new Error(
+        `no unsubscribe key: set UNSUBSCRIBE_SECRETS, run \`npm start\`, or give access to the secret ${secretId} (${error instanceof Error ? error.message : String(error)})`,
+      );
     }
     if (!secrets) throw new Error(`no unsubscribe key: the secret ${secretId} is empty`);
   }
-  const url = unsubscribeUrl({ email, topic: options.topic ?? GLOBAL_TOPIC, secrets, baseUrl, now: context.now, env: {} });
+  const url = unsubscribeUrl({
+    email,
+    topic: options.topic ?? GLOBAL_TOPIC,
+    secrets,
+    baseUrl,
+    now: context.now,
+    env: {},
+  });
   (context.out ?? ((line: string) => process.stdout.write(`${line}\n`)))(url);
   return url;
 }
@@ -65,7 +79,8 @@ export function parseUnsubscribeLinkArgs(argv: readonly string[]): { email: stri
     rest.splice(at, arg.includes('=') ? 1 : 2);
     if (!topic) throw new Error('--topic needs a value');
   }
-  if (rest.length !== 1 || rest[0]!.startsWith('-')) throw new Error('usage: unsubscribe-link <email> [--topic <topic>]');
+  if (rest.length !== 1 || rest[0]!.startsWith('-'))
+    throw new Error('usage: unsubscribe-link <email> [--topic <topic>]');
   return { email: rest[0]!, topic };
 }
 

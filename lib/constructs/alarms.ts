@@ -40,7 +40,10 @@ export class RatchetAlarms extends Construct {
     this.add('DeadLetterQueueNotEmpty', {
       alarmDescription:
         'Events the consumer failed 5 times are in the DLQ. Fix the cause, then redrive the DLQ (`ratchet dlq redrive`).',
-      metric: props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: 'Maximum' }),
+      metric: props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        period: ALARM_PERIOD,
+        statistic: 'Maximum',
+      }),
       threshold: 1,
       evaluationPeriods: 1,
     });

@@ -49,16 +49,28 @@ export class RatchetDashboard extends Construct {
 
     const age = props.queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' });
     this.dashboard.addWidgets(
-      graph('Queue depth', [props.queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' })]),
+      graph('Queue depth', [
+        props.queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+      ]),
       new cloudwatch.GraphWidget({
         title: 'Oldest queued event (s) vs the shortest retry window',
         left: [age],
-        leftAnnotations: [{ value: SHORTEST_RETRY_WINDOW_SECONDS, label: 'SNS retry window (1 h)', color: cloudwatch.Color.RED }],
+        leftAnnotations: [
+          { value: SHORTEST_RETRY_WINDOW_SECONDS, label: 'SNS retry window (1 h)', color: cloudwatch.Color.RED },
+        ],
         width: WIDTH,
       }),
       graph('Dead-letter queues', [
-        props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum', label: 'events DLQ' }),
-        props.sesDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum', label: 'SES dead letters' }),
+        props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+          period: PERIOD,
+          statistic: 'Maximum',
+          label: 'events DLQ',
+        }),
+        props.sesDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+          period: PERIOD,
+          statistic: 'Maximum',
+          label: 'SES dead letters',
+        }),
       ]),
     );
     if (props.sesFeedQueue) this.dashboard.addWidgets(...sesFeedRow(props.sesFeedQueue));
@@ -87,7 +99,9 @@ export class RatchetDashboard extends Construct {
 /** The SES feed: what waits in its queue, how old the oldest is, and what the feed dead-lettered itself. */
 function sesFeedRow(queue: IQueue): cloudwatch.IWidget[] {
   return [
-    graph('SES feed: queued envelopes', [queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' })]),
+    graph('SES feed: queued envelopes', [
+      queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+    ]),
     new cloudwatch.GraphWidget({
       title: 'SES feed: oldest envelope (s)',
       left: [queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' })],
@@ -123,7 +137,10 @@ function providerRow(provider: string): cloudwatch.IWidget[] {
     ]),
     graph(`${provider}: applied and suppressed`, [
       ratchetMetric('consumer', CONSUMER_METRICS.applied, provider, { period: PERIOD, label: 'events applied' }),
-      ratchetMetric('consumer', CONSUMER_METRICS.suppressed, provider, { period: PERIOD, label: 'addresses suppressed' }),
+      ratchetMetric('consumer', CONSUMER_METRICS.suppressed, provider, {
+        period: PERIOD,
+        label: 'addresses suppressed',
+      }),
     ]),
   ];
 }

@@ -64,7 +64,8 @@ export function consumerEnvironment(config: RatchetConfig, inputs: ConsumerEnvir
     ...commonEnvironment('consumer', config),
   };
   if (config.softBounceLimit !== undefined) env[SOFT_BOUNCE_VARIABLES.limit] = String(config.softBounceLimit);
-  if (config.softBounceWindowDays !== undefined) env[SOFT_BOUNCE_VARIABLES.windowDays] = String(config.softBounceWindowDays);
+  if (config.softBounceWindowDays !== undefined)
+    env[SOFT_BOUNCE_VARIABLES.windowDays] = String(config.softBounceWindowDays);
   if (config.topicAliases !== undefined) env[TOPIC_ALIASES_VARIABLE] = config.topicAliases;
   return env;
 }

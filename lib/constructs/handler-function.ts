@@ -4,13 +4,14 @@
  * group with a retention, and its own role that starts with nothing but write access to that log
  * group (no AWSLambdaBasicExecutionRole, whose logs:* statements are on "*").
  */
+
+import { join } from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { join } from 'node:path';
 
 /**
  * ESM output runs bundled CommonJS dependencies through esbuild's `__require` shim, which needs a real

@@ -16,11 +16,19 @@ export function addOutputs(scope: Construct, ratchet: Ratchet): void {
   for (const provider of ratchet.providers) {
     out(`WebhookUrl${pascal(provider.name)}`, webhookUrl(front, provider.name), `Webhook URL for ${provider.name}`);
   }
-  out('UnsubscribeBaseUrl', front.baseUrl, 'Base of one-click unsubscribe links (UNSUBSCRIBE_BASE_URL): <base>/unsubscribe/<token>');
+  out(
+    'UnsubscribeBaseUrl',
+    front.baseUrl,
+    'Base of one-click unsubscribe links (UNSUBSCRIBE_BASE_URL): <base>/unsubscribe/<token>',
+  );
   for (const [name, secret] of secrets.byProvider) {
     out(`SecretArn${pascal(name)}`, secret.secretArn, `Secrets Manager secret holding the ${name} keys (JSON array)`);
   }
-  out('UnsubscribeSecretArn', secrets.unsubscribe.secretArn, 'Keys for one-click unsubscribe tokens (generated at deploy)');
+  out(
+    'UnsubscribeSecretArn',
+    secrets.unsubscribe.secretArn,
+    'Keys for one-click unsubscribe tokens (generated at deploy)',
+  );
   out('InboxTableName', tables.inbox.tableName);
   out('SuppressionTableName', tables.suppressions.tableName, 'The suppression list sending code reads');
   out('QueueUrl', events.queue.queueUrl);
@@ -32,10 +40,22 @@ export function addOutputs(scope: Construct, ratchet: Ratchet): void {
     const { queue } = ratchet.sesQueue;
     out('SesQueueUrl', queue.queueUrl, 'The SES feed queue the SES topic delivers to');
     out('SesQueueName', queue.queueName, 'SES_QUEUE_NAME: the SES feed queue');
-    out('SesQueueArn', queue.queueArn, "Subscribe another account's SES topic to this queue (and add the topic to extraTopicArns)");
+    out(
+      'SesQueueArn',
+      queue.queueArn,
+      "Subscribe another account's SES topic to this queue (and add the topic to extraTopicArns)",
+    );
   }
-  out('AlarmTopicArn', alarms.topic.topicArn, 'Subscribe here to hear about dead letters, a stuck consumer, 5xx, 429s, rejections and crashes');
+  out(
+    'AlarmTopicArn',
+    alarms.topic.topicArn,
+    'Subscribe here to hear about dead letters, a stuck consumer, 5xx, 429s, rejections and crashes',
+  );
   if (ses.configurationSet) {
-    out('ConfigurationSetName', ses.configurationSet.configurationSetName, 'Send with this SES configuration set to have its events reach Ratchet');
+    out(
+      'ConfigurationSetName',
+      ses.configurationSet.configurationSetName,
+      'Send with this SES configuration set to have its events reach Ratchet',
+    );
   }
 }

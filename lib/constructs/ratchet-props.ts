@@ -8,7 +8,16 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { INBOX_TTL_CONTEXT } from '../../lambdas/core/inbox-ttl.js';
 import { topicAliases, topicLabels } from '../context-topics.js';
-import { boolean, email, isUnset, list, oneOf, positiveInteger, positiveNumber, type Getter } from '../context-values.js';
+import {
+  boolean,
+  email,
+  type Getter,
+  isUnset,
+  list,
+  oneOf,
+  positiveInteger,
+  positiveNumber,
+} from '../context-values.js';
 import { API, DEFAULT_INBOX_TTL_DAYS, DEFAULT_RESOURCE_PREFIX, FUNCTION_URL } from '../definitions.js';
 import type { ProviderRoute } from './provider-secrets.js';
 
@@ -153,13 +162,17 @@ export function resolveRatchetProps(props: RatchetProps = {}): RatchetConfig {
   }
   const sesRouteBurstLimit = positiveInteger(get, 'sesRouteBurstLimit') ?? Math.ceil(2 * sesRouteRateLimit);
   if (sesRouteBurstLimit < snsMaxReceivesPerSecond) {
-    throw new Error(`context sesRouteBurstLimit (${sesRouteBurstLimit}) is below snsMaxReceivesPerSecond (${snsMaxReceivesPerSecond})`);
+    throw new Error(
+      `context sesRouteBurstLimit (${sesRouteBurstLimit}) is below snsMaxReceivesPerSecond (${snsMaxReceivesPerSecond})`,
+    );
   }
 
   const routeRates = throttleRateLimit + sesRouteRateLimit + 2 * API.unsubscribeRateLimit;
   if (routeRates > API.accountRateLimit) {
     // Above the account quota the route buckets stop being separate: the account limit answers 429 first.
-    throw new Error(`context: the route rate limits add up to ${routeRates}/s, above API Gateway's account quota of ${API.accountRateLimit}/s`);
+    throw new Error(
+      `context: the route rate limits add up to ${routeRates}/s, above API Gateway's account quota of ${API.accountRateLimit}/s`,
+    );
   }
 
   const sesConcurrency = Math.ceil(snsMaxReceivesPerSecond * FUNCTION_URL.secondsPerRequest * FUNCTION_URL.sesMargin);

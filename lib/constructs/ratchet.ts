@@ -10,6 +10,8 @@
  * a dashboard. Each seam is a small child construct with grant methods; this file wires them together
  * and exposes the parts. The provider registry supplies the routes and secrets.
  */
+
+import { fileURLToPath } from 'node:url';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import type { EventSourceMapping, IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -17,9 +19,9 @@ import type * as ses from 'aws-cdk-lib/aws-ses';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { fileURLToPath } from 'node:url';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import { API, CONSUMER, EDGE, resourceNames } from '../definitions.js';
+import { readSyncContext } from '../sync-config.js';
 import { RatchetAlarms } from './alarms.js';
 import { RatchetDashboard } from './dashboard.js';
 import { consumerEnvironment, edgeEnvironment } from './environments.js';
@@ -29,15 +31,14 @@ import { frontDoorMetrics } from './front-door-metrics.js';
 import { FunctionUrlFront } from './function-url-front.js';
 import { HandlerFunction } from './handler-function.js';
 import { acknowledgeNagFindings } from './nag-acknowledgements.js';
-import { isUnsubscribe, ProviderSecrets, type ProviderRoute } from './provider-secrets.js';
+import { isUnsubscribe, type ProviderRoute, ProviderSecrets } from './provider-secrets.js';
 import { type RatchetConfig, type RatchetProps, resolveRatchetProps } from './ratchet-props.js';
 import { SesFeed } from './ses-feed.js';
 import { SesQueueFeed } from './ses-queue-feed.js';
 import { addSignalAlarms } from './signal-alarms.js';
+import { SyncWorker } from './sync-worker.js';
 import { allow, RatchetTables } from './tables.js';
 import { WebhookApi } from './webhook-api.js';
-import { SyncWorker } from './sync-worker.js';
-import { readSyncContext } from '../sync-config.js';
 
 export type { RatchetConfig, RatchetProps } from './ratchet-props.js';
 
@@ -100,7 +101,10 @@ export class Ratchet extends Construct {
       inboxPointInTimeRecovery: config.inboxPointInTimeRecovery,
       reuseSuppressionTable: config.reuseRetained,
     });
-    this.events = new EventQueue(this, 'Events', { queueName: names.queue, deadLetterQueueName: names.deadLetterQueue });
+    this.events = new EventQueue(this, 'Events', {
+      queueName: names.queue,
+      deadLetterQueueName: names.deadLetterQueue,
+    });
     this.ses = new SesFeed(this, 'SesFeed', {
       createConfigurationSet: config.createConfigurationSet,
       deadLetterQueueName: names.sesDeadLetterQueue,
@@ -209,7 +213,15 @@ export class Ratchet extends Construct {
     });
     const sync = readSyncContext(this.node);
     if (sync) {
-      const deps = { config, sync, tables: this.tables, projectRoot, consumer: this.consumer, alarms: this.alarms, dashboard: this.dashboard.dashboard };
+      const deps = {
+        config,
+        sync,
+        tables: this.tables,
+        projectRoot,
+        consumer: this.consumer,
+        alarms: this.alarms,
+        dashboard: this.dashboard.dashboard,
+      };
       this.sync = new SyncWorker(this, 'Sync', deps);
     }
     acknowledgeNagFindings(this);
@@ -258,7 +270,8 @@ export class Ratchet extends Construct {
     });
     // Where unsubscribe links point. Not set for the Function URL, where the edge would depend on its
     // own URL (a cycle): there the `UnsubscribeBaseUrl` output is the only source.
-    for (const handler of [this.edge, this.sesQueue?.feed]) handler?.function.addEnvironment('UNSUBSCRIBE_BASE_URL', api.baseUrl);
+    for (const handler of [this.edge, this.sesQueue?.feed])
+      handler?.function.addEnvironment('UNSUBSCRIBE_BASE_URL', api.baseUrl);
     return api;
   }
 }

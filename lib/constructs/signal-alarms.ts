@@ -9,7 +9,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { ALARMS, SES_FEED } from '../definitions.js';
 import { ALARM_PERIOD, type RatchetAlarms } from './alarms.js';
-import { EDGE_METRICS, ratchetMetric, type EdgeMetric } from './metric-catalog.js';
+import { EDGE_METRICS, type EdgeMetric, ratchetMetric } from './metric-catalog.js';
 import { pascal } from './provider-secrets.js';
 
 export interface SignalAlarmsProps {
@@ -31,7 +31,10 @@ export function addSignalAlarms(alarms: RatchetAlarms, props: SignalAlarmsProps)
     alarmDescription: props.sesFeedQueue
       ? 'SES envelopes are in the SES dead-letter queue: not authentic or off the topic allowlist (moved at once), or failing for an hour (moved by the redrive policy). Fix the cause, then `npm run ratchet -- ses redrive`.'
       : 'SNS gave up delivering SES events to the edge (an hour of 5xx or timeouts) and parked them in the SES dead-letter queue. Fix the cause, then `npm run ratchet -- ses redrive`.',
-    metric: props.sesDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: 'Maximum' }),
+    metric: props.sesDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+      period: ALARM_PERIOD,
+      statistic: 'Maximum',
+    }),
     threshold: 1,
     evaluationPeriods: 1,
   });
@@ -120,7 +123,9 @@ function sumOver(name: EdgeMetric, providers: readonly string[]): cloudwatch.IMe
   );
   return new cloudwatch.MathExpression({
     // A provider with no data in a period would blank a plain `m0 + m1`; FILL makes it count as 0.
-    expression: `SUM([${Object.keys(usingMetrics).map((id) => `FILL(${id}, 0)`).join(', ')}])`,
+    expression: `SUM([${Object.keys(usingMetrics)
+      .map((id) => `FILL(${id}, 0)`)
+      .join(', ')}])`,
     usingMetrics,
     period: ALARM_PERIOD,
     label: `${name} (all providers)`,

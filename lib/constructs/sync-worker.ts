@@ -20,8 +20,8 @@ import { SYNC_QUEUE_VARIABLES } from '../../lambdas/adapters/wiring/sync-fast-pa
 import { syncSecretArnVariable } from '../../lambdas/adapters/wiring/sync-secrets.js';
 import type { SyncProviderName } from '../../lambdas/core/sync/target.js';
 import type { RatchetConfig } from '../config.js';
-import { SYNC_QUEUE, SYNC_SWEEPER, SYNC_WORKER, syncResourceNames } from '../sync-definitions.js';
 import type { SyncContext } from '../sync-config.js';
+import { SYNC_QUEUE, SYNC_SWEEPER, SYNC_WORKER, syncResourceNames } from '../sync-definitions.js';
 import type { RatchetAlarms } from './alarms.js';
 import { HandlerFunction } from './handler-function.js';
 import { pascal } from './provider-secrets.js';
@@ -39,16 +39,50 @@ export const SYNC_METRIC_NAMES = ['SyncPushed', 'SyncFailed'] as const;
 
 /** cdk-nag findings that are deliberate here, with the reason, on the resource each is about. */
 export const SYNC_NAG_ACKNOWLEDGEMENTS = {
-  secrets: [['AwsSolutions-SMG4', 'Provider API keys are issued by the provider and rotated in its console; a Lambda cannot rotate them.']],
-  deadLetters: [['Serverless-SQSRedrivePolicy', 'A dead-letter queue has no dead-letter queue of its own; it alarms and `ratchet sync retry` redrives it.']],
-  sesActions: [['AwsSolutions-IAM5[Resource::*]', 'The SES account suppression list has no resource ARN: the four ses:*SuppressedDestination actions only take "*" (Service Authorization Reference, Amazon SES v2).']],
-  eventSource: [['Serverless-LambdaEventSourceMappingDestination', 'The worker dead-letters a change itself once its retries span the horizon, and the queue\'s redrive policy is the backstop; both alarm. An on-failure destination would duplicate them.']],
-  schedule: [['Serverless-EventBusDLQ', 'A missed sweep is repeated by the next one a minute later; the marker stays in the table until the change is pushed.']],
+  secrets: [
+    [
+      'AwsSolutions-SMG4',
+      'Provider API keys are issued by the provider and rotated in its console; a Lambda cannot rotate them.',
+    ],
+  ],
+  deadLetters: [
+    [
+      'Serverless-SQSRedrivePolicy',
+      'A dead-letter queue has no dead-letter queue of its own; it alarms and `ratchet sync retry` redrives it.',
+    ],
+  ],
+  sesActions: [
+    [
+      'AwsSolutions-IAM5[Resource::*]',
+      'The SES account suppression list has no resource ARN: the four ses:*SuppressedDestination actions only take "*" (Service Authorization Reference, Amazon SES v2).',
+    ],
+  ],
+  eventSource: [
+    [
+      'Serverless-LambdaEventSourceMappingDestination',
+      "The worker dead-letters a change itself once its retries span the horizon, and the queue's redrive policy is the backstop; both alarm. An on-failure destination would duplicate them.",
+    ],
+  ],
+  schedule: [
+    [
+      'Serverless-EventBusDLQ',
+      'A missed sweep is repeated by the next one a minute later; the marker stays in the table until the change is pushed.',
+    ],
+  ],
   functions: [
-    ['AwsSolutions-L1', 'Pinned to nodejs22.x, the runtime the handlers are built and tested for; a runtime upgrade is a deliberate change.'],
+    [
+      'AwsSolutions-L1',
+      'Pinned to nodejs22.x, the runtime the handlers are built and tested for; a runtime upgrade is a deliberate change.',
+    ],
     ['Serverless-LambdaLatestVersion', 'Pinned to nodejs22.x, the runtime the handlers are built and tested for.'],
-    ['Serverless-LambdaDLQ', 'Not invoked asynchronously for its work: SQS invokes the worker (the queue has its dead letters) and a missed sweep is made up by the next one a minute later.'],
-    ['Serverless-LambdaTracing', 'X-Ray adds cost per request; the log lines and EMF metrics cover what an operator needs.'],
+    [
+      'Serverless-LambdaDLQ',
+      'Not invoked asynchronously for its work: SQS invokes the worker (the queue has its dead letters) and a missed sweep is made up by the next one a minute later.',
+    ],
+    [
+      'Serverless-LambdaTracing',
+      'X-Ray adds cost per request; the log lines and EMF metrics cover what an operator needs.',
+    ],
   ],
 } as const;
 
@@ -92,20 +126,24 @@ export class SyncWorker extends Construct {
 
     // The sweeper's sparse index. A retained table imported by name (`reuseRetained`) keeps the index the
     // stack that created it defined; CDK cannot add one to a table it does not own (docs/deploy-lifecycle.md).
-    if (tables.suppressions instanceof dynamodb.Table) tables.suppressions.addGlobalSecondaryIndex({
-      indexName: SYNC_INDEX.name,
-      partitionKey: { name: SYNC_INDEX.partitionKey, type: dynamodb.AttributeType.STRING },
-      sortKey: { name: SYNC_INDEX.sortKey, type: dynamodb.AttributeType.NUMBER },
-      projectionType: dynamodb.ProjectionType.INCLUDE,
-      nonKeyAttributes: [SYNC_ATTRIBUTE.map, SYNC_ATTRIBUTE.change],
-    });
+    if (tables.suppressions instanceof dynamodb.Table)
+      tables.suppressions.addGlobalSecondaryIndex({
+        indexName: SYNC_INDEX.name,
+        partitionKey: { name: SYNC_INDEX.partitionKey, type: dynamodb.AttributeType.STRING },
+        sortKey: { name: SYNC_INDEX.sortKey, type: dynamodb.AttributeType.NUMBER },
+        projectionType: dynamodb.ProjectionType.INCLUDE,
+        nonKeyAttributes: [SYNC_ATTRIBUTE.map, SYNC_ATTRIBUTE.change],
+      });
 
     const secrets = new Map<SyncProviderName, secretsmanager.ISecret>();
     for (const provider of sync.providers) {
       if (provider === 'ses') continue;
       // Retained with a fixed name like the webhook secrets: after `cdk destroy`, `reuseRetained` uses it again.
       if (config.reuseRetained) {
-        secrets.set(provider, secretsmanager.Secret.fromSecretNameV2(this, `Secret${pascal(provider)}`, names.secret(provider)));
+        secrets.set(
+          provider,
+          secretsmanager.Secret.fromSecretNameV2(this, `Secret${pascal(provider)}`, names.secret(provider)),
+        );
         continue;
       }
       secrets.set(
@@ -139,7 +177,9 @@ export class SyncWorker extends Construct {
         ...(config.topicAliases ? { TOPIC_ALIASES: config.topicAliases } : {}),
         ...(sync.postmarkStreams ? { POSTMARK_STREAMS: sync.postmarkStreams.join(',') } : {}),
         ...(sync.mailgunDomains ? { MAILGUN_DOMAINS: sync.mailgunDomains.join(',') } : {}),
-        ...Object.fromEntries([...secrets].map(([provider, secret]) => [syncSecretArnVariable(provider), secret.secretArn])),
+        ...Object.fromEntries(
+          [...secrets].map(([provider, secret]) => [syncSecretArnVariable(provider), secret.secretArn]),
+        ),
       },
       logRetention: config.logRetention,
     });
@@ -185,8 +225,12 @@ export class SyncWorker extends Construct {
     allow(props.consumer.role, ['sqs:SendMessage'], [this.queue.queueArn]);
 
     this.deadLetterAlarm = props.alarms.add('SyncDeadLetters', {
-      alarmDescription: 'A suppression change could not be pushed to a provider for an hour (or was refused): fix the cause, then `ratchet sync retry`.',
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      alarmDescription:
+        'A suppression change could not be pushed to a provider for an hour (or was refused): fix the cause, then `ratchet sync retry`.',
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+        statistic: 'Maximum',
+      }),
       threshold: 1,
       evaluationPeriods: 1,
     });
@@ -196,16 +240,32 @@ export class SyncWorker extends Construct {
     for (const secret of secrets.values()) ack(secret, SYNC_NAG_ACKNOWLEDGEMENTS.secrets);
     ack(this.deadLetterQueue, SYNC_NAG_ACKNOWLEDGEMENTS.deadLetters);
     if (sync.providers.includes('ses')) ack(this.worker.role, SYNC_NAG_ACKNOWLEDGEMENTS.sesActions);
-    for (const handler of [this.worker, this.sweeper]) ack(handler.function.node.defaultChild as Construct, SYNC_NAG_ACKNOWLEDGEMENTS.functions);
+    for (const handler of [this.worker, this.sweeper])
+      ack(handler.function.node.defaultChild as Construct, SYNC_NAG_ACKNOWLEDGEMENTS.functions);
     // The event source mapping is a child of the worker function.
     ack(this.worker.function, SYNC_NAG_ACKNOWLEDGEMENTS.eventSource);
     ack(schedule, SYNC_NAG_ACKNOWLEDGEMENTS.schedule);
 
     const metric = (name: string, provider: string) =>
-      new cloudwatch.Metric({ namespace: 'Ratchet', metricName: name, dimensionsMap: { service: 'ratchet-sync', provider }, statistic: 'Sum', period: Duration.minutes(5), label: `${provider} ${name}` });
+      new cloudwatch.Metric({
+        namespace: 'Ratchet',
+        metricName: name,
+        dimensionsMap: { service: 'ratchet-sync', provider },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+        label: `${provider} ${name}`,
+      });
     props.dashboard.addWidgets(
-      new cloudwatch.GraphWidget({ title: 'Sync: pushed by provider', left: sync.providers.map((p) => metric('SyncPushed', p)), width: 8 }),
-      new cloudwatch.GraphWidget({ title: 'Sync: failed (dead-lettered) by provider', left: sync.providers.map((p) => metric('SyncFailed', p)), width: 8 }),
+      new cloudwatch.GraphWidget({
+        title: 'Sync: pushed by provider',
+        left: sync.providers.map((p) => metric('SyncPushed', p)),
+        width: 8,
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Sync: failed (dead-lettered) by provider',
+        left: sync.providers.map((p) => metric('SyncFailed', p)),
+        width: 8,
+      }),
       new cloudwatch.GraphWidget({
         title: 'Sync: queue and dead letters',
         left: [

@@ -15,15 +15,24 @@
  * Access logs go to their own log group (route key and status, never the path: it holds unsubscribe
  * tokens), and a metric filter counts 429s, which HTTP APIs do not publish as a metric.
  */
+
+import { createHash } from 'node:crypto';
 import { Stack } from 'aws-cdk-lib';
-import { CfnDeployment, CfnStage, HttpApi, HttpMethod, HttpStage, PayloadFormatVersion, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  CfnDeployment,
+  CfnStage,
+  HttpApi,
+  HttpMethod,
+  type HttpRoute,
+  HttpStage,
+  PayloadFormatVersion,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct, type IDependable } from 'constructs';
-import { createHash } from 'node:crypto';
-import { ROUTES, type FrontDoor } from './front-door.js';
+import { type FrontDoor, ROUTES } from './front-door.js';
 import { ACCESS_LOG_METRICS, METRIC_NAMESPACE } from './metric-catalog.js';
 
 export interface Throttle {
@@ -125,6 +134,11 @@ export class WebhookApi extends Construct implements FrontDoor {
 
   /** 429s answered by API Gateway (from the access log), every route together. */
   metricThrottled(props: cloudwatch.MetricOptions = {}): cloudwatch.Metric {
-    return new cloudwatch.Metric({ namespace: METRIC_NAMESPACE, metricName: ACCESS_LOG_METRICS.throttled, statistic: 'Sum', ...props });
+    return new cloudwatch.Metric({
+      namespace: METRIC_NAMESPACE,
+      metricName: ACCESS_LOG_METRICS.throttled,
+      statistic: 'Sum',
+      ...props,
+    });
   }
 }

@@ -5,14 +5,25 @@
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { ActionableKind } from '../../lambdas/core/event.js';
-import { assertDemoScope, type DemoCredentials, type DemoOptions, type DemoSigner, type SignedDemoRequest } from './types.js';
+import {
+  assertDemoScope,
+  type DemoCredentials,
+  type DemoOptions,
+  type DemoSigner,
+  type SignedDemoRequest,
+} from './types.js';
 
 export function genericSignature(secret: string, id: string, timestamp: string, body: string | Buffer): string {
   return `v1=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.${id}.`).update(body).digest('hex')}`;
 }
 
 /** The three contract headers for an arbitrary body. */
-export function signGenericBody(secret: string, id: string, timestamp: string, body: string | Buffer): Record<string, string> {
+export function signGenericBody(
+  secret: string,
+  id: string,
+  timestamp: string,
+  body: string | Buffer,
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     'x-event-id': id,
@@ -21,7 +32,13 @@ export function signGenericBody(secret: string, id: string, timestamp: string, b
   };
 }
 
-export function sampleGenericEvent(kind: ActionableKind, email: string, nowMs: number, id = `evt_${randomUUID()}`, options: DemoOptions = {}) {
+export function sampleGenericEvent(
+  kind: ActionableKind,
+  email: string,
+  nowMs: number,
+  id = `evt_${randomUUID()}`,
+  options: DemoOptions = {},
+) {
   assertDemoScope(genericDemo, kind, options);
   const event = { id, type: kind, recipient: email, occurredAt: new Date(nowMs - 2000).toISOString() };
   return options.topic === undefined ? event : { ...event, topic: options.topic };
@@ -35,7 +52,13 @@ export const genericDemo: DemoSigner = {
     const secret = randomBytes(32).toString('hex');
     return { credential: secret, signingSecret: secret };
   },
-  sign(kind: ActionableKind, email: string, credentials: DemoCredentials, nowMs: number, options?: DemoOptions): SignedDemoRequest {
+  sign(
+    kind: ActionableKind,
+    email: string,
+    credentials: DemoCredentials,
+    nowMs: number,
+    options?: DemoOptions,
+  ): SignedDemoRequest {
     const event = sampleGenericEvent(kind, email, nowMs, undefined, options);
     const body = JSON.stringify(event);
     const timestamp = String(Math.floor(nowMs / 1000));

@@ -43,11 +43,15 @@ export function resolveDemoTopic(
   kindName: string,
   flags: { group?: string; topic?: string },
 ): { kind?: 'unsubscribe' | 'subscribe'; options: DemoOptions } {
-  if (flags.group !== undefined && signer.topicOption !== 'group') throw new Error(`--group is for sendgrid; ${signer.provider} takes ${signer.topicOption ? '--topic' : 'no topic'}`);
-  if (flags.topic !== undefined && signer.topicOption !== 'topic') throw new Error(`${signer.provider} takes ${signer.topicOption ? '--group' : 'no topic'}`);
+  if (flags.group !== undefined && signer.topicOption !== 'group')
+    throw new Error(`--group is for sendgrid; ${signer.provider} takes ${signer.topicOption ? '--topic' : 'no topic'}`);
+  if (flags.topic !== undefined && signer.topicOption !== 'topic')
+    throw new Error(`${signer.provider} takes ${signer.topicOption ? '--group' : 'no topic'}`);
   const topic = flags.group ?? flags.topic;
   const named = Object.hasOwn(TOPIC_KIND_NAMES, kindName) ? TOPIC_KIND_NAMES[kindName] : undefined;
-  if (kindName.startsWith('group-') && signer.topicOption !== 'group') throw new Error(`${kindName} is a SendGrid event`);
-  if (named !== undefined && topic === undefined) throw new Error(`${kindName} needs --${signer.topicOption ?? 'topic'}`);
+  if (kindName.startsWith('group-') && signer.topicOption !== 'group')
+    throw new Error(`${kindName} is a SendGrid event`);
+  if (named !== undefined && topic === undefined)
+    throw new Error(`${kindName} needs --${signer.topicOption ?? 'topic'}`);
   return { kind: named, options: topic === undefined ? {} : { topic } };
 }

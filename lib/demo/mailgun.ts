@@ -5,10 +5,18 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { ActionableKind } from '../../lambdas/core/event.js';
-import { assertDemoScope, type DemoCredentials, type DemoOptions, type DemoSigner, type SignedDemoRequest } from './types.js';
+import {
+  assertDemoScope,
+  type DemoCredentials,
+  type DemoOptions,
+  type DemoSigner,
+  type SignedDemoRequest,
+} from './types.js';
 
 export function mailgunSignature(signingKey: string, timestamp: string, token: string): string {
-  return createHmac('sha256', signingKey).update(timestamp + token).digest('hex');
+  return createHmac('sha256', signingKey)
+    .update(timestamp + token)
+    .digest('hex');
 }
 
 /** A fresh `signature` object, as Mailgun sends it. */
@@ -31,7 +39,9 @@ export function sampleMailgunEventData(kind: ActionableKind, email: string, nowM
     timestamp: Number((nowMs / 1000 - 2).toFixed(6)),
     recipient: email,
     'recipient-domain': domain,
-    message: { headers: { 'message-id': `${randomBytes(8).toString('hex')}.1@mg.example.org`, subject: 'Ratchet demo' } },
+    message: {
+      headers: { 'message-id': `${randomBytes(8).toString('hex')}.1@mg.example.org`, subject: 'Ratchet demo' },
+    },
     tags: ['ratchet-demo'],
     'user-variables': {},
     envelope: { sender: 'demo@mg.example.org', transport: 'smtp', targets: email },
@@ -43,7 +53,14 @@ export function sampleMailgunEventData(kind: ActionableKind, email: string, nowM
         ...common,
         event: 'delivered',
         'log-level': 'info',
-        'delivery-status': { code: 250, message: 'OK', description: '', 'attempt-no': 1, tls: true, 'mx-host': `mx.${domain}` },
+        'delivery-status': {
+          code: 250,
+          message: 'OK',
+          description: '',
+          'attempt-no': 1,
+          tls: true,
+          'mx-host': `mx.${domain}`,
+        },
       };
     case 'hard_bounce':
       return {
@@ -93,7 +110,13 @@ export const mailgunDemo: DemoSigner = {
     const key = randomBytes(24).toString('hex');
     return { credential: key, signingSecret: key };
   },
-  sign(kind: ActionableKind, email: string, credentials: DemoCredentials, nowMs: number, options?: DemoOptions): SignedDemoRequest {
+  sign(
+    kind: ActionableKind,
+    email: string,
+    credentials: DemoCredentials,
+    nowMs: number,
+    options?: DemoOptions,
+  ): SignedDemoRequest {
     assertDemoScope(mailgunDemo, kind, options);
     const body = JSON.stringify({
       signature: signMailgun(credentials.signingSecret, nowMs),

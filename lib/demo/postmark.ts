@@ -6,7 +6,13 @@
  */
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { ActionableKind } from '../../lambdas/core/event.js';
-import { assertDemoScope, type DemoCredentials, type DemoOptions, type DemoSigner, type SignedDemoRequest } from './types.js';
+import {
+  assertDemoScope,
+  type DemoCredentials,
+  type DemoOptions,
+  type DemoSigner,
+  type SignedDemoRequest,
+} from './types.js';
 
 /** `Authorization` for a `user:password` credential, as Postmark derives it from the webhook URL. */
 export function postmarkAuthorization(credential: string): string {
@@ -23,10 +29,21 @@ export function postmarkTimestamp(ms: number): string {
  * for a recipient's unsubscribe: a SubscriptionChange ManualSuppression on the stream (`outbound`
  * unless a topic names another), so it is scoped to that stream; `subscribe` is its reactivation.
  */
-export function samplePostmarkRecord(kind: ActionableKind, email: string, nowMs: number, options: DemoOptions = {}): Record<string, unknown> {
+export function samplePostmarkRecord(
+  kind: ActionableKind,
+  email: string,
+  nowMs: number,
+  options: DemoOptions = {},
+): Record<string, unknown> {
   assertDemoScope(postmarkDemo, kind, options);
   const at = postmarkTimestamp(nowMs - 2000);
-  const message = { MessageID: randomUUID(), ServerID: 23, MessageStream: options.topic ?? 'outbound', Tag: 'ratchet-demo', Metadata: {} };
+  const message = {
+    MessageID: randomUUID(),
+    ServerID: 23,
+    MessageStream: options.topic ?? 'outbound',
+    Tag: 'ratchet-demo',
+    Metadata: {},
+  };
   const bounce = (type: string, typeCode: number, name: string, inactive: boolean, details: string) => ({
     RecordType: 'Bounce',
     ID: randomInt(1, 2 ** 40),
@@ -46,11 +63,29 @@ export function samplePostmarkRecord(kind: ActionableKind, email: string, nowMs:
   });
   switch (kind) {
     case 'delivered':
-      return { RecordType: 'Delivery', ...message, Recipient: email, DeliveredAt: at, Details: 'smtp;250 2.0.0 OK ratchet-demo' };
+      return {
+        RecordType: 'Delivery',
+        ...message,
+        Recipient: email,
+        DeliveredAt: at,
+        Details: 'smtp;250 2.0.0 OK ratchet-demo',
+      };
     case 'hard_bounce':
-      return bounce('HardBounce', 1, 'Hard bounce', true, "smtp;550 5.1.1 The email account that you tried to reach does not exist.");
+      return bounce(
+        'HardBounce',
+        1,
+        'Hard bounce',
+        true,
+        'smtp;550 5.1.1 The email account that you tried to reach does not exist.',
+      );
     case 'soft_bounce':
-      return bounce('SoftBounce', 4096, 'Soft bounce/Undeliverable', false, 'smtp;452 4.2.2 The email account that you tried to reach is over quota.');
+      return bounce(
+        'SoftBounce',
+        4096,
+        'Soft bounce/Undeliverable',
+        false,
+        'smtp;452 4.2.2 The email account that you tried to reach is over quota.',
+      );
     case 'complaint':
       return {
         ...bounce('SpamComplaint', 100001, 'Spam complaint', true, 'Test spam complaint details'),
@@ -91,7 +126,13 @@ export const postmarkDemo: DemoSigner = {
     const credential = `ratchet-${randomBytes(4).toString('hex')}:${randomBytes(24).toString('base64url')}`;
     return { credential, signingSecret: credential };
   },
-  sign(kind: ActionableKind, email: string, credentials: DemoCredentials, nowMs: number, options?: DemoOptions): SignedDemoRequest {
+  sign(
+    kind: ActionableKind,
+    email: string,
+    credentials: DemoCredentials,
+    nowMs: number,
+    options?: DemoOptions,
+  ): SignedDemoRequest {
     return {
       headers: {
         'content-type': 'application/json',

@@ -4,7 +4,7 @@
  * certificate-creation API, so the TBSCertificate is DER-encoded by hand (see der.ts) and signed with
  * `crypto.sign`; `crypto.X509Certificate` parses the result like any other certificate.
  */
-import { createPublicKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
 import {
   bitString,
   boolean,

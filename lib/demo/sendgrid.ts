@@ -6,10 +6,20 @@
  */
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import type { ActionableKind } from '../../lambdas/core/event.js';
-import { assertDemoScope, type DemoCredentials, type DemoOptions, type DemoSigner, type SignedDemoRequest } from './types.js';
+import {
+  assertDemoScope,
+  type DemoCredentials,
+  type DemoOptions,
+  type DemoSigner,
+  type SignedDemoRequest,
+} from './types.js';
 
 /** Headers for an arbitrary body: for tests that need bodies `sign` does not build (batches, malformed JSON). */
-export function signSendgridBody(body: string | Buffer, timestamp: string, privateKeyPem: string): Record<string, string> {
+export function signSendgridBody(
+  body: string | Buffer,
+  timestamp: string,
+  privateKeyPem: string,
+): Record<string, string> {
   const signature = sign('sha256', Buffer.concat([Buffer.from(timestamp), Buffer.from(body)]), privateKeyPem);
   return {
     'content-type': 'application/json',
@@ -27,7 +37,12 @@ export function sendgridBatchBody(events: readonly object[]): string {
  * One realistic event object of each actionable kind. With a group (an ASM group id), `unsubscribe`
  * is `group_unsubscribe` and `subscribe` is `group_resubscribe`.
  */
-export function sampleSendgridEvent(kind: ActionableKind, email: string, nowMs: number, options: DemoOptions = {}): Record<string, unknown> {
+export function sampleSendgridEvent(
+  kind: ActionableKind,
+  email: string,
+  nowMs: number,
+  options: DemoOptions = {},
+): Record<string, unknown> {
   assertDemoScope(sendgridDemo, kind, options);
   const messageId = randomBytes(16).toString('base64url');
   const common = {
@@ -40,14 +55,20 @@ export function sampleSendgridEvent(kind: ActionableKind, email: string, nowMs: 
   };
   switch (kind) {
     case 'delivered':
-      return { ...common, event: 'delivered', response: '250 2.0.0 OK 1600112492 ratchet-demo', ip: '167.89.101.76', tls: 1 };
+      return {
+        ...common,
+        event: 'delivered',
+        response: '250 2.0.0 OK 1600112492 ratchet-demo',
+        ip: '167.89.101.76',
+        tls: 1,
+      };
     case 'hard_bounce':
       return {
         ...common,
         event: 'bounce',
         type: 'bounce',
         status: '5.1.1',
-        reason: "550 5.1.1 The email account that you tried to reach does not exist.",
+        reason: '550 5.1.1 The email account that you tried to reach does not exist.',
         bounce_classification: 'Invalid Address',
         ip: '167.89.101.76',
         tls: 1,
@@ -68,7 +89,11 @@ export function sampleSendgridEvent(kind: ActionableKind, email: string, nowMs: 
     case 'unsubscribe':
     case 'subscribe':
       if (options.topic === undefined) return { ...common, event: 'unsubscribe' };
-      return { ...common, event: kind === 'subscribe' ? 'group_resubscribe' : 'group_unsubscribe', asm_group_id: asmGroupId(options.topic) };
+      return {
+        ...common,
+        event: kind === 'subscribe' ? 'group_resubscribe' : 'group_unsubscribe',
+        asm_group_id: asmGroupId(options.topic),
+      };
   }
 }
 
@@ -88,7 +113,13 @@ export const sendgridDemo: DemoSigner = {
       signingSecret: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     };
   },
-  sign(kind: ActionableKind, email: string, credentials: DemoCredentials, nowMs: number, options?: DemoOptions): SignedDemoRequest {
+  sign(
+    kind: ActionableKind,
+    email: string,
+    credentials: DemoCredentials,
+    nowMs: number,
+    options?: DemoOptions,
+  ): SignedDemoRequest {
     const body = sendgridBatchBody([sampleSendgridEvent(kind, email, nowMs, options)]);
     const timestamp = String(Math.floor(nowMs / 1000));
     return { headers: signSendgridBody(body, timestamp, credentials.signingSecret), body };

@@ -4,10 +4,16 @@
  * file name instead of fetching it). The string to sign is written out here independently of
  * lambdas/core/providers/ses/sns so that a mistake on one side shows up as a failing test, not a matching pair.
  */
-import { createPrivateKey, randomBytes, randomUUID, sign, type KeyObject } from 'node:crypto';
+import { createPrivateKey, type KeyObject, randomBytes, randomUUID, sign } from 'node:crypto';
 import type { ActionableKind } from '../../lambdas/core/event.js';
 import { createSelfSignedCertificate } from './self-signed-certificate.js';
-import { assertDemoScope, type DemoCredentials, type DemoOptions, type DemoSigner, type SignedDemoRequest } from './types.js';
+import {
+  assertDemoScope,
+  type DemoCredentials,
+  type DemoOptions,
+  type DemoSigner,
+  type SignedDemoRequest,
+} from './types.js';
 
 export const DEMO_TOPIC_ARN = 'arn:aws:sns:us-east-1:000000000000:ratchet-demo';
 
@@ -109,7 +115,12 @@ export function demoSigningCertUrl(topicArn: string, fileName: string): string {
  * event-publishing only). Without a topic, an unsubscribe is `unsubscribeAll: true` (global); with
  * one (`topic` or `list:topic`), it is that topic's OptOut, and `subscribe` its OptIn.
  */
-export function sesDemoPayload(kind: ActionableKind, email: string, nowMs: number, options: DemoOptions = {}): Record<string, unknown> {
+export function sesDemoPayload(
+  kind: ActionableKind,
+  email: string,
+  nowMs: number,
+  options: DemoOptions = {},
+): Record<string, unknown> {
   assertDemoScope(sesDemo, kind, options);
   const sentAt = new Date(nowMs - 5_000).toISOString();
   const at = new Date(nowMs - 1_000).toISOString();

@@ -5,7 +5,13 @@
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { ActionableKind } from '../../lambdas/core/event.js';
-import { assertDemoScope, type DemoCredentials, type DemoOptions, type DemoSigner, type SignedDemoRequest } from './types.js';
+import {
+  assertDemoScope,
+  type DemoCredentials,
+  type DemoOptions,
+  type DemoSigner,
+  type SignedDemoRequest,
+} from './types.js';
 
 /** `v1,<base64>` for one secret. */
 export function standardSignature(secret: string, id: string, timestamp: string, body: string | Buffer): string {
@@ -15,7 +21,12 @@ export function standardSignature(secret: string, id: string, timestamp: string,
 }
 
 /** The three `webhook-*` headers for an arbitrary body. */
-export function signStandardBody(secret: string, id: string, timestamp: string, body: string | Buffer): Record<string, string> {
+export function signStandardBody(
+  secret: string,
+  id: string,
+  timestamp: string,
+  body: string | Buffer,
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     'webhook-id': id,
@@ -33,12 +44,21 @@ export function standardMessageId(): string {
  * One Resend-shaped body of each actionable kind (resend.md §2). With a topic (a Resend topic id),
  * `unsubscribe` / `subscribe` are a `contact.topics.updated` with `opt_out` / `opt_in`.
  */
-export function sampleStandardEvent(kind: ActionableKind, email: string, nowMs: number, options: DemoOptions = {}): Record<string, unknown> {
+export function sampleStandardEvent(
+  kind: ActionableKind,
+  email: string,
+  nowMs: number,
+  options: DemoOptions = {},
+): Record<string, unknown> {
   assertDemoScope(standardWebhooksDemo, kind, options);
   const createdAt = new Date(nowMs - 2000).toISOString();
   if (options.topic !== undefined) {
     const subscription = kind === 'subscribe' ? 'opt_in' : 'opt_out';
-    return { type: 'contact.topics.updated', created_at: createdAt, data: { email, topics: [{ id: options.topic, subscription }] } };
+    return {
+      type: 'contact.topics.updated',
+      created_at: createdAt,
+      data: { email, topics: [{ id: options.topic, subscription }] },
+    };
   }
   const emailData = {
     email_id: randomUUID(),
@@ -64,7 +84,10 @@ export function sampleStandardEvent(kind: ActionableKind, email: string, nowMs: 
       return {
         type: 'email.bounced',
         created_at: createdAt,
-        data: { ...emailData, bounce: { type: 'Transient', subType: 'MailboxFull', message: "The recipient's mailbox is full." } },
+        data: {
+          ...emailData,
+          bounce: { type: 'Transient', subType: 'MailboxFull', message: "The recipient's mailbox is full." },
+        },
       };
     case 'complaint':
       return { type: 'email.complained', created_at: createdAt, data: emailData };
@@ -94,7 +117,13 @@ export const standardWebhooksDemo: DemoSigner = {
     const secret = `whsec_${randomBytes(24).toString('base64')}`;
     return { credential: secret, signingSecret: secret };
   },
-  sign(kind: ActionableKind, email: string, credentials: DemoCredentials, nowMs: number, options?: DemoOptions): SignedDemoRequest {
+  sign(
+    kind: ActionableKind,
+    email: string,
+    credentials: DemoCredentials,
+    nowMs: number,
+    options?: DemoOptions,
+  ): SignedDemoRequest {
     const body = JSON.stringify(sampleStandardEvent(kind, email, nowMs, options));
     const timestamp = String(Math.floor(nowMs / 1000));
     return { headers: signStandardBody(credentials.signingSecret, standardMessageId(), timestamp, body), body };

@@ -35,12 +35,25 @@ export interface DemoSigner {
   readonly topicOption?: 'group' | 'topic';
   createCredentials(): DemoCredentials;
   /** Throws (Error) for a `subscribe` without a topic, or a topic on a provider without topics. */
-  sign(kind: ActionableKind, email: string, credentials: DemoCredentials, nowMs: number, options?: DemoOptions): SignedDemoRequest;
+  sign(
+    kind: ActionableKind,
+    email: string,
+    credentials: DemoCredentials,
+    nowMs: number,
+    options?: DemoOptions,
+  ): SignedDemoRequest;
 }
 
 /** The demo's shared precondition: which combinations a provider can express. */
-export function assertDemoScope(signer: Pick<DemoSigner, 'provider' | 'topicOption'>, kind: ActionableKind, options: DemoOptions = {}): void {
-  if (options.topic !== undefined && signer.topicOption === undefined) throw new Error(`${signer.provider} has no topics`);
-  if (options.topic !== undefined && kind !== 'unsubscribe' && kind !== 'subscribe') throw new Error('only unsubscribe and subscribe take a topic');
-  if (kind === 'subscribe' && options.topic === undefined) throw new Error(`subscribe needs --${signer.topicOption ?? 'topic'}`);
+export function assertDemoScope(
+  signer: Pick<DemoSigner, 'provider' | 'topicOption'>,
+  kind: ActionableKind,
+  options: DemoOptions = {},
+): void {
+  if (options.topic !== undefined && signer.topicOption === undefined)
+    throw new Error(`${signer.provider} has no topics`);
+  if (options.topic !== undefined && kind !== 'unsubscribe' && kind !== 'subscribe')
+    throw new Error('only unsubscribe and subscribe take a topic');
+  if (kind === 'subscribe' && options.topic === undefined)
+    throw new Error(`subscribe needs --${signer.topicOption ?? 'topic'}`);
 }

@@ -5,13 +5,16 @@
 import {
   CreateTableCommand,
   DescribeTableCommand,
-  UpdateTimeToLiveCommand,
   type DynamoDBClient,
+  UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { INBOX_TABLE, QUEUE, SES_FEED, SUPPRESSION_TABLE } from '../definitions.js';
 
-export async function ensureTables(client: DynamoDBClient, names: { inbox: string; suppression: string }): Promise<void> {
+export async function ensureTables(
+  client: DynamoDBClient,
+  names: { inbox: string; suppression: string },
+): Promise<void> {
   await ensureTable(client, {
     TableName: names.inbox,
     BillingMode: 'PAY_PER_REQUEST',
@@ -27,7 +30,10 @@ export async function ensureTables(client: DynamoDBClient, names: { inbox: strin
   });
 }
 
-async function ensureTable(client: DynamoDBClient, input: ConstructorParameters<typeof CreateTableCommand>[0]): Promise<void> {
+async function ensureTable(
+  client: DynamoDBClient,
+  input: ConstructorParameters<typeof CreateTableCommand>[0],
+): Promise<void> {
   try {
     await client.send(new CreateTableCommand(input));
   } catch (error) {
@@ -45,11 +51,15 @@ async function ensureTable(client: DynamoDBClient, input: ConstructorParameters<
 async function enableTtl(client: DynamoDBClient, table: string, attribute: string): Promise<void> {
   try {
     await client.send(
-      new UpdateTimeToLiveCommand({ TableName: table, TimeToLiveSpecification: { AttributeName: attribute, Enabled: true } }),
+      new UpdateTimeToLiveCommand({
+        TableName: table,
+        TimeToLiveSpecification: { AttributeName: attribute, Enabled: true },
+      }),
     );
   } catch (error) {
     const name = error instanceof Error ? error.name : '';
-    if (name !== 'UnknownOperationException' && !(error instanceof Error && /already enabled/i.test(error.message))) throw error;
+    if (name !== 'UnknownOperationException' && !(error instanceof Error && /already enabled/i.test(error.message)))
+      throw error;
   }
 }
 
@@ -123,7 +133,10 @@ interface RedrivenQueue {
   maxReceiveCount: number;
 }
 
-async function ensureRedrivenQueue(client: SQSClient, queue: RedrivenQueue): Promise<{ url: string; deadLetterUrl: string; deadLetterArn: string }> {
+async function ensureRedrivenQueue(
+  client: SQSClient,
+  queue: RedrivenQueue,
+): Promise<{ url: string; deadLetterUrl: string; deadLetterArn: string }> {
   const dlq = await client.send(
     new CreateQueueCommand({
       QueueName: queue.deadLetterName,
@@ -131,7 +144,9 @@ async function ensureRedrivenQueue(client: SQSClient, queue: RedrivenQueue): Pro
     }),
   );
   const deadLetterUrl = dlq.QueueUrl!;
-  const attrs = await client.send(new GetQueueAttributesCommand({ QueueUrl: deadLetterUrl, AttributeNames: ['QueueArn'] }));
+  const attrs = await client.send(
+    new GetQueueAttributesCommand({ QueueUrl: deadLetterUrl, AttributeNames: ['QueueArn'] }),
+  );
   const deadLetterArn = attrs.Attributes!.QueueArn!;
   const main = await client.send(
     new CreateQueueCommand({

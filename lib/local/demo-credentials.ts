@@ -19,7 +19,9 @@ export function demoCredentialsPath(dataDir: string): string {
 export function ensureDemoCredentials(dataDir: string): DemoCredentialSet {
   mkdirSync(dataDir, { recursive: true });
   const file = demoCredentialsPath(dataDir);
-  const existing: DemoCredentialSet = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as DemoCredentialSet) : {};
+  const existing: DemoCredentialSet = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as DemoCredentialSet)
+    : {};
   let changed = false;
   for (const signer of DEMO_SIGNERS) {
     if (!existing[signer.provider]) {
@@ -39,7 +41,11 @@ export interface DemoDefaults {
 }
 
 /** Fills in demo credentials for every provider whose variable is unset; SES also gets its demo cert pinned. */
-export function applyDemoDefaults(env: Record<string, string | undefined>, dataDir: string, demo: DemoCredentialSet): DemoDefaults {
+export function applyDemoDefaults(
+  env: Record<string, string | undefined>,
+  dataDir: string,
+  demo: DemoCredentialSet,
+): DemoDefaults {
   const settings = { ...env };
   const usingDemo: string[] = [];
   for (const signer of DEMO_SIGNERS) {

@@ -7,9 +7,9 @@
 import {
   ChangeMessageVisibilityBatchCommand,
   DeleteMessageBatchCommand,
+  type Message,
   ReceiveMessageCommand,
   SendMessageCommand,
-  type Message,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
@@ -70,7 +70,9 @@ export class QueuePoller {
         QueueUrl: queueUrl,
         MaxNumberOfMessages: this.options.batchSize ?? CONSUMER.batchSize,
         WaitTimeSeconds: waitTimeSeconds,
-        ...(this.options.visibilityTimeoutSeconds === undefined ? {} : { VisibilityTimeout: this.options.visibilityTimeoutSeconds }),
+        ...(this.options.visibilityTimeoutSeconds === undefined
+          ? {}
+          : { VisibilityTimeout: this.options.visibilityTimeoutSeconds }),
         MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp', 'ApproximateFirstReceiveTimestamp'],
       }),
     );
@@ -136,7 +138,8 @@ export class QueuePoller {
   }
 
   private toEvent(messages: Message[]): SQSEvent {
-    const sourceArn = this.options.sourceArn ?? this.options.deadLetterArn.replace(new RegExp(`${QUEUE.deadLetterSuffix}$`), '');
+    const sourceArn =
+      this.options.sourceArn ?? this.options.deadLetterArn.replace(new RegExp(`${QUEUE.deadLetterSuffix}$`), '');
     return {
       Records: messages.map(
         (m): SQSRecord => ({

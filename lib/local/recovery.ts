@@ -7,7 +7,11 @@
 import type { DynamoInbox } from '../../lambdas/adapters/dynamodb-inbox.js';
 import type { EventQueue, QueuedEvent } from '../../lambdas/core/pipeline/ports.js';
 
-export async function resendStored(inbox: Pick<DynamoInbox, 'listStored'>, queue: EventQueue, nowMs: number = Date.now()): Promise<number> {
+export async function resendStored(
+  inbox: Pick<DynamoInbox, 'listStored'>,
+  queue: EventQueue,
+  nowMs: number = Date.now(),
+): Promise<number> {
   let sent = 0;
   for await (const rows of inbox.listStored(nowMs)) {
     const messages: QueuedEvent[] = rows.flatMap((row) => row.events.map((event) => ({ pk: row.pk, event })));

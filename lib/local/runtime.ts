@@ -5,43 +5,43 @@
  */
 import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { Counters, Log } from '../../lambdas/core/pipeline/ports.js';
-import type { EdgeDeps } from '../../lambdas/core/pipeline/edge.js';
-import type { ConsumerDeps } from '../../lambdas/core/pipeline/consume.js';
-import { MemoryCounters, powertoolsLog } from '../../lambdas/adapters/observability.js';
-import { assertInboxOutlivesWindows } from '../../lambdas/core/inbox-retention.js';
 import { NAME_DEFAULTS, RUNTIME_VARIABLE as V } from '../../lambdas/adapters/environment.js';
+import { MemoryCounters, powertoolsLog } from '../../lambdas/adapters/observability.js';
+import { SqsEventQueue } from '../../lambdas/adapters/sqs-queue.js';
+import { buildUnsubscribeEndpoint } from '../../lambdas/adapters/unsubscribe-wiring.js';
 import {
   buildConsumerDeps,
   buildEdge,
   buildInbox,
   buildSesFeed,
+  type Clients,
   configFromEnv,
   createClients,
-  type Clients,
   type RuntimeConfig,
 } from '../../lambdas/adapters/wiring.js';
-import { SqsEventQueue } from '../../lambdas/adapters/sqs-queue.js';
+import { assertInboxOutlivesWindows } from '../../lambdas/core/inbox-retention.js';
+import type { ConsumerDeps } from '../../lambdas/core/pipeline/consume.js';
+import type { EdgeDeps } from '../../lambdas/core/pipeline/edge.js';
+import type { Counters, Log } from '../../lambdas/core/pipeline/ports.js';
+import { syncSettings } from '../../lambdas/core/sync/settings.js';
+import type { SyncProviderName, SyncTarget } from '../../lambdas/core/sync/target.js';
 import { createConsumerHandler } from '../../lambdas/handlers/consumer-handler.js';
 import { createEdgeHandler } from '../../lambdas/handlers/edge-handler.js';
 import { createSesFeedHandler } from '../../lambdas/handlers/ses-feed-handler.js';
 import { QUEUE, SES_FEED } from '../definitions.js';
 import { ensureQueues, ensureTables, LOCAL_QUEUE, type Queues } from './bootstrap.js';
 import { applyDemoDefaults, ensureDemoCredentials } from './demo-credentials.js';
-import { startDynamo, startSqs, type Emulator } from './emulators.js';
+import { type Emulator, startDynamo, startSqs } from './emulators.js';
 import { startHttpFront } from './http-front.js';
-import { applyUnsubscribeDemoKey } from './unsubscribe-demo.js';
-import { buildUnsubscribeEndpoint } from '../../lambdas/adapters/unsubscribe-wiring.js';
+import { acquireLock } from './lock.js';
 import { QueuePoller } from './poller.js';
 import { resendStored } from './recovery.js';
-import { clearState, writeState } from './state.js';
-import { acquireLock } from './lock.js';
 import { assertStartable, readPort } from './startup-checks.js';
 import { StartupError } from './startup-error.js';
-import { createSuppressionTableWithSyncIndex, startLocalSync, type LocalSync } from './sync.js';
-import { syncSettings } from '../../lambdas/core/sync/settings.js';
+import { clearState, writeState } from './state.js';
+import { createSuppressionTableWithSyncIndex, type LocalSync, startLocalSync } from './sync.js';
 import { localSyncTargets } from './sync-targets.js';
-import type { SyncProviderName, SyncTarget } from '../../lambdas/core/sync/target.js';
+import { applyUnsubscribeDemoKey } from './unsubscribe-demo.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -116,7 +116,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const requestedPort = options.port ?? readPort(env);
     // Before anything starts: a listed sync provider without its key or setting refuses the start.
     const syncTargets = options.syncTargets ?? (await localSyncTargets(settings));
-    const dynamoEndpoint = env[V.dynamoEndpoint] || (await track(startDynamo({ path: options.persist === false ? undefined : resolve(dataDir, 'dynamodb') }))).endpoint;
+    const dynamoEndpoint =
+      env[V.dynamoEndpoint] ||
+      (await track(startDynamo({ path: options.persist === false ? undefined : resolve(dataDir, 'dynamodb') })))
+        .endpoint;
     const embeddedSqs = !env[V.sqsEndpoint];
     const sqsEndpoint = env[V.sqsEndpoint] || (await track(startSqs())).endpoint;
     const base = configFromEnv({ ...settings, [V.dynamoEndpoint]: dynamoEndpoint, [V.sqsEndpoint]: sqsEndpoint });
@@ -129,8 +132,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     }
     const clients: Clients = { ...createClients(config), ...options.clients };
 
-    const bootstrapClient = new DynamoDBClient({ region: config.region, endpoint: dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-    if (syncSettings(settings).providers.length > 0) await createSuppressionTableWithSyncIndex(bootstrapClient, config.suppressionTable);
+    const bootstrapClient = new DynamoDBClient({
+      region: config.region,
+      endpoint: dynamoEndpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    if (syncSettings(settings).providers.length > 0)
+      await createSuppressionTableWithSyncIndex(bootstrapClient, config.suppressionTable);
     await ensureTables(bootstrapClient, { inbox: config.inboxTable, suppression: config.suppressionTable });
     bootstrapClient.destroy();
     const log = options.log ?? powertoolsLog('ratchet-local');
@@ -154,9 +162,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const common = { log, counters: counters as Counters };
     const edge = buildEdge(config, clients, { ...common, ...options.edge });
     const unsubscribe = buildUnsubscribeEndpoint(config, clients, { ...common, ...options.unsubscribe });
-    const http = await startHttpFront(createEdgeHandler(edge, { unsubscribe }), { port: requestedPort }).catch((error: unknown) => {
-      throw portError(error, requestedPort);
-    });
+    const http = await startHttpFront(createEdgeHandler(edge, { unsubscribe }), { port: requestedPort }).catch(
+      (error: unknown) => {
+        throw portError(error, requestedPort);
+      },
+    );
     stops.push(() => http.close());
     lock.setPort(http.port);
     const unsubscribeBaseUrl = settings.UNSUBSCRIBE_BASE_URL || `http://localhost:${http.port}`;
@@ -164,7 +174,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const poller = new QueuePoller({
       client: clients.sqs,
       ...queues,
-      handler: createConsumerHandler(buildConsumerDeps(config, clients, { ...common, ...(sync ? { onSyncChange: sync.fastPath } : {}), ...options.consumer })),
+      handler: createConsumerHandler(
+        buildConsumerDeps(config, clients, {
+          ...common,
+          ...(sync ? { onSyncChange: sync.fastPath } : {}),
+          ...options.consumer,
+        }),
+      ),
       concurrency: options.pollerConcurrency,
       maxReceiveCount: LOCAL_QUEUE.maxReceiveCount,
       retryDelaySeconds: options.retryDelaySeconds ?? LOCAL_QUEUE.retryDelaySeconds,
@@ -179,7 +195,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       deadLetterArn: queues.sesDeadLetterArn,
       sourceArn: queues.sesDeadLetterArn.replace(/[^:]+$/, sesFeedName),
       handler: createSesFeedHandler(
-        buildSesFeed(config, clients, { deadLetterQueueUrl: async () => queues.sesDeadLetterUrl, edge: { ...common, ...options.edge } }),
+        buildSesFeed(config, clients, {
+          deadLetterQueueUrl: async () => queues.sesDeadLetterUrl,
+          edge: { ...common, ...options.edge },
+        }),
       ),
       batchSize: SES_FEED.batchSize,
       maxReceiveCount: SES_FEED.maxReceiveCount,
@@ -191,12 +210,18 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     });
 
     if (embeddedSqs) {
-      const resent = await resendStored(buildInbox(config, clients), new SqsEventQueue(clients.sqs, () => queues.queueUrl));
+      const resent = await resendStored(
+        buildInbox(config, clients),
+        new SqsEventQueue(clients.sqs, () => queues.queueUrl),
+      );
       if (resent > 0) log.warn('re-sent stored events (the embedded queue does not survive restarts)', { resent });
     }
 
     // The feed first: it feeds the events queue, whose poller then finishes what it was given.
-    stops.push(() => sesFeed.stop(), () => poller.stop());
+    stops.push(
+      () => sesFeed.stop(),
+      () => poller.stop(),
+    );
     if (options.background !== false) {
       poller.start();
       sesFeed.start();
@@ -222,7 +247,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         sesDeadLetterUrl: queues.sesDeadLetterUrl,
         unsubscribeBaseUrl,
         ...(demoKey ? { unsubscribeDemoKey: demoKey } : {}),
-        ...(sync ? { syncQueueUrl: sync.queueUrl, syncDeadLetterUrl: sync.deadLetterUrl, syncProviders: sync.worker.settings.providers } : {}),
+        ...(sync
+          ? {
+              syncQueueUrl: sync.queueUrl,
+              syncDeadLetterUrl: sync.deadLetterUrl,
+              syncProviders: sync.worker.settings.providers,
+            }
+          : {}),
       });
     }
 
@@ -272,7 +303,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 /** A port we cannot bind is the operator's to fix: say which and how, not EADDRINUSE with a trace. */
 function portError(error: unknown, port: number): unknown {
   const code = (error as NodeJS.ErrnoException)?.code;
-  if (code === 'EADDRINUSE') return new StartupError(`PORT ${port} is already in use by another program: set PORT to a free port (PORT=0 picks one)`);
-  if (code === 'EACCES') return new StartupError(`PORT ${port} needs privileges this user does not have: use a port above 1023`);
+  if (code === 'EADDRINUSE')
+    return new StartupError(
+      `PORT ${port} is already in use by another program: set PORT to a free port (PORT=0 picks one)`,
+    );
+  if (code === 'EACCES')
+    return new StartupError(`PORT ${port} needs privileges this user does not have: use a port above 1023`);
   return error;
 }

@@ -6,7 +6,7 @@
  * variable; none of them may surface later as a stack trace or as a 503 on the first request.
  */
 import { statSync } from 'node:fs';
-import { checkNames, readNumber, RUNTIME_VARIABLE, type Env } from '../../lambdas/adapters/environment.js';
+import { checkNames, type Env, RUNTIME_VARIABLE, readNumber } from '../../lambdas/adapters/environment.js';
 import { logLevel } from '../../lambdas/adapters/observability.js';
 import { checkConfiguration } from '../../lambdas/adapters/wiring/check.js';
 import { checkProviders, formatProblem } from '../../lambdas/adapters/wiring/provider-configuration.js';
@@ -59,9 +59,13 @@ export function assertStartable(settings: Env, read: { port: boolean } = { port:
   problems.push(...configuration);
   problems.push(...checkProviders([UNSUBSCRIBE_PROVIDER], settings).map(formatProblem));
   const certDir = settings[RUNTIME_VARIABLE.snsCertDir];
-  if (certDir && !isDirectory(certDir)) problems.push(`${RUNTIME_VARIABLE.snsCertDir} must be a directory of pinned SNS certificates, got ${JSON.stringify(certDir)} (not a directory)`);
+  if (certDir && !isDirectory(certDir))
+    problems.push(
+      `${RUNTIME_VARIABLE.snsCertDir} must be a directory of pinned SNS certificates, got ${JSON.stringify(certDir)} (not a directory)`,
+    );
   const baseUrl = settings.UNSUBSCRIBE_BASE_URL;
-  if (baseUrl && !/^https?:\/\/[^\s/]+/.test(baseUrl)) problems.push(`UNSUBSCRIBE_BASE_URL must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
+  if (baseUrl && !/^https?:\/\/[^\s/]+/.test(baseUrl))
+    problems.push(`UNSUBSCRIBE_BASE_URL must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
   // The windows are only meaningful once every setting that shapes them has parsed.
   if (configuration.length === 0) {
     problems.push(...problemsOf(() => assertInboxOutlivesWindows(settings, readNumber(settings, 'INBOX_TTL_DAYS'))));

@@ -17,7 +17,12 @@ export async function localSyncTargets(env: Env): Promise<ReadonlyMap<SyncProvid
     problems.push((error as Error).message);
   }
   const result = readSyncConfig(env);
-  if (!result.ok) problems.push(...result.problems.filter((line) => !problems.some((p) => p.startsWith('SYNC_PROVIDERS') && line.startsWith('SYNC_PROVIDERS includes "'))));
+  if (!result.ok)
+    problems.push(
+      ...result.problems.filter(
+        (line) => !problems.some((p) => p.startsWith('SYNC_PROVIDERS') && line.startsWith('SYNC_PROVIDERS includes "')),
+      ),
+    );
   if (problems.length > 0) throw new StartupError(problems.join('\n'));
   if (!result.ok) throw new StartupError(result.problems.join('\n'));
   return new Map(createSyncTargets(result.config).map((target) => [target.provider, target] as const));

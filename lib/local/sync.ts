@@ -6,19 +6,26 @@
  * pending item, due or not: the embedded queue forgets its messages when the process stops, while the
  * outbox marker is in DynamoDB (dynalite on disk) and survives.
  */
-import { CreateQueueCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  CreateQueueCommand,
+  DeleteMessageBatchCommand,
+  type Message,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
+import { RUNTIME_VARIABLE } from '../../lambdas/adapters/environment.js';
+import { SYNC_ATTRIBUTE, SYNC_INDEX } from '../../lambdas/adapters/suppression-sync-fields.js';
+import { buildSyncWorker, type SyncWorker, syncFastPath } from '../../lambdas/adapters/wiring/sync.js';
+import type { Clients, RuntimeConfig } from '../../lambdas/adapters/wiring.js';
 import type { Counters, Log } from '../../lambdas/core/pipeline/ports.js';
 import { DEAD_DUE_MS } from '../../lambdas/core/sync/ledger.js';
 import { syncSettings } from '../../lambdas/core/sync/settings.js';
 import type { SyncProviderName, SyncTarget } from '../../lambdas/core/sync/target.js';
-import { SYNC_ATTRIBUTE, SYNC_INDEX } from '../../lambdas/adapters/suppression-sync-fields.js';
-import { buildSyncWorker, syncFastPath, type SyncWorker } from '../../lambdas/adapters/wiring/sync.js';
-import type { Clients, RuntimeConfig } from '../../lambdas/adapters/wiring.js';
-import { SYNC_QUEUE } from '../sync-definitions.js';
-import { RUNTIME_VARIABLE } from '../../lambdas/adapters/environment.js';
 import { SUPPRESSION_TABLE } from '../definitions.js';
+import { SYNC_QUEUE } from '../sync-definitions.js';
 
 export interface LocalSync {
   worker: SyncWorker;
@@ -50,7 +57,10 @@ export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSy
   const { config, clients, log } = options;
   const settings = syncSettings(config.settings);
   if (settings.providers.length === 0) return undefined;
-  const { queueUrl, deadLetterUrl } = await ensureSyncQueues(clients.sqs, config.settings[RUNTIME_VARIABLE.syncQueueName] || SYNC_QUEUE.defaultName);
+  const { queueUrl, deadLetterUrl } = await ensureSyncQueues(
+    clients.sqs,
+    config.settings[RUNTIME_VARIABLE.syncQueueName] || SYNC_QUEUE.defaultName,
+  );
   const queues = { queueUrl: () => queueUrl, deadLetterUrl: () => deadLetterUrl };
   const worker = buildSyncWorker(config, clients, queues, options.targets, { log, counters: options.counters });
   const fastPath = syncFastPath(config, clients, queues, log)!;
@@ -76,7 +86,12 @@ export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSy
     const failed = new Set(response.batchItemFailures.map((f) => f.itemIdentifier));
     const done = messages.filter((m) => !failed.has(m.MessageId!));
     if (done.length > 0) {
-      await clients.sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+      await clients.sqs.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+        }),
+      );
     }
     return messages.length;
   };
@@ -114,7 +129,9 @@ export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSy
       running = true;
       loops = Array.from({ length: options.concurrency ?? 2 }, loop);
       timer = setInterval(() => {
-        sweeping = sweep().catch((error: unknown) => log.error('sync sweep failed', { error: String((error as Error)?.message ?? error) }));
+        sweeping = sweep().catch((error: unknown) =>
+          log.error('sync sweep failed', { error: String((error as Error)?.message ?? error) }),
+        );
       }, options.sweepIntervalMs ?? 60_000);
       timer.unref();
     },
@@ -127,14 +144,23 @@ export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSy
   };
 }
 
-export async function ensureSyncQueues(client: SQSClient, name: string): Promise<{ queueUrl: string; deadLetterUrl: string }> {
+export async function ensureSyncQueues(
+  client: SQSClient,
+  name: string,
+): Promise<{ queueUrl: string; deadLetterUrl: string }> {
   const dlq = await client.send(
-    new CreateQueueCommand({ QueueName: `${name}${SYNC_QUEUE.deadLetterSuffix}`, Attributes: { MessageRetentionPeriod: String(14 * 86_400) } }),
+    new CreateQueueCommand({
+      QueueName: `${name}${SYNC_QUEUE.deadLetterSuffix}`,
+      Attributes: { MessageRetentionPeriod: String(14 * 86_400) },
+    }),
   );
   const main = await client.send(
     new CreateQueueCommand({
       QueueName: name,
-      Attributes: { VisibilityTimeout: String(SYNC_QUEUE.visibilityTimeoutSeconds), MessageRetentionPeriod: String(14 * 86_400) },
+      Attributes: {
+        VisibilityTimeout: String(SYNC_QUEUE.visibilityTimeoutSeconds),
+        MessageRetentionPeriod: String(14 * 86_400),
+      },
     }),
   );
   return { queueUrl: main.QueueUrl!, deadLetterUrl: dlq.QueueUrl! };

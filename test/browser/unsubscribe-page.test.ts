@@ -5,13 +5,18 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unsubscribeUrl } from '../../lambdas/client/unsubscribe.js';
 import { startTestStack, type TestStack } from '../integration/harness.js';
 
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
-if (!CHROMIUM) console.warn('browser tests skipped: no Chromium at $CHROMIUM_PATH, /usr/bin/chromium or /usr/bin/chromium-browser (apt-get install -y chromium)');
+const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (p) => p && existsSync(p),
+);
+if (!CHROMIUM)
+  console.warn(
+    'browser tests skipped: no Chromium at $CHROMIUM_PATH, /usr/bin/chromium or /usr/bin/chromium-browser (apt-get install -y chromium)',
+  );
 
 const ARTIFACTS = resolve(import.meta.dirname, '..', 'artifacts');
 const SECRET = 'browser-test-unsubscribe-secret-0123456789';
@@ -27,14 +32,30 @@ describe.skipIf(!CHROMIUM)('the unsubscribe page in Chromium', () => {
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     stack = await startTestStack({
-      env: { UNSUBSCRIBE_SECRETS: SECRET, TOPIC_LABELS: 'newsletter=Weekly newsletter', UNSUBSCRIBE_BRAND: 'Acme Mail' },
+      env: {
+        UNSUBSCRIBE_SECRETS: SECRET,
+        TOPIC_LABELS: 'newsletter=Weekly newsletter',
+        UNSUBSCRIBE_BRAND: 'Acme Mail',
+      },
     });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--headless',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+      ],
     });
     // JavaScript off: the page must work without it.
-    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 700 }, locale: 'en-US' });
+    const context = await browser.newContext({
+      javaScriptEnabled: false,
+      viewport: { width: 390, height: 700 },
+      locale: 'en-US',
+    });
     page = await context.newPage();
     page.on('console', (m) => problems.push(`${m.type()}: ${m.text()}`));
     page.on('request', (r) => {
@@ -66,25 +87,40 @@ describe.skipIf(!CHROMIUM)('the unsubscribe page in Chromium', () => {
     // Keyboard users reach the button and see where focus is.
     await page.keyboard.press('Tab');
     // Playwright evaluates in its own isolated world, which works with the page's scripts off.
-    const focus = await page.evaluate('(() => { const e = document.activeElement; const s = getComputedStyle(e); return [e.textContent, s.outlineStyle, s.outlineWidth]; })()');
+    const focus = await page.evaluate(
+      '(() => { const e = document.activeElement; const s = getComputedStyle(e); return [e.textContent, s.outlineStyle, s.outlineWidth]; })()',
+    );
     expect(focus).toEqual(['Unsubscribe', 'solid', '3px']);
 
-    const [unsubscribed] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Unsubscribe' }).click()]);
+    const [unsubscribed] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Unsubscribe' }).click(),
+    ]);
     expect(unsubscribed.status()).toBe(200);
     expect(unsubscribed.headers().location).toBeUndefined();
     await expect.poll(() => page.locator('h1').innerText()).toBe('You are unsubscribed');
-    expect(await page.locator('main').innerText()).toContain('j•••@example.com will no longer receive Weekly newsletter.');
+    expect(await page.locator('main').innerText()).toContain(
+      'j•••@example.com will no longer receive Weekly newsletter.',
+    );
     await page.screenshot({ path: join(ARTIFACTS, 'unsubscribe-done.png'), fullPage: true });
 
     const afterUnsubscribe = await rowsFor();
     expect(afterUnsubscribe).toHaveLength(1);
-    expect(afterUnsubscribe[0]).toMatchObject({ event: { kind: 'unsubscribe', topic: 'newsletter', provider: 'unsubscribe' } });
+    expect(afterUnsubscribe[0]).toMatchObject({
+      event: { kind: 'unsubscribe', topic: 'newsletter', provider: 'unsubscribe' },
+    });
     // Queued for the consumer like any webhook event, then applied: that topic only, never the address.
     expect((await stack.queueDepth()).visible).toBe(1);
     await stack.drain();
-    expect(await stack.record(EMAIL)).toMatchObject({ status: 'active', topics: { newsletter: { status: 'unsubscribed' } } });
+    expect(await stack.record(EMAIL)).toMatchObject({
+      status: 'active',
+      topics: { newsletter: { status: 'unsubscribed' } },
+    });
 
-    const [resubscribed] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Resubscribe' }).click()]);
+    const [resubscribed] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Resubscribe' }).click(),
+    ]);
     expect(resubscribed.status()).toBe(200);
     await expect.poll(() => page.locator('h1').innerText()).toBe('You are subscribed again');
     await page.screenshot({ path: join(ARTIFACTS, 'unsubscribe-resubscribed.png'), fullPage: true });
@@ -94,7 +130,10 @@ describe.skipIf(!CHROMIUM)('the unsubscribe page in Chromium', () => {
     expect(optIn).toMatchObject({ event: { topic: 'newsletter' } });
     expect(optIn!.event.occurredAt).toBeGreaterThan(afterUnsubscribe[0]!.event.occurredAt);
     await stack.drain();
-    expect(await stack.record(EMAIL)).toMatchObject({ status: 'active', topics: { newsletter: { status: 'subscribed' } } });
+    expect(await stack.record(EMAIL)).toMatchObject({
+      status: 'active',
+      topics: { newsletter: { status: 'subscribed' } },
+    });
 
     expect(foreignRequests).toEqual([]);
     expect(problems.filter((p) => /Content Security Policy|Refused/i.test(p))).toEqual([]);

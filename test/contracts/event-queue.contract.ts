@@ -18,7 +18,15 @@ export interface QueueSubject {
 function message(eventId: string, overrides: Partial<QueuedEvent['event']> = {}): QueuedEvent {
   return {
     pk: `contract#${eventId}`,
-    event: { provider: 'contract', eventId, recipient: 'queue@example.com', kind: 'soft_bounce', occurredAt: 1_700_000_000_000, detail: {}, ...overrides },
+    event: {
+      provider: 'contract',
+      eventId,
+      recipient: 'queue@example.com',
+      kind: 'soft_bounce',
+      occurredAt: 1_700_000_000_000,
+      detail: {},
+      ...overrides,
+    },
   };
 }
 

@@ -4,8 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { NormalizedEvent } from '../../lambdas/core/event.js';
 import { PayloadTooLargeError, TransientError } from '../../lambdas/core/errors.js';
+import type { NormalizedEvent } from '../../lambdas/core/event.js';
 import type { InboxStore } from '../../lambdas/core/pipeline/ports.js';
 import { uniqueId } from './unique-id.js';
 
@@ -34,7 +34,10 @@ function inboxEvent(eventId: string, overrides: Partial<NormalizedEvent> = {}): 
 }
 
 /** `make(ttlSeconds)` gives a fresh store with that row lifetime; rows from other cases may share its table. */
-export function describeInboxStoreContract(name: string, make: (ttlSeconds: number) => InboxSubject | Promise<InboxSubject>) {
+export function describeInboxStoreContract(
+  name: string,
+  make: (ttlSeconds: number) => InboxSubject | Promise<InboxSubject>,
+) {
   describe(`InboxStore contract: ${name}`, () => {
     it('keys a row by provider#eventId of its first event', async () => {
       const { inbox } = await make(3600);
@@ -54,7 +57,9 @@ export function describeInboxStoreContract(name: string, make: (ttlSeconds: numb
       const { inbox, storedRaw } = await make(3600);
       const id = uniqueId('same-key');
       expect(await inbox.store(inbox.prepare([inboxEvent(id, { raw: '{"first":true}' })], START))).toBe(true);
-      expect(await inbox.store(inbox.prepare([inboxEvent(id, { raw: '{"second":true}', kind: 'hard_bounce' })], START))).toBe(false);
+      expect(
+        await inbox.store(inbox.prepare([inboxEvent(id, { raw: '{"second":true}', kind: 'hard_bounce' })], START)),
+      ).toBe(false);
       expect(await storedRaw(`contract#${id}`)).toBe('{"first":true}');
     });
 
@@ -65,7 +70,7 @@ export function describeInboxStoreContract(name: string, make: (ttlSeconds: numb
       expect(await inbox.store(inbox.prepare([inboxEvent(id, { provider: 'other' })], START))).toBe(true);
     });
 
-    it('events sharing a payload share the first event\'s row; a later event alone has its own', async () => {
+    it("events sharing a payload share the first event's row; a later event alone has its own", async () => {
       const { inbox } = await make(3600);
       const id = uniqueId('shared');
       expect(await inbox.store(inbox.prepare([inboxEvent(id), inboxEvent(`${id}-b`)], START))).toBe(true);
@@ -78,7 +83,9 @@ export function describeInboxStoreContract(name: string, make: (ttlSeconds: numb
       const id = uniqueId('ttl');
       expect(await inbox.store(inbox.prepare([inboxEvent(id, { raw: '{"old":1}' })], START))).toBe(true);
       expect(await inbox.store(inbox.prepare([inboxEvent(id)], START + DAY_MS - 1_000))).toBe(false);
-      expect(await inbox.store(inbox.prepare([inboxEvent(id, { raw: '{"new":1}' })], START + DAY_MS + 1_000))).toBe(true);
+      expect(await inbox.store(inbox.prepare([inboxEvent(id, { raw: '{"new":1}' })], START + DAY_MS + 1_000))).toBe(
+        true,
+      );
       expect(await storedRaw(`contract#${id}`)).toBe('{"new":1}');
     });
 

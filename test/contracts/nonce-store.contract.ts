@@ -10,7 +10,10 @@ import { uniqueId } from './unique-id.js';
 const MINUTE_MS = 60_000;
 
 /** `make(now)` gives a store reading the clock `now`; claims from other cases may share its table. */
-export function describeNonceStoreContract(name: string, make: (now: () => number) => NonceStore | Promise<NonceStore>) {
+export function describeNonceStoreContract(
+  name: string,
+  make: (now: () => number) => NonceStore | Promise<NonceStore>,
+) {
   describe(`NonceStore contract: ${name}`, () => {
     const setup = async () => {
       const clock = { now: Date.UTC(2026, 0, 1) };

@@ -18,12 +18,20 @@ export interface SuppressionSubject {
 
 const T0 = Date.UTC(2026, 0, 1);
 
-function applied(kind: ActionableKind, recipient: string, occurredAt: number, eventId = uniqueId(kind)): Omit<NormalizedEvent, 'raw'> {
+function applied(
+  kind: ActionableKind,
+  recipient: string,
+  occurredAt: number,
+  eventId = uniqueId(kind),
+): Omit<NormalizedEvent, 'raw'> {
   return { provider: 'contract', eventId, recipient, kind, occurredAt, detail: {} };
 }
 
 /** `make()` gives a store; records from other cases may share its table (each case uses its own address). */
-export function describeSuppressionStoreContract(name: string, make: () => SuppressionSubject | Promise<SuppressionSubject>) {
+export function describeSuppressionStoreContract(
+  name: string,
+  make: () => SuppressionSubject | Promise<SuppressionSubject>,
+) {
   describe(`SuppressionStore contract: ${name}`, () => {
     const address = () => `${uniqueId('s')}@example.com`;
 
@@ -63,18 +71,24 @@ export function describeSuppressionStoreContract(name: string, make: () => Suppr
       const email = address();
       await store.apply(applied('hard_bounce', email, T0));
       expect(await store.apply(applied('delivered', email, T0 + 60_000))).toMatchObject({ becameSuppressed: false });
-      expect(await read(email)).toMatchObject({ status: 'suppressed', reason: 'hard_bounce', lastDeliveredAt: T0 + 60_000 });
+      expect(await read(email)).toMatchObject({
+        status: 'suppressed',
+        reason: 'hard_bounce',
+        lastDeliveredAt: T0 + 60_000,
+      });
     });
 
     it('concurrent applies for one address all land, none overwritten', async () => {
       const { store, read } = await make();
       const email = address();
-      const events = (['complaint', 'hard_bounce', 'unsubscribe', 'complaint', 'hard_bounce', 'unsubscribe'] as const).map((kind, i) =>
-        applied(kind, email, T0 + i * 1_000),
-      );
+      const events = (
+        ['complaint', 'hard_bounce', 'unsubscribe', 'complaint', 'hard_bounce', 'unsubscribe'] as const
+      ).map((kind, i) => applied(kind, email, T0 + i * 1_000));
       await Promise.all(events.map((event) => store.apply(event)));
       const record = await read(email);
-      expect(Object.keys(record?.evidence ?? {}).sort()).toEqual(events.map((e) => `${e.kind}:contract#${e.eventId}`).sort());
+      expect(Object.keys(record?.evidence ?? {}).sort()).toEqual(
+        events.map((e) => `${e.kind}:contract#${e.eventId}`).sort(),
+      );
       expect(record).toMatchObject({ firstEventAt: T0, lastEventAt: T0 + 5_000 });
     });
   });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import { DEFAULT_REJECTED_REQUESTS_ALARM_THRESHOLD } from '../../lib/config.js';
 import { pascal } from '../../lib/stack.js';
-import { functionLogicalId, logicalId, resources, synthesizeTemplate, type Synthesized } from './helpers.js';
+import { functionLogicalId, logicalId, resources, type Synthesized, synthesizeTemplate } from './helpers.js';
 
 let s: Synthesized;
 beforeAll(() => {
@@ -12,7 +12,12 @@ beforeAll(() => {
 afterAll(() => s?.cleanup());
 
 const alarms = () =>
-  Object.fromEntries(s.stack.ratchet.alarms.alarms.map((a) => [a.node.id, resources(s)[logicalId(a)]!.Properties as Record<string, any>]));
+  Object.fromEntries(
+    s.stack.ratchet.alarms.alarms.map((a) => [
+      a.node.id,
+      resources(s)[logicalId(a)]!.Properties as Record<string, any>,
+    ]),
+  );
 const providers = PROVIDERS.filter((p) => p.name !== 'unsubscribe');
 const edgeMetric = (name: string, provider: string) => ({
   Namespace: 'Ratchet',
@@ -51,7 +56,9 @@ describe('alarms', () => {
       expect(p.Period ?? p.Metrics?.find((m: any) => m.MetricStat)?.MetricStat.Period, id).toBe(300);
     }
     expect(s.template.findResources('AWS::SNS::Subscription', { Properties: { Protocol: 'email' } })).toEqual({});
-    s.template.hasResourceProperties('AWS::SNS::TopicPolicy', { Topics: [{ Ref: logicalId(s.stack.ratchet.alarms.topic) }] });
+    s.template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      Topics: [{ Ref: logicalId(s.stack.ratchet.alarms.topic) }],
+    });
   });
 
   it('a message in either dead-letter queue alarms at once', () => {
@@ -129,12 +136,22 @@ describe('alarms', () => {
 
   it('API 429s (from the access log), SES UnsubscribeConfirmations > 0, ConfigurationErrors > 0 over every provider with a secret', () => {
     const all = alarms();
-    expect(all.FrontDoorThrottled).toMatchObject({ Namespace: 'Ratchet', MetricName: 'ApiThrottled', Statistic: 'Sum', Threshold: 1 });
-    expect(all.SesUnsubscribeConfirmations).toMatchObject({ ...edgeMetric('UnsubscribeConfirmations', 'ses'), Threshold: 1 });
+    expect(all.FrontDoorThrottled).toMatchObject({
+      Namespace: 'Ratchet',
+      MetricName: 'ApiThrottled',
+      Statistic: 'Sum',
+      Threshold: 1,
+    });
+    expect(all.SesUnsubscribeConfirmations).toMatchObject({
+      ...edgeMetric('UnsubscribeConfirmations', 'ses'),
+      Threshold: 1,
+    });
     const config = all.ConfigurationErrors!;
     expect(config.Threshold).toBe(1);
     const stats = (config.Metrics as any[]).filter((m) => m.MetricStat).map((m) => m.MetricStat.Metric);
-    expect(stats.map((m) => m.Dimensions.find((d: any) => d.Name === 'provider').Value).sort()).toEqual([...s.stack.ratchet.secrets.byProvider.keys()].sort());
+    expect(stats.map((m) => m.Dimensions.find((d: any) => d.Name === 'provider').Value).sort()).toEqual(
+      [...s.stack.ratchet.secrets.byProvider.keys()].sort(),
+    );
     for (const m of stats) expect(m).toMatchObject({ Namespace: 'Ratchet', MetricName: 'ConfigurationErrors' });
     expect((config.Metrics as any[]).find((m) => m.Expression).Expression).toMatch(/^SUM\(\[FILL\(m0, 0\)/);
   });

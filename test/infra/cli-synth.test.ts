@@ -20,7 +20,9 @@ it('npx cdk synth -c front=function-url works offline', { timeout: 300_000 }, ()
     const types = Object.values(template.Resources as Record<string, { Type: string }>).map((r) => r.Type);
     expect(types.filter((t) => t === 'AWS::Lambda::Url')).toHaveLength(1);
     expect(types.filter((t) => t.startsWith('AWS::ApiGatewayV2::'))).toEqual([]);
-    expect(Object.keys(template.Outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'WebhookUrlSes', 'UnsubscribeBaseUrl', 'SesDeadLetterQueueName']));
+    expect(Object.keys(template.Outputs)).toEqual(
+      expect.arrayContaining(['ApiUrl', 'WebhookUrlSes', 'UnsubscribeBaseUrl', 'SesDeadLetterQueueName']),
+    );
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -19,13 +19,33 @@ describe('the Ratchet construct in a plain Stack', { timeout: 180_000 }, () => {
     const r = new Ratchet(stack, 'Ratchet');
     const template = Template.fromStack(stack);
     const resources = template.toJSON().Resources as Resources;
-    const tables = Object.values(resources).filter((x) => x.Type === 'AWS::DynamoDB::Table').map((x) => x.Properties.TableName);
+    const tables = Object.values(resources)
+      .filter((x) => x.Type === 'AWS::DynamoDB::Table')
+      .map((x) => x.Properties.TableName);
     expect(tables.sort()).toEqual(['ratchet-inbox', 'ratchet-suppressions']);
     template.resourceCountIs('AWS::Lambda::Function', 3);
     template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
-    expect(r.config).toMatchObject({ resourcePrefix: 'ratchet', front: 'api-gateway', sesFeed: 'sqs', inboxTtlDays: 30 });
+    expect(r.config).toMatchObject({
+      resourcePrefix: 'ratchet',
+      front: 'api-gateway',
+      sesFeed: 'sqs',
+      inboxTtlDays: 30,
+    });
     // Its parts, without going through a stack that copies them.
-    for (const part of [r.inboxTable, r.suppressionTable, r.queue, r.deadLetterQueue, r.sesTopic, r.sesDeadLetterQueue, r.sesFeedQueue, r.edge, r.consumer, r.feed, r.webhookApi, r.alarmTopic]) {
+    for (const part of [
+      r.inboxTable,
+      r.suppressionTable,
+      r.queue,
+      r.deadLetterQueue,
+      r.sesTopic,
+      r.sesDeadLetterQueue,
+      r.sesFeedQueue,
+      r.edge,
+      r.consumer,
+      r.feed,
+      r.webhookApi,
+      r.alarmTopic,
+    ]) {
       expect(part).toBeDefined();
     }
   });
@@ -34,8 +54,18 @@ describe('the Ratchet construct in a plain Stack', { timeout: 180_000 }, () => {
     const stack = freshStack();
     const r = new Ratchet(stack, 'Mail', { resourcePrefix: 'acme-mail', front: 'function-url', inboxTtlDays: 45 });
     const resources = Template.fromStack(stack).toJSON().Resources as Resources;
-    const names = Object.values(resources).map((x) => x.Properties?.TableName ?? x.Properties?.QueueName).filter(Boolean).sort();
-    expect(names).toEqual(['acme-mail-events', 'acme-mail-events-dlq', 'acme-mail-inbox', 'acme-mail-ses-dead-letters', 'acme-mail-ses-notifications', 'acme-mail-suppressions']);
+    const names = Object.values(resources)
+      .map((x) => x.Properties?.TableName ?? x.Properties?.QueueName)
+      .filter(Boolean)
+      .sort();
+    expect(names).toEqual([
+      'acme-mail-events',
+      'acme-mail-events-dlq',
+      'acme-mail-inbox',
+      'acme-mail-ses-dead-letters',
+      'acme-mail-ses-notifications',
+      'acme-mail-suppressions',
+    ]);
     expect(Object.values(resources).filter((x) => x.Type === 'AWS::Lambda::Url')).toHaveLength(1);
     expect(Object.values(resources).filter((x) => x.Type.startsWith('AWS::ApiGatewayV2::'))).toEqual([]);
     const edge = resources[stack.getLogicalId(r.edge.function.node.defaultChild as never)]!;
@@ -62,7 +92,10 @@ describe('the Ratchet construct in a plain Stack', { timeout: 180_000 }, () => {
     };
     for (const [props, context] of [
       [{ sesRouteRateLimit: 99 }, { sesRouteRateLimit: '99' }],
-      [{ edgeReservedConcurrency: 49, front: 'function-url' as const }, { edgeReservedConcurrency: 49, front: 'function-url' }],
+      [
+        { edgeReservedConcurrency: 49, front: 'function-url' as const },
+        { edgeReservedConcurrency: 49, front: 'function-url' },
+      ],
       [{ resourcePrefix: 'Acme' }, { resourcePrefix: 'Acme' }],
       [{ logRetentionDays: 8 }, { logRetentionDays: 8 }],
       [{ throttleRateLimit: -1 }, { throttleRateLimit: -1 }],

@@ -16,8 +16,8 @@ import {
   grants,
   logicalId,
   roleStatements,
-  synthesizeTemplate,
   type Synthesized,
+  synthesizeTemplate,
 } from './helpers.js';
 
 const OTHER_TOPIC = 'arn:aws:sns:eu-west-1:111111111111:other-ses-events';
@@ -56,10 +56,8 @@ beforeAll(() => {
 afterAll(() => s?.cleanup());
 
 const env = (fn: 'edge' | 'consumer') =>
-  (s.template.toJSON().Resources[functionLogicalId(s.stack.ratchet[fn])] as any).Properties.Environment.Variables as Record<
-    string,
-    unknown
-  >;
+  (s.template.toJSON().Resources[functionLogicalId(s.stack.ratchet[fn])] as any).Properties.Environment
+    .Variables as Record<string, unknown>;
 
 describe('context overrides', () => {
   it('every provider setting declared with a context key reaches the edge environment under its variable', () => {
@@ -79,9 +77,9 @@ describe('context overrides', () => {
     });
     const g = grants(roleStatements(s.template, s.stack.ratchet.edge));
     expect(g['sns:ConfirmSubscription']).toEqual(
-      expectedGrants(s.stack, [[['sns:ConfirmSubscription'], [s.stack.ratchet.sesTopic.topicArn, OTHER_TOPIC, THIRD_TOPIC]]])[
-        'sns:ConfirmSubscription'
-      ],
+      expectedGrants(s.stack, [
+        [['sns:ConfirmSubscription'], [s.stack.ratchet.sesTopic.topicArn, OTHER_TOPIC, THIRD_TOPIC]],
+      ])['sns:ConfirmSubscription'],
     );
   });
 
@@ -120,15 +118,16 @@ describe('context overrides', () => {
 
   it('resourcePrefix names every physical resource, so a second stack fits in the same account and region', () => {
     const props = (type: string) => Object.values(s.template.findResources(type)).map((r: any) => r.Properties);
-    expect(props('AWS::DynamoDB::Table').map((p) => p.TableName).sort()).toEqual([
-      'ratchet-staging-inbox',
-      'ratchet-staging-suppressions',
-    ]);
-    expect(props('AWS::SQS::Queue').map((p) => p.QueueName).sort()).toEqual([
-      'ratchet-staging-events',
-      'ratchet-staging-events-dlq',
-      'ratchet-staging-ses-dead-letters',
-    ]);
+    expect(
+      props('AWS::DynamoDB::Table')
+        .map((p) => p.TableName)
+        .sort(),
+    ).toEqual(['ratchet-staging-inbox', 'ratchet-staging-suppressions']);
+    expect(
+      props('AWS::SQS::Queue')
+        .map((p) => p.QueueName)
+        .sort(),
+    ).toEqual(['ratchet-staging-events', 'ratchet-staging-events-dlq', 'ratchet-staging-ses-dead-letters']);
     const secretNames = props('AWS::SecretsManager::Secret').map((p) => p.Name);
     expect(secretNames.length).toBeGreaterThan(0);
     for (const name of secretNames) expect(name).toMatch(/^ratchet-staging\/[a-z]+$/);
@@ -181,7 +180,15 @@ describe('context overrides', () => {
                 'aws:SourceArn': {
                   'Fn::Join': [
                     '',
-                    ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':*'],
+                    [
+                      'arn:',
+                      { Ref: 'AWS::Partition' },
+                      ':ses:',
+                      { Ref: 'AWS::Region' },
+                      ':',
+                      { Ref: 'AWS::AccountId' },
+                      ':*',
+                    ],
                   ],
                 },
               },
@@ -225,10 +232,15 @@ describe('context parsing', () => {
   });
 
   it('the SES route limit follows the SNS pace, and a limit below twice the pace fails the synth (a 429 would lose SES events)', () => {
-    expect(config({ snsMaxReceivesPerSecond: '5' })).toMatchObject({ snsMaxReceivesPerSecond: 5, sesRouteRateLimit: 10 });
+    expect(config({ snsMaxReceivesPerSecond: '5' })).toMatchObject({
+      snsMaxReceivesPerSecond: 5,
+      sesRouteRateLimit: 10,
+    });
     // Independent of the other providers' limit: a low stage rate no longer slows SNS down.
     expect(config({ throttleRateLimit: 1 })).toMatchObject({ snsMaxReceivesPerSecond: 50, sesRouteRateLimit: 100 });
-    expect(() => config({ snsMaxReceivesPerSecond: 50, sesRouteRateLimit: 99 })).toThrow(/sesRouteRateLimit \(99\) is below the SNS pace/);
+    expect(() => config({ snsMaxReceivesPerSecond: 50, sesRouteRateLimit: 99 })).toThrow(
+      /sesRouteRateLimit \(99\) is below the SNS pace/,
+    );
     expect(() => config({ snsMaxReceivesPerSecond: 50, sesRouteRateLimit: 40 })).toThrow(/below the SNS pace/);
     expect(config({ snsMaxReceivesPerSecond: 50, sesRouteRateLimit: 100 }).sesRouteRateLimit).toBe(100);
     expect(() => config({ snsMaxReceivesPerSecond: 50, sesRouteBurstLimit: 49 })).toThrow(/sesRouteBurstLimit/);
@@ -244,7 +256,9 @@ describe('context parsing', () => {
   });
 
   it('topic aliases and labels are validated at synth', () => {
-    expect(config({ topicAliases: ['a=b', 'sendgrid:group:1=news.letter_2'] }).topicAliases).toBe('a=b,sendgrid:group:1=news.letter_2');
+    expect(config({ topicAliases: ['a=b', 'sendgrid:group:1=news.letter_2'] }).topicAliases).toBe(
+      'a=b,sendgrid:group:1=news.letter_2',
+    );
     expect(config({ topicLabels: 'newsletter=Weekly newsletter, product=Product news' }).topicLabels).toBe(
       'newsletter=Weekly newsletter,product=Product news',
     );
@@ -295,8 +309,15 @@ describe('context parsing', () => {
         throw new Error('unused');
       },
     };
-    const context: Record<string, unknown> = { fakeToleranceSeconds: ' 90 ', fakeList: ['a', ' ', 'b'], FAKE_LOCAL_ONLY: 'x' };
-    expect(providerSettingsFromContext((key) => context[key], [fake])).toEqual({ FAKE_TOLERANCE_SECONDS: '90', FAKE_LIST: 'a,b' });
+    const context: Record<string, unknown> = {
+      fakeToleranceSeconds: ' 90 ',
+      fakeList: ['a', ' ', 'b'],
+      FAKE_LOCAL_ONLY: 'x',
+    };
+    expect(providerSettingsFromContext((key) => context[key], [fake])).toEqual({
+      FAKE_TOLERANCE_SECONDS: '90',
+      FAKE_LIST: 'a,b',
+    });
     expect(() => providerSettingsFromContext(() => [1], [fake])).toThrow(/context fakeToleranceSeconds/);
   });
 });

@@ -7,9 +7,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import { SHORTEST_RETRY_WINDOW_SECONDS } from '../../lib/constructs/dashboard.js';
+import {
+  ACCESS_LOG_METRICS,
+  CONSUMER_METRICS,
+  EDGE_METRICS,
+  METRIC_NAMESPACE,
+  SERVICES,
+} from '../../lib/constructs/metric-catalog.js';
 import { ALARMS } from '../../lib/definitions.js';
-import { ACCESS_LOG_METRICS, CONSUMER_METRICS, EDGE_METRICS, METRIC_NAMESPACE, SERVICES } from '../../lib/constructs/metric-catalog.js';
-import { resources, synthesizeTemplate, type Synthesized } from './helpers.js';
+import { resources, type Synthesized, synthesizeTemplate } from './helpers.js';
 
 let s: Synthesized;
 beforeAll(() => {
@@ -32,7 +38,9 @@ const code = sources().join('\n');
  * their `const NAME = 'Value'` declaration anywhere in `source`.
  */
 function emittedMetricNames(source: string): Set<string> {
-  const constants = new Map([...source.matchAll(/\bconst\s+([A-Z][A-Z0-9_]*)\s*=\s*['"]([A-Za-z]+)['"]/g)].map((m) => [m[1]!, m[2]!]));
+  const constants = new Map(
+    [...source.matchAll(/\bconst\s+([A-Z][A-Z0-9_]*)\s*=\s*['"]([A-Za-z]+)['"]/g)].map((m) => [m[1]!, m[2]!]),
+  );
   return new Set(
     [...source.matchAll(/\bcount\(([^,()]*),/g)].flatMap((m) => [
       ...[...m[1]!.matchAll(/['"]([A-Z][A-Za-z]+)['"]/g)].map((x) => x[1]!),
@@ -42,13 +50,21 @@ function emittedMetricNames(source: string): Set<string> {
 }
 const emittedNames = emittedMetricNames(code);
 /** `powertoolsCounters('<service>', '<namespace>')`: the service dimension and namespace per role. */
-const emitters = [...code.matchAll(/powertoolsCounters\(\s*'([^']+)'\s*,\s*'([^']+)'\s*\)/g)].map((m) => ({ service: m[1]!, namespace: m[2]! }));
+const emitters = [...code.matchAll(/powertoolsCounters\(\s*'([^']+)'\s*,\s*'([^']+)'\s*\)/g)].map((m) => ({
+  service: m[1]!,
+  namespace: m[2]!,
+}));
 
 /** The dashboard body with every token replaced by a placeholder, parsed. */
-function dashboardBody(): { widgets: Array<{ properties: { title: string; metrics?: unknown[][]; annotations?: any } }> } {
+function dashboardBody(): {
+  widgets: Array<{ properties: { title: string; metrics?: unknown[][]; annotations?: any } }>;
+} {
   const dashboard = Object.values(resources(s)).find((r) => r.Type === 'AWS::CloudWatch::Dashboard')!;
   const body = dashboard.Properties.DashboardBody;
-  const text = typeof body === 'string' ? body : (body['Fn::Join'][1] as unknown[]).map((p) => (typeof p === 'string' ? p : 'TOKEN')).join('');
+  const text =
+    typeof body === 'string'
+      ? body
+      : (body['Fn::Join'][1] as unknown[]).map((p) => (typeof p === 'string' ? p : 'TOKEN')).join('');
   return JSON.parse(text);
 }
 
@@ -90,10 +106,12 @@ describe('metric catalog against the emitters', () => {
   });
 
   it('the catalog has the services and namespace the emitters use', () => {
-    expect(emitters).toEqual(expect.arrayContaining([
-      { service: SERVICES.edge, namespace: METRIC_NAMESPACE },
-      { service: SERVICES.consumer, namespace: METRIC_NAMESPACE },
-    ]));
+    expect(emitters).toEqual(
+      expect.arrayContaining([
+        { service: SERVICES.edge, namespace: METRIC_NAMESPACE },
+        { service: SERVICES.consumer, namespace: METRIC_NAMESPACE },
+      ]),
+    );
     for (const e of emitters) expect(e.namespace).toBe(METRIC_NAMESPACE);
     // The dimension every count carries besides Powertools' `service`.
     expect(code).toMatch(/defaultDimensions: \{ provider \}/);
@@ -108,10 +126,15 @@ describe('dashboard', () => {
       const mine = rows.filter((r) => r.dimensions.provider === provider);
       expect(mine.map((r) => r.name).sort(), provider).toEqual(
         [
-          EDGE_METRICS.admitted, EDGE_METRICS.admitted, // outcome graph and dedup rate
-          EDGE_METRICS.duplicate, EDGE_METRICS.duplicate,
-          EDGE_METRICS.ignored, EDGE_METRICS.rejected, EDGE_METRICS.transient,
-          CONSUMER_METRICS.applied, CONSUMER_METRICS.suppressed,
+          EDGE_METRICS.admitted,
+          EDGE_METRICS.admitted, // outcome graph and dedup rate
+          EDGE_METRICS.duplicate,
+          EDGE_METRICS.duplicate,
+          EDGE_METRICS.ignored,
+          EDGE_METRICS.rejected,
+          EDGE_METRICS.transient,
+          CONSUMER_METRICS.applied,
+          CONSUMER_METRICS.suppressed,
           // The SES feed's row (sesFeed=sqs, the default).
           ...(provider === 'ses' ? [EDGE_METRICS.sesFeedDeadLettered] : []),
         ].sort(),
@@ -120,7 +143,9 @@ describe('dashboard', () => {
     for (const row of rows) {
       expect(emittedNames.has(row.name), row.name).toBe(true);
       expect(Object.keys(row.dimensions).sort()).toEqual(['provider', 'service']);
-      const service = (Object.values(CONSUMER_METRICS) as string[]).includes(row.name) ? SERVICES.consumer : SERVICES.edge;
+      const service = (Object.values(CONSUMER_METRICS) as string[]).includes(row.name)
+        ? SERVICES.consumer
+        : SERVICES.edge;
       expect(row.dimensions.service, row.name).toBe(service);
     }
   });
@@ -154,7 +179,11 @@ describe('dashboard', () => {
     const durations = JSON.stringify(widgets.find((w) => w.title === 'edge: duration p50 / p99 (ms)')!.metrics);
     expect(durations).toContain('"p50"');
     expect(durations).toContain('"p99"');
-    expect(JSON.stringify(widgets.find((w) => w.title === 'Dead-letter queues')!.metrics).match(/ApproximateNumberOfMessagesVisible/g)).toHaveLength(2);
+    expect(
+      JSON.stringify(widgets.find((w) => w.title === 'Dead-letter queues')!.metrics).match(
+        /ApproximateNumberOfMessagesVisible/g,
+      ),
+    ).toHaveLength(2);
   });
 
   it('the alarms on Ratchet metrics use emitted names with {service, provider}', () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import { API, FUNCTION_URL } from '../../lib/definitions.js';
 import { pascal } from '../../lib/stack.js';
-import { functionLogicalId, logicalId, render, resources, synthesizeTemplate, type Synthesized } from './helpers.js';
+import { functionLogicalId, logicalId, render, resources, type Synthesized, synthesizeTemplate } from './helpers.js';
 
 let s: Synthesized;
 beforeAll(() => {
@@ -27,7 +27,12 @@ function text(value: unknown): string {
 
 describe('Function URL front door', () => {
   it('no API Gateway at all; one Function URL on the edge, auth NONE (the edge verifies every request)', () => {
-    for (const type of ['AWS::ApiGatewayV2::Api', 'AWS::ApiGatewayV2::Stage', 'AWS::ApiGatewayV2::Route', 'AWS::ApiGatewayV2::Deployment']) {
+    for (const type of [
+      'AWS::ApiGatewayV2::Api',
+      'AWS::ApiGatewayV2::Stage',
+      'AWS::ApiGatewayV2::Route',
+      'AWS::ApiGatewayV2::Deployment',
+    ]) {
       s.template.resourceCountIs(type, 0);
     }
     s.template.resourceCountIs('AWS::Lambda::Url', 1);
@@ -49,10 +54,15 @@ describe('Function URL front door', () => {
   });
 
   it("the edge's reserved concurrency is the throttle, with room for twice the SNS pace", () => {
-    const reserved = resources(s)[functionLogicalId(s.stack.ratchet.edge)]!.Properties.ReservedConcurrentExecutions as number;
+    const reserved = resources(s)[functionLogicalId(s.stack.ratchet.edge)]!.Properties
+      .ReservedConcurrentExecutions as number;
     expect(reserved).toBe(s.stack.ratchet.config.edgeReservedConcurrency);
-    expect(reserved).toBeGreaterThanOrEqual(Math.ceil(API.snsMaxReceivesPerSecond * FUNCTION_URL.secondsPerRequest * 2));
-    expect(resources(s)[functionLogicalId(s.stack.ratchet.consumer)]!.Properties.ReservedConcurrentExecutions).toBeUndefined();
+    expect(reserved).toBeGreaterThanOrEqual(
+      Math.ceil(API.snsMaxReceivesPerSecond * FUNCTION_URL.secondsPerRequest * 2),
+    );
+    expect(
+      resources(s)[functionLogicalId(s.stack.ratchet.consumer)]!.Properties.ReservedConcurrentExecutions,
+    ).toBeUndefined();
   });
 
   it('the Function URL has exactly its two public invoke permissions (the SES subscription over it: ses-feed.test.ts)', () => {
@@ -71,7 +81,9 @@ describe('Function URL front door', () => {
   it('the edge is not told its own URL (that would be a dependency cycle); 429s are its Lambda throttles; 5xx its URL 5xx', () => {
     const env = resources(s)[functionLogicalId(s.stack.ratchet.edge)]!.Properties.Environment.Variables;
     expect(env.UNSUBSCRIBE_BASE_URL).toBeUndefined();
-    const alarms = Object.fromEntries(s.stack.ratchet.alarms.alarms.map((a) => [a.node.id, resources(s)[logicalId(a)]!.Properties]));
+    const alarms = Object.fromEntries(
+      s.stack.ratchet.alarms.alarms.map((a) => [a.node.id, resources(s)[logicalId(a)]!.Properties]),
+    );
     expect(alarms.FrontDoorThrottled).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Throttles' });
     expect(alarms.EdgeServerErrors).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Url5xxCount' });
   });

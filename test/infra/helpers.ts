@@ -2,12 +2,13 @@
  * Shared by the infra tests: synthesize the real app (real esbuild bundling) once per file, and read
  * IAM statements back per function in a form that is easy to compare exactly.
  */
-import { App, CfnElement, Stack, type IResolvable } from 'aws-cdk-lib';
+
+import { rmSync } from 'node:fs';
+import { App, CfnElement, type IResolvable, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import type { IConstruct } from 'constructs';
-import { rmSync } from 'node:fs';
 import type { HandlerFunction } from '../../lib/constructs/handler-function.js';
 import { RatchetStack, type RatchetStackProps } from '../../lib/stack.js';
 
@@ -28,7 +29,13 @@ export function synthesize(context: Record<string, unknown> = {}, props: Ratchet
   const stack = new RatchetStack(app, 'RatchetTest', props);
   const assembly = app.synth();
   const template = Template.fromJSON(assembly.getStackArtifact(stack.artifactId).template);
-  return { app, stack, template, assembly, cleanup: () => rmSync(assembly.directory, { recursive: true, force: true }) };
+  return {
+    app,
+    stack,
+    template,
+    assembly,
+    cleanup: () => rmSync(assembly.directory, { recursive: true, force: true }),
+  };
 }
 
 export function logicalId(construct: IConstruct): string {
@@ -45,7 +52,16 @@ export function functionLogicalId(handler: HandlerFunction): string {
 export const synthesizeTemplate = (context: Record<string, unknown> = {}, props: RatchetStackProps = {}): Synthesized =>
   synthesize({ ...NO_BUNDLING, ...context }, props);
 
-type Resources = Record<string, { Type: string; Properties: Record<string, any>; DependsOn?: string[]; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
+type Resources = Record<
+  string,
+  {
+    Type: string;
+    Properties: Record<string, any>;
+    DependsOn?: string[];
+    DeletionPolicy?: string;
+    UpdateReplacePolicy?: string;
+  }
+>;
 
 /** The template's resources, by logical id. */
 export const resources = (s: Synthesized): Resources => s.template.toJSON().Resources as Resources;
@@ -57,7 +73,8 @@ export function resolved(stack: Stack, value: string | IResolvable): unknown {
 
 type Json = Record<string, unknown>;
 
-const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+const asArray = <T>(value: T | T[] | undefined): T[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 export interface Statement {
   Effect: string;
@@ -103,7 +120,10 @@ export function grants(statements: Statement[]): Record<string, string[]> {
   );
 }
 
-export function expectedGrants(stack: Stack, entries: Array<[string[], Array<string | IResolvable>]>): Record<string, string[]> {
+export function expectedGrants(
+  stack: Stack,
+  entries: Array<[string[], Array<string | IResolvable>]>,
+): Record<string, string[]> {
   const out: Record<string, Set<string>> = {};
   for (const [actions, resources] of entries) {
     for (const action of actions) {
@@ -154,9 +174,15 @@ export function resourcesByPath(s: Synthesized, root: IConstruct, scope: IConstr
   const replace = (value: unknown): unknown => {
     if (typeof value === 'string') return byId.has(value) ? `<${byId.get(value)}>` : value;
     if (Array.isArray(value)) return value.map(replace);
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replace(v)]));
+    if (value && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replace(v)]));
     return value;
   };
   const all = resources(s);
-  return Object.fromEntries([...inScope].filter((id) => all[id]).sort().map((id) => [byId.get(id)!, replace(all[id])]));
+  return Object.fromEntries(
+    [...inScope]
+      .filter((id) => all[id])
+      .sort()
+      .map((id) => [byId.get(id)!, replace(all[id])]),
+  );
 }

@@ -1,7 +1,16 @@
 /** Least privilege: exact actions on exact resources, granted by the constructs that own them. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
-import { expectedGrants, grants, logicalId, render, resources, roleStatements, synthesizeTemplate, type Synthesized } from './helpers.js';
+import {
+  expectedGrants,
+  grants,
+  logicalId,
+  render,
+  resources,
+  roleStatements,
+  type Synthesized,
+  synthesizeTemplate,
+} from './helpers.js';
 
 let s: Synthesized;
 beforeAll(() => {
@@ -9,7 +18,13 @@ beforeAll(() => {
 }, 180_000);
 afterAll(() => s?.cleanup());
 
-const SQS_CONSUME = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'];
+const SQS_CONSUME = [
+  'sqs:ChangeMessageVisibility',
+  'sqs:DeleteMessage',
+  'sqs:GetQueueAttributes',
+  'sqs:GetQueueUrl',
+  'sqs:ReceiveMessage',
+];
 const LOG_WRITE = ['logs:CreateLogStream', 'logs:PutLogEvents'];
 
 describe('least-privilege IAM', () => {

@@ -10,8 +10,15 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import type { HandlerFunction } from '../../lib/constructs/handler-function.js';
-import { CONSUMER, DEFAULT_INBOX_TTL_DAYS, EDGE, INBOX_TABLE, SES_FEED, SUPPRESSION_TABLE } from '../../lib/definitions.js';
-import { functionLogicalId, logicalId, render, synthesize, type Synthesized } from './helpers.js';
+import {
+  CONSUMER,
+  DEFAULT_INBOX_TTL_DAYS,
+  EDGE,
+  INBOX_TABLE,
+  SES_FEED,
+  SUPPRESSION_TABLE,
+} from '../../lib/definitions.js';
+import { functionLogicalId, logicalId, render, type Synthesized, synthesize } from './helpers.js';
 
 let s: Synthesized;
 beforeAll(() => {
@@ -52,7 +59,11 @@ describe('Lambda functions', () => {
 
   it('log JSON, with the platform lines only at WARN and the application level following LOG_LEVEL', () => {
     for (const [, handler] of handlers()) {
-      expect(fnProps(handler).LoggingConfig).toMatchObject({ LogFormat: 'JSON', SystemLogLevel: 'WARN', ApplicationLogLevel: 'INFO' });
+      expect(fnProps(handler).LoggingConfig).toMatchObject({
+        LogFormat: 'JSON',
+        SystemLogLevel: 'WARN',
+        ApplicationLogLevel: 'INFO',
+      });
     }
   });
 
@@ -75,7 +86,10 @@ describe('Lambda functions', () => {
         /(?:^|[;}\s])import\s*(?:(?:\{[^}]*\}|\*\s*as\s+[\w$]+|[\w$]+)\s*from\s*)?["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
       const imports = [...bundle.matchAll(importPattern)].map((m) => (m[1] ?? m[2])!);
       expect(imports, `${name} imports`).toContain('node:module'); // the banner's own import
-      expect(imports.filter((spec) => !spec.startsWith('node:')), name).toEqual([]);
+      expect(
+        imports.filter((spec) => !spec.startsWith('node:')),
+        name,
+      ).toEqual([]);
       expect(bundle.includes('DynamoDB_20120810'), `${name} bundles @aws-sdk/client-dynamodb`).toBe(true);
       expect(bundle.split('\n').length, `${name} line count`).toBeLessThan(200);
     }
@@ -127,14 +141,21 @@ describe('Lambda functions', () => {
       NODE_OPTIONS: '--enable-source-maps',
     };
     for (const p of PROVIDERS) {
-      if (p.secretArnVariable) expected[p.secretArnVariable] = { Ref: logicalId(s.stack.ratchet.secrets.byProvider.get(p.name)!) };
+      if (p.secretArnVariable)
+        expected[p.secretArnVariable] = { Ref: logicalId(s.stack.ratchet.secrets.byProvider.get(p.name)!) };
     }
     expect(rest).toEqual(expected); // exact: no POSTMARK_ALLOWED_IPS, TOPIC_ALIASES or TOPIC_LABELS unless given
     expect(render(UNSUBSCRIBE_BASE_URL)).toBe(
       `https://{Ref:${logicalId(s.stack.ratchet.webhookApi!.api)}}.execute-api.{AWS::Region}.{AWS::URLSuffix}`,
     );
     expect(Object.keys(env)).toEqual(
-      expect.arrayContaining(['SENDGRID_SECRET_ARN', 'MAILGUN_SECRET_ARN', 'POSTMARK_SECRET_ARN', 'STANDARD_WEBHOOK_SECRET_ARN', 'GENERIC_WEBHOOK_SECRET_ARN']),
+      expect.arrayContaining([
+        'SENDGRID_SECRET_ARN',
+        'MAILGUN_SECRET_ARN',
+        'POSTMARK_SECRET_ARN',
+        'STANDARD_WEBHOOK_SECRET_ARN',
+        'GENERIC_WEBHOOK_SECRET_ARN',
+      ]),
     );
   });
 

@@ -2,12 +2,13 @@
  * cdk-nag 3 (AwsSolutions + Serverless, through `Validations`): zero unacknowledged findings with
  * either front door, and every acknowledgement sits on the resource it is about.
  */
-import { App, Validations } from 'aws-cdk-lib';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
+
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { App, Validations } from 'aws-cdk-lib';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NAG_ACKNOWLEDGEMENTS } from '../../lib/constructs/nag-acknowledgements.js';
 import { RatchetStack } from '../../lib/stack.js';
@@ -46,7 +47,9 @@ describe('cdk-nag', { timeout: 180_000 }, () => {
     const { app, outdir } = nagged({}, (stack) => new sqs.Queue(stack, 'Unjustified'));
     expect(() => app.synth()).toThrow(/validation-report\.json/);
     const report = JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8'));
-    const paths = report.pluginReports.flatMap((p: any) => p.violations.flatMap((v: any) => v.violatingConstructs.map((c: any) => c.constructPath)));
+    const paths = report.pluginReports.flatMap((p: any) =>
+      p.violations.flatMap((v: any) => v.violatingConstructs.map((c: any) => c.constructPath)),
+    );
     expect(paths.length).toBeGreaterThan(0);
     for (const path of paths) expect(path).toMatch(/^RatchetNag\/Unjustified\//);
   });
@@ -54,7 +57,9 @@ describe('cdk-nag', { timeout: 180_000 }, () => {
   it('acknowledgements are recorded on their own resources only, each with a reason', () => {
     const { stack } = nagged({});
     const recorded = (construct: { node: { metadata: Array<{ type: string; data: unknown }> } }) =>
-      construct.node.metadata.filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY).flatMap((m) => m.data as never[]);
+      construct.node.metadata
+        .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+        .flatMap((m) => m.data as never[]);
     expect(JSON.stringify(recorded(stack.ratchet.inboxTable))).toContain('AwsSolutions-DDB3');
     expect(JSON.stringify(recorded(stack.ratchet.suppressionTable))).not.toContain('AwsSolutions-DDB3');
     expect(JSON.stringify(recorded(stack.ratchet.queue))).toBe('[]');

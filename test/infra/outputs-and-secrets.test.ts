@@ -3,7 +3,7 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import { pascal, secretNameFor } from '../../lib/stack.js';
-import { logicalId, render, resolved, resources, synthesizeTemplate, type Synthesized } from './helpers.js';
+import { logicalId, render, resolved, resources, type Synthesized, synthesizeTemplate } from './helpers.js';
 
 let s: Synthesized;
 beforeAll(() => {
@@ -28,13 +28,22 @@ describe('secrets', () => {
     expect(secret.DeletionPolicy).toBe('Retain');
     expect(secret.Properties.Name).toBe('ratchet/unsubscribe');
     expect(secret.Properties.SecretString).toBeUndefined();
-    expect(secret.Properties.GenerateSecretString).toEqual({ PasswordLength: 64, ExcludePunctuation: true, IncludeSpace: false });
+    expect(secret.Properties.GenerateSecretString).toEqual({
+      PasswordLength: 64,
+      ExcludePunctuation: true,
+      IncludeSpace: false,
+    });
   });
 
   it('a registry entry named unsubscribe gets no placeholder secret and no webhook URL', () => {
-    const t = synthesizeTemplate({}, { providers: [...PROVIDERS, { name: 'unsubscribe', secretArnVariable: 'UNSUBSCRIBE_SECRET_ARN' }] });
+    const t = synthesizeTemplate(
+      {},
+      { providers: [...PROVIDERS, { name: 'unsubscribe', secretArnVariable: 'UNSUBSCRIBE_SECRET_ARN' }] },
+    );
     try {
-      const names = Object.values(t.template.findResources('AWS::SecretsManager::Secret')).map((x) => x.Properties.Name);
+      const names = Object.values(t.template.findResources('AWS::SecretsManager::Secret')).map(
+        (x) => x.Properties.Name,
+      );
       expect(names.filter((n) => n === 'ratchet/unsubscribe')).toHaveLength(1);
       expect(t.template.toJSON().Outputs.WebhookUrlUnsubscribe).toBeUndefined();
     } finally {
@@ -61,7 +70,9 @@ describe('outputs', () => {
     expect(outputs.QueueUrl?.Value).toEqual({ Ref: logicalId(s.stack.ratchet.queue) });
     expect(outputs.SesTopicArn?.Value).toEqual({ Ref: logicalId(s.stack.ratchet.sesTopic) });
     expect(outputs.SesDeadLetterQueueUrl?.Value).toEqual({ Ref: logicalId(s.stack.ratchet.sesDeadLetterQueue) });
-    expect(outputs.SesDeadLetterQueueName?.Value).toEqual({ 'Fn::GetAtt': [logicalId(s.stack.ratchet.sesDeadLetterQueue), 'QueueName'] });
+    expect(outputs.SesDeadLetterQueueName?.Value).toEqual({
+      'Fn::GetAtt': [logicalId(s.stack.ratchet.sesDeadLetterQueue), 'QueueName'],
+    });
     expect(outputs.ConfigurationSetName?.Value).toEqual({ Ref: logicalId(s.stack.ratchet.configurationSet!) });
     expect(outputs.AlarmTopicArn?.Value).toEqual({ Ref: logicalId(s.stack.ratchet.alarms.topic) });
   });

@@ -8,7 +8,16 @@ import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import { RatchetStack } from '../../lib/stack.js';
-import { functionLogicalId, grants, NO_BUNDLING, render, resources, roleStatements, synthesizeTemplate, type Synthesized } from './helpers.js';
+import {
+  functionLogicalId,
+  grants,
+  NO_BUNDLING,
+  render,
+  resources,
+  roleStatements,
+  type Synthesized,
+  synthesizeTemplate,
+} from './helpers.js';
 
 let reused: Synthesized;
 let created: Synthesized;
@@ -22,13 +31,16 @@ afterAll(() => {
 });
 
 const withSecret = PROVIDERS.filter((p) => p.secretArnVariable && p.name !== 'unsubscribe');
-const env = (s: Synthesized, handler: 'edge' | 'consumer') => resources(s)[functionLogicalId(s.stack.ratchet[handler])]!.Properties.Environment.Variables;
+const env = (s: Synthesized, handler: 'edge' | 'consumer') =>
+  resources(s)[functionLogicalId(s.stack.ratchet[handler])]!.Properties.Environment.Variables;
 const secretArn = (name: string) => `arn:{AWS::Partition}:secretsmanager:{AWS::Region}:{AWS::AccountId}:secret:${name}`;
 
 describe('reuseRetained=true', () => {
   it('creates no suppression table and no secret; the inbox table is still created', () => {
     reused.template.resourceCountIs('AWS::SecretsManager::Secret', 0);
-    const tables = Object.values(reused.template.findResources('AWS::DynamoDB::Table')).map((t) => t.Properties.TableName);
+    const tables = Object.values(reused.template.findResources('AWS::DynamoDB::Table')).map(
+      (t) => t.Properties.TableName,
+    );
     expect(tables).toEqual(['ratchet-inbox']);
     // The test can fail: the default stack creates both.
     created.template.resourceCountIs('AWS::SecretsManager::Secret', withSecret.length + 1);
@@ -49,12 +61,20 @@ describe('reuseRetained=true', () => {
     expect(consumer['dynamodb:GetItem']!.map((x) => render(JSON.parse(x)))).toEqual([
       'arn:{AWS::Partition}:dynamodb:{AWS::Region}:{AWS::AccountId}:table/ratchet-suppressions',
     ]);
-    expect(Object.keys(consumer).sort()).toEqual(Object.keys(grants(roleStatements(created.template, created.stack.ratchet.consumer))).sort());
+    expect(Object.keys(consumer).sort()).toEqual(
+      Object.keys(grants(roleStatements(created.template, created.stack.ratchet.consumer))).sort(),
+    );
   });
 
-  it("the edge may read exactly those secrets, whatever the random suffix Secrets Manager gave them", () => {
-    const read = grants(roleStatements(reused.template, reused.stack.ratchet.edge))['secretsmanager:GetSecretValue']!.map((x) => render(JSON.parse(x)));
-    expect(read.sort()).toEqual([...withSecret.map((p) => `ratchet/${p.name}`), 'ratchet/unsubscribe'].map((n) => `${secretArn(n)}-??????`).sort());
+  it('the edge may read exactly those secrets, whatever the random suffix Secrets Manager gave them', () => {
+    const read = grants(roleStatements(reused.template, reused.stack.ratchet.edge))[
+      'secretsmanager:GetSecretValue'
+    ]!.map((x) => render(JSON.parse(x)));
+    expect(read.sort()).toEqual(
+      [...withSecret.map((p) => `ratchet/${p.name}`), 'ratchet/unsubscribe']
+        .map((n) => `${secretArn(n)}-??????`)
+        .sort(),
+    );
   });
 
   it('outputs: the same names, the table and secrets by name', () => {
@@ -66,7 +86,8 @@ describe('reuseRetained=true', () => {
 });
 
 describe('context values of the SES feed and the deploy lifecycle', () => {
-  const stack = (context: Record<string, unknown>) => new RatchetStack(new App({ context: { ...NO_BUNDLING, ...context } }), 'RatchetContextTest');
+  const stack = (context: Record<string, unknown>) =>
+    new RatchetStack(new App({ context: { ...NO_BUNDLING, ...context } }), 'RatchetContextTest');
 
   it('sesFeed is sqs or https, anything else is refused by name', () => {
     expect(stack({}).ratchet.config.sesFeed).toBe('sqs');
@@ -81,14 +102,21 @@ describe('context values of the SES feed and the deploy lifecycle', () => {
 
   it('snsMaxAgeSeconds reaches the edge as SNS_MAX_AGE_SECONDS; unset, the runtime default applies', () => {
     const given = stack({ snsMaxAgeSeconds: '7200' });
-    const edgeEnv = (s: RatchetStack) => s.resolve((s.ratchet.edge.function.node.defaultChild as CfnFunction).environment).variables;
+    const edgeEnv = (s: RatchetStack) =>
+      s.resolve((s.ratchet.edge.function.node.defaultChild as CfnFunction).environment).variables;
     expect(edgeEnv(given).SNS_MAX_AGE_SECONDS).toBe('7200');
     expect(edgeEnv(stack({})).SNS_MAX_AGE_SECONDS).toBeUndefined();
   });
 
-  it.each([[30 * 86_400, 30], [2 * 86_400, 2], [3 * 86_400, 2]])('refuses snsMaxAgeSeconds=%d at or above an inbox TTL of %d days', (maxAge, ttl) => {
+  it.each([
+    [30 * 86_400, 30],
+    [2 * 86_400, 2],
+    [3 * 86_400, 2],
+  ])('refuses snsMaxAgeSeconds=%d at or above an inbox TTL of %d days', (maxAge, ttl) => {
     expect(() => stack({ snsMaxAgeSeconds: String(maxAge), inboxTtlDays: ttl })).toThrow(
-      new RegExp(`context snsMaxAgeSeconds \\(SNS_MAX_AGE_SECONDS, ${maxAge}\\) must be below the inbox TTL \\(context inboxTtlDays: ${ttl} days`),
+      new RegExp(
+        `context snsMaxAgeSeconds \\(SNS_MAX_AGE_SECONDS, ${maxAge}\\) must be below the inbox TTL \\(context inboxTtlDays: ${ttl} days`,
+      ),
     );
   });
 });

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PENDING_PERIODS } from '../../lib/constructs/signal-alarms.js';
 import { API, SES_DEAD_LETTERS } from '../../lib/definitions.js';
-import { logicalId, render, resources, resourcesByPath, synthesizeTemplate, type Synthesized } from './helpers.js';
+import { logicalId, render, resources, resourcesByPath, type Synthesized, synthesizeTemplate } from './helpers.js';
 
 const FRONTS = ['api-gateway', 'function-url'] as const;
 const synthesized = new Map<string, Synthesized>();
@@ -47,9 +47,15 @@ describe.each(FRONTS)('sesFeed=https, front=%s', (front) => {
     expect(render(p.Endpoint)).toMatch(/\/webhooks\/ses$/);
     expect(p.DeliveryPolicy.throttlePolicy).toEqual({ maxReceivesPerSecond: API.snsMaxReceivesPerSecond });
     expect(p.DeliveryPolicy.healthyRetryPolicy).toMatchObject({ numRetries: 50, maxDelayTarget: 60 });
-    expect(p.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(s().stack.ratchet.sesDeadLetterQueue), 'Arn'] } });
+    expect(p.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(s().stack.ratchet.sesDeadLetterQueue), 'Arn'] },
+    });
     const q = resources(s())[logicalId(s().stack.ratchet.sesDeadLetterQueue)]!.Properties;
-    expect(q).toMatchObject({ QueueName: 'ratchet-ses-dead-letters', SqsManagedSseEnabled: true, MessageRetentionPeriod: SES_DEAD_LETTERS.retentionDays * 86_400 });
+    expect(q).toMatchObject({
+      QueueName: 'ratchet-ses-dead-letters',
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: SES_DEAD_LETTERS.retentionDays * 86_400,
+    });
   });
 
   it('waits for the front door (SNS confirms at once and counts a 404 or 403 as delivered)', () => {
@@ -75,7 +81,9 @@ describe.each(FRONTS)('sesFeed=https, front=%s', (front) => {
         Metric: {
           Namespace: 'AWS/SNS',
           MetricName: name,
-          Dimensions: [{ Name: 'TopicName', Value: { 'Fn::GetAtt': [logicalId(s().stack.ratchet.sesTopic), 'TopicName'] } }],
+          Dimensions: [
+            { Name: 'TopicName', Value: { 'Fn::GetAtt': [logicalId(s().stack.ratchet.sesTopic), 'TopicName'] } },
+          ],
         },
         Stat: 'Sum',
         Period: 300,

@@ -15,14 +15,20 @@ import {
   resources,
   resourcesByPath,
   roleStatements,
-  synthesizeTemplate,
   type Synthesized,
+  synthesizeTemplate,
 } from './helpers.js';
 
 const FRONTS = ['api-gateway', 'function-url'] as const;
 const OTHER_TOPIC = 'arn:aws:sns:us-east-1:111122223333:other-account-ses';
 const DAY = 86_400;
-const SQS_CONSUME = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'];
+const SQS_CONSUME = [
+  'sqs:ChangeMessageVisibility',
+  'sqs:DeleteMessage',
+  'sqs:GetQueueAttributes',
+  'sqs:GetQueueUrl',
+  'sqs:ReceiveMessage',
+];
 
 const synthesized = new Map<string, Synthesized>();
 beforeAll(() => {
@@ -37,7 +43,8 @@ describe.each(FRONTS)('sesFeed=sqs (default), front=%s', (front) => {
   const r = () => s().stack.ratchet;
   const feedQueue = () => r().sesQueue!.queue;
   const props = (construct: Parameters<typeof logicalId>[0]) => resources(s())[logicalId(construct)]!.Properties;
-  const fnProps = (handler: NonNullable<ReturnType<typeof r>['feed']>) => resources(s())[functionLogicalId(handler)]!.Properties;
+  const fnProps = (handler: NonNullable<ReturnType<typeof r>['feed']>) =>
+    resources(s())[functionLogicalId(handler)]!.Properties;
 
   it('the topic feeds <prefix>-ses-notifications over SQS, with raw message delivery off and the SES dead-letter queue; no HTTPS subscription', () => {
     const subscriptions = Object.values(s().template.findResources('AWS::SNS::Subscription')).map((x) => x.Properties);
@@ -47,7 +54,9 @@ describe.each(FRONTS)('sesFeed=sqs (default), front=%s', (front) => {
       Protocol: 'sqs',
       TopicArn: { Ref: logicalId(s().stack.ratchet.sesTopic) },
       Endpoint: { 'Fn::GetAtt': [logicalId(feedQueue()), 'Arn'] },
-      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(s().stack.ratchet.sesDeadLetterQueue), 'Arn'] } },
+      RedrivePolicy: {
+        deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(s().stack.ratchet.sesDeadLetterQueue), 'Arn'] },
+      },
     });
     // Off (or absent, which SNS reads as off): the body is the signed envelope the feed verifies.
     expect([false, undefined]).toContain(sub!.RawMessageDelivery);
@@ -57,7 +66,12 @@ describe.each(FRONTS)('sesFeed=sqs (default), front=%s', (front) => {
   it('the topic, its policy and the configuration set are the same as with sesFeed=https', () => {
     const today = JSON.parse(readFileSync(new URL(`./fixtures/ses-https-${front}.json`, import.meta.url), 'utf8'));
     const now = resourcesByPath(s(), r(), r().ses);
-    for (const path of ['SesFeed/SesEventsTopic/Resource', 'SesFeed/SesEventsTopic/Policy/Resource', 'SesFeed/ConfigurationSet/Resource', 'SesFeed/SesDeadLetterQueue/Resource']) {
+    for (const path of [
+      'SesFeed/SesEventsTopic/Resource',
+      'SesFeed/SesEventsTopic/Policy/Resource',
+      'SesFeed/ConfigurationSet/Resource',
+      'SesFeed/SesDeadLetterQueue/Resource',
+    ]) {
       expect(now[path], path).toEqual(today[path]);
     }
   });
@@ -78,14 +92,22 @@ describe.each(FRONTS)('sesFeed=sqs (default), front=%s', (front) => {
       },
     ]);
     expect(statements.filter((x) => x.Effect === 'Deny')).toEqual([
-      expect.objectContaining({ Action: 'sqs:*', Principal: { AWS: '*' }, Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      expect.objectContaining({
+        Action: 'sqs:*',
+        Principal: { AWS: '*' },
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      }),
     ]);
   });
 
   it('event source mapping: the feed function, batches of at most 10, ReportBatchItemFailures', () => {
-    const mappings = Object.values(s().template.findResources('AWS::Lambda::EventSourceMapping')).map((x) => x.Properties);
+    const mappings = Object.values(s().template.findResources('AWS::Lambda::EventSourceMapping')).map(
+      (x) => x.Properties,
+    );
     expect(mappings).toHaveLength(2);
-    const mapping = mappings.find((m) => JSON.stringify(m.EventSourceArn) === JSON.stringify({ 'Fn::GetAtt': [logicalId(feedQueue()), 'Arn'] }))!;
+    const mapping = mappings.find(
+      (m) => JSON.stringify(m.EventSourceArn) === JSON.stringify({ 'Fn::GetAtt': [logicalId(feedQueue()), 'Arn'] }),
+    )!;
     expect(mapping.FunctionName).toEqual({ Ref: functionLogicalId(r().feed!) });
     expect(mapping.BatchSize).toBe(SES_FEED.batchSize);
     expect(mapping.BatchSize).toBeLessThanOrEqual(10);
@@ -119,7 +141,12 @@ describe.each(FRONTS)('sesFeed=sqs (default), front=%s', (front) => {
   it('feed function: its own nodejs22.x arm64 function on lambdas/ses-feed.ts, bundled like the edge', () => {
     const fn = fnProps(r().feed!);
     const edge = fnProps(s().stack.ratchet.edge);
-    expect(fn).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler', Timeout: SES_FEED.timeoutSeconds });
+    expect(fn).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      Timeout: SES_FEED.timeoutSeconds,
+    });
     expect(fn.LoggingConfig).toEqual({ ...edge.LoggingConfig, LogGroup: { Ref: logicalId(r().feed!.logGroup) } });
     expect(functionLogicalId(r().feed!)).not.toBe(functionLogicalId(s().stack.ratchet.edge));
   });
@@ -127,7 +154,10 @@ describe.each(FRONTS)('sesFeed=sqs (default), front=%s', (front) => {
   it("feed environment: the edge's, plus SES_DEAD_LETTER_QUEUE_URL", () => {
     const env = fnProps(r().feed!).Environment.Variables;
     const edge = fnProps(s().stack.ratchet.edge).Environment.Variables;
-    expect(env).toEqual({ ...edge, SES_DEAD_LETTER_QUEUE_URL: { Ref: logicalId(s().stack.ratchet.sesDeadLetterQueue) } });
+    expect(env).toEqual({
+      ...edge,
+      SES_DEAD_LETTER_QUEUE_URL: { Ref: logicalId(s().stack.ratchet.sesDeadLetterQueue) },
+    });
     expect(edge.SES_DEAD_LETTER_QUEUE_URL).toBeUndefined();
   });
 
@@ -147,18 +177,23 @@ describe.each(FRONTS)('sesFeed=sqs (default), front=%s', (front) => {
       [SQS_CONSUME, [feedQueue().queueArn]],
     ]);
     const expected: Record<string, string[]> = { ...withoutLogs(edgeGrants, stack.ratchet.edge) };
-    for (const [action, rs] of Object.entries(extra)) expected[action] = [...new Set([...(expected[action] ?? []), ...rs])].sort();
+    for (const [action, rs] of Object.entries(extra))
+      expected[action] = [...new Set([...(expected[action] ?? []), ...rs])].sort();
     expect(withoutLogs(feedGrants, r().feed!)).toEqual(expected);
     expect(feedGrants['sns:ConfirmSubscription']).toEqual(
-      expectedGrants(stack, [[['sns:ConfirmSubscription'], [stack.ratchet.sesTopic.topicArn, OTHER_TOPIC]]])['sns:ConfirmSubscription'],
+      expectedGrants(stack, [[['sns:ConfirmSubscription'], [stack.ratchet.sesTopic.topicArn, OTHER_TOPIC]]])[
+        'sns:ConfirmSubscription'
+      ],
     );
     // The edge itself gains nothing on the feed's queues.
     expect(JSON.stringify(edgeGrants)).not.toContain(logicalId(feedQueue()));
     expect(JSON.stringify(edgeGrants)).not.toContain(logicalId(stack.ratchet.sesDeadLetterQueue));
   });
 
-  it('alarms: the feed queue oldest message against QueueBacklogOld\'s 30 minutes; the SES dead-letter queue; feed crashes', () => {
-    const alarms = Object.fromEntries(s().stack.ratchet.alarms.alarms.map((a) => [a.node.id, resources(s())[logicalId(a)]!.Properties]));
+  it("alarms: the feed queue oldest message against QueueBacklogOld's 30 minutes; the SES dead-letter queue; feed crashes", () => {
+    const alarms = Object.fromEntries(
+      s().stack.ratchet.alarms.alarms.map((a) => [a.node.id, resources(s())[logicalId(a)]!.Properties]),
+    );
     expect(alarms.SesFeedBacklogOld).toMatchObject({
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateAgeOfOldestMessage',
@@ -169,16 +204,23 @@ describe.each(FRONTS)('sesFeed=sqs (default), front=%s', (front) => {
     expect(alarms.SesFeedBacklogOld!.Threshold).toBe(alarms.QueueBacklogOld!.Threshold);
     expect(alarms.SesDeadLettersNotEmpty).toMatchObject({
       MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(s().stack.ratchet.sesDeadLetterQueue), 'QueueName'] } }],
+      Dimensions: [
+        { Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(s().stack.ratchet.sesDeadLetterQueue), 'QueueName'] } },
+      ],
       Threshold: 1,
     });
-    expect(alarms.FeedFunctionErrors).toMatchObject({ MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionLogicalId(r().feed!) } }] });
+    expect(alarms.FeedFunctionErrors).toMatchObject({
+      MetricName: 'Errors',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionLogicalId(r().feed!) } }],
+    });
     expect(alarms.SesSubscriptionNotDelivering).toBeUndefined();
   });
 
   it('POST /webhooks/ses stays, for topics subscribed over HTTPS by hand; outputs name the feed queue', () => {
     if (front === 'api-gateway') {
-      const keys = Object.values(s().template.findResources('AWS::ApiGatewayV2::Route')).map((x) => x.Properties.RouteKey);
+      const keys = Object.values(s().template.findResources('AWS::ApiGatewayV2::Route')).map(
+        (x) => x.Properties.RouteKey,
+      );
       expect(keys).toContain(ROUTES.ses);
     } else {
       s().template.resourceCountIs('AWS::Lambda::Url', 1);

@@ -2,7 +2,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSUMER, INBOX_TABLE, QUEUE, resourceNames, SUPPRESSION_TABLE } from '../../lib/definitions.js';
-import { functionLogicalId, logicalId, resources, synthesizeTemplate, type Synthesized } from './helpers.js';
+import { functionLogicalId, logicalId, resources, type Synthesized, synthesizeTemplate } from './helpers.js';
 
 let s: Synthesized;
 beforeAll(() => {
@@ -14,7 +14,9 @@ const resource = (id: string) => resources(s)[id]!;
 const consumerMapping = () =>
   Object.values(s.template.findResources('AWS::Lambda::EventSourceMapping'))
     .map((m) => m.Properties)
-    .find((p) => JSON.stringify(p.FunctionName) === JSON.stringify({ Ref: functionLogicalId(s.stack.ratchet.consumer) }))!;
+    .find(
+      (p) => JSON.stringify(p.FunctionName) === JSON.stringify({ Ref: functionLogicalId(s.stack.ratchet.consumer) }),
+    )!;
 
 describe('DynamoDB', () => {
   it('inbox: on-demand, pk (S), TTL on expiresAt, no GSI, no PITR by default, destroyed with the stack', () => {
@@ -74,7 +76,9 @@ describe('SQS', () => {
       deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(s.stack.ratchet.deadLetterQueue), 'Arn'] },
       maxReceiveCount: QUEUE.maxReceiveCount,
     });
-    expect(resource(logicalId(s.stack.ratchet.deadLetterQueue)).Properties.QueueName).toBe(`${QUEUE.defaultName}${QUEUE.deadLetterSuffix}`);
+    expect(resource(logicalId(s.stack.ratchet.deadLetterQueue)).Properties.QueueName).toBe(
+      `${QUEUE.defaultName}${QUEUE.deadLetterSuffix}`,
+    );
   });
 
   it('visibility timeout is at least 6x the consumer timeout plus the batching window (read from the template)', () => {

@@ -3,13 +3,18 @@
  * least-privilege IAM (the SES suppression actions on the worker's role only), the alarm, the
  * dashboard row; and none of it when `syncProviders` is unset.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { Match } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SES_SYNC_ACTIONS } from '../../lib/constructs/sync-worker.js';
 import { SYNC_WORKER } from '../../lib/sync-definitions.js';
-import { expectedGrants, grants, resources, roleStatements, synthesizeTemplate, type Synthesized } from './helpers.js';
+import { expectedGrants, grants, resources, roleStatements, type Synthesized, synthesizeTemplate } from './helpers.js';
 
-const ALL = { syncProviders: 'ses,sendgrid,postmark,mailgun,resend', mailgunDomains: 'mg.example.com,news.example.com', postmarkStreams: 'outbound,broadcast' };
+const ALL = {
+  syncProviders: 'ses,sendgrid,postmark,mailgun,resend',
+  mailgunDomains: 'mg.example.com,news.example.com',
+  postmarkStreams: 'outbound,broadcast',
+};
 
 describe('sync resources, with every provider', () => {
   let s: Synthesized;
@@ -19,7 +24,10 @@ describe('sync resources, with every provider', () => {
   afterAll(() => s.cleanup());
 
   it('the sync queue and its dead letters, named by the prefix', () => {
-    s.template.hasResourceProperties('AWS::SQS::Queue', { QueueName: 'ratchet-sync', RedrivePolicy: Match.objectLike({ maxReceiveCount: 200 }) });
+    s.template.hasResourceProperties('AWS::SQS::Queue', {
+      QueueName: 'ratchet-sync',
+      RedrivePolicy: Match.objectLike({ maxReceiveCount: 200 }),
+    });
     s.template.hasResourceProperties('AWS::SQS::Queue', { QueueName: 'ratchet-sync-dead-letters' });
   });
 
@@ -57,7 +65,12 @@ describe('sync resources, with every provider', () => {
       .map((r) => r.Properties.Name as string)
       .filter((n) => n.includes('/sync/'))
       .sort();
-    expect(names).toEqual(['ratchet/sync/mailgun', 'ratchet/sync/postmark', 'ratchet/sync/resend', 'ratchet/sync/sendgrid']);
+    expect(names).toEqual([
+      'ratchet/sync/mailgun',
+      'ratchet/sync/postmark',
+      'ratchet/sync/resend',
+      'ratchet/sync/sendgrid',
+    ]);
   });
 
   it('IAM: the worker has exactly its grants, the SES actions included', () => {
@@ -65,9 +78,15 @@ describe('sync resources, with every provider', () => {
     const { tables } = s.stack.ratchet;
     expect(grants(roleStatements(s.template, sync.worker))).toEqual(
       expectedGrants(s.stack, [
-        [['dynamodb:GetItem', 'dynamodb:UpdateItem'], [tables.suppressions.tableArn, tables.inbox.tableArn]],
+        [
+          ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+          [tables.suppressions.tableArn, tables.inbox.tableArn],
+        ],
         [['sqs:ChangeMessageVisibility'], [sync.queue.queueArn]],
-        [['sqs:ReceiveMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:DeleteMessage'], [sync.queue.queueArn]],
+        [
+          ['sqs:ReceiveMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:DeleteMessage'],
+          [sync.queue.queueArn],
+        ],
         [['sqs:SendMessage'], [sync.deadLetterQueue.queueArn]],
         [['secretsmanager:GetSecretValue'], [...sync.secrets.values()].map((x) => x.secretArn)],
         [[...SES_SYNC_ACTIONS], ['*']],
@@ -79,7 +98,9 @@ describe('sync resources, with every provider', () => {
   it('IAM: no other role has any SES suppression action, or any ses: action beyond those four', () => {
     const workerRole = s.stack.getLogicalId(s.stack.ratchet.sync!.worker.role.node.defaultChild as never);
     for (const policy of Object.values(resources(s)).filter((r) => r.Type === 'AWS::IAM::Policy')) {
-      const actions = (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).flatMap((st) => [st.Action].flat());
+      const actions = (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).flatMap(
+        (st) => [st.Action].flat(),
+      );
       const ses = actions.filter((a) => a.startsWith('ses:'));
       if (ses.length === 0) continue;
       expect(policy.Properties.Roles).toEqual([{ Ref: workerRole }]);
@@ -102,10 +123,14 @@ describe('sync resources, with every provider', () => {
 
   it('the consumer may send the fast path, and knows the providers and the queue', () => {
     const consumer = s.stack.ratchet.consumer;
-    expect(grants(roleStatements(s.template, consumer))['sqs:SendMessage']).toEqual([JSON.stringify(s.stack.resolve(s.stack.ratchet.sync!.queue.queueArn))]);
+    expect(grants(roleStatements(s.template, consumer))['sqs:SendMessage']).toEqual([
+      JSON.stringify(s.stack.resolve(s.stack.ratchet.sync!.queue.queueArn)),
+    ]);
     s.template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('consumer'),
-      Environment: { Variables: Match.objectLike({ SYNC_PROVIDERS: ALL.syncProviders, SYNC_QUEUE_URL: Match.anyValue() }) },
+      Environment: {
+        Variables: Match.objectLike({ SYNC_PROVIDERS: ALL.syncProviders, SYNC_QUEUE_URL: Match.anyValue() }),
+      },
     });
   });
 
@@ -127,14 +152,29 @@ describe('sync resources, with every provider', () => {
   it('an alarm on the sync dead letters', () => {
     s.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [s.stack.getLogicalId(s.stack.ratchet.sync!.deadLetterQueue.node.defaultChild as never), 'QueueName'] } }],
+      Dimensions: [
+        {
+          Name: 'QueueName',
+          Value: {
+            'Fn::GetAtt': [
+              s.stack.getLogicalId(s.stack.ratchet.sync!.deadLetterQueue.node.defaultChild as never),
+              'QueueName',
+            ],
+          },
+        },
+      ],
       Threshold: 1,
     });
   });
 
   it('a dashboard row with SyncPushed and SyncFailed by provider', () => {
-    const body = JSON.stringify(s.stack.resolve((Object.values(resources(s)).find((r) => r.Type === 'AWS::CloudWatch::Dashboard')!.Properties.DashboardBody)));
-    for (const metric of ['SyncPushed', 'SyncFailed']) for (const provider of ['ses', 'resend']) expect(body).toMatch(new RegExp(`${metric}.{0,80}${provider}`));
+    const body = JSON.stringify(
+      s.stack.resolve(
+        Object.values(resources(s)).find((r) => r.Type === 'AWS::CloudWatch::Dashboard')!.Properties.DashboardBody,
+      ),
+    );
+    for (const metric of ['SyncPushed', 'SyncFailed'])
+      for (const provider of ['ses', 'resend']) expect(body).toMatch(new RegExp(`${metric}.{0,80}${provider}`));
   });
 });
 
@@ -142,8 +182,14 @@ describe('sync resources, with SES only', () => {
   it('no secret, and the SES actions on the worker', () => {
     const s = synthesizeTemplate({ syncProviders: 'ses' });
     try {
-      expect(Object.values(resources(s)).filter((r) => r.Type === 'AWS::SecretsManager::Secret' && String(r.Properties.Name).includes('/sync/'))).toEqual([]);
-      expect(grants(roleStatements(s.template, s.stack.ratchet.sync!.worker))['ses:PutSuppressedDestination']).toEqual(['"*"']);
+      expect(
+        Object.values(resources(s)).filter(
+          (r) => r.Type === 'AWS::SecretsManager::Secret' && String(r.Properties.Name).includes('/sync/'),
+        ),
+      ).toEqual([]);
+      expect(grants(roleStatements(s.template, s.stack.ratchet.sync!.worker))['ses:PutSuppressedDestination']).toEqual([
+        '"*"',
+      ]);
     } finally {
       s.cleanup();
     }
@@ -156,7 +202,9 @@ describe('no sync resources when syncProviders is unset', () => {
     try {
       const all = Object.values(resources(s));
       expect(s.stack.ratchet.sync).toBeUndefined();
-      expect(all.filter((r) => r.Type === 'AWS::SQS::Queue').map((r) => r.Properties.QueueName)).not.toContain('ratchet-sync');
+      expect(all.filter((r) => r.Type === 'AWS::SQS::Queue').map((r) => r.Properties.QueueName)).not.toContain(
+        'ratchet-sync',
+      );
       expect(all.filter((r) => r.Type === 'AWS::Events::Rule')).toEqual([]);
       expect(JSON.stringify(all)).not.toMatch(/sync-due|\/sync\/|ses:PutSuppressedDestination|SYNC_PROVIDERS/);
     } finally {
@@ -167,9 +215,18 @@ describe('no sync resources when syncProviders is unset', () => {
 
 describe('cdk synth refuses a sync setting that is missing or wrong, with one line naming it', () => {
   it.each([
-    [{ syncProviders: 'mailgun' }, 'SYNC_PROVIDERS includes mailgun but context mailgunDomains (MAILGUN_DOMAINS) is not set'],
-    [{ syncProviders: 'ses,sparkpost' }, 'context syncProviders: "sparkpost" is not one of ses, sendgrid, postmark, mailgun, resend'],
-    [{ syncProviders: 'mailgun', mailgunDomains: 'not a domain' }, 'context mailgunDomains (MAILGUN_DOMAINS) includes "not a domain", which is not a domain name'],
+    [
+      { syncProviders: 'mailgun' },
+      'SYNC_PROVIDERS includes mailgun but context mailgunDomains (MAILGUN_DOMAINS) is not set',
+    ],
+    [
+      { syncProviders: 'ses,sparkpost' },
+      'context syncProviders: "sparkpost" is not one of ses, sendgrid, postmark, mailgun, resend',
+    ],
+    [
+      { syncProviders: 'mailgun', mailgunDomains: 'not a domain' },
+      'context mailgunDomains (MAILGUN_DOMAINS) includes "not a domain", which is not a domain name',
+    ],
   ])('%j', (context, message) => {
     expect(() => synthesizeTemplate(context)).toThrow(message);
   });

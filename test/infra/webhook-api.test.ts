@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../lib/constructs/front-door.js';
 import { API } from '../../lib/definitions.js';
-import { functionLogicalId, logicalId, resources, synthesizeTemplate, type Synthesized } from './helpers.js';
+import { functionLogicalId, logicalId, resources, type Synthesized, synthesizeTemplate } from './helpers.js';
 
 let s: Synthesized;
 beforeAll(() => {
@@ -13,7 +13,10 @@ afterAll(() => s?.cleanup());
 const stageProps = () => Object.values(s.template.findResources('AWS::ApiGatewayV2::Stage'))[0]!.Properties;
 const routes = () =>
   Object.fromEntries(
-    Object.entries(s.template.findResources('AWS::ApiGatewayV2::Route')).map(([id, r]) => [r.Properties.RouteKey as string, { id, ...r.Properties }]),
+    Object.entries(s.template.findResources('AWS::ApiGatewayV2::Route')).map(([id, r]) => [
+      r.Properties.RouteKey as string,
+      { id, ...r.Properties },
+    ]),
   );
 
 describe('HTTP API', () => {
@@ -25,7 +28,10 @@ describe('HTTP API', () => {
       ApiId: { Ref: logicalId(s.stack.ratchet.webhookApi!.api) },
       StageName: '$default',
       AutoDeploy: false,
-      DefaultRouteSettings: { ThrottlingRateLimit: API.throttleRateLimit, ThrottlingBurstLimit: API.throttleBurstLimit },
+      DefaultRouteSettings: {
+        ThrottlingRateLimit: API.throttleRateLimit,
+        ThrottlingBurstLimit: API.throttleBurstLimit,
+      },
     });
   });
 
@@ -46,7 +52,9 @@ describe('HTTP API', () => {
       PayloadFormatVersion: '2.0',
       IntegrationUri: { 'Fn::GetAtt': [functionLogicalId(s.stack.ratchet.edge), 'Arn'] },
     });
-    const permissions = s.template.findResources('AWS::Lambda::Permission', { Properties: { Principal: 'apigateway.amazonaws.com' } });
+    const permissions = s.template.findResources('AWS::Lambda::Permission', {
+      Properties: { Principal: 'apigateway.amazonaws.com' },
+    });
     expect(Object.keys(permissions)).toHaveLength(4);
     for (const p of Object.values(permissions)) {
       expect(p.Properties.FunctionName).toEqual({ 'Fn::GetAtt': [functionLogicalId(s.stack.ratchet.edge), 'Arn'] });
@@ -54,15 +62,23 @@ describe('HTTP API', () => {
   });
 
   it('SES and each unsubscribe route have their own throttle; SES sits at least twice above the SNS pace', () => {
-    const settings = stageProps().RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
+    const settings = stageProps().RouteSettings as Record<
+      string,
+      { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }
+    >;
     expect(Object.keys(settings).sort()).toEqual([ROUTES.unsubscribeGet, ROUTES.unsubscribePost, ROUTES.ses].sort());
     // The pace an HTTPS subscription keeps (sesFeed=https; ses-feed.test.ts reads it from the subscription).
     const pace = s.stack.ratchet.config.snsMaxReceivesPerSecond;
     expect(pace).toBe(API.snsMaxReceivesPerSecond);
     expect(settings[ROUTES.ses]!.ThrottlingRateLimit).toBeGreaterThanOrEqual(2 * pace);
-    expect(settings[ROUTES.ses]!.ThrottlingBurstLimit).toBeGreaterThanOrEqual(settings[ROUTES.ses]!.ThrottlingRateLimit);
+    expect(settings[ROUTES.ses]!.ThrottlingBurstLimit).toBeGreaterThanOrEqual(
+      settings[ROUTES.ses]!.ThrottlingRateLimit,
+    );
     for (const key of [ROUTES.unsubscribeGet, ROUTES.unsubscribePost]) {
-      expect(settings[key]).toEqual({ ThrottlingRateLimit: API.unsubscribeRateLimit, ThrottlingBurstLimit: API.unsubscribeBurstLimit });
+      expect(settings[key]).toEqual({
+        ThrottlingRateLimit: API.unsubscribeRateLimit,
+        ThrottlingBurstLimit: API.unsubscribeBurstLimit,
+      });
     }
     // `{provider}` has no entry: it gets the stage default, a bucket of its own.
     expect(settings[ROUTES.webhooks]).toBeUndefined();
@@ -84,7 +100,11 @@ describe('HTTP API', () => {
     const logs = stageProps().AccessLogSettings;
     expect(logs.DestinationArn).toEqual({ 'Fn::GetAtt': [logicalId(s.stack.ratchet.webhookApi!.accessLogs), 'Arn'] });
     const format = JSON.parse(logs.Format);
-    expect(format).toMatchObject({ requestId: '$context.requestId', routeKey: '$context.routeKey', status: '$context.status' });
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      routeKey: '$context.routeKey',
+      status: '$context.status',
+    });
     expect(logs.Format).not.toMatch(/\$context\.(path|http\.path|rawPath)/);
     expect(resources(s)[logicalId(s.stack.ratchet.webhookApi!.accessLogs)]!.Properties.RetentionInDays).toBe(30);
     s.template.hasResourceProperties('AWS::Logs::MetricFilter', {

@@ -3,9 +3,10 @@
  * no queue message), for every provider. Provider-specific rules are unit-tested in test/unit;
  * this proves the pipeline turns each rejection into "no side effects".
  */
+
+import { randomBytes } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
 import { sampleStandardEvent, signStandardBody, standardMessageId } from '../../lib/demo/standard-webhooks.js';
 import { startTestStack, type TestStack } from './harness.js';
 
@@ -37,25 +38,48 @@ describe('bad inputs', () => {
     return body.replace('victim@example.com', 'victin@example.com');
   }
 
-  const cases: Array<[string, string, (provider: string) => { headers: Record<string, string>; body: string }, number[]]> = [];
+  const cases: Array<
+    [string, string, (provider: string) => { headers: Record<string, string>; body: string }, number[]]
+  > = [];
   for (const provider of ['ses', 'sendgrid', 'mailgun', 'postmark', 'standard']) {
-    cases.push([provider, 'a body changed after signing', (p) => {
-      const r = stack.sign(p, 'hard_bounce', 'victim@example.com');
-      return { ...r, body: tamper(r.body) };
-    }, [400, 401, 403]]);
+    cases.push([
+      provider,
+      'a body changed after signing',
+      (p) => {
+        const r = stack.sign(p, 'hard_bounce', 'victim@example.com');
+        return { ...r, body: tamper(r.body) };
+      },
+      [400, 401, 403],
+    ]);
     // Older than each sender's window (SendGrid 25 h and Mailgun 9 h follow their retry horizons; SNS: the inbox TTL less a day).
     const staleByHours: Record<string, number> = { sendgrid: 26, mailgun: 10, ses: 30 * 24, standard: 2 };
-    if (provider !== 'postmark') cases.push([provider, 'a stale timestamp', (p) => stack.sign(p, 'hard_bounce', 'victim@example.com', Date.now() - staleByHours[p]! * 3600_000), [401]]);
-    cases.push([provider, 'no authentication material at all', (p) => {
-      const r = stack.sign(p, 'hard_bounce', 'victim@example.com');
-      // Mailgun signs inside the body; everyone else in headers.
-      const body = p === 'mailgun' ? JSON.stringify({ 'event-data': JSON.parse(r.body)['event-data'] }) : r.body;
-      return { headers: { 'content-type': 'application/json' }, body };
-    }, [400, 401]]);
-    cases.push([provider, 'garbage instead of JSON', (p) => {
-      const r = stack.sign(p, 'hard_bounce', 'victim@example.com');
-      return { headers: r.headers, body: '{not json' };
-    }, [400, 401]]);
+    if (provider !== 'postmark')
+      cases.push([
+        provider,
+        'a stale timestamp',
+        (p) => stack.sign(p, 'hard_bounce', 'victim@example.com', Date.now() - staleByHours[p]! * 3600_000),
+        [401],
+      ]);
+    cases.push([
+      provider,
+      'no authentication material at all',
+      (p) => {
+        const r = stack.sign(p, 'hard_bounce', 'victim@example.com');
+        // Mailgun signs inside the body; everyone else in headers.
+        const body = p === 'mailgun' ? JSON.stringify({ 'event-data': JSON.parse(r.body)['event-data'] }) : r.body;
+        return { headers: { 'content-type': 'application/json' }, body };
+      },
+      [400, 401],
+    ]);
+    cases.push([
+      provider,
+      'garbage instead of JSON',
+      (p) => {
+        const r = stack.sign(p, 'hard_bounce', 'victim@example.com');
+        return { headers: r.headers, body: '{not json' };
+      },
+      [400, 401],
+    ]);
   }
 
   for (const [provider, what, make, statuses] of cases) {
@@ -110,7 +134,10 @@ describe('bad inputs', () => {
   it('an authentic event too large to store, even compressed, is 413 and writes nothing', async () => {
     const secret = stack.config.settings.STANDARD_WEBHOOK_SECRETS!.split(',')[0]!;
     // Incompressible padding: gzip cannot bring this event under DynamoDB's 400 KB item limit.
-    const event = { ...sampleStandardEvent('complaint', 'huge@example.com', Date.now()), padding: randomBytes(450 * 1024).toString('base64') };
+    const event = {
+      ...sampleStandardEvent('complaint', 'huge@example.com', Date.now()),
+      padding: randomBytes(450 * 1024).toString('base64'),
+    };
     const body = JSON.stringify(event);
     expect(body.length).toBeLessThan(1024 * 1024);
     const headers = signStandardBody(secret, standardMessageId(), String(Math.floor(Date.now() / 1000)), body);

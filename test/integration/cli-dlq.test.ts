@@ -3,8 +3,13 @@
  * lands in the DLQ, is listed with its receive count, and is moved back and applied. The AWS branch
  * (StartMessageMoveTask, which no emulator has) is checked with a mocked SQS client.
  */
-import { SQSClient, GetQueueAttributesCommand, ListMessageMoveTasksCommand, StartMessageMoveTaskCommand } from '@aws-sdk/client-sqs';
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import {
+  GetQueueAttributesCommand,
+  ListMessageMoveTasksCommand,
+  SendMessageCommand,
+  SQSClient,
+  StartMessageMoveTaskCommand,
+} from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_QUEUE } from '../../lib/local/bootstrap.js';
@@ -27,7 +32,9 @@ describe('ratchet dlq, locally', () => {
     await stack.drain();
     fault.remove();
     expect(fault.hits).toBe(LOCAL_QUEUE.maxReceiveCount);
-    await stack.clients.sqs.send(new SendMessageCommand({ QueueUrl: stack.queues.deadLetterUrl, MessageBody: '{"not":"an event"}' }));
+    await stack.clients.sqs.send(
+      new SendMessageCommand({ QueueUrl: stack.queues.deadLetterUrl, MessageBody: '{"not":"an event"}' }),
+    );
     expect((await stack.queueDepth()).dlq).toBe(2);
 
     const listed = await ratchet(stack.cliEnv(), 'dlq', 'list');
@@ -49,7 +56,9 @@ describe('ratchet dlq, locally', () => {
   it('--limit must be a positive whole number (exit 2)', async () => {
     const bad = await ratchet(stack.cliEnv(), 'dlq', 'list', '--limit', 'ten');
     expect(bad.code).toBe(2);
-    expect(bad.err).toBe("error: option '--limit <n>' argument 'ten' is invalid. must be a whole number from 1 to 999999");
+    expect(bad.err).toBe(
+      "error: option '--limit <n>' argument 'ten' is invalid. must be a whole number from 1 to 999999",
+    );
   });
 
   it('redrive --dry-run moves nothing; redrive moves every message back, and the event is applied', async () => {
@@ -83,14 +92,28 @@ describe('ratchet dlq redrive on AWS', () => {
   it('starts a message move task and reports its counts', async () => {
     const dlq = 'https://sqs.us-east-1.amazonaws.com/123456789012/ratchet-events-dlq';
     const arn = 'arn:aws:sqs:us-east-1:123456789012:ratchet-events-dlq';
-    sqs.on(GetQueueAttributesCommand).callsFake((input: { AttributeNames: string[] }) =>
-      input.AttributeNames.includes('QueueArn') ? { Attributes: { QueueArn: arn } } : { Attributes: { ApproximateNumberOfMessages: '3' } },
-    );
+    sqs
+      .on(GetQueueAttributesCommand)
+      .callsFake((input: { AttributeNames: string[] }) =>
+        input.AttributeNames.includes('QueueArn')
+          ? { Attributes: { QueueArn: arn } }
+          : { Attributes: { ApproximateNumberOfMessages: '3' } },
+      );
     sqs.on(StartMessageMoveTaskCommand).resolves({ TaskHandle: 'h' });
     sqs.on(ListMessageMoveTasksCommand).resolves({
       Results: [{ Status: 'COMPLETED', ApproximateNumberOfMessagesMoved: 3, ApproximateNumberOfMessagesToMove: 3 }],
     });
-    const result = await ratchet({ RATCHET_TARGET: 'aws', AWS_REGION: 'us-east-1', DLQ_URL: dlq, AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'y' }, 'dlq', 'redrive');
+    const result = await ratchet(
+      {
+        RATCHET_TARGET: 'aws',
+        AWS_REGION: 'us-east-1',
+        DLQ_URL: dlq,
+        AWS_ACCESS_KEY_ID: 'x',
+        AWS_SECRET_ACCESS_KEY: 'y',
+      },
+      'dlq',
+      'redrive',
+    );
     expect(result).toMatchObject({ code: 0, out: 'move task COMPLETED: moved 3 of 3 messages' });
     expect(sqs.commandCalls(StartMessageMoveTaskCommand as never)[0]!.args[0].input).toEqual({ SourceArn: arn });
   });

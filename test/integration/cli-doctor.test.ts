@@ -1,8 +1,9 @@
 /** `ratchet doctor` against the local stack: a line per check with its fix, exit 1 on any fail. */
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
+
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ratchet, startTestStack, type TestStack } from './harness.js';
 
@@ -37,7 +38,10 @@ describe('ratchet doctor', () => {
       'SES dead-letter queue age': 'pass',
       'SNS subscriptions': 'skip',
     });
-    expect(checks.find((c) => c.check === 'queue age')).toMatchObject({ detail: 'no messages (alarm at 30 min)', thresholdSeconds: 1800 });
+    expect(checks.find((c) => c.check === 'queue age')).toMatchObject({
+      detail: 'no messages (alarm at 30 min)',
+      thresholdSeconds: 1800,
+    });
     expect(checks.some((c) => c.status === 'fail')).toBe(false);
   });
 
@@ -46,22 +50,41 @@ describe('ratchet doctor', () => {
     const result = await run({ GENERIC_WEBHOOK_SECRETS: 'short' }, 'doctor');
     expect(result.code).toBe(1);
     const lines = result.out.split('\n');
-    expect(lines).toContain('FAIL  dead-letter queue: 1 events the consumer could not apply (fix: `ratchet dlq list`, fix the cause, then `ratchet dlq redrive`)');
-    expect(lines.find((l) => l.startsWith('FAIL  credentials generic: GENERIC_WEBHOOK_SECRETS: '))).toMatch(/\(fix: correct GENERIC_WEBHOOK_SECRETS\)$/);
+    expect(lines).toContain(
+      'FAIL  dead-letter queue: 1 events the consumer could not apply (fix: `ratchet dlq list`, fix the cause, then `ratchet dlq redrive`)',
+    );
+    expect(lines.find((l) => l.startsWith('FAIL  credentials generic: GENERIC_WEBHOOK_SECRETS: '))).toMatch(
+      /\(fix: correct GENERIC_WEBHOOK_SECRETS\)$/,
+    );
     expect(lines.find((l) => l.includes('credentials sendgrid'))).toBe(
       "WARN  credentials sendgrid: generated demo credentials (SENDGRID_PUBLIC_KEYS unset): fine for trying Ratchet, not for a real provider (fix: set SENDGRID_PUBLIC_KEYS to the provider's own)",
     );
-    const configured = JSON.parse((await run({ GENERIC_WEBHOOK_SECRETS: 'x'.repeat(40) }, 'doctor', '--json')).out) as Array<{ check: string; status: string }>;
-    expect(configured.find((c) => c.check === 'credentials generic')).toMatchObject({ status: 'pass', detail: '1 credential(s) parse' });
+    const configured = JSON.parse(
+      (await run({ GENERIC_WEBHOOK_SECRETS: 'x'.repeat(40) }, 'doctor', '--json')).out,
+    ) as Array<{ check: string; status: string }>;
+    expect(configured.find((c) => c.check === 'credentials generic')).toMatchObject({
+      status: 'pass',
+      detail: '1 credential(s) parse',
+    });
     // Measured from fauxqs's send times, without receiving it: young, so a pass.
-    expect(lines.find((l) => l.startsWith('PASS  dead-letter queue age: '))).toMatch(/^PASS  dead-letter queue age: oldest message \d+ s old \(alarm at 30 min\)$/);
+    expect(lines.find((l) => l.startsWith('PASS  dead-letter queue age: '))).toMatch(
+      /^PASS  dead-letter queue age: oldest message \d+ s old \(alarm at 30 min\)$/,
+    );
   });
 
   it('no stack and no credentials: the unreachable target is one FAIL with its fix, and what needs it is skipped', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ratchet-doctor-none-'));
     // No credentials anywhere (no ~/.aws, no instance metadata); any request would go to a closed loopback port.
     const result = await ratchet(
-      { RATCHET_DATA_DIR: dir, HOME: dir, AWS_REGION: 'eu-west-1', AWS_EC2_METADATA_DISABLED: 'true', AWS_ENDPOINT_URL: 'http://127.0.0.1:1', AWS_CONFIG_FILE: join(dir, 'none'), AWS_SHARED_CREDENTIALS_FILE: join(dir, 'none') },
+      {
+        RATCHET_DATA_DIR: dir,
+        HOME: dir,
+        AWS_REGION: 'eu-west-1',
+        AWS_EC2_METADATA_DISABLED: 'true',
+        AWS_ENDPOINT_URL: 'http://127.0.0.1:1',
+        AWS_CONFIG_FILE: join(dir, 'none'),
+        AWS_SHARED_CREDENTIALS_FILE: join(dir, 'none'),
+      },
       'doctor',
     );
     rmSync(dir, { recursive: true, force: true });
@@ -69,18 +92,33 @@ describe('ratchet doctor', () => {
     const lines = result.out.split('\n');
     const failures = lines.filter((l) => l.startsWith('FAIL'));
     expect(failures).toHaveLength(1);
-    expect(failures[0]).toMatch(/^FAIL  tables: .*\(fix: start the local stack with `npm start`, set DYNAMODB_ENDPOINT, or configure AWS credentials/);
-    for (const check of ['inbox TTL', 'suppression table protection', 'queues', 'SES subscription', 'alarm subscribers']) {
-      expect(lines).toContain(`SKIP  ${check}: skipped: AWS eu-west-1 (no local stack: ${join(dir, 'local.json')} not found) did not answer (see tables)`);
+    expect(failures[0]).toMatch(
+      /^FAIL  tables: .*\(fix: start the local stack with `npm start`, set DYNAMODB_ENDPOINT, or configure AWS credentials/,
+    );
+    for (const check of [
+      'inbox TTL',
+      'suppression table protection',
+      'queues',
+      'SES subscription',
+      'alarm subscribers',
+    ]) {
+      expect(lines).toContain(
+        `SKIP  ${check}: skipped: AWS eu-west-1 (no local stack: ${join(dir, 'local.json')} not found) did not answer (see tables)`,
+      );
     }
   }, 60_000);
 
   it('a stale local.json is one failing check', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ratchet-doctor-'));
-    writeFileSync(join(dir, 'local.json'), JSON.stringify({ pid: 2 ** 22 + 12345, url: 'http://localhost:1', region: 'us-east-1' }));
+    writeFileSync(
+      join(dir, 'local.json'),
+      JSON.stringify({ pid: 2 ** 22 + 12345, url: 'http://localhost:1', region: 'us-east-1' }),
+    );
     const result = await ratchet({ RATCHET_DATA_DIR: dir }, 'doctor');
     rmSync(dir, { recursive: true, force: true });
     expect(result.code).toBe(1);
-    expect(result.out.split('\n')[0]).toMatch(/^FAIL  target: the local stack is not running .*\(fix: start it with `npm start`\)$/);
+    expect(result.out.split('\n')[0]).toMatch(
+      /^FAIL  target: the local stack is not running .*\(fix: start it with `npm start`\)$/,
+    );
   });
 });

@@ -23,7 +23,10 @@ describe('CLI exit codes and finding events', () => {
   });
 
   const run = (...argv: string[]) => ratchet(stack.cliEnv({ USER: 'tester' }), ...argv);
-  const send = async (argv: string[], env: Record<string, string> = { PORT: String(stack.port), RATCHET_DATA_DIR: stack.dataDir }) => {
+  const send = async (
+    argv: string[],
+    env: Record<string, string> = { PORT: String(stack.port), RATCHET_DATA_DIR: stack.dataDir },
+  ) => {
     const out: string[] = [];
     const err: string[] = [];
     const code = await sendCommand(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l), progressTty: false });
@@ -35,13 +38,30 @@ describe('CLI exit codes and finding events', () => {
     [['suppressions', 'add', 'not-an-email', '--reason', 'x'], 'error: "not-an-email" is not an email address'],
     [['suppressions', 'reactivate', '@example.com', '--reason', 'x'], 'error: "@example.com" is not an email address'],
     [['unsubscribe-link', 'nobody'], 'error: "nobody" is not an email address'],
-    [['inbox', 'get', 'mailchimp', 'abc'], expect.stringMatching(/^error: unknown provider "mailchimp": one of ses, sendgrid, /)],
+    [
+      ['inbox', 'get', 'mailchimp', 'abc'],
+      expect.stringMatching(/^error: unknown provider "mailchimp": one of ses, sendgrid, /),
+    ],
     [['inbox', 'replay', 'mailchimp', 'abc'], expect.stringMatching(/^error: unknown provider "mailchimp"/)],
     [['inbox', 'list', '--provider', 'mailchimp'], expect.stringMatching(/^error: unknown provider "mailchimp"/)],
-    [['inbox', 'list', '--limit', '0'], "error: option '--limit <n>' argument '0' is invalid. must be a whole number from 1 to 999999"],
-    [['inbox', 'list', '--since', 'yesterday'], expect.stringMatching(/^error: option '--since <time>' argument 'yesterday' is invalid\. must be an ISO 8601 time/)],
-    [['suppressions', 'import', 'x.csv', '--format', 'mailchimp'], expect.stringMatching(/^error: option '--format <format>' argument 'mailchimp' is invalid/)],
-    [['suppressions', 'import', 'x.csv', '--format', 'csv', '--dates', 'never'], expect.stringMatching(/^error: option '--dates <source>' argument 'never' is invalid/)],
+    [
+      ['inbox', 'list', '--limit', '0'],
+      "error: option '--limit <n>' argument '0' is invalid. must be a whole number from 1 to 999999",
+    ],
+    [
+      ['inbox', 'list', '--since', 'yesterday'],
+      expect.stringMatching(
+        /^error: option '--since <time>' argument 'yesterday' is invalid\. must be an ISO 8601 time/,
+      ),
+    ],
+    [
+      ['suppressions', 'import', 'x.csv', '--format', 'mailchimp'],
+      expect.stringMatching(/^error: option '--format <format>' argument 'mailchimp' is invalid/),
+    ],
+    [
+      ['suppressions', 'import', 'x.csv', '--format', 'csv', '--dates', 'never'],
+      expect.stringMatching(/^error: option '--dates <source>' argument 'never' is invalid/),
+    ],
   ])('ratchet %j exits 2 with one line, nothing on stdout', async (argv, message) => {
     const result = await run(...argv);
     expect(result).toEqual({ code: 2, out: '', err: message });
@@ -49,10 +69,21 @@ describe('CLI exit codes and finding events', () => {
 
   it('suppressions get: a record exits 0; no record exits 0 and says so; an unreachable target exits 1', async () => {
     expect((await run('suppressions', 'add', 'held@example.com', '--reason', 'test')).code).toBe(0);
-    expect(JSON.parse((await run('suppressions', 'get', 'held@example.com', '--json')).out)).toMatchObject({ status: 'suppressed' });
-    expect(await run('suppressions', 'get', 'free@example.com')).toMatchObject({ code: 0, out: expect.stringMatching(/^no record: may send \(free@example\.com, /), err: '' });
+    expect(JSON.parse((await run('suppressions', 'get', 'held@example.com', '--json')).out)).toMatchObject({
+      status: 'suppressed',
+    });
+    expect(await run('suppressions', 'get', 'free@example.com')).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(/^no record: may send \(free@example\.com, /),
+      err: '',
+    });
     expect(await run('suppressions', 'get', 'free@example.com', '--json')).toEqual({ code: 0, out: 'null', err: '' });
-    const down = await ratchet({ DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', RATCHET_DATA_DIR: stack.dataDir }, 'suppressions', 'get', 'free@example.com');
+    const down = await ratchet(
+      { DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', RATCHET_DATA_DIR: stack.dataDir },
+      'suppressions',
+      'get',
+      'free@example.com',
+    );
     expect(down.code).toBe(1);
   });
 
@@ -65,7 +96,11 @@ describe('CLI exit codes and finding events', () => {
 
   it('send refuses a malformed address with exit 2, and posts nothing', async () => {
     const before = (await stack.inboxRows()).length;
-    expect(await send(['ses', 'bounce', 'not-an-email'])).toEqual({ code: 2, out: '', err: 'error: "not-an-email" is not an email address' });
+    expect(await send(['ses', 'bounce', 'not-an-email'])).toEqual({
+      code: 2,
+      out: '',
+      err: 'error: "not-an-email" is not an email address',
+    });
     expect((await stack.inboxRows()).length).toBe(before);
   });
 
@@ -75,14 +110,19 @@ describe('CLI exit codes and finding events', () => {
     const second = await send(['ses', 'bounce', 'second@example.com']);
     expect(second.code).toBe(0);
     const [answer, eventLine] = second.out.split('\n');
-    expect(answer).toMatch(new RegExp(`^POST http://localhost:${stack.port}/webhooks/ses → 200 \\{"ok":true,"received":1,"admitted":1,`));
+    expect(answer).toMatch(
+      new RegExp(`^POST http://localhost:${stack.port}/webhooks/ses → 200 \\{"ok":true,"received":1,"admitted":1,`),
+    );
     const match = /^event (\S+) \(hard_bounce\): inbox key (ses#\S+)$/.exec(eventLine ?? '');
     expect(match, second.out).not.toBeNull();
     const [, eventId, key] = match!;
     expect(key).toBe(`ses#${eventId}`);
     const row = await run('inbox', 'get', 'ses', eventId!);
     expect(row.code).toBe(0);
-    expect(JSON.parse(row.out)).toMatchObject({ pk: key, events: [{ recipient: 'second@example.com', kind: 'hard_bounce' }] });
+    expect(JSON.parse(row.out)).toMatchObject({
+      pk: key,
+      events: [{ recipient: 'second@example.com', kind: 'hard_bounce' }],
+    });
 
     const listed = await run('inbox', 'list', '--limit', '2');
     expect(listed.code).toBe(0);
@@ -90,7 +130,9 @@ describe('CLI exit codes and finding events', () => {
     expect(lines.map((l) => l.events[0].recipient)).toEqual(['second@example.com', 'first@example.com']);
     expect(lines[0]).toMatchObject({ key, events: [{ eventId, kind: 'hard_bounce' }] });
     expect(lines[0].receivedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
-    const onlySendgrid = (await run('inbox', 'list', '--provider', 'sendgrid', '--json')).out.split('\n').map((l) => JSON.parse(l));
+    const onlySendgrid = (await run('inbox', 'list', '--provider', 'sendgrid', '--json')).out
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(onlySendgrid.every((l) => l.key.startsWith('sendgrid#'))).toBe(true);
     expect(typeof onlySendgrid[0].receivedAt).toBe('number');
     expect((await run('inbox', 'list', '--since', new Date(Date.now() + 3_600_000).toISOString())).out).toBe('');
@@ -98,7 +140,11 @@ describe('CLI exit codes and finding events', () => {
     expect(await run('inbox', 'list', '--provider', 'unsubscribe')).toMatchObject({ code: 0, err: '' });
 
     const json = JSON.parse((await send(['ses', 'complaint', 'third@example.com', '--json'])).out);
-    expect(json).toMatchObject({ status: 200, response: { ok: true, admitted: 1 }, events: [{ kind: 'complaint', inboxKey: expect.stringMatching(/^ses#/) }] });
+    expect(json).toMatchObject({
+      status: 200,
+      response: { ok: true, admitted: 1 },
+      events: [{ kind: 'complaint', inboxKey: expect.stringMatching(/^ses#/) }],
+    });
   });
 
   it('send finds the stack through .data/local.json when PORT is not set', async () => {
@@ -128,6 +174,9 @@ describe('CLI exit codes and finding events', () => {
 
   it('an answer that ignored events says why (ignoredReasons)', async () => {
     const response = await stack.post('ses', stack.sign('ses', 'hard_bounce', 'not-an-email'));
-    expect(response).toMatchObject({ status: 200, body: { ignored: 1, ignoredReasons: { 'recipient is not an email address': 1 } } });
+    expect(response).toMatchObject({
+      status: 200,
+      body: { ignored: 1, ignoredReasons: { 'recipient is not an email address': 1 } },
+    });
   });
 });

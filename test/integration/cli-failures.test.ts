@@ -19,7 +19,10 @@ function cli(script: 'ratchet' | 'send', args: string[], env: Record<string, str
     execFile(
       TSX,
       [`bin/${script}.ts`, ...args],
-      { env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', RATCHET_DATA_DIR: emptyDir, ...env }, timeout: 60_000 },
+      {
+        env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', RATCHET_DATA_DIR: emptyDir, ...env },
+        timeout: 60_000,
+      },
       (error, out, err) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out, err }),
     );
   });
@@ -29,7 +32,11 @@ function inProcess(run: typeof ratchetCommand | typeof sendCommand, argv: string
   const out: string[] = [];
   const err: string[] = [];
   const io = { out: (l: string) => out.push(l), err: (l: string) => err.push(l), progressTty: false };
-  return run(argv, { RATCHET_DATA_DIR: emptyDir, ...env }, io).then((code) => ({ code, out: out.join('\n'), err: err.join('\n') }));
+  return run(argv, { RATCHET_DATA_DIR: emptyDir, ...env }, io).then((code) => ({
+    code,
+    out: out.join('\n'),
+    err: err.join('\n'),
+  }));
 }
 
 const emptyDir = mkdtempSync(join(tmpdir(), 'ratchet-cli-'));
@@ -64,10 +71,16 @@ describe('help exits 0 at every level', () => {
 
 describe('usage errors exit 2 with a one-line reason', () => {
   it.each([
-    [['suppressions', 'list', '--status', 'bogus'], "error: option '--status <status>' argument 'bogus' is invalid. Allowed choices are suppressed, active."],
+    [
+      ['suppressions', 'list', '--status', 'bogus'],
+      "error: option '--status <status>' argument 'bogus' is invalid. Allowed choices are suppressed, active.",
+    ],
     [['suppressions', 'list', '--bogus'], "error: unknown option '--bogus'"],
     [['suppressions', 'get'], "error: missing required argument 'email'"],
-    [['suppressions', 'get', 'a@example.com', 'b@example.com'], "error: too many arguments for 'get'. Expected 1 argument but got 2."],
+    [
+      ['suppressions', 'get', 'a@example.com', 'b@example.com'],
+      "error: too many arguments for 'get'. Expected 1 argument but got 2.",
+    ],
     [['inbox', 'get', 'ses'], "error: missing required argument 'eventId'"],
     [['suppressions', 'add', 'a@example.com'], "error: required option '--reason <text>' not specified"],
     [['frobnicate'], "error: unknown command 'frobnicate'"],
@@ -87,7 +100,9 @@ describe('usage errors exit 2 with a one-line reason', () => {
   it('send names the bad argument', async () => {
     const provider = await inProcess(sendCommand, ['foo', 'bounce', 'a@example.com']);
     expect(provider.code).toBe(2);
-    expect(provider.err).toMatch(/^error: command-argument value 'foo' is invalid for argument 'provider'\. Allowed choices are ses, /);
+    expect(provider.err).toMatch(
+      /^error: command-argument value 'foo' is invalid for argument 'provider'\. Allowed choices are ses, /,
+    );
     expect(provider.err.split('\n')).toHaveLength(1);
     const kind = await inProcess(sendCommand, ['ses', 'bouncy', 'a@example.com']);
     expect(kind.code).toBe(2);
@@ -113,7 +128,18 @@ describe('an unreachable target is named, with what to do', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ratchet-stale-'));
     writeFileSync(
       join(dir, 'local.json'),
-      JSON.stringify({ pid: dead.pid, url: 'http://localhost:3999', port: 3999, region: 'us-east-1', dynamoEndpoint: 'http://127.0.0.1:1', sqsEndpoint: 'http://127.0.0.1:1', inboxTable: 'i', suppressionTable: 's', queueUrl: 'q', deadLetterUrl: 'd' }),
+      JSON.stringify({
+        pid: dead.pid,
+        url: 'http://localhost:3999',
+        port: 3999,
+        region: 'us-east-1',
+        dynamoEndpoint: 'http://127.0.0.1:1',
+        sqsEndpoint: 'http://127.0.0.1:1',
+        inboxTable: 'i',
+        suppressionTable: 's',
+        queueUrl: 'q',
+        deadLetterUrl: 'd',
+      }),
     );
     const result = await cli('ratchet', ['suppressions', 'get', 'a@example.com'], { RATCHET_DATA_DIR: dir });
     rmSync(dir, { recursive: true, force: true });
@@ -127,18 +153,35 @@ describe('an unreachable target is named, with what to do', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ratchet-live-'));
     writeFileSync(
       join(dir, 'local.json'),
-      JSON.stringify({ pid: process.pid, url: 'http://localhost:3999', port: 3999, region: 'us-east-1', dynamoEndpoint: 'http://127.0.0.1:1', sqsEndpoint: 'http://127.0.0.1:1', inboxTable: 'i', suppressionTable: 's', queueUrl: 'q', deadLetterUrl: 'd' }),
+      JSON.stringify({
+        pid: process.pid,
+        url: 'http://localhost:3999',
+        port: 3999,
+        region: 'us-east-1',
+        dynamoEndpoint: 'http://127.0.0.1:1',
+        sqsEndpoint: 'http://127.0.0.1:1',
+        inboxTable: 'i',
+        suppressionTable: 's',
+        queueUrl: 'q',
+        deadLetterUrl: 'd',
+      }),
     );
     const result = await inProcess(ratchetCommand, ['suppressions', 'list'], { RATCHET_DATA_DIR: dir });
     rmSync(dir, { recursive: true, force: true });
     expect(result.code).toBe(1);
-    expect(result.err).toMatch(/^error: suppressions list failed against the local stack at http:\/\/localhost:3999 \(pid \d+, from .*local\.json\): .*ECONNREFUSED.*To fix: check that `npm start` is still running, or restart it$/);
+    expect(result.err).toMatch(
+      /^error: suppressions list failed against the local stack at http:\/\/localhost:3999 \(pid \d+, from .*local\.json\): .*ECONNREFUSED.*To fix: check that `npm start` is still running, or restart it$/,
+    );
   }, 60_000);
 
   it('DYNAMODB_ENDPOINT that does not answer is named', async () => {
-    const result = await inProcess(ratchetCommand, ['suppressions', 'get', 'a@example.com'], { DYNAMODB_ENDPOINT: 'http://127.0.0.1:1' });
+    const result = await inProcess(ratchetCommand, ['suppressions', 'get', 'a@example.com'], {
+      DYNAMODB_ENDPOINT: 'http://127.0.0.1:1',
+    });
     expect(result.code).toBe(1);
-    expect(result.err).toMatch(/^error: suppressions get failed against DYNAMODB_ENDPOINT http:\/\/127\.0\.0\.1:1: .*ECONNREFUSED.*To fix: start the service at DYNAMODB_ENDPOINT/);
+    expect(result.err).toMatch(
+      /^error: suppressions get failed against DYNAMODB_ENDPOINT http:\/\/127\.0\.0\.1:1: .*ECONNREFUSED.*To fix: start the service at DYNAMODB_ENDPOINT/,
+    );
   }, 60_000);
 
   it('with no local stack, says it fell back to AWS and what to do', async () => {
@@ -157,7 +200,9 @@ describe('an unreachable target is named, with what to do', () => {
   it('send with nothing listening says the local stack is not running', async () => {
     const result = await inProcess(sendCommand, ['ses', 'bounce', 'a@example.com'], { PORT: '1' });
     expect(result.code).toBe(1);
-    expect(result.err).toMatch(/^error: could not reach http:\/\/localhost:1\/webhooks\/ses \(from PORT\): start the local stack with `npm start`, or set PORT \(.+\)$/);
+    expect(result.err).toMatch(
+      /^error: could not reach http:\/\/localhost:1\/webhooks\/ses \(from PORT\): start the local stack with `npm start`, or set PORT \(.+\)$/,
+    );
   });
 });
 
@@ -169,7 +214,11 @@ describe('a closed pipe', () => {
     const suppressions = new store(stack.clients.doc, stack.config.suppressionTable);
     const at = Date.now();
     for (let i = 0; i < 400; i += 50) {
-      await Promise.all(Array.from({ length: 50 }, (_, j) => suppressions.suppress(`pipe${i + j}@example.com`, { actor: 't', reason: 'x'.repeat(150), at })));
+      await Promise.all(
+        Array.from({ length: 50 }, (_, j) =>
+          suppressions.suppress(`pipe${i + j}@example.com`, { actor: 't', reason: 'x'.repeat(150), at }),
+        ),
+      );
     }
   }, 60_000);
   afterAll(() => stack?.stop());
@@ -178,7 +227,10 @@ describe('a closed pipe', () => {
     const result = await new Promise<{ status: string; err: string }>((resolve) => {
       execFile(
         'bash',
-        ['-c', `"${TSX}" bin/ratchet.ts suppressions list 2>"$ERR_FILE" | head -n 1 >/dev/null; echo \${PIPESTATUS[0]}; cat "$ERR_FILE"`],
+        [
+          '-c',
+          `"${TSX}" bin/ratchet.ts suppressions list 2>"$ERR_FILE" | head -n 1 >/dev/null; echo \${PIPESTATUS[0]}; cat "$ERR_FILE"`,
+        ],
         {
           env: {
             PATH: process.env.PATH!,

@@ -15,18 +15,90 @@ import { ratchet, startTestStack, type TestStack } from './harness.js';
 const FIXTURES = join(process.cwd(), 'test/fixtures/import');
 
 /** Expected per format: address → [kind, entry date (epoch ms) or undefined for "file time"]. */
-const EXPECTED: Record<string, { file: string; added: number; invalid: number; entries: Record<string, [string, number | undefined]>; topics?: string[]; args?: string[] }> = {
-  ses: { file: 'ses.json', added: 2, invalid: 1, entries: { 'ses-bounce@example.com': ['hard_bounce', 1700000000000], 'ses-complaint@example.com': ['complaint', 1700000000000] } },
-  'sendgrid-bounces': { file: 'sendgrid-bounces.csv', added: 2, invalid: 0, entries: { 'sg-bounce@example.com': ['hard_bounce', 1443651125000], 'sg-bounce2@example.com': ['hard_bounce', 1443651141000] } },
-  'sendgrid-blocks': { file: 'sendgrid-blocks.csv', added: 1, invalid: 0, entries: { 'sg-block@example.com': ['soft_bounce', 1443651154000] } },
-  'sendgrid-spam-reports': { file: 'sendgrid-spam-reports.csv', added: 1, invalid: 0, entries: { 'sg-spam@example.com': ['complaint', 1443651141000] } },
-  'sendgrid-invalid-emails': { file: 'sendgrid-invalid-emails.csv', added: 1, invalid: 1, entries: { 'sg-invalid@example.com': ['hard_bounce', 1443651141000] } },
-  'sendgrid-global-unsubscribes': { file: 'sendgrid-global-unsubscribes.csv', added: 1, invalid: 0, entries: { 'sg-unsub@example.com': ['unsubscribe', 1443651141000] } },
-  'sendgrid-group-unsubscribes': { file: 'sendgrid-group-unsubscribes.csv', added: 1, invalid: 0, entries: {}, topics: ['sg-group@example.com'] },
+const EXPECTED: Record<
+  string,
+  {
+    file: string;
+    added: number;
+    invalid: number;
+    entries: Record<string, [string, number | undefined]>;
+    topics?: string[];
+    args?: string[];
+  }
+> = {
+  ses: {
+    file: 'ses.json',
+    added: 2,
+    invalid: 1,
+    entries: {
+      'ses-bounce@example.com': ['hard_bounce', 1700000000000],
+      'ses-complaint@example.com': ['complaint', 1700000000000],
+    },
+  },
+  'sendgrid-bounces': {
+    file: 'sendgrid-bounces.csv',
+    added: 2,
+    invalid: 0,
+    entries: {
+      'sg-bounce@example.com': ['hard_bounce', 1443651125000],
+      'sg-bounce2@example.com': ['hard_bounce', 1443651141000],
+    },
+  },
+  'sendgrid-blocks': {
+    file: 'sendgrid-blocks.csv',
+    added: 1,
+    invalid: 0,
+    entries: { 'sg-block@example.com': ['soft_bounce', 1443651154000] },
+  },
+  'sendgrid-spam-reports': {
+    file: 'sendgrid-spam-reports.csv',
+    added: 1,
+    invalid: 0,
+    entries: { 'sg-spam@example.com': ['complaint', 1443651141000] },
+  },
+  'sendgrid-invalid-emails': {
+    file: 'sendgrid-invalid-emails.csv',
+    added: 1,
+    invalid: 1,
+    entries: { 'sg-invalid@example.com': ['hard_bounce', 1443651141000] },
+  },
+  'sendgrid-global-unsubscribes': {
+    file: 'sendgrid-global-unsubscribes.csv',
+    added: 1,
+    invalid: 0,
+    entries: { 'sg-unsub@example.com': ['unsubscribe', 1443651141000] },
+  },
+  'sendgrid-group-unsubscribes': {
+    file: 'sendgrid-group-unsubscribes.csv',
+    added: 1,
+    invalid: 0,
+    entries: {},
+    topics: ['sg-group@example.com'],
+  },
   // The second row has no date: it is dated by the file only when asked to (--dates file-mtime).
-  'mailgun-bounces': { file: 'mailgun-bounces.csv', args: ['--dates', 'file-mtime'], added: 2, invalid: 0, entries: { 'mg-bounce@example.com': ['hard_bounce', 1715019118000], 'mg-bounce2@example.com': ['hard_bounce', undefined] } },
-  'mailgun-complaints': { file: 'mailgun-complaints.csv', added: 1, invalid: 0, entries: { 'mg-complaint@example.com': ['complaint', Date.parse('2024-05-07T09:00:00Z')] } },
-  'mailgun-unsubscribes': { file: 'mailgun-unsubscribes.csv', added: 2, invalid: 0, entries: { 'mg-unsub@example.com': ['unsubscribe', Date.parse('2024-05-08T10:30:00Z')] }, topics: ['mg-tagged@example.com'] },
+  'mailgun-bounces': {
+    file: 'mailgun-bounces.csv',
+    args: ['--dates', 'file-mtime'],
+    added: 2,
+    invalid: 0,
+    entries: {
+      'mg-bounce@example.com': ['hard_bounce', 1715019118000],
+      'mg-bounce2@example.com': ['hard_bounce', undefined],
+    },
+  },
+  'mailgun-complaints': {
+    file: 'mailgun-complaints.csv',
+    added: 1,
+    invalid: 0,
+    entries: { 'mg-complaint@example.com': ['complaint', Date.parse('2024-05-07T09:00:00Z')] },
+  },
+  'mailgun-unsubscribes': {
+    file: 'mailgun-unsubscribes.csv',
+    added: 2,
+    invalid: 0,
+    entries: { 'mg-unsub@example.com': ['unsubscribe', Date.parse('2024-05-08T10:30:00Z')] },
+    topics: ['mg-tagged@example.com'],
+  },
   postmark: {
     file: 'postmark.json',
     added: 4,
@@ -56,7 +128,11 @@ describe('ratchet suppressions import/export', () => {
   const run = (table: string, ...argv: string[]) => ratchet(stack.cliEnv({ SUPPRESSION_TABLE: table }), ...argv);
   async function freshTable(): Promise<string> {
     const name = `import-${++tables}`;
-    const client = new DynamoDBClient({ region: 'us-east-1', endpoint: stack.config.dynamoEndpoint, credentials: { accessKeyId: 'l', secretAccessKey: 'l' } });
+    const client = new DynamoDBClient({
+      region: 'us-east-1',
+      endpoint: stack.config.dynamoEndpoint,
+      credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
+    });
     await ensureTables(client, { inbox: `${name}-inbox`, suppression: name });
     client.destroy();
     return name;
@@ -66,57 +142,80 @@ describe('ratchet suppressions import/export', () => {
     return result.code === 0 ? (JSON.parse(result.out) ?? undefined) : undefined;
   }
 
-  it.each(Object.entries(EXPECTED))('%s: evidence of the matching kind, idempotent, and a JSONL and CSV round trip', async (format, expected) => {
-    const table = await freshTable();
-    const file = join(FIXTURES, expected.file);
-    const args = expected.args ?? [];
-    const first = await run(table, 'suppressions', 'import', file, '--format', format, ...args, '--json');
-    expect(first.code).toBe(0);
-    const summary = JSON.parse(first.out);
-    expect(summary).toMatchObject({ dryRun: false, added: expected.added, alreadyPresent: 0, invalid: expected.invalid });
-    expect(summary.addedBy.reduce((n: number, r: { count: number }) => n + r.count, 0)).toBe(expected.added);
+  it.each(Object.entries(EXPECTED))(
+    '%s: evidence of the matching kind, idempotent, and a JSONL and CSV round trip',
+    async (format, expected) => {
+      const table = await freshTable();
+      const file = join(FIXTURES, expected.file);
+      const args = expected.args ?? [];
+      const first = await run(table, 'suppressions', 'import', file, '--format', format, ...args, '--json');
+      expect(first.code).toBe(0);
+      const summary = JSON.parse(first.out);
+      expect(summary).toMatchObject({
+        dryRun: false,
+        added: expected.added,
+        alreadyPresent: 0,
+        invalid: expected.invalid,
+      });
+      expect(summary.addedBy.reduce((n: number, r: { count: number }) => n + r.count, 0)).toBe(expected.added);
 
-    for (const [email, [kind, date]] of Object.entries(expected.entries)) {
-      const record = await get(table, email);
-      const map = kind === 'soft_bounce' ? record.softBounces : record.evidence;
-      const entries = Object.entries(map as Record<string, Record<string, unknown>>);
-      expect(entries).toHaveLength(1);
-      const [key, entry] = entries[0]!;
-      expect(key).toMatch(kind === 'soft_bounce' ? /^import#/ : new RegExp(`^${kind}:import#`));
-      expect(entry).toMatchObject({ kind, provider: 'import', actor: `import:${expected.file}`, providerEventType: format });
-      if (date !== undefined) expect(entry.occurredAt).toBe(date);
-      expect(record.status).toBe(kind === 'soft_bounce' ? 'active' : 'suppressed');
-    }
-    for (const email of expected.topics ?? []) {
-      const record = await get(table, email);
-      // A scoped list is a topic opt-out: the address stays sendable for everything else.
-      expect(record.status).toBe('active');
-      expect(Object.values(record.topics as Record<string, { status: string }>).map((t) => t.status)).toEqual(['unsubscribed']);
-    }
-
-    const again = await run(table, 'suppressions', 'import', file, '--format', format, ...args, '--json');
-    expect(JSON.parse(again.out)).toEqual({ dryRun: false, added: 0, alreadyPresent: expected.added, invalid: expected.invalid, addedBy: [] });
-
-    for (const layout of ['jsonl', 'csv'] as const) {
-      const exported = join(dir, `${format}.${layout}`);
-      expect((await run(table, 'suppressions', 'export', '--format', layout, '--out', exported)).code).toBe(0);
-      const target = await freshTable();
-      const back = await run(target, 'suppressions', 'import', exported, '--format', layout, '--json');
-      expect(back.code).toBe(0);
-      expect(JSON.parse(back.out)).toMatchObject({ invalid: 0 });
-      for (const email of Object.keys(expected.entries)) {
-        const original = await get(table, email);
-        const copy = await get(target, email);
-        expect(copy?.status ?? 'active').toBe(original.status);
-        expect(copy?.reasons ?? []).toEqual(original.reasons);
-        if (original.status === 'suppressed') expect(copy.suppressedAt).toBe(original.suppressedAt);
+      for (const [email, [kind, date]] of Object.entries(expected.entries)) {
+        const record = await get(table, email);
+        const map = kind === 'soft_bounce' ? record.softBounces : record.evidence;
+        const entries = Object.entries(map as Record<string, Record<string, unknown>>);
+        expect(entries).toHaveLength(1);
+        const [key, entry] = entries[0]!;
+        expect(key).toMatch(kind === 'soft_bounce' ? /^import#/ : new RegExp(`^${kind}:import#`));
+        expect(entry).toMatchObject({
+          kind,
+          provider: 'import',
+          actor: `import:${expected.file}`,
+          providerEventType: format,
+        });
+        if (date !== undefined) expect(entry.occurredAt).toBe(date);
+        expect(record.status).toBe(kind === 'soft_bounce' ? 'active' : 'suppressed');
       }
-    }
-  });
+      for (const email of expected.topics ?? []) {
+        const record = await get(table, email);
+        // A scoped list is a topic opt-out: the address stays sendable for everything else.
+        expect(record.status).toBe('active');
+        expect(Object.values(record.topics as Record<string, { status: string }>).map((t) => t.status)).toEqual([
+          'unsubscribed',
+        ]);
+      }
+
+      const again = await run(table, 'suppressions', 'import', file, '--format', format, ...args, '--json');
+      expect(JSON.parse(again.out)).toEqual({
+        dryRun: false,
+        added: 0,
+        alreadyPresent: expected.added,
+        invalid: expected.invalid,
+        addedBy: [],
+      });
+
+      for (const layout of ['jsonl', 'csv'] as const) {
+        const exported = join(dir, `${format}.${layout}`);
+        expect((await run(table, 'suppressions', 'export', '--format', layout, '--out', exported)).code).toBe(0);
+        const target = await freshTable();
+        const back = await run(target, 'suppressions', 'import', exported, '--format', layout, '--json');
+        expect(back.code).toBe(0);
+        expect(JSON.parse(back.out)).toMatchObject({ invalid: 0 });
+        for (const email of Object.keys(expected.entries)) {
+          const original = await get(table, email);
+          const copy = await get(target, email);
+          expect(copy?.status ?? 'active').toBe(original.status);
+          expect(copy?.reasons ?? []).toEqual(original.reasons);
+          if (original.status === 'suppressed') expect(copy.suppressedAt).toBe(original.suppressedAt);
+        }
+      }
+    },
+  );
 
   it('never lifts a suppression, and does not count evidence dated before a reactivation', async () => {
     const table = await freshTable();
-    expect((await run(table, 'suppressions', 'add', 'pm-bounce@example.com', '--reason', 'legal', '--actor', 'ops')).code).toBe(0);
+    expect(
+      (await run(table, 'suppressions', 'add', 'pm-bounce@example.com', '--reason', 'legal', '--actor', 'ops')).code,
+    ).toBe(0);
     const file = join(FIXTURES, 'postmark.json');
     await run(table, 'suppressions', 'import', file, '--format', 'postmark');
     const record = await get(table, 'pm-bounce@example.com');
@@ -148,15 +247,26 @@ describe('ratchet suppressions import/export', () => {
   it('export filters by status, streams CSV with ISO times, and import rejects an unknown format (exit 2)', async () => {
     const table = await freshTable();
     await run(table, 'suppressions', 'import', join(FIXTURES, 'sendgrid-blocks.csv'), '--format', 'sendgrid-blocks');
-    await run(table, 'suppressions', 'import', join(FIXTURES, 'sendgrid-spam-reports.csv'), '--format', 'sendgrid-spam-reports');
+    await run(
+      table,
+      'suppressions',
+      'import',
+      join(FIXTURES, 'sendgrid-spam-reports.csv'),
+      '--format',
+      'sendgrid-spam-reports',
+    );
     const suppressed = await run(table, 'suppressions', 'export', '--format', 'jsonl', '--status', 'suppressed');
     expect(suppressed.out.split('\n').map((l) => JSON.parse(l).email)).toEqual(['sg-spam@example.com']);
     const csv = (await run(table, 'suppressions', 'export', '--format', 'csv')).out.split('\n');
     expect(csv[0]).toBe('email,status,reason,reasons,suppressedAt,firstEventAt,lastEventAt,reactivatedAt');
-    expect(csv).toContain('sg-spam@example.com,suppressed,complaint,complaint,2015-09-30T22:12:21.000Z,2015-09-30T22:12:21.000Z,2015-09-30T22:12:21.000Z,');
+    expect(csv).toContain(
+      'sg-spam@example.com,suppressed,complaint,complaint,2015-09-30T22:12:21.000Z,2015-09-30T22:12:21.000Z,2015-09-30T22:12:21.000Z,',
+    );
     const bad = await run(table, 'suppressions', 'import', join(FIXTURES, 'ses.json'), '--format', 'mailchimp');
     expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/^error: option '--format <format>' argument 'mailchimp' is invalid\. Allowed choices are jsonl, csv, ses, /);
+    expect(bad.err).toMatch(
+      /^error: option '--format <format>' argument 'mailchimp' is invalid\. Allowed choices are jsonl, csv, ses, /,
+    );
     writeFileSync(join(dir, 'wrong.json'), '{"items":[]}');
     const wrong = await run(table, 'suppressions', 'import', join(dir, 'wrong.json'), '--format', 'ses');
     expect(wrong.code).toBe(2);

@@ -20,14 +20,22 @@ describe('queues by name, as npm start names them', () => {
     return rest;
   };
 
-  it.each([[{ QUEUE_NAME: QUEUE.defaultName }], [{}]])('dlq list and dlq redrive --dry-run find the queues through SQS_ENDPOINT (%j)', async (extra) => {
-    await stack.clients.sqs.send(new SendMessageCommand({ QueueUrl: stack.queues.deadLetterUrl, MessageBody: '{"poison":true}' }));
-    const listed = await ratchet(env(extra), 'dlq', 'list', '--json');
-    expect(listed.code).toBe(0);
-    expect(listed.out.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(1);
-    const dry = await ratchet(env(extra), 'dlq', 'redrive', '--dry-run');
-    expect(dry).toMatchObject({ code: 0, out: expect.stringMatching(/^would move \d+ messages back to the main queue$/) });
-  });
+  it.each([[{ QUEUE_NAME: QUEUE.defaultName }], [{}]])(
+    'dlq list and dlq redrive --dry-run find the queues through SQS_ENDPOINT (%j)',
+    async (extra) => {
+      await stack.clients.sqs.send(
+        new SendMessageCommand({ QueueUrl: stack.queues.deadLetterUrl, MessageBody: '{"poison":true}' }),
+      );
+      const listed = await ratchet(env(extra), 'dlq', 'list', '--json');
+      expect(listed.code).toBe(0);
+      expect(listed.out.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(1);
+      const dry = await ratchet(env(extra), 'dlq', 'redrive', '--dry-run');
+      expect(dry).toMatchObject({
+        code: 0,
+        out: expect.stringMatching(/^would move \d+ messages back to the main queue$/),
+      });
+    },
+  );
 
   it('a QUEUE_NAME that does not exist: the command names the variable to set', async () => {
     const result = await ratchet(env({ QUEUE_NAME: 'no-such-queue' }), 'inbox', 'replay', 'ses', 'abc');

@@ -3,12 +3,13 @@
  * POSTs it, hours old) moves into the suppression table exactly once; the age waiver exists only for
  * messages read from the SNS dead-letter queue, never for an HTTP request.
  */
-import { sesEnvelopeInboxKey } from '../../lib/cli/send-queue.js';
+
 import { GetQueueUrlCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEdgeHandler } from '../../lambdas/handlers/edge-handler.js';
-import type { WebhookEdge } from '../../lambdas/core/pipeline/edge.js';
 import { SqsDeadLetters } from '../../lambdas/adapters/sqs-dead-letters.js';
+import type { WebhookEdge } from '../../lambdas/core/pipeline/edge.js';
+import { createEdgeHandler } from '../../lambdas/handlers/edge-handler.js';
+import { sesEnvelopeInboxKey } from '../../lib/cli/send-queue.js';
 import { SES_FEED } from '../../lib/definitions.js';
 import { injectFault, ratchet, startTestStack, type TestStack } from './harness.js';
 
@@ -19,12 +20,14 @@ describe('ratchet ses redrive', () => {
   let dlqUrl: string;
   beforeAll(async () => {
     stack = await startTestStack();
-    dlqUrl = (await stack.clients.sqs.send(new GetQueueUrlCommand({ QueueName: 'ratchet-ses-dead-letters' }))).QueueUrl!;
+    dlqUrl = (await stack.clients.sqs.send(new GetQueueUrlCommand({ QueueName: 'ratchet-ses-dead-letters' })))
+      .QueueUrl!;
   });
   afterAll(() => stack?.stop());
 
   const run = (...argv: string[]) => ratchet(stack.cliEnv(), ...argv);
-  const deadLetter = (body: string) => stack.clients.sqs.send(new SendMessageCommand({ QueueUrl: dlqUrl, MessageBody: body }));
+  const deadLetter = (body: string) =>
+    stack.clients.sqs.send(new SendMessageCommand({ QueueUrl: dlqUrl, MessageBody: body }));
   const depth = () => new SqsDeadLetters(stack.clients.sqs, dlqUrl).depth();
 
   it('the local runtime creates the SES dead-letter queue', () => {
@@ -45,7 +48,9 @@ describe('ratchet ses redrive', () => {
 
   it('the HTTP handler never passes receive options to the edge', async () => {
     const calls: unknown[][] = [];
-    const edge = { receive: async (...args: unknown[]) => (calls.push(args), { status: 200, body: {} }) } as unknown as WebhookEdge;
+    const edge = {
+      receive: async (...args: unknown[]) => (calls.push(args), { status: 200, body: {} }),
+    } as unknown as WebhookEdge;
     await createEdgeHandler(edge)({
       pathParameters: { provider: 'ses' },
       headers: { 'x-ratchet-from-sns-dead-letter-queue': 'true' },
@@ -61,14 +66,27 @@ describe('ratchet ses redrive', () => {
     await deadLetter(message.body);
 
     const dry = await run('ses', 'redrive', '--dry-run');
-    expect(dry).toMatchObject({ code: 0, out: 'would replay 1 messages: admitted 0, duplicates 0, ignored 0, rejected 0, failed 0' });
+    expect(dry).toMatchObject({
+      code: 0,
+      out: 'would replay 1 messages: admitted 0, duplicates 0, ignored 0, rejected 0, failed 0',
+    });
     expect(dry.err).toMatch(/: Notification$/);
     expect(await depth()).toBe(1);
-    expect(await stack.inboxRows()).not.toContainEqual(expect.objectContaining({ event: expect.objectContaining({ recipient: 'dead-letter@example.com' }) }));
+    expect(await stack.inboxRows()).not.toContainEqual(
+      expect.objectContaining({ event: expect.objectContaining({ recipient: 'dead-letter@example.com' }) }),
+    );
 
     const first = await run('ses', 'redrive', '--json');
     expect(first.code).toBe(0);
-    expect(JSON.parse(first.out)).toEqual({ dryRun: false, messages: 1, admitted: 1, duplicates: 0, ignored: 0, rejected: 0, failed: 0 });
+    expect(JSON.parse(first.out)).toEqual({
+      dryRun: false,
+      messages: 1,
+      admitted: 1,
+      duplicates: 0,
+      ignored: 0,
+      rejected: 0,
+      failed: 0,
+    });
     expect(await depth()).toBe(0);
     expect(await stack.drain()).toBe(1);
     const record = await stack.record('dead-letter@example.com');
@@ -119,7 +137,8 @@ describe('ratchet ses redrive', () => {
 
   const emptyQueue = async () => {
     const queue = new SqsDeadLetters(stack.clients.sqs, dlqUrl);
-    for (let batch = await queue.receive(5); batch.length > 0; batch = await queue.receive(5)) for (const m of batch) await queue.delete(m);
+    for (let batch = await queue.receive(5); batch.length > 0; batch = await queue.receive(5))
+      for (const m of batch) await queue.delete(m);
   };
 
   it("takes npm start's own variables: SQS_ENDPOINT with the SES_DEAD_LETTER_QUEUE and QUEUE_NAME names", async () => {
@@ -135,7 +154,15 @@ describe('ratchet ses redrive', () => {
     };
     const result = await ratchet(env, 'ses', 'redrive', '--json');
     expect(result.err).toBe('');
-    expect(JSON.parse(result.out)).toEqual({ dryRun: false, messages: 1, admitted: 1, duplicates: 0, ignored: 0, rejected: 0, failed: 0 });
+    expect(JSON.parse(result.out)).toEqual({
+      dryRun: false,
+      messages: 1,
+      admitted: 1,
+      duplicates: 0,
+      ignored: 0,
+      rejected: 0,
+      failed: 0,
+    });
     await stack.drain();
     expect(await stack.record('by-name@example.com')).toMatchObject({ status: 'suppressed' });
   });
@@ -165,12 +192,17 @@ describe('ratchet ses redrive', () => {
     expect(Object.keys((await stack.record('outlasted@example.com'))!.evidence)).toHaveLength(1);
   });
 
-  it("describes what the feed moved on its first receive, and still refuses it (a forgery stays a forgery)", async () => {
-    const forged = stack.sign('ses', 'complaint', 'feed-forged@example.com').body.replace('feed-forged@example.com', 'feed-victim@example.com');
+  it('describes what the feed moved on its first receive, and still refuses it (a forgery stays a forgery)', async () => {
+    const forged = stack
+      .sign('ses', 'complaint', 'feed-forged@example.com')
+      .body.replace('feed-forged@example.com', 'feed-victim@example.com');
     await stack.sendToFeed(forged);
     await stack.drainFeed();
     const dry = await run('ses', 'redrive', '--dry-run');
-    expect(dry).toMatchObject({ code: 0, out: 'would replay 1 messages: admitted 0, duplicates 0, ignored 0, rejected 0, failed 0' });
+    expect(dry).toMatchObject({
+      code: 0,
+      out: 'would replay 1 messages: admitted 0, duplicates 0, ignored 0, rejected 0, failed 0',
+    });
     expect(dry.err).toMatch(/^message .+: Notification \(moved by the ses-feed: authentication_failed\)$/);
     const real = await run('ses', 'redrive');
     expect(real.code).toBe(1);

@@ -17,7 +17,10 @@ describe('ratchet CLI', () => {
     const got = await run('suppressions', 'get', ' CLI@Example.com ');
     expect(got.code).toBe(0);
     expect(JSON.parse(got.out)).toMatchObject({ email: 'cli@example.com', status: 'suppressed', reason: 'complaint' });
-    expect(await run('suppressions', 'get', 'nobody@example.com')).toMatchObject({ code: 0, out: expect.stringMatching(/^no record: may send \(nobody@example\.com, /) });
+    expect(await run('suppressions', 'get', 'nobody@example.com')).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(/^no record: may send \(nobody@example\.com, /),
+    });
     expect(await run('suppressions', 'get', 'nobody@example.com', '--json')).toMatchObject({ code: 0, out: 'null' });
   });
 
@@ -41,33 +44,72 @@ describe('ratchet CLI', () => {
     expect(done.code).toBe(0);
     const record = JSON.parse((await run('suppressions', 'get', 'cli@example.com')).out);
     expect(record.status).toBe('active');
-    expect(record.audit).toEqual([expect.objectContaining({ action: 'reactivate', actor: 'tester', reason: 'confirmed by phone' })]);
+    expect(record.audit).toEqual([
+      expect.objectContaining({ action: 'reactivate', actor: 'tester', reason: 'confirmed by phone' }),
+    ]);
   });
 
   it('adds a manual suppression and lists by status', async () => {
-    expect((await run('suppressions', 'add', 'manual@example.com', '--reason', 'asked by legal', '--actor', 'ops')).code).toBe(0);
-    const listed = (await run('suppressions', 'list', '--status', 'suppressed')).out.split('\n').map((l) => JSON.parse(l));
+    expect(
+      (await run('suppressions', 'add', 'manual@example.com', '--reason', 'asked by legal', '--actor', 'ops')).code,
+    ).toBe(0);
+    const listed = (await run('suppressions', 'list', '--status', 'suppressed')).out
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(listed.map((r) => r.email)).toContain('manual@example.com');
     expect(listed.map((r) => r.email)).not.toContain('cli@example.com');
     expect(listed.find((r) => r.email === 'manual@example.com')).toMatchObject({ reason: 'manual' });
   });
 
   it('opts one address out of one topic and back in, audited, leaving status alone; lists by topic', async () => {
-    const out = await run('suppressions', 'add', 'topic@example.com', '--topic', 'newsletter', '--reason', 'asked by phone', '--actor', 'ops');
+    const out = await run(
+      'suppressions',
+      'add',
+      'topic@example.com',
+      '--topic',
+      'newsletter',
+      '--reason',
+      'asked by phone',
+      '--actor',
+      'ops',
+    );
     expect(out.code).toBe(0);
     let record = JSON.parse((await run('suppressions', 'get', 'topic@example.com')).out);
-    expect(record).toMatchObject({ status: 'active', transactionalStatus: 'active', topics: { newsletter: { status: 'unsubscribed' } } });
-    expect(record.audit).toEqual([expect.objectContaining({ action: 'suppress', actor: 'ops', reason: 'asked by phone', topic: 'newsletter' })]);
-    const listed = (await run('suppressions', 'list', '--topic', 'newsletter')).out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(record).toMatchObject({
+      status: 'active',
+      transactionalStatus: 'active',
+      topics: { newsletter: { status: 'unsubscribed' } },
+    });
+    expect(record.audit).toEqual([
+      expect.objectContaining({ action: 'suppress', actor: 'ops', reason: 'asked by phone', topic: 'newsletter' }),
+    ]);
+    const listed = (await run('suppressions', 'list', '--topic', 'newsletter')).out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     expect(listed.map((r) => r.email)).toEqual(['topic@example.com']);
     expect((await run('suppressions', 'list', '--topic', 'other')).out).toBe('');
 
-    expect((await run('suppressions', 'reactivate', 'topic@example.com', '--topic', 'newsletter', '--reason', 'changed mind')).code).toBe(0);
+    expect(
+      (
+        await run(
+          'suppressions',
+          'reactivate',
+          'topic@example.com',
+          '--topic',
+          'newsletter',
+          '--reason',
+          'changed mind',
+        )
+      ).code,
+    ).toBe(0);
     record = JSON.parse((await run('suppressions', 'get', 'topic@example.com')).out);
     expect(record.topics.newsletter.status).toBe('subscribed');
     expect(record.status).toBe('active');
     expect((await run('suppressions', 'list', '--topic', 'newsletter')).out).toBe('');
-    expect((await run('suppressions', 'add', 'topic@example.com', '--topic', 'not a topic!', '--reason', 'x')).code).toBe(1);
+    expect(
+      (await run('suppressions', 'add', 'topic@example.com', '--topic', 'not a topic!', '--reason', 'x')).code,
+    ).toBe(1);
   });
 
   it('shows an inbox row with its compressed raw payload decompressed, byte for byte', async () => {

@@ -6,10 +6,19 @@
  * linked from this checkout: the client's only dependency.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { promisify } from 'node:util';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NormalizedEvent } from '../../lambdas/core/event.js';
@@ -20,7 +29,16 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const T = Date.parse('2026-03-01T00:00:00Z');
 
 function event(email: string, kind: NormalizedEvent['kind'], topic?: string): NormalizedEvent {
-  return { provider: 'generic', eventId: `${kind}-${email}-${topic ?? ''}`, recipient: email, kind, occurredAt: T, detail: {}, raw: '', ...(topic ? { topic } : {}) };
+  return {
+    provider: 'generic',
+    eventId: `${kind}-${email}-${topic ?? ''}`,
+    recipient: email,
+    kind,
+    occurredAt: T,
+    detail: {},
+    raw: '',
+    ...(topic ? { topic } : {}),
+  };
 }
 
 /** Address i of the batch: every 7th globally unsubscribed, every 11th out of the newsletter, every 13th complained. */
@@ -45,17 +63,30 @@ describe('ratchet/client as an installed package', () => {
       ...Array.from({ length: 1000 }, (_, i) => batchRecord(i)).filter((r): r is SuppressionRecord => r !== undefined),
     ];
     for (let i = 0; i < records.length; i += 25) {
-      const items = records.slice(i, i + 25).map((Item) => ({ PutRequest: { Item: { ...Item, version: 1, updatedAt: T } } }));
+      const items = records
+        .slice(i, i + 25)
+        .map((Item) => ({ PutRequest: { Item: { ...Item, version: 1, updatedAt: T } } }));
       await stack.clients.doc.send(new BatchWriteCommand({ RequestItems: { [stack.config.suppressionTable]: items } }));
     }
 
     app = mkdtempSync(join(tmpdir(), 'ratchet-app-'));
-    const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', app], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{ filename: string; files: Array<{ path: string }> }>;
-    expect(packed!.files.map((f) => f.path)).toEqual(expect.arrayContaining(['dist/client/index.js', 'dist/client/types/client/index.d.ts', 'package.json']));
+    const [packed] = JSON.parse(
+      execFileSync('npm', ['pack', '--json', '--pack-destination', app], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    ) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    expect(packed!.files.map((f) => f.path)).toEqual(
+      expect.arrayContaining(['dist/client/index.js', 'dist/client/types/client/index.d.ts', 'package.json']),
+    );
     mkdirSync(join(app, 'node_modules', '@aws-sdk'), { recursive: true });
     execFileSync('tar', ['-xzf', join(app, packed!.filename), '-C', join(app, 'node_modules')]);
     renameSync(join(app, 'node_modules', 'package'), join(app, 'node_modules', 'ratchet'));
-    symlinkSync(realpathSync(join(ROOT, 'node_modules', '@aws-sdk', 'client-dynamodb')), join(app, 'node_modules', '@aws-sdk', 'client-dynamodb'));
+    symlinkSync(
+      realpathSync(join(ROOT, 'node_modules', '@aws-sdk', 'client-dynamodb')),
+      join(app, 'node_modules', '@aws-sdk', 'client-dynamodb'),
+    );
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'sender', private: true, type: 'module' }));
   }, 240_000);
   afterAll(async () => {
@@ -72,7 +103,12 @@ describe('ratchet/client as an installed package', () => {
     const { stdout: out } = await promisify(execFile)(process.execPath, ['check.mjs'], {
       cwd: app,
       encoding: 'utf8',
-      env: { PATH: process.env.PATH, SUPPRESSION_TABLE: stack.config.suppressionTable, DYNAMODB_ENDPOINT: stack.config.dynamoEndpoint, AWS_REGION: 'us-east-1' },
+      env: {
+        PATH: process.env.PATH,
+        SUPPRESSION_TABLE: stack.config.suppressionTable,
+        DYNAMODB_ENDPOINT: stack.config.dynamoEndpoint,
+        AWS_REGION: 'us-east-1',
+      },
     });
     return JSON.parse(out);
   }
@@ -105,12 +141,19 @@ describe('ratchet/client as an installed package', () => {
       unsubTransactional: false,
       unsubNewsletter: true,
       unknown: false,
-      record: { email: 'topic@example.com', status: 'active', transactionalStatus: 'active', topics: { newsletter: { status: 'unsubscribed' } } },
+      record: {
+        email: 'topic@example.com',
+        status: 'active',
+        transactionalStatus: 'active',
+        topics: { newsletter: { status: 'unsubscribed' } },
+      },
     });
   });
 
   it('filters a batch of 1,000 addresses (plus duplicates and invalid ones) exactly', async () => {
-    const emails = Array.from({ length: 1000 }, (_, i) => (i % 2 === 0 ? `USER${i}@example.com ` : `user${i}@example.com`));
+    const emails = Array.from({ length: 1000 }, (_, i) =>
+      i % 2 === 0 ? `USER${i}@example.com ` : `user${i}@example.com`,
+    );
     const result = (await runInApp(`
       import { filterSendable } from 'ratchet/client';
       const emails = ${JSON.stringify([...emails, 'user1@example.com', 'not an address'])};
@@ -119,16 +162,24 @@ describe('ratchet/client as an installed package', () => {
         transactional: await filterSendable(emails, { transactional: true }),
       }));
     `)) as Record<string, { sendable: string[]; suppressed: Array<{ email: string; reason: string }> }>;
-    const expectNewsletter = (i: number) => (i % 13 === 0 ? 'complaint' : i % 7 === 0 ? 'unsubscribe' : i % 11 === 0 ? 'topic_unsubscribed' : undefined);
+    const expectNewsletter = (i: number) =>
+      i % 13 === 0 ? 'complaint' : i % 7 === 0 ? 'unsubscribe' : i % 11 === 0 ? 'topic_unsubscribed' : undefined;
     const expectTransactional = (i: number) => (i % 13 === 0 ? 'complaint' : undefined);
-    for (const [name, rule] of [['newsletter', expectNewsletter], ['transactional', expectTransactional]] as const) {
+    for (const [name, rule] of [
+      ['newsletter', expectNewsletter],
+      ['transactional', expectTransactional],
+    ] as const) {
       const got = result[name]!;
       const wantSuppressed = Array.from({ length: 1000 }, (_, i) => i).filter((i) => rule(i) !== undefined);
       expect(got.suppressed).toEqual([
         ...wantSuppressed.map((i) => ({ email: `user${i}@example.com`, reason: rule(i) })),
         { email: 'not an address', reason: 'invalid_address' },
       ]);
-      expect(got.sendable).toEqual(Array.from({ length: 1000 }, (_, i) => i).filter((i) => rule(i) === undefined).map((i) => `user${i}@example.com`));
+      expect(got.sendable).toEqual(
+        Array.from({ length: 1000 }, (_, i) => i)
+          .filter((i) => rule(i) === undefined)
+          .map((i) => `user${i}@example.com`),
+      );
     }
   });
 
@@ -142,7 +193,24 @@ describe('ratchet/client as an installed package', () => {
        await isSuppressed('a@example.com', { category: 'x' });
        export { r, b };`,
     );
-    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['send.ts'] }));
-    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', app], { cwd: app, encoding: 'utf8' });
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ['send.ts'],
+      }),
+    );
+    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', app], {
+      cwd: app,
+      encoding: 'utf8',
+    });
   });
 });

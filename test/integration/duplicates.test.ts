@@ -1,8 +1,8 @@
 /** At-least-once delivery in, exactly-once effect out: duplicates and concurrency on the real stack. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoSuppressionStore } from '../../lambdas/adapters/dynamodb-suppressions.js';
-import { applyEvent } from '../../lambdas/core/suppression/index.js';
 import type { NormalizedEvent } from '../../lambdas/core/event.js';
+import { applyEvent } from '../../lambdas/core/suppression/index.js';
 import { startTestStack, type TestStack } from './harness.js';
 
 describe('duplicates and concurrency', () => {
@@ -47,7 +47,15 @@ describe('duplicates and concurrency', () => {
   it('50 concurrent events for one recipient give the same record as applying them in order', async () => {
     const email = 'contended@example.com';
     const base = Date.UTC(2026, 0, 1);
-    const kinds = ['soft_bounce', 'delivered', 'soft_bounce', 'complaint', 'unsubscribe', 'hard_bounce', 'delivered'] as const;
+    const kinds = [
+      'soft_bounce',
+      'delivered',
+      'soft_bounce',
+      'complaint',
+      'unsubscribe',
+      'hard_bounce',
+      'delivered',
+    ] as const;
     const events: NormalizedEvent[] = Array.from({ length: 50 }, (_, i) => ({
       provider: 'generic',
       eventId: `contended-${i}`,
@@ -55,7 +63,8 @@ describe('duplicates and concurrency', () => {
       kind: kinds[i % kinds.length]!,
       // Deliveries are dated before every soft bounce, so the one documented order-dependence (a
       // crossed soft-bounce limit stays crossed) cannot make "in order" ambiguous.
-      occurredAt: kinds[i % kinds.length] === 'delivered' ? base + i * 1_000 : base + 3_600_000 + ((i * 7919) % 50) * 60_000,
+      occurredAt:
+        kinds[i % kinds.length] === 'delivered' ? base + i * 1_000 : base + 3_600_000 + ((i * 7919) % 50) * 60_000,
       detail: {},
       raw: '{}',
     }));
@@ -68,7 +77,15 @@ describe('duplicates and concurrency', () => {
     let sequential: ReturnType<typeof applyEvent>['record'] | undefined;
     for (const e of events) sequential = applyEvent(sequential, e).record;
     // The sync outbox attributes count writes that moved the sync projection, which depends on the interleaving, like version.
-    const { version, updatedAt, schemaVersion: _s, syncChange: _c, syncPending: _p, syncDue: _d, ...stored } = (await stack.record(email))!;
+    const {
+      version,
+      updatedAt,
+      schemaVersion: _s,
+      syncChange: _c,
+      syncPending: _p,
+      syncDue: _d,
+      ...stored
+    } = (await stack.record(email))!;
     expect(version).toBeGreaterThan(0);
     expect(stored).toEqual(sequential);
   });

@@ -27,7 +27,12 @@ describe('end to end, fresh process', () => {
       await stack.drain();
       const record = await stack.record(email);
       expect(record).toMatchObject({ email, status: 'suppressed', reason: 'hard_bounce' });
-      expect(await isSuppressed(email.toUpperCase(), { client: stack.clients.doc, tableName: stack.config.suppressionTable })).toBe(true);
+      expect(
+        await isSuppressed(email.toUpperCase(), {
+          client: stack.clients.doc,
+          tableName: stack.config.suppressionTable,
+        }),
+      ).toBe(true);
     });
 
     it(`${provider}: a delivery to an address with no record writes nothing; after a soft bounce it is recorded`, async () => {
@@ -35,7 +40,9 @@ describe('end to end, fresh process', () => {
       expect((await stack.post(provider, stack.sign(provider, 'delivered', email))).status).toBe(200);
       await stack.drain();
       expect(await stack.record(email)).toBeUndefined();
-      expect(await isSuppressed(email, { client: stack.clients.doc, tableName: stack.config.suppressionTable })).toBe(false);
+      expect(await isSuppressed(email, { client: stack.clients.doc, tableName: stack.config.suppressionTable })).toBe(
+        false,
+      );
       const now = Date.now();
       expect((await stack.post(provider, stack.sign(provider, 'soft_bounce', email, now - 60_000))).status).toBe(200);
       await stack.drain();

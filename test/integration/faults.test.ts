@@ -4,8 +4,8 @@
  */
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { EventQueue, QueuedEvent } from '../../lambdas/core/pipeline/ports.js';
 import { SqsEventQueue } from '../../lambdas/adapters/sqs-queue.js';
+import type { EventQueue, QueuedEvent } from '../../lambdas/core/pipeline/ports.js';
 import { injectFault, startTestStack, type TestStack } from './harness.js';
 
 /** A queue that can be made to "crash": the process dies before the send, or right after it (before the put). */
@@ -31,13 +31,19 @@ describe('faults', () => {
     queue.crash = 'no';
   });
 
-  const inbox = (input: any) => input.TableName === stack.config.inboxTable && String(input.Item?.pk ?? '').includes('#');
+  const inbox = (input: any) =>
+    input.TableName === stack.config.inboxTable && String(input.Item?.pk ?? '').includes('#');
   const suppressionPut = (email: string) => (input: any) =>
     input.TableName === stack.config.suppressionTable && input.Item?.email === email;
   const rowsFor = async (email: string) => (await stack.inboxRows()).filter((r) => r.event.recipient === email);
   const crashedPost = (provider: string, request: { headers: Record<string, string>; body: string }) =>
     expect(
-      fetch(`${stack.url}/webhooks/${provider}`, { method: 'POST', headers: request.headers, body: request.body, signal: AbortSignal.timeout(500) }),
+      fetch(`${stack.url}/webhooks/${provider}`, {
+        method: 'POST',
+        headers: request.headers,
+        body: request.body,
+        signal: AbortSignal.timeout(500),
+      }),
     ).rejects.toThrow();
 
   it('the put fails after the send: 503; the queued event is applied without its row, and the retry stores the row', async () => {
@@ -106,8 +112,13 @@ describe('faults', () => {
 
   it('the consumer throws mid-batch: only the failed record is retried, and it is applied', async () => {
     const emails = Array.from({ length: 5 }, (_, i) => `batch-${i}@example.com`);
-    for (const email of emails) expect((await stack.post('generic', stack.sign('generic', 'complaint', email))).status).toBe(200);
-    const fault = injectFault(stack.clients.doc, { command: 'PutItemCommand', times: 1, when: suppressionPut(emails[2]!) });
+    for (const email of emails)
+      expect((await stack.post('generic', stack.sign('generic', 'complaint', email))).status).toBe(200);
+    const fault = injectFault(stack.clients.doc, {
+      command: 'PutItemCommand',
+      times: 1,
+      when: suppressionPut(emails[2]!),
+    });
     const handled = await stack.drain();
     fault.remove();
     expect(fault.hits).toBe(1);
@@ -122,8 +133,16 @@ describe('faults', () => {
     await stack.drain();
     await stack.post('sendgrid', stack.sign('sendgrid', 'complaint', email));
     const conflict = () =>
-      Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException', $fault: 'client' });
-    const fault = injectFault(stack.clients.doc, { command: 'PutItemCommand', times: 3, when: suppressionPut(email), error: conflict });
+      Object.assign(new Error('The conditional request failed'), {
+        name: 'ConditionalCheckFailedException',
+        $fault: 'client',
+      });
+    const fault = injectFault(stack.clients.doc, {
+      command: 'PutItemCommand',
+      times: 3,
+      when: suppressionPut(email),
+      error: conflict,
+    });
     await stack.drain();
     fault.remove();
     expect(fault.hits).toBe(3);
@@ -132,7 +151,9 @@ describe('faults', () => {
   });
 
   it('a poison message goes to the DLQ after maxReceiveCount receives, and nothing else is affected', async () => {
-    await stack.clients.sqs.send(new SendMessageCommand({ QueueUrl: stack.queues.queueUrl, MessageBody: '{"not":"an event"}' }));
+    await stack.clients.sqs.send(
+      new SendMessageCommand({ QueueUrl: stack.queues.queueUrl, MessageBody: '{"not":"an event"}' }),
+    );
     await stack.drain();
     expect((await stack.queueDepth()).dlq).toBe(1);
   });

@@ -6,13 +6,13 @@
  */
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { ActionableKind } from '../../lambdas/core/event.js';
 import { readInboxRow } from '../../lambdas/adapters/inbox-schema.js';
+import type { ActionableKind } from '../../lambdas/core/event.js';
 import type { Log } from '../../lambdas/core/pipeline/ports.js';
 import { ratchetCommand } from '../../lib/cli/ratchet.js';
 import { findDemoSigner } from '../../lib/demo/index.js';
 import type { SignedDemoRequest } from '../../lib/demo/types.js';
-import { startLocalStack, type LocalStack, type LocalStackOptions } from '../support/local-stack.js';
+import { type LocalStack, type LocalStackOptions, startLocalStack } from '../support/local-stack.js';
 
 export interface LogLine {
   level: 'info' | 'warn' | 'error';
@@ -33,7 +33,10 @@ export function captureLog(): Log & { lines: LogLine[] } {
 
 export interface TestStack extends LocalStack {
   log: ReturnType<typeof captureLog>;
-  post(provider: string, request: SignedDemoRequest | { headers: Record<string, string>; body: string | Buffer }): Promise<{ status: number; body: any }>;
+  post(
+    provider: string,
+    request: SignedDemoRequest | { headers: Record<string, string>; body: string | Buffer },
+  ): Promise<{ status: number; body: any }>;
   sign(provider: string, kind: ActionableKind, email: string, nowMs?: number): SignedDemoRequest;
   /** Polls until the queue is empty and nothing is in flight. */
   drain(): Promise<number>;
@@ -85,7 +88,9 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
     async sendToFeed(...bodies) {
       const ids: string[] = [];
       for (const body of bodies) {
-        const sent = await local.clients.sqs.send(new SendMessageCommand({ QueueUrl: local.queues.sesQueueUrl, MessageBody: body }));
+        const sent = await local.clients.sqs.send(
+          new SendMessageCommand({ QueueUrl: local.queues.sesQueueUrl, MessageBody: body }),
+        );
         ids.push(sent.MessageId!);
       }
       return ids;
@@ -139,10 +144,17 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
 }
 
 /** `ratchet <argv>` in this process with exactly `env`, its output captured (no progress line). */
-export async function ratchet(env: Record<string, string>, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+export async function ratchet(
+  env: Record<string, string>,
+  ...argv: string[]
+): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await ratchetCommand(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l), progressTty: false });
+  const code = await ratchetCommand(argv, env, {
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+    progressTty: false,
+  });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -155,9 +167,19 @@ export function injectFault(
   const state = { hits: 0, remove: () => void client.middlewareStack.remove(name) };
   client.middlewareStack.add(
     (next: (args: any) => Promise<any>, context: { commandName?: string }) => async (args: { input: any }) => {
-      if (context.commandName === options.command && state.hits < options.times && (options.when?.(args.input) ?? true)) {
+      if (
+        context.commandName === options.command &&
+        state.hits < options.times &&
+        (options.when?.(args.input) ?? true)
+      ) {
         state.hits++;
-        throw options.error?.() ?? Object.assign(new Error(`injected ${options.command} failure`), { name: 'InternalServerError', $fault: 'server' });
+        throw (
+          options.error?.() ??
+          Object.assign(new Error(`injected ${options.command} failure`), {
+            name: 'InternalServerError',
+            $fault: 'server',
+          })
+        );
       }
       return next(args);
     },

@@ -8,9 +8,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/aws-clients.js';
 import { DynamoSuppressionStore } from '../../lambdas/adapters/dynamodb-suppressions.js';
 import type { NormalizedEvent } from '../../lambdas/core/event.js';
-import { applyEvent, importEntry, reactivate, type ImportedEntry, type SuppressionRecord } from '../../lambdas/core/suppression/index.js';
+import {
+  applyEvent,
+  type ImportedEntry,
+  importEntry,
+  reactivate,
+  type SuppressionRecord,
+} from '../../lambdas/core/suppression/index.js';
 import { ensureTables } from '../../lib/local/bootstrap.js';
-import { startDynamo, type Emulator } from '../../lib/local/emulators.js';
+import { type Emulator, startDynamo } from '../../lib/local/emulators.js';
 
 const T0 = Date.UTC(2025, 0, 1);
 const DAY = 86_400_000;
@@ -49,7 +55,11 @@ describe('DynamoSuppressionStore.importEntry on dynalite', () => {
   });
   beforeEach(async () => {
     const names = { inbox: `inbox-${++table}`, suppression: `suppressions-${table}` };
-    const client = new DynamoDBClient({ region: 'us-east-1', endpoint: dynamo.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const client = new DynamoDBClient({
+      region: 'us-east-1',
+      endpoint: dynamo.endpoint,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     await ensureTables(client, names);
     client.destroy();
     store = new DynamoSuppressionStore(doc, names.suppression, undefined, { now: () => T0 + 10 * DAY });
@@ -59,10 +69,26 @@ describe('DynamoSuppressionStore.importEntry on dynalite', () => {
   const stored = async (email: string) => {
     const item = (await store.get(email))!;
     // The sync outbox attributes (syncChange, syncPending, syncDue, sync) are the adapter's, like version.
-    const { version, updatedAt, syncChange: _c, syncPending: _p, syncDue: _d, sync: _s, schemaVersion: _v, ...record } = item as typeof item & Record<string, unknown>;
+    const {
+      version,
+      updatedAt,
+      syncChange: _c,
+      syncPending: _p,
+      syncDue: _d,
+      sync: _s,
+      schemaVersion: _v,
+      ...record
+    } = item as typeof item & Record<string, unknown>;
     return { version, updatedAt, record: record as SuppressionRecord };
   };
-  const complaint = (email: string, at: number): Omit<NormalizedEvent, 'raw'> => ({ provider: 'generic', eventId: `c-${at}`, recipient: email, kind: 'complaint', occurredAt: at, detail: {} });
+  const complaint = (email: string, at: number): Omit<NormalizedEvent, 'raw'> => ({
+    provider: 'generic',
+    eventId: `c-${at}`,
+    recipient: email,
+    kind: 'complaint',
+    occurredAt: at,
+    detail: {},
+  });
 
   it('a new address: one conditional PutItem, no read, version 1', async () => {
     const result = await store.importEntry(' New@Example.com ', entry());
@@ -91,8 +117,14 @@ describe('DynamoSuppressionStore.importEntry on dynalite', () => {
     expect(sent).toEqual(['PutItemCommand', 'GetItemCommand', 'PutItemCommand']);
     const after = await stored(email);
     expect(after.version).toBe(2);
-    expect(after.record).toEqual(importEntry(before, email, entry({ kind: 'unsubscribe', occurredAt: T0 + DAY })).record);
-    expect(after.record).toMatchObject({ status: 'suppressed', reason: 'complaint', reasons: ['complaint', 'unsubscribe'] });
+    expect(after.record).toEqual(
+      importEntry(before, email, entry({ kind: 'unsubscribe', occurredAt: T0 + DAY })).record,
+    );
+    expect(after.record).toMatchObject({
+      status: 'suppressed',
+      reason: 'complaint',
+      reasons: ['complaint', 'unsubscribe'],
+    });
     expect(result.record).toEqual(after.record);
   });
 
@@ -119,7 +151,11 @@ describe('DynamoSuppressionStore.importEntry on dynalite', () => {
   it('an entry dated before a reactivation does not re-suppress: the record equals the pure merge', async () => {
     const email = 'audit@example.com';
     const suppressed = importEntry(undefined, email, entry()).record;
-    const expected = importEntry(reactivate(suppressed, { actor: 'ops', reason: 'ok', at: T0 + DAY }).record, email, entry({ entryId: 'old', occurredAt: T0 }));
+    const expected = importEntry(
+      reactivate(suppressed, { actor: 'ops', reason: 'ok', at: T0 + DAY }).record,
+      email,
+      entry({ entryId: 'old', occurredAt: T0 }),
+    );
     await store.importEntry(email, entry());
     await store.reactivate(email, { actor: 'ops', reason: 'ok', at: T0 + DAY });
     await store.importEntry(email, entry({ entryId: 'old', occurredAt: T0 }));

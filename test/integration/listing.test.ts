@@ -19,7 +19,10 @@ const event = (provider: string, id: string, kind: NormalizedEvent['kind'] = 'co
 });
 
 type Listed = Awaited<ReturnType<DynamoSuppressionStore['get']>> & {};
-async function collect(store: DynamoSuppressionStore, options: Parameters<DynamoSuppressionStore['scan']>[0]): Promise<Listed[]> {
+async function collect(
+  store: DynamoSuppressionStore,
+  options: Parameters<DynamoSuppressionStore['scan']>[0],
+): Promise<Listed[]> {
   const out: Listed[] = [];
   await store.scan(options, (records) => void out.push(...records));
   return out;
@@ -37,17 +40,30 @@ describe('listing through the adapters', () => {
   afterAll(() => stack?.stop());
 
   it('the suppression store lists records, by status, and in parallel segments that add up to the whole', async () => {
-    for (let i = 0; i < 12; i++) await suppressions.apply(event('generic', `s${i}`, i % 3 === 0 ? 'soft_bounce' : 'hard_bounce'));
+    for (let i = 0; i < 12; i++)
+      await suppressions.apply(event('generic', `s${i}`, i % 3 === 0 ? 'soft_bounce' : 'hard_bounce'));
 
     const all = await collect(suppressions, {});
     expect(all.map((r) => r.email).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `s${i}@example.com`).sort());
     expect(all.every((r) => typeof r.version === 'number')).toBe(true);
     const suppressed = await collect(suppressions, { status: 'suppressed' });
-    expect(suppressed.map((r) => r.email).sort()).toEqual(all.filter((r) => r.status === 'suppressed').map((r) => r.email).sort());
+    expect(suppressed.map((r) => r.email).sort()).toEqual(
+      all
+        .filter((r) => r.status === 'suppressed')
+        .map((r) => r.email)
+        .sort(),
+    );
     expect(suppressed).toHaveLength(8);
-    expect((await collect(suppressions, { status: 'active' })).map((r) => r.status)).toEqual(['active', 'active', 'active', 'active']);
+    expect((await collect(suppressions, { status: 'active' })).map((r) => r.status)).toEqual([
+      'active',
+      'active',
+      'active',
+      'active',
+    ]);
 
     // Three parallel segments: every record exactly once.
-    expect((await collect(suppressions, { segments: 3 })).map((r) => r.email).sort()).toEqual(all.map((r) => r.email).sort());
+    expect((await collect(suppressions, { segments: 3 })).map((r) => r.email).sort()).toEqual(
+      all.map((r) => r.email).sort(),
+    );
   });
 });

@@ -17,9 +17,12 @@ describe('a poison message on the local stack', () => {
   afterAll(() => stack?.stop());
 
   it('reaches the DLQ within a minute, each failure logged with its error and message id', async () => {
-    const sent = await stack.clients.sqs.send(new SendMessageCommand({ QueueUrl: stack.queues.queueUrl, MessageBody: '{"not":"an event"}' }));
+    const sent = await stack.clients.sqs.send(
+      new SendMessageCommand({ QueueUrl: stack.queues.queueUrl, MessageBody: '{"not":"an event"}' }),
+    );
     const started = Date.now();
-    while ((await stack.queueDepth()).dlq === 0 && Date.now() - started < 60_000) await new Promise((r) => setTimeout(r, 500));
+    while ((await stack.queueDepth()).dlq === 0 && Date.now() - started < 60_000)
+      await new Promise((r) => setTimeout(r, 500));
     expect((await stack.queueDepth()).dlq).toBe(1);
     expect(Date.now() - started).toBeLessThan(60_000);
     const failures = stack.log.lines.filter((l) => l.message === 'record failed');

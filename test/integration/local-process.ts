@@ -3,7 +3,7 @@
  * that need the real entry point: exit codes, one-line failures, sockets of the process itself.
  * `node --import tsx` keeps the runtime in the child itself (the tsx CLI would add a second process).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -32,10 +32,20 @@ export function tempDataDir(): string {
 export function spawnLocal(options: { env?: Record<string, string>; dataDir?: string } = {}): LocalProcess {
   const dataDir = options.dataDir ?? tempDataDir();
   const ownsDir = options.dataDir === undefined;
-  const env: Record<string, string | undefined> = { ...process.env, PORT: '0', ...options.env, RATCHET_DATA_DIR: dataDir };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: '0',
+    ...options.env,
+    RATCHET_DATA_DIR: dataDir,
+  };
   // Provider variables from the developer's shell must not leak into these tests.
-  for (const { credentialsVariable } of PROVIDERS) if (!options.env?.[credentialsVariable]) delete env[credentialsVariable];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const { credentialsVariable } of PROVIDERS)
+    if (!options.env?.[credentialsVariable]) delete env[credentialsVariable];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -45,7 +55,9 @@ export function spawnLocal(options: { env?: Record<string, string>; dataDir?: st
   const within = <T>(promise: Promise<T>, ms: number, what: string) =>
     Promise.race([
       promise,
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} timed out\nstdout:${out}\nstderr:${err}`)), ms).unref()),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`${what} timed out\nstdout:${out}\nstderr:${err}`)), ms).unref(),
+      ),
     ]);
 
   return {

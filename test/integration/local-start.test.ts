@@ -3,15 +3,18 @@
  * child process and checks the exit code and the exact line an operator would read.
  */
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockPath } from '../../lib/local/lock.js';
 import { readState } from '../../lib/local/state.js';
-import { spawnLocal, type LocalProcess } from './local-process.js';
+import { type LocalProcess, spawnLocal } from './local-process.js';
 
 /** Runs a start that must fail, and returns its stderr lines. */
-async function failedStart(env: Record<string, string>, dataDir?: string): Promise<{ code: number; lines: string[]; stdout: string }> {
+async function failedStart(
+  env: Record<string, string>,
+  dataDir?: string,
+): Promise<{ code: number; lines: string[]; stdout: string }> {
   const local = spawnLocal({ env, dataDir });
   try {
     const code = await local.exited();
@@ -42,7 +45,9 @@ describe('a second npm start on the same data directory', () => {
     // The SES feed and its dead-letter queue, for `send --via queue` and `ses redrive`.
     expect(sesQueueUrl).toMatch(/^http:\/\/\S*127\.0\.0\.1:\d+\/.*ratchet-ses-notifications$/);
     expect(sesDeadLetterUrl).toMatch(/ratchet-ses-dead-letters$/);
-    expect(first.stdout()).toContain(`ses feed: ${sesQueueUrl} (npx ratchet-send ses <kind> <email> --via queue); dead letters: ${sesDeadLetterUrl}`);
+    expect(first.stdout()).toContain(
+      `ses feed: ${sesQueueUrl} (npx ratchet-send ses <kind> <email> --via queue); dead letters: ${sesDeadLetterUrl}`,
+    );
     const second = await failedStart({}, first.dataDir);
     expect(second.code).toBe(1);
     expect(second.lines).toEqual([`npm start: another Ratchet is running (pid ${first.child.pid}, port ${port})`]);
@@ -59,7 +64,9 @@ describe('bad variables and ports', () => {
   it('PORT=abc exits 1 with one line naming PORT', async () => {
     const result = await failedStart({ PORT: 'abc' });
     expect(result.code).toBe(1);
-    expect(result.lines).toEqual(['npm start: PORT must be a whole number from 0 to 65535 (0 picks a free port), got "abc"']);
+    expect(result.lines).toEqual([
+      'npm start: PORT must be a whole number from 0 to 65535 (0 picks a free port), got "abc"',
+    ]);
   });
 
   it('other bad variables: one line each, naming the variable, all at once', async () => {

@@ -7,9 +7,9 @@ import { connect, createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLoopbackAddress, loopbackPort } from '../../lib/local/emulators.js';
-import { readState, type LocalState } from '../../lib/local/state.js';
+import { type LocalState, readState } from '../../lib/local/state.js';
 import { startTestStack, type TestStack } from './harness.js';
-import { spawnLocal, type LocalProcess } from './local-process.js';
+import { type LocalProcess, spawnLocal } from './local-process.js';
 
 interface Listener {
   address: string;
@@ -44,12 +44,17 @@ function decodeAddress(hex: string): string {
   const words = hex.match(/.{8}/g)!.map((w) => Buffer.from(w, 'hex').reverse());
   if (words.length === 1) return [...words[0]!].join('.');
   const bytes = Buffer.concat(words);
-  if (bytes.subarray(0, 12).equals(Buffer.from('00000000000000000000ffff', 'hex'))) return `::ffff:${[...bytes.subarray(12)].join('.')}`;
-  const groups = bytes.toString('hex').match(/.{4}/g)!.map((g) => g.replace(/^0+(?=.)/, ''));
+  if (bytes.subarray(0, 12).equals(Buffer.from('00000000000000000000ffff', 'hex')))
+    return `::ffff:${[...bytes.subarray(12)].join('.')}`;
+  const groups = bytes
+    .toString('hex')
+    .match(/.{4}/g)!
+    .map((g) => g.replace(/^0+(?=.)/, ''));
   return groups.join(':').replace(/(^|:)0(:0)+(:|$)/, '::');
 }
 
-const isLoopback = (address: string) => /^(::ffff:)?127\./.test(address) || address === '::1' || address === '0:0:0:0:0:0:0:1';
+const isLoopback = (address: string) =>
+  /^(::ffff:)?127\./.test(address) || address === '::1' || address === '0:0:0:0:0:0:0:1';
 
 /** Addresses of this machine that another machine could use (link-local IPv6 needs a zone; skipped). */
 function externalAddresses(): string[] {
@@ -104,23 +109,28 @@ describe('npm start listens on loopback only', () => {
     const listeners = listeningSockets(local.child.pid!);
     const ports = listeners.map((l) => l.port).sort();
     // The three embedded services, found by their ports: proves the scan sees what it must judge.
-    expect(ports).toEqual(expect.arrayContaining([state.port, portOf(state.dynamoEndpoint), portOf(state.sqsEndpoint)].sort()));
+    expect(ports).toEqual(
+      expect.arrayContaining([state.port, portOf(state.dynamoEndpoint), portOf(state.sqsEndpoint)].sort()),
+    );
     expect(listeners.filter((l) => !isLoopback(l.address))).toEqual([]);
   });
 
-  it.skipIf(external.length === 0)(`refuses connections through this machine's other addresses (${external.join(', ') || 'none: skipped'})`, async () => {
-    for (const [name, port] of [
-      ['HTTP front', state.port],
-      ['dynalite', portOf(state.dynamoEndpoint)],
-      ['fauxqs', portOf(state.sqsEndpoint)],
-    ] as const) {
-      // Reachable on loopback, so a refusal below is about the address, not a dead service.
-      expect(await tryConnect('127.0.0.1', port), `${name} on loopback`).toBe('connected');
-      for (const address of external) {
-        expect(await tryConnect(address, port), `${name} via ${address}:${port}`).toBe('ECONNREFUSED');
+  it.skipIf(external.length === 0)(
+    `refuses connections through this machine's other addresses (${external.join(', ') || 'none: skipped'})`,
+    async () => {
+      for (const [name, port] of [
+        ['HTTP front', state.port],
+        ['dynalite', portOf(state.dynamoEndpoint)],
+        ['fauxqs', portOf(state.sqsEndpoint)],
+      ] as const) {
+        // Reachable on loopback, so a refusal below is about the address, not a dead service.
+        expect(await tryConnect('127.0.0.1', port), `${name} on loopback`).toBe('connected');
+        for (const address of external) {
+          expect(await tryConnect(address, port), `${name} via ${address}:${port}`).toBe('ECONNREFUSED');
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 describe('the integration harness starts the same loopback-only services', () => {
@@ -134,15 +144,18 @@ describe('the integration harness starts the same loopback-only services', () =>
     const ports = [stack.port, portOf(stack.config.dynamoEndpoint!), portOf(stack.config.sqsEndpoint!)];
     for (const port of ports) {
       expect(await tryConnect('127.0.0.1', port)).toBe('connected');
-      for (const address of external) expect(await tryConnect(address, port), `${address}:${port}`).toBe('ECONNREFUSED');
+      for (const address of external)
+        expect(await tryConnect(address, port), `${address}:${port}`).toBe('ECONNREFUSED');
     }
   });
 });
 
 describe('the bind check behind every embedded listener', () => {
   it('recognises loopback addresses only', () => {
-    for (const address of ['127.0.0.1', '127.255.0.9', '::1', '::ffff:127.0.0.1']) expect(isLoopbackAddress(address), address).toBe(true);
-    for (const address of ['0.0.0.0', '::', '192.0.2.2', 'fd00::2', '::ffff:10.0.0.1', '128.0.0.1']) expect(isLoopbackAddress(address), address).toBe(false);
+    for (const address of ['127.0.0.1', '127.255.0.9', '::1', '::ffff:127.0.0.1'])
+      expect(isLoopbackAddress(address), address).toBe(true);
+    for (const address of ['0.0.0.0', '::', '192.0.2.2', 'fd00::2', '::ffff:10.0.0.1', '128.0.0.1'])
+      expect(isLoopbackAddress(address), address).toBe(false);
   });
 
   it('closes and refuses a server that ended up on the wildcard address', async () => {

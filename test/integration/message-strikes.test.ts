@@ -7,9 +7,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoSigningCertUrl, signSnsMessage, snsHttpRequest } from '../../lib/demo/ses.js';
-import { sendgridBatchBody, signSendgridBody } from '../../lib/demo/sendgrid.js';
 import { signMailgun } from '../../lib/demo/mailgun.js';
+import { sendgridBatchBody, signSendgridBody } from '../../lib/demo/sendgrid.js';
+import { demoSigningCertUrl, signSnsMessage, snsHttpRequest } from '../../lib/demo/ses.js';
 import { startTestStack, type TestStack } from './harness.js';
 
 const GENUINE = new URL('../fixtures/genuine/', import.meta.url);
@@ -23,7 +23,8 @@ describe('the soft-bounce budget counts messages, and copies under new ids are o
   });
   afterAll(() => stack?.stop());
 
-  const rowsFor = async (email: string) => (await stack.inboxRows()).filter((row) => row.events.some((e: { recipient: string }) => e.recipient === email));
+  const rowsFor = async (email: string) =>
+    (await stack.inboxRows()).filter((row) => row.events.some((e: { recipient: string }) => e.recipient === email));
 
   describe('Mailgun (Symfony temporary-failure fixture)', () => {
     const TEMPORARY = genuine('mailgun/symfony-temporary-failure.json')['event-data'];
@@ -36,7 +37,10 @@ describe('the soft-bounce budget counts messages, and copies under new ids are o
       data.envelope.targets = email;
       data['delivery-status']['attempt-no'] = attempt;
       data.message.headers['message-id'] = messageId;
-      const body = JSON.stringify({ signature: signMailgun(stack.demo['mailgun']!.signingSecret, Date.now()), 'event-data': data });
+      const body = JSON.stringify({
+        signature: signMailgun(stack.demo['mailgun']!.signingSecret, Date.now()),
+        'event-data': data,
+      });
       const response = await stack.post('mailgun', { headers: { 'content-type': 'application/json' }, body });
       expect(response).toMatchObject({ status: 200, body: { admitted: 1 } });
     }
@@ -44,36 +48,63 @@ describe('the soft-bounce budget counts messages, and copies under new ids are o
     it('five temporary failures of one message (greylisting): five rows, one strike, still active', async () => {
       const email = 'greylisted@example.com';
       const start = Date.now() - 2 * 60 * MINUTE;
-      for (const [i, minutes] of [0, 10, 20, 35, 65].entries()) await postAttempt(email, '20260101.greylisted@mg.example.com', i + 1, start + minutes * MINUTE);
+      for (const [i, minutes] of [0, 10, 20, 35, 65].entries())
+        await postAttempt(email, '20260101.greylisted@mg.example.com', i + 1, start + minutes * MINUTE);
       await stack.drain();
       expect(await rowsFor(email)).toHaveLength(5);
       const record = await stack.record(email);
       expect(record).toMatchObject({ status: 'active', reasons: [] });
-      expect(Object.values(record!.softBounces).map((e: any) => e.messageId)).toEqual(Array(5).fill('20260101.greylisted@mg.example.com'));
+      expect(Object.values(record!.softBounces).map((e: any) => e.messageId)).toEqual(
+        Array(5).fill('20260101.greylisted@mg.example.com'),
+      );
     });
 
     it('three messages that each soft-bounce once: suppressed with soft_bounce_limit', async () => {
       const email = 'three-messages@example.com';
       const start = Date.now() - 3 * 60 * MINUTE;
-      for (const [i, id] of ['a', 'b', 'c'].entries()) await postAttempt(email, `20260101.${id}@mg.example.com`, 1, start + i * MINUTE);
+      for (const [i, id] of ['a', 'b', 'c'].entries())
+        await postAttempt(email, `20260101.${id}@mg.example.com`, 1, start + i * MINUTE);
       await stack.drain();
-      expect(await stack.record(email)).toMatchObject({ status: 'suppressed', reasons: ['soft_bounce_limit'], softBounceLimitAt: start });
+      expect(await stack.record(email)).toMatchObject({
+        status: 'suppressed',
+        reasons: ['soft_bounce_limit'],
+        softBounceLimitAt: start,
+      });
     });
   });
 
   describe("SendGrid (the documented event examples, SendGrid's batch framing)", () => {
     // Every documented example but `delivered`: a delivery to an address without a record yet is not
     // written (write-policy.ts), so whether it lands depends on the order the consumer meets the batch.
-    const DOCS = ['dropped', 'bounce', 'spamreport', 'unsubscribe', 'group-unsubscribe', 'group-resubscribe', 'open', 'processed'];
+    const DOCS = [
+      'dropped',
+      'bounce',
+      'spamreport',
+      'unsubscribe',
+      'group-unsubscribe',
+      'group-resubscribe',
+      'open',
+      'processed',
+    ];
 
     function batch(email: string, eventIds: (i: number) => string): string {
-      const elements = DOCS.map((name, i) => ({ ...genuine(`sendgrid/docs-${name}.json`)[0], email, sg_event_id: eventIds(i) }));
+      const elements = DOCS.map((name, i) => ({
+        ...genuine(`sendgrid/docs-${name}.json`)[0],
+        email,
+        sg_event_id: eventIds(i),
+      }));
       // The signed vector B's blocked bounce too: a soft bounce in the current id format.
-      const blocked = JSON.parse(genuine('sendgrid/vector-b.json').payload.split('\r\n')[1].replace(/^,|,$/g, '').replace(/\]$/, ''));
+      const blocked = JSON.parse(
+        genuine('sendgrid/vector-b.json').payload.split('\r\n')[1].replace(/^,|,$/g, '').replace(/\]$/, ''),
+      );
       elements.push({ ...blocked, email, sg_event_id: eventIds(DOCS.length) });
       return sendgridBatchBody(elements);
     }
-    const post = (body: string) => stack.post('sendgrid', { headers: signSendgridBody(body, String(Math.floor(Date.now() / 1000)), stack.demo['sendgrid']!.signingSecret), body });
+    const post = (body: string) =>
+      stack.post('sendgrid', {
+        headers: signSendgridBody(body, String(Math.floor(Date.now() / 1000)), stack.demo['sendgrid']!.signingSecret),
+        body,
+      });
 
     it('a batch re-sent with every sg_event_id changed adds no inbox row and no evidence entry', async () => {
       const email = 'sendgrid-copies@example.com';
@@ -133,16 +164,32 @@ describe('the soft-bounce budget counts messages, and copies under new ids are o
       const email = 'ses-twice@example.com';
       const base = Date.now() - 60 * MINUTE;
       const t = (minutes: number) => new Date(base + minutes * MINUTE).toISOString();
-      expect(await publish(email, 'ses-message-a', randomUUID(), t(0))).toMatchObject({ status: 200, body: { admitted: 1 } });
-      expect(await publish(email, 'ses-message-a', randomUUID(), t(0))).toMatchObject({ status: 200, body: { admitted: 0, duplicates: 1 } });
-      expect(await publish(email, 'ses-message-b', randomUUID(), t(1))).toMatchObject({ status: 200, body: { admitted: 1 } });
+      expect(await publish(email, 'ses-message-a', randomUUID(), t(0))).toMatchObject({
+        status: 200,
+        body: { admitted: 1 },
+      });
+      expect(await publish(email, 'ses-message-a', randomUUID(), t(0))).toMatchObject({
+        status: 200,
+        body: { admitted: 0, duplicates: 1 },
+      });
+      expect(await publish(email, 'ses-message-b', randomUUID(), t(1))).toMatchObject({
+        status: 200,
+        body: { admitted: 1 },
+      });
       await stack.drain();
       expect(await rowsFor(email)).toHaveLength(2);
       const record = await stack.record(email);
-      expect(Object.values(record!.softBounces).map((e: any) => e.messageId).sort()).toEqual(['ses-message-a', 'ses-message-b']);
+      expect(
+        Object.values(record!.softBounces)
+          .map((e: any) => e.messageId)
+          .sort(),
+      ).toEqual(['ses-message-a', 'ses-message-b']);
       // Two messages, two entries, two strikes: the copy added neither a row nor an entry.
       expect(record).toMatchObject({ status: 'active' });
-      expect(await publish(email, 'ses-message-c', randomUUID(), t(2))).toMatchObject({ status: 200, body: { admitted: 1 } });
+      expect(await publish(email, 'ses-message-c', randomUUID(), t(2))).toMatchObject({
+        status: 200,
+        body: { admitted: 1 },
+      });
       await stack.drain();
       expect(await stack.record(email)).toMatchObject({ status: 'suppressed', reasons: ['soft_bounce_limit'] });
     });

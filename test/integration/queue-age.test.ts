@@ -7,7 +7,7 @@ import { CreateQueueCommand, ReceiveMessageCommand, SendMessageCommand } from '@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqsClient } from '../../lambdas/adapters/aws-clients.js';
 import { FauxqsQueueAge, queueNameOf } from '../../lambdas/adapters/queue-age.js';
-import { startDynamo, startSqs, type Emulator } from '../../lib/local/emulators.js';
+import { type Emulator, startDynamo, startSqs } from '../../lib/local/emulators.js';
 
 describe('FauxqsQueueAge', () => {
   let sqsEmulator: Emulator;
@@ -24,7 +24,9 @@ describe('FauxqsQueueAge', () => {
   const queue = async () => (await sqs.send(new CreateQueueCommand({ QueueName: `age-${++queues}` }))).QueueUrl!;
 
   it('reads the queue name from its URL', () => {
-    expect(queueNameOf('https://sqs.us-east-1.amazonaws.com/123456789012/ratchet-events-dlq')).toBe('ratchet-events-dlq');
+    expect(queueNameOf('https://sqs.us-east-1.amazonaws.com/123456789012/ratchet-events-dlq')).toBe(
+      'ratchet-events-dlq',
+    );
     expect(queueNameOf('http://127.0.0.1:4566/000000000000/local-events/')).toBe('local-events');
     // fauxqs's own URLs: a host WHATWG URL refuses (it ends in an IPv4 address), so no `new URL` here.
     expect(queueNameOf('http://sqs.us-east-1.127.0.0.1:43165/000000000000/x1')).toBe('x1');
@@ -48,7 +50,13 @@ describe('FauxqsQueueAge', () => {
     await later(0).oldest(url);
 
     // Nothing was received by the probes: the first real receive is receive number 1.
-    const received = await sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MessageSystemAttributeNames: ['ApproximateReceiveCount'], VisibilityTimeout: 60 }));
+    const received = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: url,
+        MessageSystemAttributeNames: ['ApproximateReceiveCount'],
+        VisibilityTimeout: 60,
+      }),
+    );
     expect(received.Messages?.map((m) => [m.Body, m.Attributes?.ApproximateReceiveCount])).toEqual([['first', '1']]);
     // In flight now, still not deleted: still the oldest.
     expect(((await later(120_000).oldest(url)) as { seconds: number }).seconds).toBeGreaterThanOrEqual(119);
@@ -65,7 +73,9 @@ describe('FauxqsQueueAge', () => {
   });
 
   it('a queue fauxqs does not know is unmeasurable', async () => {
-    const age = await new FauxqsQueueAge(sqsEmulator.endpoint).oldest(`${sqsEmulator.endpoint}/000000000000/no-such-queue`);
+    const age = await new FauxqsQueueAge(sqsEmulator.endpoint).oldest(
+      `${sqsEmulator.endpoint}/000000000000/no-such-queue`,
+    );
     expect(age.kind).toBe('unmeasurable');
   });
 });

@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
-import { spawnLocal, type LocalProcess } from './local-process.js';
+import { type LocalProcess, spawnLocal } from './local-process.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SKIP_MARK = '# not run in tests';
@@ -36,7 +36,10 @@ export interface ReadmeCommand {
 export function documents(root = ROOT): string[] {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const linked = [...readme.matchAll(/\]\((?:\.\/)?(docs\/[^)#\s]+\.md)(?:#[^)]*)?\)/g)].map((m) => m[1]!);
-  const extra = (process.env.README_COMMANDS_EXTRA ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+  const extra = (process.env.README_COMMANDS_EXTRA ?? '')
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   return ['README.md', ...new Set([...linked, ...extra])].filter((f) => existsSync(join(root, f)));
 }
 
@@ -104,8 +107,11 @@ function parseLine(line: string): Omit<ReadmeCommand, 'file' | 'line'> | undefin
 
 function shell(command: string, env: Record<string, string>, input?: string) {
   return new Promise<{ code: number; out: string; err: string }>((done) => {
-    const child = execFile('bash', ['-c', command], { cwd: ROOT, env, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, out, err) =>
-      done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out, err }),
+    const child = execFile(
+      'bash',
+      ['-c', command],
+      { cwd: ROOT, env, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, out, err) => done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out, err }),
     );
     if (input !== undefined) child.stdin!.end(input);
   });
@@ -118,14 +124,17 @@ function parsesAsJson(text: string): boolean {
     return true;
   } catch {
     const lines = text.split('\n').filter((l) => l.trim() !== '');
-    return lines.length > 0 && lines.every((l) => {
-      try {
-        JSON.parse(l);
-        return true;
-      } catch {
-        return false;
-      }
-    });
+    return (
+      lines.length > 0 &&
+      lines.every((l) => {
+        try {
+          JSON.parse(l);
+          return true;
+        } catch {
+          return false;
+        }
+      })
+    );
   }
 }
 
@@ -142,7 +151,17 @@ describe('the README commands run as pasted', () => {
     env = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
     // A newcomer's second terminal: no PORT (the CLIs find the stack through its local.json), no provider variables.
-    for (const k of ['PORT', 'DYNAMODB_ENDPOINT', 'SQS_ENDPOINT', 'QUEUE_URL', 'DLQ_URL', 'INBOX_TABLE', 'SUPPRESSION_TABLE', ...PROVIDERS.map((p) => p.credentialsVariable)]) delete env[k];
+    for (const k of [
+      'PORT',
+      'DYNAMODB_ENDPOINT',
+      'SQS_ENDPOINT',
+      'QUEUE_URL',
+      'DLQ_URL',
+      'INBOX_TABLE',
+      'SUPPRESSION_TABLE',
+      ...PROVIDERS.map((p) => p.credentialsVariable),
+    ])
+      delete env[k];
     env.RATCHET_DATA_DIR = stack.dataDir;
   }, 120_000);
   afterAll(async () => {
@@ -155,22 +174,31 @@ describe('the README commands run as pasted', () => {
   });
 
   // In document order: later commands build on earlier ones (send, then get).
-  it.each(commands.map((c) => [`${c.file}:${c.line} ${c.command}`, c] as const))('%s', async (_name, c) => {
-    const result = await shell(c.command, { ...env, ...captured });
-    expect(result.code, `${c.file}:${c.line} exited ${result.code}\nstdout: ${result.out}\nstderr: ${result.err}`).toBe(0);
-    if (c.jq !== undefined) {
-      expect(parsesAsJson(result.out), `${c.file}:${c.line} is piped to jq but printed:\n${result.out}`).toBe(true);
-      if (hasJq) expect((await shell(`jq ${c.jq}`, env, result.out)).code).toBe(0);
-    }
-    if (c.captures !== undefined) {
-      const value = result.out.trim();
-      expect(value.split('\n'), `${c.file}:${c.line} is captured with $(…) but printed:\n${result.out}`).toHaveLength(1);
-      expect(value).not.toMatch(/^> /);
-      if (/^https?:/.test(value)) expect(() => new URL(value)).not.toThrow();
-      else if (/^[[{]/.test(value)) expect(parsesAsJson(value)).toBe(true);
-      captured[c.captures] = value;
-    }
-  }, 120_000);
+  it.each(commands.map((c) => [`${c.file}:${c.line} ${c.command}`, c] as const))(
+    '%s',
+    async (_name, c) => {
+      const result = await shell(c.command, { ...env, ...captured });
+      expect(
+        result.code,
+        `${c.file}:${c.line} exited ${result.code}\nstdout: ${result.out}\nstderr: ${result.err}`,
+      ).toBe(0);
+      if (c.jq !== undefined) {
+        expect(parsesAsJson(result.out), `${c.file}:${c.line} is piped to jq but printed:\n${result.out}`).toBe(true);
+        if (hasJq) expect((await shell(`jq ${c.jq}`, env, result.out)).code).toBe(0);
+      }
+      if (c.captures !== undefined) {
+        const value = result.out.trim();
+        expect(value.split('\n'), `${c.file}:${c.line} is captured with $(…) but printed:\n${result.out}`).toHaveLength(
+          1,
+        );
+        expect(value).not.toMatch(/^> /);
+        if (/^https?:/.test(value)) expect(() => new URL(value)).not.toThrow();
+        else if (/^[[{]/.test(value)) expect(parsesAsJson(value)).toBe(true);
+        captured[c.captures] = value;
+      }
+    },
+    120_000,
+  );
 });
 
 describe('what the extractor takes from a document', () => {
@@ -196,7 +224,12 @@ describe('what the extractor takes from a document', () => {
     ].join('\n');
     expect(extractCommands('X.md', text)).toEqual([
       { file: 'X.md', line: 3, command: 'npx ratchet suppressions list', jq: '-c .email' },
-      { file: 'X.md', line: 4, command: 'npx ratchet unsubscribe-link someone@example.com --topic news', captures: 'URL' },
+      {
+        file: 'X.md',
+        line: 4,
+        command: 'npx ratchet unsubscribe-link someone@example.com --topic news',
+        captures: 'URL',
+      },
       { file: 'X.md', line: 5, command: 'npm run -s send -- ses bounce a@example.com' },
       { file: 'X.md', line: 6, command: 'npm run ratchet -- doctor' },
       { file: 'X.md', line: 12, command: 'npx ratchet suppressions add b@example.com    --reason "asked by phone"' },

@@ -13,10 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqsDeadLetters } from '../../lambdas/adapters/sqs-dead-letters.js';
 import { buildSesFeed } from '../../lambdas/adapters/wiring/ses-feed.js';
 import { createSesFeedHandler } from '../../lambdas/handlers/ses-feed-handler.js';
-import { SES_FEED } from '../../lib/definitions.js';
-import { demoSigningCertUrl, sesDemoPayload, signSnsMessage } from '../../lib/demo/ses.js';
 import { sendCommand } from '../../lib/cli/send.js';
 import { sesEnvelopeInboxKey } from '../../lib/cli/send-queue.js';
+import { SES_FEED } from '../../lib/definitions.js';
+import { demoSigningCertUrl, sesDemoPayload, signSnsMessage } from '../../lib/demo/ses.js';
 import { QueuePoller } from '../../lib/local/poller.js';
 import { clearState, writeState } from '../../lib/local/state.js';
 import { injectFault, startTestStack, type TestStack } from './harness.js';
@@ -28,25 +28,35 @@ describe('the SES feed', () => {
   let stack: TestStack;
   const confirmed: Array<[string, string]> = [];
   beforeAll(async () => {
-    stack = await startTestStack({ edge: { confirmer: { confirm: async (topicArn, token) => void confirmed.push([topicArn, token]) } } });
+    stack = await startTestStack({
+      edge: { confirmer: { confirm: async (topicArn, token) => void confirmed.push([topicArn, token]) } },
+    });
   });
   afterAll(() => stack?.stop());
 
   const count = (name: string) => stack.counters.totals.get(`${name}{provider=ses}`) ?? 0;
-  const envelope = (kind: 'hard_bounce' | 'complaint', email: string, nowMs = Date.now()) => stack.sign('ses', kind, email, nowMs).body;
+  const envelope = (kind: 'hard_bounce' | 'complaint', email: string, nowMs = Date.now()) =>
+    stack.sign('ses', kind, email, nowMs).body;
   const deadLetters = () => new SqsDeadLetters(stack.clients.sqs, stack.queues.sesDeadLetterUrl);
-  const rowsFor = async (email: string) => (await stack.inboxRows()).filter((row) => row.events.some((e: { recipient: string }) => e.recipient === email));
+  const rowsFor = async (email: string) =>
+    (await stack.inboxRows()).filter((row) => row.events.some((e: { recipient: string }) => e.recipient === email));
   async function emptyDeadLetters() {
     const queue = deadLetters();
-    for (let batch = await queue.receive(5); batch.length > 0; batch = await queue.receive(5)) for (const m of batch) await queue.delete(m);
+    for (let batch = await queue.receive(5); batch.length > 0; batch = await queue.receive(5))
+      for (const m of batch) await queue.delete(m);
   }
 
   it('creates the feed with a redrive policy to the SES dead-letter queue', async () => {
     expect(stack.queues.sesQueueUrl).toMatch(/ratchet-ses-notifications$/);
     expect(stack.queues.sesDeadLetterUrl).toMatch(/ratchet-ses-dead-letters$/);
     const { GetQueueAttributesCommand } = await import('@aws-sdk/client-sqs');
-    const attrs = await stack.clients.sqs.send(new GetQueueAttributesCommand({ QueueUrl: stack.queues.sesQueueUrl, AttributeNames: ['All'] }));
-    expect(JSON.parse(attrs.Attributes!.RedrivePolicy!)).toEqual({ deadLetterTargetArn: stack.queues.sesDeadLetterArn, maxReceiveCount: SES_FEED.maxReceiveCount });
+    const attrs = await stack.clients.sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: stack.queues.sesQueueUrl, AttributeNames: ['All'] }),
+    );
+    expect(JSON.parse(attrs.Attributes!.RedrivePolicy!)).toEqual({
+      deadLetterTargetArn: stack.queues.sesDeadLetterArn,
+      maxReceiveCount: SES_FEED.maxReceiveCount,
+    });
     expect(attrs.Attributes!.MessageRetentionPeriod).toBe(String(SES_FEED.retentionDays * 86_400));
   });
 
@@ -100,7 +110,10 @@ describe('the SES feed', () => {
   });
 
   it('a tampered envelope, one signed for a topic off the allowlist, and a raw SES payload land in the dead-letter queue on their first receive and change nothing', async () => {
-    const tampered = envelope('complaint', 'feed-tampered@example.com').replace('feed-tampered@example.com', 'feed-victim@example.com');
+    const tampered = envelope('complaint', 'feed-tampered@example.com').replace(
+      'feed-tampered@example.com',
+      'feed-victim@example.com',
+    );
     const ses = stack.demo.ses!;
     const foreign = JSON.stringify(
       signSnsMessage(
@@ -130,7 +143,12 @@ describe('the SES feed', () => {
     // First receive: each was received once on the feed, then moved (a fresh message in the DLQ).
     expect(moved.every((m) => m.receiveCount === 1)).toBe(true);
     expect(count('SesFeedDeadLettered') - before).toBe(3);
-    for (const email of ['feed-tampered@example.com', 'feed-victim@example.com', 'feed-foreign@example.com', 'feed-raw@example.com']) {
+    for (const email of [
+      'feed-tampered@example.com',
+      'feed-victim@example.com',
+      'feed-foreign@example.com',
+      'feed-raw@example.com',
+    ]) {
       expect(await rowsFor(email)).toEqual([]);
       expect(await stack.record(email)).toBeUndefined();
     }
@@ -148,7 +166,10 @@ describe('the SES feed', () => {
     const bodies = emails.map((email) => envelope('hard_bounce', email));
     const victim = sesEnvelopeInboxKey(bodies[4]!)!;
     const sent = await stack.clients.sqs.send(
-      new SendMessageBatchCommand({ QueueUrl: stack.queues.sesQueueUrl, Entries: bodies.map((body, i) => ({ Id: String(i), MessageBody: body })) }),
+      new SendMessageBatchCommand({
+        QueueUrl: stack.queues.sesQueueUrl,
+        Entries: bodies.map((body, i) => ({ Id: String(i), MessageBody: body })),
+      }),
     );
     const sqsIds = new Map(sent.Successful!.map((s) => [Number(s.Id), s.MessageId!]));
     const fault = injectFault(stack.clients.doc, {
@@ -158,7 +179,10 @@ describe('the SES feed', () => {
     });
     // The real feed handler, with its answers recorded, on a poller of its own over the same queue.
     const handler = createSesFeedHandler(
-      buildSesFeed(stack.config, stack.clients, { deadLetterQueueUrl: stack.queues.sesDeadLetterUrl, edge: { log: stack.log, counters: stack.counters } }),
+      buildSesFeed(stack.config, stack.clients, {
+        deadLetterQueueUrl: stack.queues.sesDeadLetterUrl,
+        edge: { log: stack.log, counters: stack.counters },
+      }),
     );
     const responses: SQSBatchResponse[] = [];
     const poller = new QueuePoller({
@@ -183,13 +207,20 @@ describe('the SES feed', () => {
       // One INFO summary for the batch, a line for the failure, none per admitted envelope.
       const batchLines = stack.log.lines.slice(logFrom);
       expect(batchLines.filter((l) => l.message === 'SES feed batch')).toEqual([
-        { level: 'info', message: 'SES feed batch', fields: { messages: 10, events: 9, admitted: 9, duplicates: 0, ignored: 0, deadLettered: 0, failed: 1 } },
+        {
+          level: 'info',
+          message: 'SES feed batch',
+          fields: { messages: 10, events: 9, admitted: 9, duplicates: 0, ignored: 0, deadLettered: 0, failed: 1 },
+        },
       ]);
       expect(batchLines.filter((l) => l.level === 'info').map((l) => l.message)).toEqual(['SES feed batch']);
       expect(responses[0]).toEqual({ batchItemFailures: [{ itemIdentifier: sqsIds.get(4) }] });
       // The failure line names the SQS message and the code, nothing else from the message.
       expect(stack.log.lines).toContainEqual(
-        expect.objectContaining({ message: 'SES feed message failed; SQS will deliver it again', fields: { messageId: sqsIds.get(4), status: 503, code: 'transient_failure' } }),
+        expect.objectContaining({
+          message: 'SES feed message failed; SQS will deliver it again',
+          fields: { messageId: sqsIds.get(4), status: 503, code: 'transient_failure' },
+        }),
       );
       await stack.drain();
       expect(await stack.record(emails[4]!)).toMatchObject({ status: 'suppressed' });
@@ -210,7 +241,10 @@ describe('the SES feed', () => {
   });
 
   it('a message whose move to the dead-letter queue fails is a batch item failure, never dropped', async () => {
-    const tampered = envelope('complaint', 'feed-unmoved@example.com').replace('"Type":"Notification"', '"Type":"Notification","Subject":"x"');
+    const tampered = envelope('complaint', 'feed-unmoved@example.com').replace(
+      '"Type":"Notification"',
+      '"Type":"Notification","Subject":"x"',
+    );
     const fault = injectFault(stack.clients.sqs, {
       command: 'SendMessageBatchCommand',
       times: 1,
@@ -221,7 +255,9 @@ describe('the SES feed', () => {
       expect(await stack.sesFeed.pollOnce(0)).toBe(1);
       expect(fault.hits).toBe(1);
       expect(await stack.feedDepth()).toMatchObject({ dlq: 0 });
-      expect(stack.log.lines).toContainEqual(expect.objectContaining({ message: 'SES feed dead-letter move failed; SQS will deliver it again' }));
+      expect(stack.log.lines).toContainEqual(
+        expect.objectContaining({ message: 'SES feed dead-letter move failed; SQS will deliver it again' }),
+      );
       // Delivered again, it is moved this time.
       await stack.drainFeed();
       expect(await stack.feedDepth()).toEqual({ visible: 0, inFlight: 0, dlq: 1 });
@@ -254,7 +290,10 @@ describe('the SES feed', () => {
     expect(confirmed.filter(([, t]) => t === token)).toEqual([[ses.credential, token]]);
     expect(await stack.feedDepth()).toEqual({ visible: 0, inFlight: 0, dlq: 0 });
     // Same ledger as over HTTPS: the route now says it is already confirmed.
-    const https = await stack.post('ses', { headers: { 'x-amz-sns-message-type': 'SubscriptionConfirmation' }, body: confirmation });
+    const https = await stack.post('ses', {
+      headers: { 'x-amz-sns-message-type': 'SubscriptionConfirmation' },
+      body: confirmation,
+    });
     expect(https).toMatchObject({ status: 200, body: { alreadyConfirmed: true } });
   });
 
@@ -273,23 +312,37 @@ describe('the SES feed', () => {
     async function send(env: Record<string, string>, ...argv: string[]) {
       const out: string[] = [];
       const err: string[] = [];
-      const code = await sendCommand(argv, { RATCHET_DATA_DIR: stack.dataDir, PORT: String(port), AWS_REGION: 'us-east-1', ...env }, {
-        out: (l) => out.push(l),
-        err: (l) => err.push(l),
-        progressTty: false,
-      });
+      const code = await sendCommand(
+        argv,
+        { RATCHET_DATA_DIR: stack.dataDir, PORT: String(port), AWS_REGION: 'us-east-1', ...env },
+        {
+          out: (l) => out.push(l),
+          err: (l) => err.push(l),
+          progressTty: false,
+        },
+      );
       return { code, out: out.join('\n'), err: err.join('\n') };
     }
 
     it('with SQS_ENDPOINT (and the default SES_QUEUE_NAME): puts a signed envelope on the feed, which applies it', async () => {
-      const result = await send({ SQS_ENDPOINT: stack.config.sqsEndpoint! }, 'ses', 'bounce', 'via-queue@example.com', '--via', 'queue');
+      const result = await send(
+        { SQS_ENDPOINT: stack.config.sqsEndpoint! },
+        'ses',
+        'bounce',
+        'via-queue@example.com',
+        '--via',
+        'queue',
+      );
       expect(result).toMatchObject({ code: 0, err: '' });
       const match = /^SQS (\S+) ← message (\S+): SNS MessageId (\S+), inbox key (ses#c1\.\S+)$/.exec(result.out);
       expect(match?.[1]).toBe(stack.queues.sesQueueUrl);
       expect(requests).toBe(0);
       expect(await stack.drainFeed()).toBe(1);
       await stack.drain();
-      expect(await stack.record('via-queue@example.com')).toMatchObject({ status: 'suppressed', reason: 'hard_bounce' });
+      expect(await stack.record('via-queue@example.com')).toMatchObject({
+        status: 'suppressed',
+        reason: 'hard_bounce',
+      });
       expect((await rowsFor('via-queue@example.com')).map((row) => row.pk)).toEqual([match![4]]);
     });
 
@@ -314,7 +367,10 @@ describe('the SES feed', () => {
         expect(result.out).toContain(`SQS ${stack.queues.sesQueueUrl} ← message `);
         await stack.drainFeed();
         await stack.drain();
-        expect(await stack.record('via-state@example.com')).toMatchObject({ status: 'suppressed', reason: 'complaint' });
+        expect(await stack.record('via-state@example.com')).toMatchObject({
+          status: 'suppressed',
+          reason: 'complaint',
+        });
       } finally {
         clearState(stack.dataDir);
       }
@@ -324,12 +380,24 @@ describe('the SES feed', () => {
     it('says what to do when there is no feed to find, and refuses --via queue for other providers', async () => {
       const none = await send({}, 'ses', 'bounce', 'nowhere@example.com', '--via', 'queue');
       expect(none.code).toBe(1);
-      expect(none.err).toMatch(/^error: no local stack \(.+local\.json not found\): start it with `npm start`, or set SQS_ENDPOINT \(and SES_QUEUE_NAME\)$/);
-      const missing = await send({ SQS_ENDPOINT: stack.config.sqsEndpoint!, SES_QUEUE_NAME: 'no-such-feed' }, 'ses', 'bounce', 'nowhere@example.com', '--via', 'queue');
+      expect(none.err).toMatch(
+        /^error: no local stack \(.+local\.json not found\): start it with `npm start`, or set SQS_ENDPOINT \(and SES_QUEUE_NAME\)$/,
+      );
+      const missing = await send(
+        { SQS_ENDPOINT: stack.config.sqsEndpoint!, SES_QUEUE_NAME: 'no-such-feed' },
+        'ses',
+        'bounce',
+        'nowhere@example.com',
+        '--via',
+        'queue',
+      );
       expect(missing.code).toBe(1);
       expect(missing.err).toMatch(/^error: could not put the envelope on no-such-feed at SQS_ENDPOINT /);
       const other = await send({}, 'mailgun', 'bounce', 'nowhere@example.com', '--via', 'queue');
-      expect(other).toMatchObject({ code: 2, err: 'error: --via queue is for ses only (the SES feed); mailgun is sent over HTTP' });
+      expect(other).toMatchObject({
+        code: 2,
+        err: 'error: --via queue is for ses only (the SES feed); mailgun is sent over HTTP',
+      });
       expect(requests).toBe(0);
     });
   });

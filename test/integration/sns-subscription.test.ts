@@ -5,7 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_TOPIC_ARN, demoSigningCertUrl, signSnsMessage, snsHttpRequest, type SnsType } from '../../lib/demo/ses.js';
+import {
+  DEMO_TOPIC_ARN,
+  demoSigningCertUrl,
+  type SnsType,
+  signSnsMessage,
+  snsHttpRequest,
+} from '../../lib/demo/ses.js';
 import { ensureDemoCredentials } from '../../lib/local/demo-credentials.js';
 import { startTestStack, type TestStack } from './harness.js';
 
@@ -55,7 +61,9 @@ describe('SNS subscription control messages', () => {
 
   it('refuses a validly signed confirmation from a topic off the allowlist (403), without confirming', async () => {
     const before = confirmed.length;
-    const { request } = control('SubscriptionConfirmation', { topicArn: 'arn:aws:sns:us-east-1:000000000000:someone-else' });
+    const { request } = control('SubscriptionConfirmation', {
+      topicArn: 'arn:aws:sns:us-east-1:000000000000:someone-else',
+    });
     expect((await stack.post('ses', request)).status).toBe(403);
     expect(confirmed).toHaveLength(before);
   });

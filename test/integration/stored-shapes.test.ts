@@ -4,26 +4,28 @@
  * were, then read by the store (get, scan), the client and the in-repo isSuppressed.
  */
 import { readFileSync } from 'node:fs';
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/aws-clients.js';
 import { DynamoInbox } from '../../lambdas/adapters/dynamodb-inbox.js';
 import { DynamoSuppressionStore } from '../../lambdas/adapters/dynamodb-suppressions.js';
-import { isSuppressed } from '../../lambdas/adapters/is-suppressed.js';
 import { encodePayload } from '../../lambdas/adapters/inbox-codec.js';
+import { isSuppressed } from '../../lambdas/adapters/is-suppressed.js';
 import { createSuppressionClient } from '../../lambdas/client/index.js';
 import { TransientError } from '../../lambdas/core/errors.js';
 import { startTestStack, type TestStack } from './harness.js';
 
 type Fixture = Record<string, Record<string, unknown>>;
-const fixture = (name: string): Fixture => JSON.parse(readFileSync(new URL(`../fixtures/suppression-schema/${name}`, import.meta.url), 'utf8')) as Fixture;
+const fixture = (name: string): Fixture =>
+  JSON.parse(readFileSync(new URL(`../fixtures/suppression-schema/${name}`, import.meta.url), 'utf8')) as Fixture;
 const beforeTopics = fixture('v1-before-topics.json');
 const withTopics = fixture('v1-with-topics.json');
 
 let stack: TestStack;
 let doc: DynamoDBDocumentClient;
 let store: DynamoSuppressionStore;
-const put = (Item: Record<string, unknown>, TableName = stack.config.suppressionTable) => doc.send(new PutCommand({ TableName, Item }));
+const put = (Item: Record<string, unknown>, TableName = stack.config.suppressionTable) =>
+  doc.send(new PutCommand({ TableName, Item }));
 
 beforeAll(async () => {
   stack = await startTestStack();
@@ -44,15 +46,32 @@ describe('the suppression table', () => {
     const scanned: Record<string, unknown>[] = [];
     await store.scan({}, (records) => void scanned.push(...(records as unknown as Record<string, unknown>[])));
     expect(scanned.find((r) => r['email'] === 'old@example.com')).toEqual(today);
-    expect(scanned.find((r) => r['email'] === 'bounced@example.com')).toMatchObject({ transactionalStatus: 'suppressed', schemaVersion: 5 });
+    expect(scanned.find((r) => r['email'] === 'bounced@example.com')).toMatchObject({
+      transactionalStatus: 'suppressed',
+      schemaVersion: 5,
+    });
   });
 
   it('the client reads them the same way: getRecord, isSuppressed and filterSendable', async () => {
-    const client = createSuppressionClient({ tableName: stack.config.suppressionTable, endpoint: stack.config.dynamoEndpoint!, region: 'us-east-1' });
-    expect(await client.getRecord('old@example.com')).toMatchObject({ topics: {}, transactionalStatus: 'active', schemaVersion: 5, version: 3 });
+    const client = createSuppressionClient({
+      tableName: stack.config.suppressionTable,
+      endpoint: stack.config.dynamoEndpoint!,
+      region: 'us-east-1',
+    });
+    expect(await client.getRecord('old@example.com')).toMatchObject({
+      topics: {},
+      transactionalStatus: 'active',
+      schemaVersion: 5,
+      version: 3,
+    });
     expect(await client.isSuppressed('old@example.com', { transactional: true })).toBe(false);
     expect(await client.isSuppressed('bounced@example.com', { transactional: true })).toBe(true);
-    expect(await client.filterSendable(['old@example.com', 'bounced@example.com', 'topics@example.com'], { transactional: true, topic: 'offers' })).toEqual({
+    expect(
+      await client.filterSendable(['old@example.com', 'bounced@example.com', 'topics@example.com'], {
+        transactional: true,
+        topic: 'offers',
+      }),
+    ).toEqual({
       // Unsubscribed from all subscription mail, but never from a password reset, and it had no topics.
       sendable: ['old@example.com'],
       suppressed: [
@@ -69,31 +88,82 @@ describe('the suppression table', () => {
   });
 
   it('a write stores today’s version beside the lock counter, and an item from newer code is never overwritten', async () => {
-    await store.apply({ provider: 'ses', eventId: 'c1', recipient: 'bounced@example.com', kind: 'complaint', occurredAt: 1_795_953_700_000, detail: {} });
-    expect(await stack.record('bounced@example.com')).toMatchObject({ schemaVersion: 5, version: 3, updatedAt: 42, transactionalStatus: 'suppressed', topics: {} });
-    await store.apply({ provider: 'ses', eventId: 'n1', recipient: 'new@example.com', kind: 'hard_bounce', occurredAt: 1, detail: {} });
+    await store.apply({
+      provider: 'ses',
+      eventId: 'c1',
+      recipient: 'bounced@example.com',
+      kind: 'complaint',
+      occurredAt: 1_795_953_700_000,
+      detail: {},
+    });
+    expect(await stack.record('bounced@example.com')).toMatchObject({
+      schemaVersion: 5,
+      version: 3,
+      updatedAt: 42,
+      transactionalStatus: 'suppressed',
+      topics: {},
+    });
+    await store.apply({
+      provider: 'ses',
+      eventId: 'n1',
+      recipient: 'new@example.com',
+      kind: 'hard_bounce',
+      occurredAt: 1,
+      detail: {},
+    });
     expect(await stack.record('new@example.com')).toMatchObject({ schemaVersion: 5, version: 1 });
 
-    await put({ ...withTopics['unsubscribed']!, email: 'newer@example.com', schemaVersion: 6, sync: { ses: 'pending' } });
-    const newer = store.apply({ provider: 'ses', eventId: 'n2', recipient: 'newer@example.com', kind: 'complaint', occurredAt: 1, detail: {} });
+    await put({
+      ...withTopics['unsubscribed']!,
+      email: 'newer@example.com',
+      schemaVersion: 6,
+      sync: { ses: 'pending' },
+    });
+    const newer = store.apply({
+      provider: 'ses',
+      eventId: 'n2',
+      recipient: 'newer@example.com',
+      kind: 'complaint',
+      occurredAt: 1,
+      detail: {},
+    });
     await expect(newer).rejects.toThrow(TransientError);
     await expect(newer).rejects.toThrow("suppression item is schema 6, newer than this code's 5; retried");
-    expect(await stack.record('newer@example.com')).toMatchObject({ schemaVersion: 6, sync: { ses: 'pending' }, version: 3 });
+    expect(await stack.record('newer@example.com')).toMatchObject({
+      schemaVersion: 6,
+      sync: { ses: 'pending' },
+      version: 3,
+    });
   });
 });
 
 describe('the inbox table', () => {
   it('get and the restart scan read a version-1 row; a row of no version this code knows is refused, not misread', async () => {
     const inbox = new DynamoInbox(doc, stack.config.inboxTable, { ttlSeconds: 60 });
-    const events = [{ provider: 'generic', eventId: 'v1-row', recipient: 'a@example.com', kind: 'hard_bounce' as const, occurredAt: 1, detail: {} }];
+    const events = [
+      {
+        provider: 'generic',
+        eventId: 'v1-row',
+        recipient: 'a@example.com',
+        kind: 'hard_bounce' as const,
+        occurredAt: 1,
+        detail: {},
+      },
+    ];
     const expiresAt = Math.floor(Date.now() / 1000) + 3600;
-    await put({ pk: 'generic#v1-row', status: 'queued', expiresAt, body: encodePayload(events, 'raw bytes', 1), v: 1 }, stack.config.inboxTable);
+    await put(
+      { pk: 'generic#v1-row', status: 'queued', expiresAt, body: encodePayload(events, 'raw bytes', 1), v: 1 },
+      stack.config.inboxTable,
+    );
     const row = { pk: 'generic#v1-row', status: 'queued', expiresAt, events, raw: 'raw bytes' };
     expect(await inbox.get('generic#v1-row')).toEqual(row);
     const listed = [];
     for await (const page of inbox.listStored(Date.now())) listed.push(...page);
     expect(listed).toContainEqual(row);
-    await put({ pk: 'generic#v9-row', status: 'queued', expiresAt, body: new Uint8Array([1, 2]), v: 9 }, stack.config.inboxTable);
+    await put(
+      { pk: 'generic#v9-row', status: 'queued', expiresAt, body: new Uint8Array([1, 2]), v: 9 },
+      stack.config.inboxTable,
+    );
     await expect(inbox.get('generic#v9-row')).rejects.toThrow('unknown inbox codec version 9');
   });
 });

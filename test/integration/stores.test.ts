@@ -3,9 +3,10 @@
  * (test/contracts, test/unit/pipeline/fakes-contract.test.ts), then what only the adapters have. The
  * contract clients are the adapters' own, so an injected fault never reaches the runtime's.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { CreateQueueCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient, createSqsClient } from '../../lambdas/adapters/aws-clients.js';
 import { DynamoControlLedger } from '../../lambdas/adapters/dynamodb-control-ledger.js';
 import { DynamoInbox } from '../../lambdas/adapters/dynamodb-inbox.js';
@@ -55,7 +56,12 @@ describeEventQueueContract('SqsEventQueue on fauxqs', async () => {
       const received: QueuedEvent[] = [];
       for (;;) {
         const { Messages = [] } = await sqs.send(
-          new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 300 }),
+          new ReceiveMessageCommand({
+            QueueUrl: queueUrl,
+            MaxNumberOfMessages: 10,
+            WaitTimeSeconds: 0,
+            VisibilityTimeout: 300,
+          }),
         );
         if (Messages.length === 0) return received;
         received.push(...Messages.map((m) => JSON.parse(m.Body!) as QueuedEvent));
@@ -65,9 +71,15 @@ describeEventQueueContract('SqsEventQueue on fauxqs', async () => {
   };
 });
 
-describeControlLedgerContract('DynamoControlLedger on dynalite', () => new DynamoControlLedger(doc, stack.config.inboxTable, 3600));
+describeControlLedgerContract(
+  'DynamoControlLedger on dynalite',
+  () => new DynamoControlLedger(doc, stack.config.inboxTable, 3600),
+);
 
-describeNonceStoreContract('DynamoNonceStore on dynalite', (now) => new DynamoNonceStore(doc, stack.config.inboxTable, now));
+describeNonceStoreContract(
+  'DynamoNonceStore on dynalite',
+  (now) => new DynamoNonceStore(doc, stack.config.inboxTable, now),
+);
 
 describeSuppressionStoreContract('DynamoSuppressionStore on dynalite', () => {
   const store = new DynamoSuppressionStore(doc, stack.config.suppressionTable);
@@ -99,7 +111,11 @@ describe('DynamoInbox rows as stored', () => {
     expect(await inbox.store(inbox.prepare([event], start))).toBe(true);
     expect(await inbox.store(inbox.prepare([event], start + DAY_MS + 1_000))).toBe(true);
     const row = await inbox.get('generic#ttl-1');
-    expect(row).toMatchObject({ status: 'queued', expiresAt: Math.floor((start + DAY_MS + 1_000) / 1000) + ttlSeconds, raw: '{"id":"ttl-1"}' });
+    expect(row).toMatchObject({
+      status: 'queued',
+      expiresAt: Math.floor((start + DAY_MS + 1_000) / 1000) + ttlSeconds,
+      raw: '{"id":"ttl-1"}',
+    });
     const { raw: _raw, ...stored } = event;
     expect(row!.events).toEqual([stored]);
   });

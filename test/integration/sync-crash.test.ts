@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findDemoSigner } from '../../lib/demo/index.js';
 import { ensureDemoCredentials } from '../../lib/local/demo-credentials.js';
-import { startProviderFakes, type ProviderFakes } from '../fakes/providers/index.js';
-import { spawnLocal, tempDataDir, type LocalProcess } from './local-process.js';
+import { type ProviderFakes, startProviderFakes } from '../fakes/providers/index.js';
+import { type LocalProcess, spawnLocal, tempDataDir } from './local-process.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -27,7 +27,13 @@ describe('sync survives kill -9 during a burst', () => {
     await fakes?.close();
   });
 
-  const env = () => ({ ...fakes.env, SYNC_RESEND_RATE: '100', SYNC_RESEND_CONCURRENCY: '8', SYNC_SES_RATE: '100', LOG_LEVEL: 'INFO' });
+  const env = () => ({
+    ...fakes.env,
+    SYNC_RESEND_RATE: '100',
+    SYNC_RESEND_CONCURRENCY: '8',
+    SYNC_SES_RATE: '100',
+    LOG_LEVEL: 'INFO',
+  });
   const urlOf = (ready: string) => /listening on (\S+)/.exec(ready)![1]!;
 
   const heldEverywhere = (email: string) =>
@@ -47,10 +53,18 @@ describe('sync survives kill -9 during a burst', () => {
     const answered = new Set<string>();
     const post = async (base: string, email: string, i: number) => {
       const request = signer.sign('complaint', email, credentials, Date.now() + i);
-      const response = await fetch(`${base}/webhooks/sendgrid`, { method: 'POST', headers: request.headers, body: request.body });
+      const response = await fetch(`${base}/webhooks/sendgrid`, {
+        method: 'POST',
+        headers: request.headers,
+        body: request.body,
+      });
       if (response.status === 200) answered.add(email);
     };
-    const burst = emails.map((email, i) => sleep(i * 10).then(() => post(url, email, i)).catch(() => undefined));
+    const burst = emails.map((email, i) =>
+      sleep(i * 10)
+        .then(() => post(url, email, i))
+        .catch(() => undefined),
+    );
     while (answered.size < 40) await sleep(10);
     first.child.kill('SIGKILL');
     await Promise.all(burst);
@@ -67,11 +81,18 @@ describe('sync survives kill -9 during a burst', () => {
 
     const deadline = Date.now() + 90_000;
     while (!emails.every(heldEverywhere)) {
-      if (Date.now() > deadline) throw new Error(`not pushed everywhere: ${emails.filter((e) => !heldEverywhere(e)).length} left`);
+      if (Date.now() > deadline)
+        throw new Error(`not pushed everywhere: ${emails.filter((e) => !heldEverywhere(e)).length} left`);
       await sleep(250);
     }
     const logs = first.stdout() + first.stderr() + second.stdout() + second.stderr();
-    for (const key of [fakes.sendgrid.apiKey, fakes.postmark.serverToken, fakes.mailgun.apiKey, fakes.resend.apiKey, fakes.ses.credentials.secretAccessKey]) {
+    for (const key of [
+      fakes.sendgrid.apiKey,
+      fakes.postmark.serverToken,
+      fakes.mailgun.apiKey,
+      fakes.resend.apiKey,
+      fakes.ses.credentials.secretAccessKey,
+    ]) {
       expect(logs).not.toContain(key);
     }
   }, 180_000);

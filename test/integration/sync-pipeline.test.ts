@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoSuppressionStore } from '../../lambdas/adapters/dynamodb-suppressions.js';
 import { FAST_PATH_GRACE_MS } from '../../lambdas/adapters/suppression-sync-fields.js';
-import { policyFromSettings } from '../../lambdas/core/suppression/index.js';
 import type { ActionableKind } from '../../lambdas/core/event.js';
-import type { DemoOptions } from '../../lib/demo/types.js';
+import { policyFromSettings } from '../../lambdas/core/suppression/index.js';
 import type { SyncProviderName } from '../../lambdas/core/sync/target.js';
-import { memoryTargets, type MemorySyncTarget } from '../support/memory-sync-target.js';
-import { startTestStack, ratchet, type TestStack } from './harness.js';
+import type { DemoOptions } from '../../lib/demo/types.js';
+import { type MemorySyncTarget, memoryTargets } from '../support/memory-sync-target.js';
+import { ratchet, startTestStack, type TestStack } from './harness.js';
 
 const ENV = {
   SYNC_PROVIDERS: 'ses,sendgrid,postmark,mailgun,resend',
@@ -33,7 +33,10 @@ describe('sync pipeline, end to end on the local stack', () => {
   let clock = Date.now();
 
   beforeAll(async () => {
-    targets = memoryTargets({ postmarkStreams: ['outbound', 'broadcast'], mailgunDomains: ['mg.example.com', 'news.example.com'] });
+    targets = memoryTargets({
+      postmarkStreams: ['outbound', 'broadcast'],
+      mailgunDomains: ['mg.example.com', 'news.example.com'],
+    });
     stack = await startTestStack({ env: ENV, syncTargets: targets });
   });
   afterAll(() => stack?.stop());
@@ -41,7 +44,11 @@ describe('sync pipeline, end to end on the local stack', () => {
   async function send(provider: string, kind: ActionableKind, email: string, options?: DemoOptions): Promise<void> {
     clock += 1000;
     const request = stack.sign(provider, kind, email, clock);
-    const signed = options ? (await import('../../lib/demo/index.js')).findDemoSigner(provider)!.sign(kind, email, stack.demo[provider]!, clock, options) : request;
+    const signed = options
+      ? (await import('../../lib/demo/index.js'))
+          .findDemoSigner(provider)!
+          .sign(kind, email, stack.demo[provider]!, clock, options)
+      : request;
     expect(await stack.post(provider, signed)).toMatchObject({ status: 200 });
     await stack.drain();
   }
@@ -68,7 +75,12 @@ describe('sync pipeline, end to end on the local stack', () => {
     expect(target('resend').listsOf(email)).toEqual(['suppressions']);
     await syncUntil(async () => (await stack.record(email))?.syncPending === undefined);
     const record = await stack.record(email);
-    expect(record!.sync.ses).toMatchObject({ reason: 'complaint', providerReason: 'COMPLAINT', lists: ['account'], change: record!.syncChange });
+    expect(record!.sync.ses).toMatchObject({
+      reason: 'complaint',
+      providerReason: 'COMPLAINT',
+      lists: ['account'],
+      change: record!.syncChange,
+    });
     expect(record!.sync.mailgun.lists).toEqual(['complaints@mg.example.com', 'complaints@news.example.com']);
     expect(record).not.toHaveProperty('syncDue');
   });
@@ -76,7 +88,10 @@ describe('sync pipeline, end to end on the local stack', () => {
   it('a SendGrid group-7 unsubscribe reaches group 7 and Postmark broadcast through the alias, and nothing global', async () => {
     const email = 'grouped@example.com';
     await send('sendgrid', 'unsubscribe', email, { topic: '7' });
-    await syncUntil(() => target('sendgrid').has('sendgrid:group:7', email) && target('postmark').has('postmark:stream:broadcast', email));
+    await syncUntil(
+      () =>
+        target('sendgrid').has('sendgrid:group:7', email) && target('postmark').has('postmark:stream:broadcast', email),
+    );
     await syncUntil(async () => (await stack.record(email))?.syncPending === undefined);
     for (const t of targets.values()) expect(t.listsOf(email).filter((l) => !l.includes(':'))).toEqual([]);
     expect(target('sendgrid').listsOf(email)).toEqual(['sendgrid:group:7']);
@@ -92,7 +107,12 @@ describe('sync pipeline, end to end on the local stack', () => {
     expect(target('sendgrid').has('global_unsubscribes', email)).toBe(false);
     await syncUntil(() => target('sendgrid').has('global_unsubscribes', email), 15_000);
     const calls = target('sendgrid').calls.slice(before);
-    expect(calls.map((c) => c.outcome)).toEqual(['SyncRateLimitedError', 'SyncRateLimitedError', 'SyncRateLimitedError', 'ok']);
+    expect(calls.map((c) => c.outcome)).toEqual([
+      'SyncRateLimitedError',
+      'SyncRateLimitedError',
+      'SyncRateLimitedError',
+      'ok',
+    ]);
     for (let i = 1; i < calls.length; i++) expect(calls[i]!.at - calls[i - 1]!.at).toBeGreaterThanOrEqual(2000);
   }, 20_000);
 
@@ -104,12 +124,23 @@ describe('sync pipeline, end to end on the local stack', () => {
     await syncUntil(() => emails.every((e) => target('ses').has('account', e)), 3_000);
     await syncUntil(() => emails.every((e) => target('resend').has('suppressions', e)), 55_000);
     expect(Date.now() - start).toBeGreaterThanOrEqual(20_000);
-    await syncUntil(async () => (await Promise.all(emails.map((e) => stack.record(e)))).every((r) => r?.syncPending === undefined));
+    await syncUntil(async () =>
+      (await Promise.all(emails.map((e) => stack.record(e)))).every((r) => r?.syncPending === undefined),
+    );
   }, 70_000);
 
   it('an audited reactivation removes the address from every list Ratchet pushed it to, and records the answers', async () => {
     const email = 'complainer@example.com';
-    const cli = await ratchet(stack.cliEnv(), 'suppressions', 'reactivate', email, '--reason', 'customer asked', '--actor', 'ops');
+    const cli = await ratchet(
+      stack.cliEnv(),
+      'suppressions',
+      'reactivate',
+      email,
+      '--reason',
+      'customer asked',
+      '--actor',
+      'ops',
+    );
     expect(cli.code).toBe(0);
     // The CLI wrote the outbox marker; the sweeper finds it once the fast-path grace has passed.
     expect(await stack.sync!.sweep(Date.now() + FAST_PATH_GRACE_MS + 1)).toBe(5);
@@ -117,14 +148,23 @@ describe('sync pipeline, end to end on the local stack', () => {
     await syncUntil(async () => (await stack.record(email))?.syncPending === undefined);
     const record = await stack.record(email);
     const audit = record!.audit.find((a: { action: string }) => a.action === 'reactivate');
-    expect(record!.sync.mailgun).toMatchObject({ lists: [], reactivation: { auditAt: audit.at, removed: ['complaints@mg.example.com', 'complaints@news.example.com'], refused: [] } });
+    expect(record!.sync.mailgun).toMatchObject({
+      lists: [],
+      reactivation: {
+        auditAt: audit.at,
+        removed: ['complaints@mg.example.com', 'complaints@news.example.com'],
+        refused: [],
+      },
+    });
     expect(record!.sync.ses).not.toHaveProperty('reason');
   });
 
   it('a CLI write that knows the sync queue sends the fast path itself: pushed without waiting for a sweep', async () => {
     const email = 'by-hand@example.com';
     const env = stack.cliEnv({ SYNC_QUEUE_URL: stack.sync!.queueUrl, SYNC_PROVIDERS: ENV.SYNC_PROVIDERS });
-    expect(await ratchet(env, 'suppressions', 'add', email, '--reason', 'asked', '--actor', 'ops')).toMatchObject({ code: 0 });
+    expect(await ratchet(env, 'suppressions', 'add', email, '--reason', 'asked', '--actor', 'ops')).toMatchObject({
+      code: 0,
+    });
     await syncUntil(() => [...targets.values()].every((t) => t.listsOf(email).length > 0), 5_000);
     expect(target('mailgun').listsOf(email)).toEqual(['unsubscribes@mg.example.com', 'unsubscribes@news.example.com']);
   });
@@ -144,7 +184,10 @@ describe('sync pipeline, end to end on the local stack', () => {
     await send('ses', 'hard_bounce', email);
     await syncUntil(async () => (await stack.record(email))?.sync?.resend?.failed !== undefined);
     const record = await stack.record(email);
-    expect(record!.sync.resend.failed).toMatchObject({ change: record!.syncChange, error: expect.stringContaining('401') });
+    expect(record!.sync.resend.failed).toMatchObject({
+      change: record!.syncChange,
+      error: expect.stringContaining('401'),
+    });
     expect(record!.syncPending).toBe('pending');
     expect(stack.counters.totals.get('SyncFailed{provider=resend}')).toBe(1);
     // Not swept again: a dead change waits for `ratchet sync retry`.
@@ -158,7 +201,11 @@ describe('sync survives a crash between the suppression write and the fast-path 
     try {
       const first = await startTestStack({ dataDir, persist: true, env: ENV, syncTargets: memoryTargets() });
       // The consumer's put without its fast path: what the table holds when the process dies right after the put.
-      const store = new DynamoSuppressionStore(first.clients.doc, first.config.suppressionTable, policyFromSettings(ENV));
+      const store = new DynamoSuppressionStore(
+        first.clients.doc,
+        first.config.suppressionTable,
+        policyFromSettings(ENV),
+      );
       const emails = Array.from({ length: 20 }, (_, i) => `crash${i}@example.com`);
       for (const email of emails) await store.suppress(email, { actor: 'ops', reason: 'test', at: Date.now() });
       expect(await first.sync!.pollOnce(0)).toBe(0);
@@ -185,9 +232,15 @@ describe('sync survives a crash between the suppression write and the fast-path 
 describe('npm start refuses a sync provider without its credential or required setting', () => {
   it('one line per problem, naming the variable, and no key in it', async () => {
     const { startLocalStack } = await import('../support/local-stack.js');
-    const attempt = startLocalStack({ env: { SYNC_PROVIDERS: 'sendgrid,mailgun', MAILGUN_API_KEY: 'key-0123456789abcdef0123456789abcdef' } });
-    await expect(attempt).rejects.toThrow('SYNC_PROVIDERS includes sendgrid but SENDGRID_API_KEY is not set\nSYNC_PROVIDERS includes mailgun but MAILGUN_DOMAINS is not set');
+    const attempt = startLocalStack({
+      env: { SYNC_PROVIDERS: 'sendgrid,mailgun', MAILGUN_API_KEY: 'key-0123456789abcdef0123456789abcdef' },
+    });
+    await expect(attempt).rejects.toThrow(
+      'SYNC_PROVIDERS includes sendgrid but SENDGRID_API_KEY is not set\nSYNC_PROVIDERS includes mailgun but MAILGUN_DOMAINS is not set',
+    );
     await expect(attempt).rejects.not.toThrow(/key-0123/);
-    await expect(startLocalStack({ env: { SYNC_PROVIDERS: 'ses,sparkpost' } })).rejects.toThrow(/^SYNC_PROVIDERS: "sparkpost" is not one of/);
+    await expect(startLocalStack({ env: { SYNC_PROVIDERS: 'ses,sparkpost' } })).rejects.toThrow(
+      /^SYNC_PROVIDERS: "sparkpost" is not one of/,
+    );
   });
 });

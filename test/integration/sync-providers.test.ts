@@ -4,11 +4,11 @@
  * with the endpoint overrides pointing at them: the issue's "How to show it", end to end.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAST_PATH_GRACE_MS } from '../../lambdas/adapters/suppression-sync-fields.js';
+import type { ActionableKind } from '../../lambdas/core/event.js';
 import { findDemoSigner } from '../../lib/demo/index.js';
 import type { DemoOptions } from '../../lib/demo/types.js';
-import type { ActionableKind } from '../../lambdas/core/event.js';
-import { FAST_PATH_GRACE_MS } from '../../lambdas/adapters/suppression-sync-fields.js';
-import { startProviderFakes, type ProviderFakes } from '../fakes/providers/index.js';
+import { type ProviderFakes, startProviderFakes } from '../fakes/providers/index.js';
 import { ratchet, startTestStack, type TestStack } from './harness.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -38,7 +38,8 @@ describe('sync to the provider fakes, on the local runtime', () => {
   async function syncUntil(done: () => boolean, timeoutMs = 10_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!done()) {
-      if (Date.now() > deadline) throw new Error(`sync did not finish in time: ${JSON.stringify(fakes.postmark.calls.slice(-3))}`);
+      if (Date.now() > deadline)
+        throw new Error(`sync did not finish in time: ${JSON.stringify(fakes.postmark.calls.slice(-3))}`);
       if ((await stack.sync!.pollOnce(0)) === 0) await sleep(50);
     }
   }
@@ -47,7 +48,11 @@ describe('sync to the provider fakes, on the local runtime', () => {
     ses: fakes.ses.get(email)?.reason,
     sendgrid: fakes.sendgrid.list('unsubscribes').some((i) => i.email === email),
     postmark: fakes.postmark.streams.filter((s) => fakes.postmark.stream(s).some((e) => e.email === email)),
-    mailgun: fakes.mailgun.domains.flatMap((d) => (['bounces', 'complaints', 'unsubscribes'] as const).filter((l) => fakes.mailgun.list(d, l).some((e) => e.address === email)).map((l) => `${l}@${d}`)),
+    mailgun: fakes.mailgun.domains.flatMap((d) =>
+      (['bounces', 'complaints', 'unsubscribes'] as const)
+        .filter((l) => fakes.mailgun.list(d, l).some((e) => e.address === email))
+        .map((l) => `${l}@${d}`),
+    ),
     resend: fakes.resend.entries().some((e) => e.email === email),
   });
 
@@ -56,7 +61,13 @@ describe('sync to the provider fakes, on the local runtime', () => {
     await send('sendgrid', 'complaint', email);
     await syncUntil(() => {
       const at = everywhere(email);
-      return at.ses !== undefined && at.sendgrid && at.postmark.length > 0 && at.mailgun.length === fakes.mailgun.domains.length && at.resend;
+      return (
+        at.ses !== undefined &&
+        at.sendgrid &&
+        at.postmark.length > 0 &&
+        at.mailgun.length === fakes.mailgun.domains.length &&
+        at.resend
+      );
     });
     expect(everywhere(email)).toEqual({
       ses: 'COMPLAINT',
@@ -70,10 +81,19 @@ describe('sync to the provider fakes, on the local runtime', () => {
   it('a group-7 unsubscribe reaches SendGrid group 7 and Postmark broadcast, and nothing global', async () => {
     const email = 'grouped@example.com';
     await send('sendgrid', 'unsubscribe', email, { topic: '7' });
-    await syncUntil(() => fakes.sendgrid.group(7).includes(email) && fakes.postmark.stream('broadcast').some((e) => e.email === email));
+    await syncUntil(
+      () =>
+        fakes.sendgrid.group(7).includes(email) && fakes.postmark.stream('broadcast').some((e) => e.email === email),
+    );
     // Let every other provider's message run too, then check nothing global was written anywhere.
     for (let i = 0; i < 5; i++) await stack.sync!.pollOnce(0);
-    expect(everywhere(email)).toEqual({ ses: undefined, sendgrid: false, postmark: ['broadcast'], mailgun: [], resend: false });
+    expect(everywhere(email)).toEqual({
+      ses: undefined,
+      sendgrid: false,
+      postmark: ['broadcast'],
+      mailgun: [],
+      resend: false,
+    });
   });
 
   it('429 with Retry-After: 2 three times: pushed afterwards, and no call before the time named', async () => {
@@ -95,12 +115,22 @@ describe('sync to the provider fakes, on the local runtime', () => {
     await syncUntil(() => emails.every((e) => everywhere(e).resend), 60_000);
     expect(Date.now() - start).toBeGreaterThanOrEqual(20_000);
     await recovered;
-    for (const email of emails) expect(everywhere(email)).toMatchObject({ ses: 'BOUNCE', sendgrid: true, postmark: ['outbound'], resend: true });
+    for (const email of emails)
+      expect(everywhere(email)).toMatchObject({ ses: 'BOUNCE', sendgrid: true, postmark: ['outbound'], resend: true });
   }, 75_000);
 
   it('a reactivation removes the address everywhere', async () => {
     const email = 'complainer@example.com';
-    const cli = await ratchet(stack.cliEnv(), 'suppressions', 'reactivate', email, '--reason', 'asked', '--actor', 'ops');
+    const cli = await ratchet(
+      stack.cliEnv(),
+      'suppressions',
+      'reactivate',
+      email,
+      '--reason',
+      'asked',
+      '--actor',
+      'ops',
+    );
     expect(cli).toMatchObject({ code: 0 });
     await stack.sync!.sweep(Date.now() + FAST_PATH_GRACE_MS + 1);
     await syncUntil(() => {
@@ -108,7 +138,8 @@ describe('sync to the provider fakes, on the local runtime', () => {
       return at.ses === undefined && !at.sendgrid && at.mailgun.length === 0 && !at.resend && at.postmark.length === 0;
     });
     const record = await stack.record(email);
-    for (const provider of ['ses', 'sendgrid', 'mailgun', 'resend', 'postmark']) expect(record!.sync[provider]).toMatchObject({ lists: [] });
+    for (const provider of ['ses', 'sendgrid', 'mailgun', 'resend', 'postmark'])
+      expect(record!.sync[provider]).toMatchObject({ lists: [] });
   });
 
   const cliEnv = () =>
@@ -121,9 +152,14 @@ describe('sync to the provider fakes, on the local runtime', () => {
 
   it('sync status: pending per provider, failed in the dead letters, lastSuccessAt; sync retry redrives a dead letter', async () => {
     const email = 'refused@example.com';
-    fakes.resend.script({ status: 401, body: { statusCode: 401, name: 'validation_error', message: 'API key is invalid' } }, 1);
+    fakes.resend.script(
+      { status: 401, body: { statusCode: 401, name: 'validation_error', message: 'API key is invalid' } },
+      1,
+    );
     clock += 1000;
-    expect(await stack.post('sendgrid', findDemoSigner('sendgrid')!.sign('hard_bounce', email, stack.demo.sendgrid!, clock))).toMatchObject({ status: 200 });
+    expect(
+      await stack.post('sendgrid', findDemoSigner('sendgrid')!.sign('hard_bounce', email, stack.demo.sendgrid!, clock)),
+    ).toMatchObject({ status: 200 });
     await stack.drain();
     let status = JSON.parse((await ratchet(cliEnv(), 'sync', 'status', '--json')).out);
     expect(status.providers.resend).toMatchObject({ pending: 1, failed: 0 });
@@ -145,27 +181,51 @@ describe('sync to the provider fakes, on the local runtime', () => {
   it('reconcile finds seeded drift both ways, --apply repairs it, and a second run is clean', async () => {
     const env = cliEnv();
     const clean = await ratchet(env, 'sync', 'reconcile', '--json');
-    expect(JSON.parse(clean.out).providers.mailgun).toEqual({ missingAtProvider: [], missingInRatchet: [], informational: [], refused: [] });
+    expect(JSON.parse(clean.out).providers.mailgun).toEqual({
+      missingAtProvider: [],
+      missingInRatchet: [],
+      informational: [],
+      refused: [],
+    });
     expect(clean.code).toBe(0);
 
     // Only at the provider: a Mailgun bounce, a SendGrid spam report, a SendGrid group-7 entry (a topic), a block (informational).
     const domain = fakes.mailgun.domains[0]!;
     const date = Math.floor((Date.now() - 86_400_000) / 1000) * 1000; // Mailgun dates are RFC 2822, whole seconds
-    fakes.mailgun.seed(domain, 'bounces', { address: 'mg-only@example.com', createdAt: date, code: '550', error: 'mailbox does not exist' });
+    fakes.mailgun.seed(domain, 'bounces', {
+      address: 'mg-only@example.com',
+      createdAt: date,
+      code: '550',
+      error: 'mailbox does not exist',
+    });
     fakes.sendgrid.seed('spam_reports', { email: 'sg-spam@example.com', created: Math.floor(date / 1000) });
-    fakes.sendgrid.seed('blocks', { email: 'blocked@example.com', created: Math.floor(date / 1000), reason: '421 try later' });
+    fakes.sendgrid.seed('blocks', {
+      email: 'blocked@example.com',
+      created: Math.floor(date / 1000),
+      reason: '421 try later',
+    });
     // Only in Ratchet: a suppression whose push never happened (written without the fast path, not swept yet).
     const { DynamoSuppressionStore } = await import('../../lambdas/adapters/dynamodb-suppressions.js');
-    await new DynamoSuppressionStore(stack.clients.doc, stack.config.suppressionTable).suppress('ratchet-only@example.com', { actor: 'ops', reason: 'seed', at: Date.now() });
+    await new DynamoSuppressionStore(stack.clients.doc, stack.config.suppressionTable).suppress(
+      'ratchet-only@example.com',
+      { actor: 'ops', reason: 'seed', at: Date.now() },
+    );
 
     const found = await ratchet(env, 'sync', 'reconcile', '--json');
     expect(found.code).toBe(1);
     const providers = JSON.parse(found.out).providers;
-    expect(providers.mailgun.missingInRatchet).toEqual([{ email: 'mg-only@example.com', list: `bounces@${domain}`, reason: expect.stringContaining('550'), date }]);
+    expect(providers.mailgun.missingInRatchet).toEqual([
+      { email: 'mg-only@example.com', list: `bounces@${domain}`, reason: expect.stringContaining('550'), date },
+    ]);
     expect(providers.mailgun.missingAtProvider).toEqual([{ email: 'ratchet-only@example.com', list: 'global' }]);
-    expect(providers.sendgrid.missingInRatchet).toEqual([expect.objectContaining({ email: 'sg-spam@example.com', list: 'spam_reports' })]);
-    expect(providers.sendgrid.informational).toEqual([expect.objectContaining({ email: 'blocked@example.com', list: 'blocks' })]);
-    for (const p of ['ses', 'postmark', 'resend']) expect(providers[p].missingAtProvider).toEqual([{ email: 'ratchet-only@example.com', list: 'global' }]);
+    expect(providers.sendgrid.missingInRatchet).toEqual([
+      expect.objectContaining({ email: 'sg-spam@example.com', list: 'spam_reports' }),
+    ]);
+    expect(providers.sendgrid.informational).toEqual([
+      expect.objectContaining({ email: 'blocked@example.com', list: 'blocks' }),
+    ]);
+    for (const p of ['ses', 'postmark', 'resend'])
+      expect(providers[p].missingAtProvider).toEqual([{ email: 'ratchet-only@example.com', list: 'global' }]);
 
     const sgOnly = await ratchet(env, 'sync', 'reconcile', '--provider', 'sendgrid', '--json');
     expect(Object.keys(JSON.parse(sgOnly.out).providers)).toEqual(['sendgrid']);
@@ -173,10 +233,17 @@ describe('sync to the provider fakes, on the local runtime', () => {
 
     const applied = await ratchet(env, 'sync', 'reconcile', '--apply');
     expect(applied.code).toBe(0);
-    expect(everywhere('ratchet-only@example.com')).toMatchObject({ ses: 'BOUNCE', sendgrid: true, postmark: ['outbound'], resend: true });
+    expect(everywhere('ratchet-only@example.com')).toMatchObject({
+      ses: 'BOUNCE',
+      sendgrid: true,
+      postmark: ['outbound'],
+      resend: true,
+    });
     const imported = await stack.record('mg-only@example.com');
     expect(imported).toMatchObject({ status: 'suppressed', reason: 'hard_bounce' });
-    expect(Object.values(imported!.evidence)).toEqual([expect.objectContaining({ actor: 'sync:mailgun', occurredAt: date })]);
+    expect(Object.values(imported!.evidence)).toEqual([
+      expect.objectContaining({ actor: 'sync:mailgun', occurredAt: date }),
+    ]);
     expect(await stack.record('sg-spam@example.com')).toMatchObject({ status: 'suppressed', reason: 'complaint' });
     expect(await stack.record('blocked@example.com')).toBeUndefined();
 
@@ -185,8 +252,14 @@ describe('sync to the provider fakes, on the local runtime', () => {
     await syncUntil(() => everywhere('mg-only@example.com').resend && everywhere('sg-spam@example.com').resend);
     for (let i = 0; i < 5; i++) await stack.sync!.pollOnce(0);
     const again = await ratchet(env, 'sync', 'reconcile', '--json');
-    for (const [p, drift] of Object.entries(JSON.parse(again.out).providers as Record<string, { missingAtProvider: unknown[]; missingInRatchet: unknown[] }>)) {
-      expect({ p, missingAtProvider: drift.missingAtProvider, missingInRatchet: drift.missingInRatchet }).toEqual({ p, missingAtProvider: [], missingInRatchet: [] });
+    for (const [p, drift] of Object.entries(
+      JSON.parse(again.out).providers as Record<string, { missingAtProvider: unknown[]; missingInRatchet: unknown[] }>,
+    )) {
+      expect({ p, missingAtProvider: drift.missingAtProvider, missingInRatchet: drift.missingInRatchet }).toEqual({
+        p,
+        missingAtProvider: [],
+        missingInRatchet: [],
+      });
     }
     expect(again.code).toBe(0);
   }, 30_000);
@@ -199,7 +272,9 @@ describe('sync to the provider fakes, on the local runtime', () => {
     await syncUntil(() => everywhere(email).resend && everywhere(email).postmark.length > 0);
     // Postmark's own record of the complaint: it keeps those whatever the API is asked.
     fakes.postmark.seed('outbound', email, 'SpamComplaint');
-    expect(await ratchet(cliEnv(), 'suppressions', 'reactivate', email, '--reason', 'asked', '--actor', 'ops')).toMatchObject({ code: 0 });
+    expect(
+      await ratchet(cliEnv(), 'suppressions', 'reactivate', email, '--reason', 'asked', '--actor', 'ops'),
+    ).toMatchObject({ code: 0 });
     await syncUntil(() => !everywhere(email).resend && everywhere(email).ses === undefined);
     for (let i = 0; i < 5; i++) await stack.sync!.pollOnce(0);
     const record = await stack.record(email);
@@ -218,7 +293,13 @@ describe('sync to the provider fakes, on the local runtime', () => {
   });
 
   it('no API key appears in any log line', () => {
-    const keys = [fakes.sendgrid.apiKey, fakes.postmark.serverToken, fakes.mailgun.apiKey, fakes.resend.apiKey, fakes.ses.credentials.secretAccessKey];
+    const keys = [
+      fakes.sendgrid.apiKey,
+      fakes.postmark.serverToken,
+      fakes.mailgun.apiKey,
+      fakes.resend.apiKey,
+      fakes.ses.credentials.secretAccessKey,
+    ];
     const text = JSON.stringify(stack.log.lines);
     expect(stack.log.lines.length).toBeGreaterThan(0);
     for (const key of keys) expect(text).not.toContain(key);

@@ -6,11 +6,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSuppressionClient, type SuppressionClient } from '../../lambdas/client/index.js';
-import { isSuppressed as adapterIsSuppressed } from '../../lambdas/adapters/is-suppressed.js';
 import { DynamoSuppressionStore } from '../../lambdas/adapters/dynamodb-suppressions.js';
-import { policyFromSettings } from '../../lambdas/core/suppression/index.js';
+import { isSuppressed as adapterIsSuppressed } from '../../lambdas/adapters/is-suppressed.js';
+import { createSuppressionClient, type SuppressionClient } from '../../lambdas/client/index.js';
 import type { ActionableKind } from '../../lambdas/core/event.js';
+import { policyFromSettings } from '../../lambdas/core/suppression/index.js';
 import { findDemoSigner } from '../../lib/demo/index.js';
 import type { DemoOptions } from '../../lib/demo/types.js';
 import { ensureDemoCredentials } from '../../lib/local/demo-credentials.js';
@@ -27,14 +27,25 @@ describe('topics, end to end', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'ratchet-topics-'));
     stack = await startTestStack({ dataDir, env: { TOPIC_ALIASES: ALIASES } });
-    client = createSuppressionClient({ endpoint: stack.config.dynamoEndpoint, region: 'us-east-1', tableName: stack.config.suppressionTable, topicAliases: ALIASES });
+    client = createSuppressionClient({
+      endpoint: stack.config.dynamoEndpoint,
+      region: 'us-east-1',
+      tableName: stack.config.suppressionTable,
+      topicAliases: ALIASES,
+    });
   });
   afterAll(() => stack?.stop());
 
   /** Signs with the demo signer (each call a second later in event time), posts, drains. */
   async function send(provider: string, kind: ActionableKind, email: string, options?: DemoOptions): Promise<void> {
     clock += 1000;
-    const request = findDemoSigner(provider)!.sign(kind, email, ensureDemoCredentials(dataDir)[provider]!, clock, options);
+    const request = findDemoSigner(provider)!.sign(
+      kind,
+      email,
+      ensureDemoCredentials(dataDir)[provider]!,
+      clock,
+      options,
+    );
     const response = await stack.post(provider, request);
     expect(response).toMatchObject({ status: 200, body: { admitted: 1 } });
     await stack.drain();
@@ -46,14 +57,27 @@ describe('topics, end to end', () => {
     const record = await stack.record(email);
     expect(record).toMatchObject({ status: 'active', transactionalStatus: 'active', reasons: [] });
     expect(record!.topics.newsletter).toMatchObject({ status: 'unsubscribed' });
-    expect(Object.values(record!.topics.newsletter.evidence)).toMatchObject([{ kind: 'unsubscribe', provider: 'sendgrid', scope: 'sendgrid:group:4242', providerEventType: 'group_unsubscribe' }]);
+    expect(Object.values(record!.topics.newsletter.evidence)).toMatchObject([
+      {
+        kind: 'unsubscribe',
+        provider: 'sendgrid',
+        scope: 'sendgrid:group:4242',
+        providerEventType: 'group_unsubscribe',
+      },
+    ]);
 
     expect(await client.isSuppressed(email, { topic: 'newsletter' })).toBe(true);
     expect(await client.isSuppressed(email, { topic: 'sendgrid:group:4242' })).toBe(true); // the canonical name, aliased
     expect(await client.isSuppressed(email)).toBe(false);
     expect(await client.isSuppressed(email, { transactional: true })).toBe(false);
     expect(await client.isSuppressed(email, { topic: 'other' })).toBe(false);
-    expect(await adapterIsSuppressed(email, { topic: 'newsletter', client: stack.clients.doc, tableName: stack.config.suppressionTable })).toBe(true);
+    expect(
+      await adapterIsSuppressed(email, {
+        topic: 'newsletter',
+        client: stack.clients.doc,
+        tableName: stack.config.suppressionTable,
+      }),
+    ).toBe(true);
 
     await send('sendgrid', 'subscribe', email, { topic: '4242' });
     expect((await stack.record(email))!.topics.newsletter).toMatchObject({ status: 'subscribed' });
@@ -61,7 +85,10 @@ describe('topics, end to end', () => {
 
     // The same newsletter through SES (aliased to the same name) opts out again.
     await send('ses', 'unsubscribe', email, { topic: 'weekly' });
-    expect(await client.filterSendable([email], { topic: 'newsletter' })).toEqual({ sendable: [], suppressed: [{ email, reason: 'topic_unsubscribed' }] });
+    expect(await client.filterSendable([email], { topic: 'newsletter' })).toEqual({
+      sendable: [],
+      suppressed: [{ email, reason: 'topic_unsubscribed' }],
+    });
   });
 
   it('an unaliased scope keeps its canonical name (Postmark stream, Resend topic, a generic topic)', async () => {
@@ -70,14 +97,22 @@ describe('topics, end to end', () => {
     await send('standard', 'unsubscribe', email, { topic: '07d84122-7224-4881-9c31-1c048e204602' });
     await send('generic', 'unsubscribe', email, { topic: 'product-updates' });
     const record = await stack.record(email);
-    expect(Object.keys(record!.topics).sort()).toEqual(['postmark:stream:broadcast', 'product-updates', 'resend:topic:07d84122-7224-4881-9c31-1c048e204602']);
+    expect(Object.keys(record!.topics).sort()).toEqual([
+      'postmark:stream:broadcast',
+      'product-updates',
+      'resend:topic:07d84122-7224-4881-9c31-1c048e204602',
+    ]);
     expect(record).toMatchObject({ status: 'active', transactionalStatus: 'active' });
   });
 
   it('a global unsubscribe suppresses status while transactionalStatus stays active', async () => {
     const email = 'global@example.com';
     await send('sendgrid', 'unsubscribe', email);
-    expect(await stack.record(email)).toMatchObject({ status: 'suppressed', transactionalStatus: 'active', reasons: ['unsubscribe'] });
+    expect(await stack.record(email)).toMatchObject({
+      status: 'suppressed',
+      transactionalStatus: 'active',
+      reasons: ['unsubscribe'],
+    });
     expect(await client.isSuppressed(email)).toBe(true);
     expect(await client.isSuppressed(email, { topic: 'newsletter' })).toBe(true);
     expect(await client.isSuppressed(email, { transactional: true })).toBe(false);
@@ -87,21 +122,44 @@ describe('topics, end to end', () => {
     const email = 'complaint@example.com';
     await send('sendgrid', 'unsubscribe', email);
     await send('ses', 'complaint', email);
-    expect(await stack.record(email)).toMatchObject({ status: 'suppressed', transactionalStatus: 'suppressed', reason: 'complaint' });
+    expect(await stack.record(email)).toMatchObject({
+      status: 'suppressed',
+      transactionalStatus: 'suppressed',
+      reason: 'complaint',
+    });
     expect(await client.isSuppressed(email, { transactional: true })).toBe(true);
-    expect(await client.filterSendable([email], { transactional: true })).toEqual({ sendable: [], suppressed: [{ email, reason: 'complaint' }] });
+    expect(await client.filterSendable([email], { transactional: true })).toEqual({
+      sendable: [],
+      suppressed: [{ email, reason: 'complaint' }],
+    });
   });
 
   it('manual topic opt-out and restore through the adapter (what the CLI calls) are audited and leave status alone', async () => {
-    const store = new DynamoSuppressionStore(stack.clients.doc, stack.config.suppressionTable, policyFromSettings({ TOPIC_ALIASES: ALIASES }));
+    const store = new DynamoSuppressionStore(
+      stack.clients.doc,
+      stack.config.suppressionTable,
+      policyFromSettings({ TOPIC_ALIASES: ALIASES }),
+    );
     const email = 'manual@example.com';
-    const out = await store.unsubscribeTopic(' Manual@Example.com', 'sendgrid:group:4242', { actor: 'ops', reason: 'asked by phone', at: clock + 1 });
+    const out = await store.unsubscribeTopic(' Manual@Example.com', 'sendgrid:group:4242', {
+      actor: 'ops',
+      reason: 'asked by phone',
+      at: clock + 1,
+    });
     expect(out).toMatchObject({ changed: true, effect: 'topic_unsubscribed', becameSuppressed: false });
     expect(await client.isSuppressed(email, { topic: 'newsletter' })).toBe(true);
-    const back = await store.resubscribeTopic(email, 'newsletter', { actor: 'ops', reason: 'asked again', at: clock + 2 });
+    const back = await store.resubscribeTopic(email, 'newsletter', {
+      actor: 'ops',
+      reason: 'asked again',
+      at: clock + 2,
+    });
     expect(back.effect).toBe('topic_subscribed');
     const record = await client.getRecord(email);
-    expect(record).toMatchObject({ status: 'active', transactionalStatus: 'active', topics: { newsletter: { status: 'subscribed', changedAt: clock + 2 } } });
+    expect(record).toMatchObject({
+      status: 'active',
+      transactionalStatus: 'active',
+      topics: { newsletter: { status: 'subscribed', changedAt: clock + 2 } },
+    });
     expect(record!.audit.map((a) => [a.action, a.topic, a.actor])).toEqual([
       ['suppress', 'newsletter', 'ops'],
       ['reactivate', 'newsletter', 'ops'],

@@ -10,16 +10,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unsubscribeUrl } from '../../lambdas/client/unsubscribe.js';
 import { unsubscribeLink } from '../../lib/cli/unsubscribe-link.js';
 import { startLocalRuntime } from '../../lib/local/runtime.js';
-import { startTestStack, captureLog, type TestStack } from './harness.js';
+import { captureLog, startTestStack, type TestStack } from './harness.js';
 
 const SECRET = 'integration-unsubscribe-secret-0123456789';
 
 describe('one-click unsubscribe on the local stack', () => {
   let stack: TestStack;
-  const link = (email: string, topic: string) => unsubscribeUrl({ email, topic, secrets: SECRET, baseUrl: stack.url, env: {} });
+  const link = (email: string, topic: string) =>
+    unsubscribeUrl({ email, topic, secrets: SECRET, baseUrl: stack.url, env: {} });
 
   beforeAll(async () => {
-    stack = await startTestStack({ env: { UNSUBSCRIBE_SECRETS: SECRET, TOPIC_LABELS: 'newsletter=Weekly newsletter' } });
+    stack = await startTestStack({
+      env: { UNSUBSCRIBE_SECRETS: SECRET, TOPIC_LABELS: 'newsletter=Weekly newsletter' },
+    });
   });
   afterAll(() => stack?.stop());
 
@@ -39,7 +42,10 @@ describe('one-click unsubscribe on the local stack', () => {
     const response = await fetch(link(email, '*'), {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)',
+      },
       body: 'List-Unsubscribe=One-Click',
     });
     expect(response.status).toBe(200);
@@ -54,7 +60,11 @@ describe('one-click unsubscribe on the local stack', () => {
   it('accepts the multipart form of the same POST', async () => {
     const form = new FormData();
     form.set('List-Unsubscribe', 'One-Click');
-    const response = await fetch(link('multipart@example.com', '*'), { method: 'POST', redirect: 'manual', body: form });
+    const response = await fetch(link('multipart@example.com', '*'), {
+      method: 'POST',
+      redirect: 'manual',
+      body: form,
+    });
     expect(response.status).toBe(200);
     const rows = (await stack.inboxRows()).filter((r) => r.event.recipient === 'multipart@example.com');
     expect(rows).toHaveLength(1);
@@ -65,7 +75,11 @@ describe('one-click unsubscribe on the local stack', () => {
     const email = 'repeat@example.com';
     const url = link(email, '*');
     for (let i = 0; i < 4; i++) {
-      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
       expect(response.status).toBe(200);
       if (i === 1) await stack.drain();
     }
@@ -82,7 +96,11 @@ describe('one-click unsubscribe on the local stack', () => {
     const bytes = Buffer.from(token, 'base64url');
     bytes[10]! ^= 0x20;
     const bad = `${stack.url}/unsubscribe/${bytes.toString('base64url')}`;
-    const html = await fetch(bad, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' }, body: 'List-Unsubscribe=One-Click' });
+    const html = await fetch(bad, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+      body: 'List-Unsubscribe=One-Click',
+    });
     expect(html.status).toBe(400);
     expect(await html.text()).toContain('This unsubscribe link does not work');
     const json = await fetch(bad, { headers: { accept: 'application/json' } });
@@ -96,7 +114,14 @@ describe('npm start without UNSUBSCRIBE_SECRETS', () => {
   it('generates a demo key once under the data dir, records it in local.json, and the CLI link works', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ratchet-unsub-'));
     const start = () =>
-      startLocalRuntime({ env: { AWS_REGION: 'us-east-1' }, port: 0, dataDir, persist: false, background: false, log: captureLog() });
+      startLocalRuntime({
+        env: { AWS_REGION: 'us-east-1' },
+        port: 0,
+        dataDir,
+        persist: false,
+        background: false,
+        log: captureLog(),
+      });
     try {
       let runtime = await start();
       expect(runtime.unsubscribe).toEqual({ baseUrl: `http://localhost:${runtime.port}`, usingDemoKey: true });
@@ -108,7 +133,11 @@ describe('npm start without UNSUBSCRIBE_SECRETS', () => {
       expect(state).toMatchObject({ unsubscribeBaseUrl: `http://localhost:${runtime.port}`, unsubscribeDemoKey: key });
 
       const lines: string[] = [];
-      const url = await unsubscribeLink('cli@example.com', { topic: 'newsletter' }, { env: { RATCHET_DATA_DIR: dataDir }, out: (l) => lines.push(l) });
+      const url = await unsubscribeLink(
+        'cli@example.com',
+        { topic: 'newsletter' },
+        { env: { RATCHET_DATA_DIR: dataDir }, out: (l) => lines.push(l) },
+      );
       expect(lines).toEqual([url]);
       expect(url.startsWith(`http://localhost:${runtime.port}/unsubscribe/`)).toBe(true);
       const page = await fetch(url.replace('localhost', '127.0.0.1'));
@@ -131,11 +160,26 @@ describe('npm start without UNSUBSCRIBE_SECRETS', () => {
     const down = { send: async () => Promise.reject(new Error('queue down')) };
     const env = { AWS_REGION: 'us-east-1', UNSUBSCRIBE_SECRETS: SECRET };
     const post = (baseUrl: string, email: string) =>
-      fetch(unsubscribeUrl({ email, topic: '*', secrets: SECRET, baseUrl, env: {} }), { method: 'POST', body: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      fetch(unsubscribeUrl({ email, topic: '*', secrets: SECRET, baseUrl, env: {} }), {
+        method: 'POST',
+        body: 'List-Unsubscribe=One-Click',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
     try {
       // A queue that is down, given to one of the two: only the endpoint that was given it answers 503.
-      for (const [option, status] of [['edge', 200], ['unsubscribe', 503]] as const) {
-        const runtime = await startLocalRuntime({ env, port: 0, dataDir, persist: false, background: false, log: captureLog(), [option]: { queue: down } });
+      for (const [option, status] of [
+        ['edge', 200],
+        ['unsubscribe', 503],
+      ] as const) {
+        const runtime = await startLocalRuntime({
+          env,
+          port: 0,
+          dataDir,
+          persist: false,
+          background: false,
+          log: captureLog(),
+          [option]: { queue: down },
+        });
         try {
           expect((await post(`http://127.0.0.1:${runtime.port}`, `split-${status}@example.com`)).status).toBe(status);
         } finally {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sampleMailgunEventData, signMailgun } from '../../lib/demo/mailgun.js';
 import { sampleSendgridEvent, sendgridBatchBody, signSendgridBody } from '../../lib/demo/sendgrid.js';
 import { demoSigningCertUrl, sesDemoPayload, signSnsMessage, snsHttpRequest } from '../../lib/demo/ses.js';
-import { ensureDemoCredentials, type DemoCredentialSet } from '../../lib/local/demo-credentials.js';
+import { type DemoCredentialSet, ensureDemoCredentials } from '../../lib/local/demo-credentials.js';
 import { startLocalRuntime } from '../../lib/local/runtime.js';
 import { captureLog, injectFault, startTestStack, type TestStack } from './harness.js';
 
@@ -39,7 +39,8 @@ describe('signature windows and replays', () => {
     injectFault(stack.clients.doc, {
       command: 'PutItemCommand',
       times: 1,
-      when: (input) => input.TableName === stack.config.inboxTable && String(input.Item?.pk ?? '').startsWith(`${provider}#`),
+      when: (input) =>
+        input.TableName === stack.config.inboxTable && String(input.Item?.pk ?? '').startsWith(`${provider}#`),
     });
   const rowsFor = async (email: string) => (await stack.inboxRows()).filter((row) => row.event.recipient === email);
   const evidenceOf = async (email: string) => Object.keys((await stack.record(email))?.evidence ?? {});
@@ -61,7 +62,10 @@ describe('signature windows and replays', () => {
     expect(replay).toMatchObject({ status: 200, body: { admitted: 0, duplicates: 1 } });
 
     // The same token under a different body is still a replay, even though the window is open.
-    const forged = JSON.stringify({ signature, 'event-data': sampleMailgunEventData('hard_bounce', 'victim@example.com', T0) });
+    const forged = JSON.stringify({
+      signature,
+      'event-data': sampleMailgunEventData('hard_bounce', 'victim@example.com', T0),
+    });
     expect((await stack.post('mailgun', { headers: request.headers, body: forged })).status).toBe(409);
 
     await stack.drain();
@@ -95,7 +99,10 @@ describe('signature windows and replays', () => {
       sampleSendgridEvent('complaint', complained, T0),
       sampleSendgridEvent('delivered', delivered, T0),
     ]);
-    const request = { headers: signSendgridBody(body, String(Math.floor(T0 / 1000)), demo.sendgrid!.signingSecret), body };
+    const request = {
+      headers: signSendgridBody(body, String(Math.floor(T0 / 1000)), demo.sendgrid!.signingSecret),
+      body,
+    };
 
     const fault = failOnce('sendgrid');
     expect((await stack.post('sendgrid', request)).status).toBe(503);
@@ -121,14 +128,20 @@ describe('signature windows and replays', () => {
     const email = 'sendgrid-late@example.com';
     const body = sendgridBatchBody([sampleSendgridEvent('hard_bounce', email, T0)]);
     aheadMs = 25 * HOUR + 60_000;
-    const response = await stack.post('sendgrid', { headers: signSendgridBody(body, String(Math.floor(T0 / 1000)), demo.sendgrid!.signingSecret), body });
+    const response = await stack.post('sendgrid', {
+      headers: signSendgridBody(body, String(Math.floor(T0 / 1000)), demo.sendgrid!.signingSecret),
+      body,
+    });
     expect(response).toMatchObject({ status: 401, body: { error: 'stale_request' } });
     expect(await rowsFor(email)).toHaveLength(0);
   });
 
   it('Standard Webhooks: a request signed 10 minutes ago is still 401 (the sender re-signs every attempt)', async () => {
     const email = 'standard-stale@example.com';
-    const response = await stack.post('standard', stack.sign('standard', 'hard_bounce', email, Date.now() - 10 * 60_000));
+    const response = await stack.post(
+      'standard',
+      stack.sign('standard', 'hard_bounce', email, Date.now() - 10 * 60_000),
+    );
     expect(response).toMatchObject({ status: 401, body: { error: 'stale_request' } });
     expect(await rowsFor(email)).toHaveLength(0);
     // The same event signed now, as the sender's next attempt would be, is accepted.
@@ -161,7 +174,9 @@ describe('signature windows and replays', () => {
     await stack.drain();
     expect(await stack.record(one)).toMatchObject({ status: 'suppressed', reason: 'hard_bounce' });
     expect(await stack.record(two)).toMatchObject({ status: 'suppressed', reason: 'hard_bounce' });
-    const accepted = stack.log.lines.find((line) => line.message === 'webhook accepted' && line.fields?.provider === 'ses');
+    const accepted = stack.log.lines.find(
+      (line) => line.message === 'webhook accepted' && line.fields?.provider === 'ses',
+    );
     expect(accepted?.fields?.ignoredReasons).toEqual({ 'recipient is not an email address': 1 });
   });
 
@@ -179,10 +194,17 @@ describe('signature windows and replays', () => {
       ses.signingSecret,
     );
     const before = (await stack.inboxRows()).length;
-    expect(await stack.post('ses', snsHttpRequest(message))).toMatchObject({ status: 200, body: { received: 1, admitted: 0, ignored: 1 } });
+    expect(await stack.post('ses', snsHttpRequest(message))).toMatchObject({
+      status: 200,
+      body: { received: 1, admitted: 0, ignored: 1 },
+    });
     expect((await stack.inboxRows()).length).toBe(before);
-    const logged = stack.log.lines.filter((line) => line.message === 'webhook accepted' && line.fields?.provider === 'ses');
-    expect(logged.at(-1)?.fields?.ignoredReasons).toEqual({ 'unreadable SES message: SNS Message is not valid JSON': 1 });
+    const logged = stack.log.lines.filter(
+      (line) => line.message === 'webhook accepted' && line.fields?.provider === 'ses',
+    );
+    expect(logged.at(-1)?.fields?.ignoredReasons).toEqual({
+      'unreadable SES message: SNS Message is not valid JSON': 1,
+    });
   });
 });
 
@@ -199,7 +221,9 @@ describe('npm start and the inbox TTL', () => {
         writeStateFile: false,
         log: captureLog(),
       });
-      await expect(start).rejects.toThrow(/INBOX_TTL_DAYS \(context inboxTtlDays\) is 2 days.*mailgun \(MAILGUN_TOLERANCE_SECONDS: 48\.08 h\)/);
+      await expect(start).rejects.toThrow(
+        /INBOX_TTL_DAYS \(context inboxTtlDays\) is 2 days.*mailgun \(MAILGUN_TOLERANCE_SECONDS: 48\.08 h\)/,
+      );
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

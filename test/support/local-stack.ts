@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import type { Log } from '../../lambdas/core/pipeline/ports.js';
-import { ensureDemoCredentials, type DemoCredentialSet } from '../../lib/local/demo-credentials.js';
-import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../lib/local/runtime.js';
+import { type DemoCredentialSet, ensureDemoCredentials } from '../../lib/local/demo-credentials.js';
+import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '../../lib/local/runtime.js';
 
 export const SILENT_LOG: Log = { info: () => undefined, warn: () => undefined, error: () => undefined };
 

@@ -5,17 +5,18 @@
  * calls or for a span of time. Every call is recorded with its time, so a test can check that no call
  * came before a 429's named time.
  */
+
+import type { SuppressionReason } from '../../lambdas/core/suppression/record.js';
 import {
-  SyncRateLimitedError,
-  SyncRefusedError,
-  SyncTransientError,
   type ProviderListEntry,
   type SyncOperation,
   type SyncOutcome,
   type SyncProviderName,
+  SyncRateLimitedError,
+  SyncRefusedError,
   type SyncTarget,
+  SyncTransientError,
 } from '../../lambdas/core/sync/target.js';
-import type { SuppressionReason } from '../../lambdas/core/suppression/record.js';
 
 export interface MemoryTargetOptions {
   /** Lists a global suppression goes to, per reason (default: one list named after the provider). */
@@ -69,12 +70,17 @@ export class MemorySyncTarget implements SyncTarget {
 
   /** Every list holding `email`. */
   listsOf(email: string): string[] {
-    return [...this.lists].filter(([, members]) => members.has(email)).map(([name]) => name).sort();
+    return [...this.lists]
+      .filter(([, members]) => members.has(email))
+      .map(([name]) => name)
+      .sort();
   }
 
   async apply(operation: SyncOperation): Promise<SyncOutcome> {
     const at = this.now();
-    const fault = this.faults.shift() ?? (at < this.downUntil ? () => new SyncTransientError(this.provider, 'connect ECONNREFUSED') : undefined);
+    const fault =
+      this.faults.shift() ??
+      (at < this.downUntil ? () => new SyncTransientError(this.provider, 'connect ECONNREFUSED') : undefined);
     if (fault) {
       const error = fault();
       this.calls.push({ at, operation, outcome: error.name });
@@ -85,13 +91,23 @@ export class MemorySyncTarget implements SyncTarget {
       case 'suppress': {
         const lists = this.options.globalLists?.(operation.reason) ?? [this.provider];
         for (const list of lists) this.add(list, operation.email);
-        return { lists, ...(this.provider === 'ses' ? { providerReason: operation.reason === 'complaint' ? 'COMPLAINT' : 'BOUNCE' } : {}) };
+        return {
+          lists,
+          ...(this.provider === 'ses'
+            ? { providerReason: operation.reason === 'complaint' ? 'COMPLAINT' : 'BOUNCE' }
+            : {}),
+        };
       }
       case 'unsuppress': {
-        const refused = operation.lists.filter((l) => (this.options.refuseRemovalFrom ?? []).includes(l) && this.has(l, operation.email));
+        const refused = operation.lists.filter(
+          (l) => (this.options.refuseRemovalFrom ?? []).includes(l) && this.has(l, operation.email),
+        );
         const removed = operation.lists.filter((l) => !refused.includes(l));
         for (const list of removed) this.lists.get(list)?.delete(operation.email);
-        return { lists: removed, ...(refused.length > 0 ? { refused: refused.map((list) => ({ list, why: 'kept by the provider' })) } : {}) };
+        return {
+          lists: removed,
+          ...(refused.length > 0 ? { refused: refused.map((list) => ({ list, why: 'kept by the provider' })) } : {}),
+        };
       }
       case 'suppressScope':
         this.add(operation.scope, operation.email);
@@ -105,7 +121,8 @@ export class MemorySyncTarget implements SyncTarget {
   async list(onPage: (entries: readonly ProviderListEntry[]) => Promise<void> | void): Promise<void> {
     const entries: ProviderListEntry[] = [];
     for (const [list, members] of this.lists) {
-      for (const email of members) entries.push({ email, list, ...(this.handlesScope(list) ? { scope: list } : {}), reason: 'memory', date: 0 });
+      for (const email of members)
+        entries.push({ email, list, ...(this.handlesScope(list) ? { scope: list } : {}), reason: 'memory', date: 0 });
     }
     for (let i = 0; i < entries.length; i += 2) await onPage(entries.slice(i, i + 2));
   }
@@ -122,13 +139,23 @@ export class MemorySyncTarget implements SyncTarget {
 }
 
 /** The five providers, with the global lists and scopes the issue describes. */
-export function memoryTargets(options: { now?: () => number; postmarkStreams?: string[]; mailgunDomains?: string[] } = {}): Map<SyncProviderName, MemorySyncTarget> {
+export function memoryTargets(
+  options: { now?: () => number; postmarkStreams?: string[]; mailgunDomains?: string[] } = {},
+): Map<SyncProviderName, MemorySyncTarget> {
   const streams = options.postmarkStreams ?? ['outbound'];
   const domains = options.mailgunDomains ?? ['mg.example.com'];
-  const mailgunList = (reason: SuppressionReason) => (reason === 'complaint' ? 'complaints' : reason === 'hard_bounce' ? 'bounces' : 'unsubscribes');
+  const mailgunList = (reason: SuppressionReason) =>
+    reason === 'complaint' ? 'complaints' : reason === 'hard_bounce' ? 'bounces' : 'unsubscribes';
   return new Map<SyncProviderName, MemorySyncTarget>([
     ['ses', new MemorySyncTarget('ses', { globalLists: () => ['account'], now: options.now })],
-    ['sendgrid', new MemorySyncTarget('sendgrid', { globalLists: () => ['global_unsubscribes'], scopePrefixes: ['sendgrid:group:'], now: options.now })],
+    [
+      'sendgrid',
+      new MemorySyncTarget('sendgrid', {
+        globalLists: () => ['global_unsubscribes'],
+        scopePrefixes: ['sendgrid:group:'],
+        now: options.now,
+      }),
+    ],
     [
       'postmark',
       new MemorySyncTarget('postmark', {
@@ -138,7 +165,13 @@ export function memoryTargets(options: { now?: () => number; postmarkStreams?: s
         now: options.now,
       }),
     ],
-    ['mailgun', new MemorySyncTarget('mailgun', { globalLists: (reason) => domains.map((d) => `${mailgunList(reason)}@${d}`), now: options.now })],
+    [
+      'mailgun',
+      new MemorySyncTarget('mailgun', {
+        globalLists: (reason) => domains.map((d) => `${mailgunList(reason)}@${d}`),
+        now: options.now,
+      }),
+    ],
     ['resend', new MemorySyncTarget('resend', { globalLists: () => ['suppressions'], now: options.now })],
   ]);
 }

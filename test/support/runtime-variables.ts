@@ -54,7 +54,8 @@ export const NOT_REFUSABLE: Record<string, string> = {
   SYNC_QUEUE_URL: 'the sync queue, AWS only',
   SYNC_DEAD_LETTER_QUEUE_URL: 'the sync dead letters, AWS only',
   ...Object.fromEntries(
-    [...PROVIDERS, UNSUBSCRIBE_PROVIDER].flatMap((p) => (p.secretArnVariable ? [[p.secretArnVariable, 'AWS only: locally the credentials come from the environment']] : [])),
+    [...PROVIDERS, UNSUBSCRIBE_PROVIDER].flatMap((p) =>
+      p.secretArnVariable ? [[p.secretArnVariable, 'AWS only: locally the credentials come from the environment']] : [],
+    ),
   ),
 };
-

@@ -65,7 +65,16 @@ describe('dependency direction', () => {
       "import {\n  g,\n  h,\n} from '@aws-sdk/client-sqs';",
     ].join('\n');
     expect(specifiers(sample).sort()).toEqual(
-      ['../../lib/definitions.js', '../lib/x.js', './c.js', './d.js', './side-effect.js', 'node:fs', 'node:http', '@aws-sdk/client-sqs'].sort(),
+      [
+        '../../lib/definitions.js',
+        '../lib/x.js',
+        './c.js',
+        './d.js',
+        './side-effect.js',
+        'node:fs',
+        'node:http',
+        '@aws-sdk/client-sqs',
+      ].sort(),
     );
   });
 
@@ -88,9 +97,18 @@ describe('dependency direction', () => {
     expect(upward(file, '../../bin/local.js')).toBe(true);
     expect(upward(file, './tables.js')).toBe(false);
     expect(upward(file, '../core/library.js')).toBe(false);
-    for (const specifier of ['@aws-sdk/client-dynamodb', 'node:fs', 'fs', 'node:fs/promises', 'https', 'node:dns', 'node:child_process']) {
+    for (const specifier of [
+      '@aws-sdk/client-dynamodb',
+      'node:fs',
+      'fs',
+      'node:fs/promises',
+      'https',
+      'node:dns',
+      'node:child_process',
+    ]) {
       expect(impure(file, specifier), specifier).toBe(true);
     }
-    for (const specifier of ['node:crypto', 'node:net', './event.js']) expect(impure(file, specifier), specifier).toBe(false);
+    for (const specifier of ['node:crypto', 'node:net', './event.js'])
+      expect(impure(file, specifier), specifier).toBe(false);
   });
 });

@@ -101,10 +101,7 @@ export class HttpsCertificateFetcher implements CertificateSource {
           resolve(body!);
         }
       };
-      const timer = setTimeout(
-        () => finish(new TransientError('SNS certificate fetch timed out')),
-        this.timeoutMs,
-      );
+      const timer = setTimeout(() => finish(new TransientError('SNS certificate fetch timed out')), this.timeoutMs);
 
       const onResponse = (res: CertificateResponse): void => {
         response = res;
@@ -149,7 +146,8 @@ export class HttpsCertificateFetcher implements CertificateSource {
  */
 function statusError(status: number): Error {
   if (status >= 500 && status <= 599) return new TransientError(`SNS certificate host answered ${status}`);
-  if (status >= 300 && status <= 399) return new AuthenticationError('SNS certificate host redirected; redirects are not followed');
+  if (status >= 300 && status <= 399)
+    return new AuthenticationError('SNS certificate host redirected; redirects are not followed');
   return new AuthenticationError(`SNS certificate host answered ${status}`);
 }
 

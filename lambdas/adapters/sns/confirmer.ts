@@ -20,6 +20,8 @@ export class SnsSubscriptionConfirmer implements SubscriptionConfirmer {
       this.clients.set(region, client);
     }
     // AuthenticateOnUnsubscribe: only the topic owner can unsubscribe us, not anyone holding the link.
-    await client.send(new ConfirmSubscriptionCommand({ TopicArn: topicArn, Token: token, AuthenticateOnUnsubscribe: 'true' }));
+    await client.send(
+      new ConfirmSubscriptionCommand({ TopicArn: topicArn, Token: token, AuthenticateOnUnsubscribe: 'true' }),
+    );
   }
 }

@@ -47,7 +47,14 @@ export function fileNameFor(url: string): string {
     throw new AuthenticationError('SigningCertURL is not a URL');
   }
   const name = path.basename(path.posix.basename(pathname));
-  if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\\') || name.includes('\0')) {
+  if (
+    name === '' ||
+    name === '.' ||
+    name === '..' ||
+    name.includes('/') ||
+    name.includes('\\') ||
+    name.includes('\0')
+  ) {
     throw new AuthenticationError('SigningCertURL does not name a certificate file');
   }
   return name;

@@ -21,7 +21,9 @@ export interface SyncConfig {
   readonly resend?: ResendSyncConfig;
 }
 
-export type SyncConfigResult = { readonly ok: true; readonly config: SyncConfig } | { readonly ok: false; readonly problems: readonly string[] };
+export type SyncConfigResult =
+  | { readonly ok: true; readonly config: SyncConfig }
+  | { readonly ok: false; readonly problems: readonly string[] };
 
 /** Every variable this reader looks at (for the runtime's list of declared variables). */
 export const SYNC_VARIABLES = [
@@ -49,7 +51,11 @@ export const SYNC_DEFAULT_URLS = {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const list = (value: string | undefined) => (value ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 const set = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
 
 export function readSyncConfig(env: Env): SyncConfigResult {
@@ -59,9 +65,12 @@ export function readSyncConfig(env: Env): SyncConfigResult {
   for (const name of unknown) {
     problems.push(`SYNC_PROVIDERS includes "${name}", which is not one of ${SYNC_PROVIDER_NAMES.join(', ')}`);
   }
-  const chosen = new Set(names.filter((n): n is SyncProviderName => (SYNC_PROVIDER_NAMES as readonly string[]).includes(n)));
+  const chosen = new Set(
+    names.filter((n): n is SyncProviderName => (SYNC_PROVIDER_NAMES as readonly string[]).includes(n)),
+  );
 
-  const missing = (provider: SyncProviderName, variable: string) => problems.push(`SYNC_PROVIDERS includes ${provider} but ${variable} is not set`);
+  const missing = (provider: SyncProviderName, variable: string) =>
+    problems.push(`SYNC_PROVIDERS includes ${provider} but ${variable} is not set`);
   const url = (variable: string, fallback: string): string => {
     const value = set(env[variable]) ? env[variable]!.trim() : fallback;
     let parsed: URL | undefined;
@@ -70,7 +79,8 @@ export function readSyncConfig(env: Env): SyncConfigResult {
     } catch {
       parsed = undefined;
     }
-    if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) problems.push(`${variable} is not an http(s) URL`);
+    if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:'))
+      problems.push(`${variable} is not an http(s) URL`);
     return value.replace(/\/+$/, '');
   };
   const key = (provider: SyncProviderName, variable: string): string => {
@@ -89,10 +99,17 @@ export function readSyncConfig(env: Env): SyncConfigResult {
       endpoint && set(env.AWS_ACCESS_KEY_ID) && set(env.AWS_SECRET_ACCESS_KEY)
         ? { accessKeyId: env.AWS_ACCESS_KEY_ID.trim(), secretAccessKey: env.AWS_SECRET_ACCESS_KEY.trim() }
         : undefined;
-    config.ses = { region: (env.AWS_REGION ?? '').trim(), ...(endpoint ? { endpoint } : {}), ...(credentials ? { credentials } : {}) };
+    config.ses = {
+      region: (env.AWS_REGION ?? '').trim(),
+      ...(endpoint ? { endpoint } : {}),
+      ...(credentials ? { credentials } : {}),
+    };
   }
   if (chosen.has('sendgrid')) {
-    config.sendgrid = { apiKey: key('sendgrid', 'SENDGRID_API_KEY'), apiUrl: url('SENDGRID_API_URL', SYNC_DEFAULT_URLS.sendgrid) };
+    config.sendgrid = {
+      apiKey: key('sendgrid', 'SENDGRID_API_KEY'),
+      apiUrl: url('SENDGRID_API_URL', SYNC_DEFAULT_URLS.sendgrid),
+    };
   }
   if (chosen.has('postmark')) {
     const streams = set(env.POSTMARK_STREAMS) ? list(env.POSTMARK_STREAMS) : ['outbound'];
@@ -111,10 +128,17 @@ export function readSyncConfig(env: Env): SyncConfigResult {
         problems.push(`MAILGUN_DOMAINS includes "${domain}", which is not a domain name`);
       }
     }
-    config.mailgun = { apiKey: key('mailgun', 'MAILGUN_API_KEY'), apiUrl: url('MAILGUN_API_URL', SYNC_DEFAULT_URLS.mailgun), domains };
+    config.mailgun = {
+      apiKey: key('mailgun', 'MAILGUN_API_KEY'),
+      apiUrl: url('MAILGUN_API_URL', SYNC_DEFAULT_URLS.mailgun),
+      domains,
+    };
   }
   if (chosen.has('resend')) {
-    config.resend = { apiKey: key('resend', 'RESEND_API_KEY'), apiUrl: url('RESEND_API_URL', SYNC_DEFAULT_URLS.resend) };
+    config.resend = {
+      apiKey: key('resend', 'RESEND_API_KEY'),
+      apiUrl: url('RESEND_API_URL', SYNC_DEFAULT_URLS.resend),
+    };
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, config };
 }

@@ -6,7 +6,12 @@
  * never the URL: a URL carries the address, and nothing here ever carries a key. A provider's own error
  * text is quoted only after every address in it is redacted and every secret is blanked.
  */
-import { SyncRateLimitedError, SyncRefusedError, SyncTransientError, type SyncProviderName } from '../../core/sync/target.js';
+import {
+  type SyncProviderName,
+  SyncRateLimitedError,
+  SyncRefusedError,
+  SyncTransientError,
+} from '../../core/sync/target.js';
 
 export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -111,11 +116,14 @@ export class ProviderHttp {
       throw new SyncTransientError(provider, `${provider} ${request.label}: ${networkReason(error)}`);
     }
     const { status } = response;
-    if ((status >= 200 && status < 300) || request.accept?.includes(status)) return { status, headers: response.headers, body };
+    if ((status >= 200 && status < 300) || request.accept?.includes(status))
+      return { status, headers: response.headers, body };
     const now = this.now();
     if (status === 429) {
       const retryAt =
-        parseRetryAfter(response.headers.get('retry-after'), now) ?? this.options.resetAt?.(response.headers, now) ?? now + DEFAULT_RATE_LIMIT_PAUSE_MS;
+        parseRetryAfter(response.headers.get('retry-after'), now) ??
+        this.options.resetAt?.(response.headers, now) ??
+        now + DEFAULT_RATE_LIMIT_PAUSE_MS;
       throw new SyncRateLimitedError(provider, Math.max(retryAt, now));
     }
     const detail = providerMessage(body);
@@ -147,9 +155,16 @@ function networkReason(error: unknown): string {
 function providerMessage(body: unknown): string | undefined {
   if (typeof body === 'string') return body.slice(0, 200);
   if (!body || typeof body !== 'object') return undefined;
-  const b = body as { errors?: { message?: unknown }[]; Message?: unknown; message?: unknown; ErrorCode?: unknown; name?: unknown };
+  const b = body as {
+    errors?: { message?: unknown }[];
+    Message?: unknown;
+    message?: unknown;
+    ErrorCode?: unknown;
+    name?: unknown;
+  };
   if (Array.isArray(b.errors)) return b.errors.map((e) => String(e?.message ?? '')).join('; ');
-  if (typeof b.Message === 'string') return `${b.ErrorCode !== undefined ? `ErrorCode ${String(b.ErrorCode)}: ` : ''}${b.Message}`;
+  if (typeof b.Message === 'string')
+    return `${b.ErrorCode !== undefined ? `ErrorCode ${String(b.ErrorCode)}: ` : ''}${b.Message}`;
   if (typeof b.message === 'string') return `${typeof b.name === 'string' ? `${b.name}: ` : ''}${b.message}`;
   return undefined;
 }

@@ -9,7 +9,7 @@ import { MailgunSyncTarget } from './mailgun.js';
 import { PostmarkSyncTarget } from './postmark.js';
 import { ResendSyncTarget } from './resend.js';
 import { SendGridSyncTarget } from './sendgrid.js';
-import { SesSyncTarget, type SesSyncDeps } from './ses.js';
+import { type SesSyncDeps, SesSyncTarget } from './ses.js';
 
 export { readSyncConfig, SYNC_DEFAULT_URLS, SYNC_VARIABLES, type SyncConfig, type SyncConfigResult } from './config.js';
 export { redactEmail } from './http.js';
@@ -38,5 +38,7 @@ export function createSyncTargets(config: SyncConfig, deps: SyncTargetDeps = {})
     mailgun: () => config.mailgun && new MailgunSyncTarget(config.mailgun, paged),
     resend: () => config.resend && new ResendSyncTarget(config.resend, paged),
   };
-  return (Object.keys(builders) as SyncProviderName[]).map((name) => builders[name]()).filter((t): t is SyncTarget => t !== undefined);
+  return (Object.keys(builders) as SyncProviderName[])
+    .map((name) => builders[name]())
+    .filter((t): t is SyncTarget => t !== undefined);
 }

@@ -12,7 +12,7 @@
  * - Mailgun documents no rate-limit reset header: a 429 without Retry-After pauses for the default.
  */
 import type { ProviderListEntry, SyncOperation, SyncOutcome, SyncTarget } from '../../core/sync/target.js';
-import { pathSegment, ProviderHttp, type HttpDeps } from './http.js';
+import { type HttpDeps, ProviderHttp, pathSegment } from './http.js';
 
 export interface MailgunSyncConfig {
   readonly apiKey: string;
@@ -49,7 +49,10 @@ export class MailgunSyncTarget implements SyncTarget {
     this.base = config.apiUrl.replace(/\/+$/, '');
     this.pageLimit = deps.pageLimit ?? PAGE_LIMIT;
     const basic = Buffer.from(`api:${config.apiKey}`).toString('base64');
-    this.http = new ProviderHttp({ provider: 'mailgun', headers: { authorization: `Basic ${basic}` }, secrets: [config.apiKey, basic] }, deps);
+    this.http = new ProviderHttp(
+      { provider: 'mailgun', headers: { authorization: `Basic ${basic}` }, secrets: [config.apiKey, basic] },
+      deps,
+    );
   }
 
   handlesScope(_scope: string): boolean {
@@ -58,7 +61,12 @@ export class MailgunSyncTarget implements SyncTarget {
 
   async apply(operation: SyncOperation): Promise<SyncOutcome> {
     if (operation.op === 'suppress') {
-      const list: MailgunList = operation.reason === 'complaint' ? 'complaints' : operation.reason === 'hard_bounce' ? 'bounces' : 'unsubscribes';
+      const list: MailgunList =
+        operation.reason === 'complaint'
+          ? 'complaints'
+          : operation.reason === 'hard_bounce'
+            ? 'bounces'
+            : 'unsubscribes';
       for (const domain of this.config.domains) await this.add(domain, list, operation.email);
       return { lists: this.config.domains.map((d) => `${list}@${d}`) };
     }

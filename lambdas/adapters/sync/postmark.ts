@@ -11,7 +11,7 @@
  * - Postmark publishes no rate-limit reset header: a 429 without Retry-After pauses for the default.
  */
 import type { ProviderListEntry, SyncOperation, SyncOutcome, SyncTarget } from '../../core/sync/target.js';
-import { pathSegment, ProviderHttp, scrub, type HttpDeps } from './http.js';
+import { type HttpDeps, ProviderHttp, pathSegment, scrub } from './http.js';
 
 export interface PostmarkSyncConfig {
   readonly serverToken: string;
@@ -41,7 +41,14 @@ export class PostmarkSyncTarget implements SyncTarget {
     deps: HttpDeps = {},
   ) {
     this.base = config.apiUrl.replace(/\/+$/, '');
-    this.http = new ProviderHttp({ provider: 'postmark', headers: { 'x-postmark-server-token': config.serverToken }, secrets: [config.serverToken] }, deps);
+    this.http = new ProviderHttp(
+      {
+        provider: 'postmark',
+        headers: { 'x-postmark-server-token': config.serverToken },
+        secrets: [config.serverToken],
+      },
+      deps,
+    );
   }
 
   handlesScope(scope: string): boolean {
@@ -59,8 +66,12 @@ export class PostmarkSyncTarget implements SyncTarget {
         return this.change(operation.op === 'suppressScope' ? 'add' : 'delete', [stream], operation.email, {});
       }
       case 'unsuppress': {
-        const streams = operation.lists.map((l) => STREAM_LIST.exec(l)?.[1]).filter((s): s is string => s !== undefined);
-        const unknown = operation.lists.filter((l) => !STREAM_LIST.test(l)).map((list) => ({ list, why: 'not a list Ratchet writes at Postmark' }));
+        const streams = operation.lists
+          .map((l) => STREAM_LIST.exec(l)?.[1])
+          .filter((s): s is string => s !== undefined);
+        const unknown = operation.lists
+          .filter((l) => !STREAM_LIST.test(l))
+          .map((list) => ({ list, why: 'not a list Ratchet writes at Postmark' }));
         const outcome = await this.change('delete', streams, operation.email, {});
         const refused = [...(outcome.refused ?? []), ...unknown];
         return { lists: outcome.lists, ...(refused.length > 0 ? { refused } : {}) };
@@ -78,7 +89,10 @@ export class PostmarkSyncTarget implements SyncTarget {
         url: `${this.base}/message-streams/${pathSegment(stream)}/suppressions/dump`,
         label: 'GET /message-streams/{stream}/suppressions/dump',
       });
-      const rows = ((answer.body as { Suppressions?: unknown } | undefined)?.Suppressions ?? []) as Record<string, unknown>[];
+      const rows = ((answer.body as { Suppressions?: unknown } | undefined)?.Suppressions ?? []) as Record<
+        string,
+        unknown
+      >[];
       const entries: ProviderListEntry[] = (Array.isArray(rows) ? rows : [])
         .filter((r) => typeof r.EmailAddress === 'string')
         .map((r) => {
@@ -99,7 +113,12 @@ export class PostmarkSyncTarget implements SyncTarget {
    * POST .../suppressions (add) or .../suppressions/delete, one stream at a time. Adding an address already
    * suppressed answers Suppressed again, and deleting one that is not there answers Deleted: both idempotent.
    */
-  private async change(kind: 'add' | 'delete', streams: readonly string[], email: string, extra: { providerReason?: string }): Promise<SyncOutcome> {
+  private async change(
+    kind: 'add' | 'delete',
+    streams: readonly string[],
+    email: string,
+    extra: { providerReason?: string },
+  ): Promise<SyncOutcome> {
     const lists: string[] = [];
     const refused: { list: string; why: string }[] = [];
     for (const stream of streams) {
@@ -111,9 +130,14 @@ export class PostmarkSyncTarget implements SyncTarget {
         body: JSON.stringify({ Suppressions: [{ EmailAddress: email }] }),
       });
       const rows = ((answer.body as { Suppressions?: unknown } | undefined)?.Suppressions ?? []) as StatusRow[];
-      const row = Array.isArray(rows) ? rows.find((r) => typeof r.EmailAddress === 'string' && r.EmailAddress.toLowerCase() === email.toLowerCase()) : undefined;
+      const row = Array.isArray(rows)
+        ? rows.find((r) => typeof r.EmailAddress === 'string' && r.EmailAddress.toLowerCase() === email.toLowerCase())
+        : undefined;
       if (row?.Status === 'Failed') {
-        refused.push({ list: `stream:${stream}`, why: scrub(typeof row.Message === 'string' ? row.Message : 'Failed', [this.config.serverToken]) });
+        refused.push({
+          list: `stream:${stream}`,
+          why: scrub(typeof row.Message === 'string' ? row.Message : 'Failed', [this.config.serverToken]),
+        });
       } else {
         lists.push(`stream:${stream}`);
       }

@@ -17,7 +17,7 @@
  * there".
  */
 import type { ProviderListEntry, SyncOperation, SyncOutcome, SyncTarget } from '../../core/sync/target.js';
-import { pathSegment, ProviderHttp, type HttpDeps } from './http.js';
+import { type HttpDeps, ProviderHttp, pathSegment } from './http.js';
 
 export interface ResendSyncConfig {
   readonly apiKey: string;
@@ -43,7 +43,9 @@ export class ResendSyncTarget implements SyncTarget {
         secrets: [config.apiKey],
         resetAt: (headers, now) => {
           const seconds = Number(headers.get('ratelimit-reset'));
-          return headers.has('ratelimit-reset') && Number.isFinite(seconds) && seconds >= 0 ? now + Math.ceil(seconds * 1000) : undefined;
+          return headers.has('ratelimit-reset') && Number.isFinite(seconds) && seconds >= 0
+            ? now + Math.ceil(seconds * 1000)
+            : undefined;
         },
       },
       deps,
@@ -67,7 +69,9 @@ export class ResendSyncTarget implements SyncTarget {
       return { lists: [LIST], providerReason: 'manual' };
     }
     if (operation.op !== 'unsuppress') return { lists: [] };
-    const refused = operation.lists.filter((l) => l !== LIST).map((list) => ({ list, why: 'not a list Ratchet writes at Resend' }));
+    const refused = operation.lists
+      .filter((l) => l !== LIST)
+      .map((list) => ({ list, why: 'not a list Ratchet writes at Resend' }));
     if (!operation.lists.includes(LIST)) return { lists: [], ...(refused.length > 0 ? { refused } : {}) };
     await this.http.send({
       method: 'DELETE',

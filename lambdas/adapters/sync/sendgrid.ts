@@ -10,7 +10,7 @@
  * (https://www.twilio.com/docs/sendgrid/api-reference/how-to-use-the-sendgrid-v3-api/rate-limits).
  */
 import type { ProviderListEntry, SyncOperation, SyncOutcome, SyncTarget } from '../../core/sync/target.js';
-import { pathSegment, ProviderHttp, type HttpDeps } from './http.js';
+import { type HttpDeps, ProviderHttp, pathSegment } from './http.js';
 
 export interface SendGridSyncConfig {
   readonly apiKey: string;
@@ -69,7 +69,10 @@ export class SendGridSyncTarget implements SyncTarget {
     switch (operation.op) {
       case 'suppress':
         await this.addGlobal(operation.email);
-        return { lists: [GLOBAL], ...(operation.reason === 'unsubscribe' ? {} : { providerReason: 'global_unsubscribe' }) };
+        return {
+          lists: [GLOBAL],
+          ...(operation.reason === 'unsubscribe' ? {} : { providerReason: 'global_unsubscribe' }),
+        };
       case 'suppressScope': {
         const group = GROUP_SCOPE.exec(operation.scope)?.[1];
         if (group === undefined) return { lists: [] };
@@ -109,13 +112,19 @@ export class SendGridSyncTarget implements SyncTarget {
           label: `GET /v3/suppression/${source.path}`,
         });
         const items = Array.isArray(answer.body) ? (answer.body as SendGridItem[]) : [];
-        const entries = items.filter((i) => typeof i.email === 'string').map((i) => entry(i, source.list, 'informational' in source));
+        const entries = items
+          .filter((i) => typeof i.email === 'string')
+          .map((i) => entry(i, source.list, 'informational' in source));
         if (entries.length > 0) await onPage(entries);
         if (items.length < this.pageLimit) break;
       }
     }
     // .../suppressions-unsubscribe-groups/retrieve-all-suppression-groups-associated-with-the-user (at most 200 groups)
-    const groups = await this.http.send({ method: 'GET', url: `${this.base}/v3/asm/groups`, label: 'GET /v3/asm/groups' });
+    const groups = await this.http.send({
+      method: 'GET',
+      url: `${this.base}/v3/asm/groups`,
+      label: 'GET /v3/asm/groups',
+    });
     for (const group of Array.isArray(groups.body) ? (groups.body as { id?: unknown }[]) : []) {
       if (typeof group.id !== 'number') continue;
       // .../suppressions-suppressions/retrieve-all-suppressions-for-a-suppression-group: every address, unpaged.
@@ -125,7 +134,10 @@ export class SendGridSyncTarget implements SyncTarget {
         label: 'GET /v3/asm/groups/{group_id}/suppressions',
       });
       const emails = Array.isArray(members.body) ? members.body.filter((e): e is string => typeof e === 'string') : [];
-      if (emails.length > 0) await onPage(emails.map((email) => ({ email, list: `group:${group.id}`, scope: `sendgrid:group:${group.id}` })));
+      if (emails.length > 0)
+        await onPage(
+          emails.map((email) => ({ email, list: `group:${group.id}`, scope: `sendgrid:group:${group.id}` })),
+        );
     }
   }
 

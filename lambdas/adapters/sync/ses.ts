@@ -22,13 +22,13 @@ import {
   SESv2Client,
 } from '@aws-sdk/client-sesv2';
 import {
-  SyncRateLimitedError,
-  SyncRefusedError,
-  SyncTransientError,
   type ProviderListEntry,
   type SyncOperation,
   type SyncOutcome,
+  SyncRateLimitedError,
+  SyncRefusedError,
   type SyncTarget,
+  SyncTransientError,
 } from '../../core/sync/target.js';
 import { DEFAULT_RATE_LIMIT_PAUSE_MS, parseRetryAfter, scrub } from './http.js';
 
@@ -93,7 +93,9 @@ export class SesSyncTarget implements SyncTarget {
       return { lists: [LIST], providerReason: reason };
     }
     if (operation.op !== 'unsuppress') return { lists: [] };
-    const refused = operation.lists.filter((l) => l !== LIST).map((list) => ({ list, why: 'not a list Ratchet writes at SES' }));
+    const refused = operation.lists
+      .filter((l) => l !== LIST)
+      .map((list) => ({ list, why: 'not a list Ratchet writes at SES' }));
     if (!operation.lists.includes(LIST)) return { lists: [], ...(refused.length > 0 ? { refused } : {}) };
     await this.call(
       'DeleteSuppressedDestination',
@@ -107,7 +109,9 @@ export class SesSyncTarget implements SyncTarget {
     let token: string | undefined;
     do {
       const page = await this.call('ListSuppressedDestinations', () =>
-        this.client.send(new ListSuppressedDestinationsCommand({ PageSize: this.pageSize, ...(token ? { NextToken: token } : {}) })),
+        this.client.send(
+          new ListSuppressedDestinationsCommand({ PageSize: this.pageSize, ...(token ? { NextToken: token } : {}) }),
+        ),
       );
       const entries: ProviderListEntry[] = (page?.SuppressedDestinationSummaries ?? [])
         .filter((s) => typeof s.EmailAddress === 'string')
@@ -134,10 +138,12 @@ export class SesSyncTarget implements SyncTarget {
       const detail = error.message ? ` (${scrub(error.message, [])})` : '';
       if (status === 429 || error.name === 'TooManyRequestsException') {
         const now = this.now();
-        const retryAt = parseRetryAfter(error.$response?.headers?.['retry-after'], now) ?? now + DEFAULT_RATE_LIMIT_PAUSE_MS;
+        const retryAt =
+          parseRetryAfter(error.$response?.headers?.['retry-after'], now) ?? now + DEFAULT_RATE_LIMIT_PAUSE_MS;
         throw new SyncRateLimitedError('ses', Math.max(retryAt, now));
       }
-      if (status === undefined || status >= 500 || error.$fault === 'server') throw new SyncTransientError('ses', `${what}${detail}`);
+      if (status === undefined || status >= 500 || error.$fault === 'server')
+        throw new SyncTransientError('ses', `${what}${detail}`);
       throw new SyncRefusedError('ses', status, `${what}${detail}`);
     }
   }

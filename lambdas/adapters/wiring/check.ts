@@ -3,15 +3,19 @@
  * before it starts anything, so a typo fails the start with the variable's name instead of failing
  * requests later. (In Lambda the same parsers run at cold start and on first use.)
  */
-import { PROVIDERS } from '../../core/providers/index.js';
+
 import type { ProviderDefinition } from '../../core/provider.js';
+import { PROVIDERS } from '../../core/providers/index.js';
 import { policyFromSettings } from '../../core/suppression/index.js';
 import { configFromEnv, type Env } from './config.js';
-import { checkProviders, type ConfigurationProblem } from './provider-configuration.js';
+import { type ConfigurationProblem, checkProviders } from './provider-configuration.js';
 
 const VARIABLE_NAME = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/;
 
-export function checkConfiguration(settings: Env, providers: readonly ProviderDefinition[] = PROVIDERS): ConfigurationProblem[] {
+export function checkConfiguration(
+  settings: Env,
+  providers: readonly ProviderDefinition[] = PROVIDERS,
+): ConfigurationProblem[] {
   const problems: ConfigurationProblem[] = [];
   const attempt = (fn: () => unknown) => {
     try {

@@ -3,11 +3,12 @@
  * wirings so each Lambda bundle pulls in only what its own role needs (the consumer never loads the
  * provider modules, the SNS client or Secrets Manager).
  */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { NAME_DEFAULTS, readNumber, RUNTIME_VARIABLE as V, type Env } from '../environment.js';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient, createSqsClient } from '../aws-clients.js';
 import { DynamoInbox } from '../dynamodb-inbox.js';
+import { type Env, NAME_DEFAULTS, readNumber, RUNTIME_VARIABLE as V } from '../environment.js';
 
 export type { Env };
 

@@ -14,7 +14,12 @@ export function buildConsumerDeps(
 ): ConsumerDeps {
   const { now = Date.now, onSyncChange, ...rest } = overrides;
   return {
-    suppressions: new DynamoSuppressionStore(clients.doc, config.suppressionTable, policyFromSettings(config.settings), { now, onSyncChange }),
+    suppressions: new DynamoSuppressionStore(
+      clients.doc,
+      config.suppressionTable,
+      policyFromSettings(config.settings),
+      { now, onSyncChange },
+    ),
     log: powertoolsLog('ratchet-consumer', config.settings[RUNTIME_VARIABLE.logLevel]),
     counters: powertoolsCounters('ratchet-consumer', 'Ratchet'),
     ...rest,

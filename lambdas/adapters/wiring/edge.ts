@@ -1,20 +1,20 @@
 /** The edge's wiring: providers, secrets, certificates, the inbox, the queue and the SNS confirmer. */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { PROVIDERS } from '../../core/providers/index.js';
-import { WebhookEdge, type EdgeDeps } from '../../core/pipeline/edge.js';
-import type { CertificateSource } from '../../core/provider.js';
+import { type EdgeDeps, WebhookEdge } from '../../core/pipeline/edge.js';
 import type { SecretSource } from '../../core/pipeline/ports.js';
+import type { CertificateSource } from '../../core/provider.js';
+import { PROVIDERS } from '../../core/providers/index.js';
 import { DynamoControlLedger } from '../dynamodb-control-ledger.js';
 import { DynamoNonceStore } from '../dynamodb-nonces.js';
+import { RUNTIME_VARIABLE } from '../environment.js';
 import { powertoolsCounters, powertoolsLog } from '../observability.js';
+import { MAX_BODY_BYTES } from '../runtime-defaults.js';
 import { EnvSecretSource, SecretsManagerSecretSource } from '../secrets.js';
 import { HttpsCertificateFetcher, PinnedDirectoryCertificates } from '../sns/certificates.js';
 import { SnsSubscriptionConfirmer } from '../sns/confirmer.js';
-import { MAX_BODY_BYTES } from '../runtime-defaults.js';
 import { SqsEventQueue } from '../sqs-queue.js';
-import { RUNTIME_VARIABLE } from '../environment.js';
+import { buildInbox, type Clients, inboxTtlSeconds, queueResolver, type RuntimeConfig } from './config.js';
 import { reportConfigurationErrors } from './provider-configuration.js';
-import { buildInbox, inboxTtlSeconds, queueResolver, type Clients, type RuntimeConfig } from './config.js';
 
 export function buildEdge(config: RuntimeConfig, clients: Clients, overrides: Partial<EdgeDeps> = {}): WebhookEdge {
   const ttlSeconds = inboxTtlSeconds(config);
@@ -52,7 +52,13 @@ function certificateSource(config: RuntimeConfig): CertificateSource {
 
 function secretSource(config: RuntimeConfig): SecretSource {
   const env = config.settings;
-  const mode = config.secrets ?? (PROVIDERS.some((p) => p.secretArnVariable && env[p.secretArnVariable]) ? 'secrets-manager' : 'env');
+  const mode =
+    config.secrets ??
+    (PROVIDERS.some((p) => p.secretArnVariable && env[p.secretArnVariable]) ? 'secrets-manager' : 'env');
   if (mode === 'env') return new EnvSecretSource(env);
-  return new SecretsManagerSecretSource(new SecretsManagerClient({ region: config.region }), env, config.secretsCacheSeconds * 1000);
+  return new SecretsManagerSecretSource(
+    new SecretsManagerClient({ region: config.region }),
+    env,
+    config.secretsCacheSeconds * 1000,
+  );
 }

@@ -32,7 +32,9 @@ const VARIABLE_NAME = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/;
 
 /** Where a provider's credentials come from under these settings: its secret's ARN variable, or its list variable. */
 export function credentialsSource(definition: ProviderDefinition, settings: Settings): string {
-  return definition.secretArnVariable && settings[definition.secretArnVariable] ? definition.secretArnVariable : definition.credentialsVariable;
+  return definition.secretArnVariable && settings[definition.secretArnVariable]
+    ? definition.secretArnVariable
+    : definition.credentialsVariable;
 }
 
 /** Turns what `create()` (or the list parser) threw into a problem naming one variable, with every credential redacted. */

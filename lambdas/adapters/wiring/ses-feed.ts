@@ -4,8 +4,9 @@
  * edge's service name: every edge metric, alarm and dashboard widget (EventsAdmitted, TransientFailures,
  * ConfigurationErrors, ...) counts the feed's deliveries too. Its log lines say `ratchet-ses-feed`.
  */
-import { SesFeed } from '../../core/pipeline/ses-feed.js';
+
 import type { EdgeDeps } from '../../core/pipeline/edge.js';
+import { SesFeed } from '../../core/pipeline/ses-feed.js';
 import { RUNTIME_VARIABLE } from '../environment.js';
 import { powertoolsCounters, powertoolsLog } from '../observability.js';
 import { SqsFeedDeadLetterQueue } from '../sqs-feed-dead-letters.js';

@@ -2,10 +2,11 @@
  * The consumer's half of sync, kept apart so the consumer bundle loads only this: after a write that
  * put a sync change in the outbox, one message per configured provider on the sync queue.
  */
-import { syncSettings } from '../../core/sync/settings.js';
+
 import type { Log } from '../../core/pipeline/ports.js';
-import { SqsSyncQueue } from '../sqs-sync-queue.js';
+import { syncSettings } from '../../core/sync/settings.js';
 import { RUNTIME_VARIABLE } from '../environment.js';
+import { SqsSyncQueue } from '../sqs-sync-queue.js';
 import type { Clients, RuntimeConfig } from './config.js';
 
 /** Where the sync queue and its dead letters are: URLs on AWS, resolvers locally (learned from CreateQueue). */
@@ -14,7 +15,10 @@ export interface SyncQueues {
   deadLetterUrl: () => Promise<string> | string;
 }
 
-export const SYNC_QUEUE_VARIABLES = { queueUrl: RUNTIME_VARIABLE.syncQueueUrl, deadLetterUrl: RUNTIME_VARIABLE.syncDeadLetterQueueUrl } as const;
+export const SYNC_QUEUE_VARIABLES = {
+  queueUrl: RUNTIME_VARIABLE.syncQueueUrl,
+  deadLetterUrl: RUNTIME_VARIABLE.syncDeadLetterQueueUrl,
+} as const;
 
 export function syncQueuesFromEnv(settings: RuntimeConfig['settings']): SyncQueues | undefined {
   const queueUrl = settings[SYNC_QUEUE_VARIABLES.queueUrl];
@@ -28,7 +32,12 @@ export function syncQueuesFromEnv(settings: RuntimeConfig['settings']): SyncQueu
  * configured provider. Undefined when sync is off. A failed send is only logged: the sweeper finds
  * the marker within a minute or two.
  */
-export function syncFastPath(config: RuntimeConfig, clients: Pick<Clients, 'sqs'>, queues: SyncQueues | undefined = syncQueuesFromEnv(config.settings), log?: Log): ((email: string) => Promise<void>) | undefined {
+export function syncFastPath(
+  config: RuntimeConfig,
+  clients: Pick<Clients, 'sqs'>,
+  queues: SyncQueues | undefined = syncQueuesFromEnv(config.settings),
+  log?: Log,
+): ((email: string) => Promise<void>) | undefined {
   const { providers } = syncSettings(config.settings);
   if (providers.length === 0 || queues === undefined) return undefined;
   const queue = new SqsSyncQueue(clients.sqs, queues.queueUrl);
@@ -36,8 +45,9 @@ export function syncFastPath(config: RuntimeConfig, clients: Pick<Clients, 'sqs'
     try {
       await queue.send(providers.map((provider) => ({ email, provider })));
     } catch (error) {
-      log?.warn('sync fast path failed; the sweeper will send it', { error: String((error as Error)?.message ?? error) });
+      log?.warn('sync fast path failed; the sweeper will send it', {
+        error: String((error as Error)?.message ?? error),
+      });
     }
   };
 }
-

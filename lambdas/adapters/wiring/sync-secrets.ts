@@ -5,10 +5,10 @@
  * are rebuilt only when a key changed. Locally there are no ARNs and the keys come from the environment.
  */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SecretsManagerSecretSource } from '../secrets.js';
-import { createSyncTargets, readSyncConfig } from '../sync/index.js';
 import type { SyncProviderName, SyncTarget } from '../../core/sync/target.js';
 import type { Env } from '../environment.js';
+import { SecretsManagerSecretSource } from '../secrets.js';
+import { createSyncTargets, readSyncConfig } from '../sync/index.js';
 
 /** The adapters' key variable per provider (SES uses the role's credentials). */
 export const SYNC_KEY_VARIABLE: Partial<Record<SyncProviderName, string>> = {
@@ -20,15 +20,26 @@ export const SYNC_KEY_VARIABLE: Partial<Record<SyncProviderName, string>> = {
 
 export const syncSecretArnVariable = (provider: SyncProviderName) => `SYNC_${provider.toUpperCase()}_SECRET_ARN`;
 
-export function syncTargetSource(env: Env, options: { region: string; cacheMs: number }): () => Promise<ReadonlyMap<SyncProviderName, SyncTarget>> {
-  const secrets = new SecretsManagerSecretSource(new SecretsManagerClient({ region: options.region }), env, options.cacheMs);
+export function syncTargetSource(
+  env: Env,
+  options: { region: string; cacheMs: number },
+): () => Promise<ReadonlyMap<SyncProviderName, SyncTarget>> {
+  const secrets = new SecretsManagerSecretSource(
+    new SecretsManagerClient({ region: options.region }),
+    env,
+    options.cacheMs,
+  );
   let built: { fingerprint: string; targets: ReadonlyMap<SyncProviderName, SyncTarget> } | undefined;
   return async () => {
     const keys: Record<string, string> = {};
     for (const [provider, variable] of Object.entries(SYNC_KEY_VARIABLE) as Array<[SyncProviderName, string]>) {
       const secretArnVariable = syncSecretArnVariable(provider);
       if (!env[secretArnVariable]) continue;
-      const [key] = await secrets.credentials({ name: `sync-${provider}`, credentialsVariable: variable, secretArnVariable });
+      const [key] = await secrets.credentials({
+        name: `sync-${provider}`,
+        credentialsVariable: variable,
+        secretArnVariable,
+      });
       if (key !== undefined) keys[variable] = key;
     }
     const fingerprint = JSON.stringify(keys);

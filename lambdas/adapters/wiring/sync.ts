@@ -4,22 +4,25 @@
  * provider, and the worker handler around the targets. The targets themselves (one SyncTarget per
  * configured provider) are built by the provider adapters and passed in.
  */
-import { parseTopicAliases } from '../../core/topics.js';
+
 import type { Counters, Log } from '../../core/pipeline/ports.js';
 import type { PushDeps } from '../../core/sync/push.js';
-import { syncSettings, type SyncSettings } from '../../core/sync/settings.js';
+import { type SyncSettings, syncSettings } from '../../core/sync/settings.js';
 import { sweepMessages } from '../../core/sync/sweep.js';
-export { syncFastPath, syncQueuesFromEnv, SYNC_QUEUE_VARIABLES, type SyncQueues } from './sync-fast-path.js';
+import { parseTopicAliases } from '../../core/topics.js';
+
+export { SYNC_QUEUE_VARIABLES, type SyncQueues, syncFastPath, syncQueuesFromEnv } from './sync-fast-path.js';
+
 import type { SyncProviderName, SyncTarget } from '../../core/sync/target.js';
+import { createSyncWorkerHandler, type SyncWorkerHandler } from '../../handlers/sync-worker-handler.js';
 import { DynamoSuppressionSync } from '../dynamodb-suppression-sync.js';
 import { DynamoSyncProviders } from '../dynamodb-sync-providers.js';
+import { RUNTIME_VARIABLE } from '../environment.js';
 import { powertoolsCounters, powertoolsLog } from '../observability.js';
 import { SqsSyncQueue } from '../sqs-sync-queue.js';
 import { ProviderGate } from '../sync-gate.js';
-import { createSyncWorkerHandler, type SyncWorkerHandler } from '../../handlers/sync-worker-handler.js';
-import { RUNTIME_VARIABLE } from '../environment.js';
-import type { SyncQueues } from './sync-fast-path.js';
 import type { Clients, RuntimeConfig } from './config.js';
+import type { SyncQueues } from './sync-fast-path.js';
 
 /** How long a swept item is left alone before the next sweep sends it again. */
 export const SWEEP_LEASE_MS = 120_000;
@@ -49,7 +52,9 @@ export function buildSyncWorker(
   const providerFacts = new DynamoSyncProviders(clients.doc, config.inboxTable);
   const queue = new SqsSyncQueue(clients.sqs, queues.queueUrl, queues.deadLetterUrl);
   const providers = settings.providers.filter((p) => targets.has(p));
-  const gates = new Map(providers.map((p) => [p, new ProviderGate(p, settings.limits[p], { shared: providerFacts, now })] as const));
+  const gates = new Map(
+    providers.map((p) => [p, new ProviderGate(p, settings.limits[p], { shared: providerFacts, now })] as const),
+  );
   const push: PushDeps = {
     ledger,
     providers,

@@ -10,8 +10,8 @@
  * that had something to send, none of which stored anything.
  */
 import { ignoredReasons } from '../classification.js';
-import { isActionable, type NormalizedEvent } from '../event.js';
 import { isWebhookError, type WebhookError } from '../errors.js';
+import { isActionable, type NormalizedEvent } from '../event.js';
 import { settleWithLimit } from './concurrency.js';
 import type { Counters, EventQueue, InboxStore, Log, PreparedRow, QueuedEvent } from './ports.js';
 
@@ -51,14 +51,21 @@ interface Plan {
 }
 
 /** Answers, in order, for each request's events (`eventLists[i]` is request i's). */
-export async function admitAll(deps: AdmissionDeps, provider: string, eventLists: readonly (readonly NormalizedEvent[])[], reject: Reject): Promise<Answer[]> {
+export async function admitAll(
+  deps: AdmissionDeps,
+  provider: string,
+  eventLists: readonly (readonly NormalizedEvent[])[],
+  reject: Reject,
+): Promise<Answer[]> {
   const receivedAt = deps.now();
   const plans = eventLists.map((events) => plan(deps.inbox, events, receivedAt, provider, reject));
   const sending = plans.filter((p) => p.answer === undefined && p.rows.length > 0);
 
   if (sending.length > 0) {
     try {
-      await deps.queue.send(sending.flatMap((p) => p.rows.flatMap((row) => row.events.map((e) => toQueued(row.pk, e)))));
+      await deps.queue.send(
+        sending.flatMap((p) => p.rows.flatMap((row) => row.events.map((e) => toQueued(row.pk, e)))),
+      );
     } catch (error) {
       // Nothing is stored yet; whatever did reach the queue is a verified event the consumer may apply.
       deps.log.error('enqueue failed; nothing stored, the provider will retry', { provider, error: describe(error) });
@@ -80,7 +87,13 @@ export async function admitAll(deps: AdmissionDeps, provider: string, eventLists
   return plans.map((p) => p.answer!);
 }
 
-function plan(inbox: InboxStore, events: readonly NormalizedEvent[], receivedAt: number, provider: string, reject: Reject): Plan {
+function plan(
+  inbox: InboxStore,
+  events: readonly NormalizedEvent[],
+  receivedAt: number,
+  provider: string,
+  reject: Reject,
+): Plan {
   const actionable = events.filter(isActionable);
   const result: Plan = { events, ignored: events.length - actionable.length, rows: [], repeated: 0 };
   // A row whose key an earlier row of this request already has is a copy (a SendGrid batch holding one
@@ -93,14 +106,21 @@ function plan(inbox: InboxStore, events: readonly NormalizedEvent[], receivedAt:
       else result.rows.push(row);
       keys.add(row.pk);
     } catch (error) {
-      if (!isWebhookError(error) || error.status >= 500) return { ...result, rows: [], answer: reject(provider, error) };
+      if (!isWebhookError(error) || error.status >= 500)
+        return { ...result, rows: [], answer: reject(provider, error) };
       result.refused = error;
     }
   }
   return result;
 }
 
-function answer(deps: AdmissionDeps, provider: string, p: Plan, stored: PromiseSettledResult<boolean>[], reject: Reject): Answer {
+function answer(
+  deps: AdmissionDeps,
+  provider: string,
+  p: Plan,
+  stored: PromiseSettledResult<boolean>[],
+  reject: Reject,
+): Answer {
   let admitted = 0;
   let duplicates = p.repeated;
   let failed = 0;
@@ -108,7 +128,10 @@ function answer(deps: AdmissionDeps, provider: string, p: Plan, stored: PromiseS
     const count = p.rows[i]!.events.length;
     if (result.status === 'rejected') {
       failed++;
-      deps.log.error('inbox put failed after the send; the provider will retry', { provider, error: describe(result.reason) });
+      deps.log.error('inbox put failed after the send; the provider will retry', {
+        provider,
+        error: describe(result.reason),
+      });
     } else if (result.value) admitted += count;
     else duplicates += count;
   });

@@ -5,9 +5,9 @@
  * idempotent, so the duplicate messages that retries produce change nothing.
  */
 import { MalformedRequestError } from '../errors.js';
+import { EVENT_KINDS } from '../event.js';
 import { isRecord } from '../json.js';
 import type { Counters, Log, QueuedEvent, SuppressionStore } from './ports.js';
-import { EVENT_KINDS } from '../event.js';
 import { skipWithoutRecord } from './write-policy.js';
 
 export interface ConsumerDeps {
@@ -29,7 +29,12 @@ export async function consumeMessage(deps: ConsumerDeps, body: string): Promise<
   const provider = message.event.provider;
   deps.counters.count('EventsApplied', 1, provider);
   if (result.becameSuppressed) deps.counters.count('AddressesSuppressed', 1, provider);
-  deps.log.debug?.('event applied', { provider, kind: message.event.kind, effect: result.effect, changed: result.changed });
+  deps.log.debug?.('event applied', {
+    provider,
+    kind: message.event.kind,
+    effect: result.effect,
+    changed: result.changed,
+  });
   return { provider, effect: result.effect, changed: result.changed };
 }
 

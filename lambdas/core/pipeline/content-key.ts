@@ -19,7 +19,14 @@ export const CONTENT_KEY_PREFIX = 'c1.';
 
 export function contentEventId(event: NormalizedEvent & { messageId: string }): string {
   // A JSON array is an unambiguous encoding: every field quoted and escaped, absent ones null.
-  const fields = [event.messageId, event.recipient, event.kind, event.detail.providerEventType ?? null, event.topic ?? null, event.occurredAt];
+  const fields = [
+    event.messageId,
+    event.recipient,
+    event.kind,
+    event.detail.providerEventType ?? null,
+    event.topic ?? null,
+    event.occurredAt,
+  ];
   return CONTENT_KEY_PREFIX + createHash('sha256').update(JSON.stringify(fields)).digest('base64url');
 }
 

@@ -11,15 +11,32 @@
  *     consumer applies it from the message alone; the provider's retry stores the row.
  * A retry or duplicate costs one extra message, which the idempotent consumer absorbs.
  */
-import type { NormalizedEvent } from '../event.js';
+
 import { isWebhookError, PayloadTooLargeError, ProviderNotFoundError, TransientError } from '../errors.js';
-import type { CertificateSource, ControlMessage, NonceStore, ProviderDefinition, Receipt, ReceiveOptions, WebhookProvider } from '../provider.js';
+import type { NormalizedEvent } from '../event.js';
+import type {
+  CertificateSource,
+  ControlMessage,
+  NonceStore,
+  ProviderDefinition,
+  Receipt,
+  ReceiveOptions,
+  WebhookProvider,
+} from '../provider.js';
 import type { WebhookRequest } from '../request.js';
 import type { Clock } from '../time.js';
 import { admitAll, describe } from './admission.js';
 import { settleWithLimit } from './concurrency.js';
 import { keyedByContent } from './content-key.js';
-import type { ControlLedger, Counters, EventQueue, InboxStore, Log, SecretSource, SubscriptionConfirmer } from './ports.js';
+import type {
+  ControlLedger,
+  Counters,
+  EventQueue,
+  InboxStore,
+  Log,
+  SecretSource,
+  SubscriptionConfirmer,
+} from './ports.js';
 
 export interface EdgeDeps {
   providers: readonly ProviderDefinition[];
@@ -105,11 +122,18 @@ export class WebhookEdge {
     for (const [index, receipt] of receipts.entries()) {
       if (!receipt) continue;
       // One at a time: the same confirmation twice in a batch must find the ledger's first mark.
-      if (receipt.control) answers[index] = await this.control(providerName, receipt.control).catch((error: unknown) => this.reject(providerName, error));
+      if (receipt.control)
+        answers[index] = await this.control(providerName, receipt.control).catch((error: unknown) =>
+          this.reject(providerName, error),
+        );
       else admissions.push({ index, events: this.keyed(providerName, receipt.events) });
     }
     try {
-      const admitted = await this.admitAll(providerName, admissions.map((a) => a.events), true);
+      const admitted = await this.admitAll(
+        providerName,
+        admissions.map((a) => a.events),
+        true,
+      );
       admitted.forEach((answer, k) => (answers[admissions[k]!.index] = answer));
     } catch (error) {
       for (const { index } of admissions) answers[index] = this.reject(providerName, error);
@@ -155,10 +179,19 @@ export class WebhookEdge {
     return (await this.admitAll(provider, [events]))[0]!;
   }
 
-  private admitAll(provider: string, eventLists: NormalizedEvent[][], summarizedByCaller = false): Promise<EdgeResponse[]> {
+  private admitAll(
+    provider: string,
+    eventLists: NormalizedEvent[][],
+    summarizedByCaller = false,
+  ): Promise<EdgeResponse[]> {
     const { inbox, queue, log, counters, now } = this.deps;
     const admitConcurrency = this.deps.admitConcurrency ?? DEFAULT_ADMIT_CONCURRENCY;
-    return admitAll({ inbox, queue, log, counters, now, admitConcurrency, summarizedByCaller }, provider, eventLists, (p, error) => this.reject(p, error));
+    return admitAll(
+      { inbox, queue, log, counters, now, admitConcurrency, summarizedByCaller },
+      provider,
+      eventLists,
+      (p, error) => this.reject(p, error),
+    );
   }
 
   private async control(provider: string, message: ControlMessage): Promise<EdgeResponse> {
@@ -188,7 +221,12 @@ export class WebhookEdge {
   private reject(provider: string, error: unknown): EdgeResponse {
     if (isWebhookError(error)) {
       const level = error.status >= 500 ? 'error' : 'warn';
-      this.deps.log[level]('webhook rejected', { provider, status: error.status, code: error.code, reason: error.message });
+      this.deps.log[level]('webhook rejected', {
+        provider,
+        status: error.status,
+        code: error.code,
+        reason: error.message,
+      });
       this.deps.counters.count(error.status >= 500 ? 'TransientFailures' : 'RequestsRejected', 1, provider);
       return { status: error.status, body: { error: error.code } };
     }

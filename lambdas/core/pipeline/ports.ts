@@ -75,9 +75,15 @@ export interface Counters {
  * nothing, or undefined to apply the event as usual. The consumer chooses it (write-policy.ts); the
  * store asks it inside its read → apply → write loop, since only that loop knows whether a record exists.
  */
-export type WriteSkip = (record: SuppressionRecord | undefined, event: Omit<NormalizedEvent, 'raw'>) => ApplyResult | undefined;
+export type WriteSkip = (
+  record: SuppressionRecord | undefined,
+  event: Omit<NormalizedEvent, 'raw'>,
+) => ApplyResult | undefined;
 
 /** The suppression table behind a guarded write: read → core apply → conditional write, retried on conflict. */
 export interface SuppressionStore {
-  apply(event: Omit<NormalizedEvent, 'raw'>, skip?: WriteSkip): Promise<{ changed: boolean; effect: string; becameSuppressed: boolean }>;
+  apply(
+    event: Omit<NormalizedEvent, 'raw'>,
+    skip?: WriteSkip,
+  ): Promise<{ changed: boolean; effect: string; becameSuppressed: boolean }>;
 }

@@ -13,10 +13,11 @@
  *   delivers it again, and the queue's redrive policy moves it to the same dead-letter queue after
  *   its last receive.
  */
-import type { EdgeResponse, WebhookEdge } from './edge.js';
-import type { Counters, Log } from './ports.js';
+
 import { SES_PROVIDER_NAME } from '../providers/ses/index.js';
 import { snsRequestFromQueuedBody } from '../providers/ses/sns/envelope.js';
+import type { EdgeResponse, WebhookEdge } from './edge.js';
+import type { Counters, Log } from './ports.js';
 
 export const SES_FEED_DEAD_LETTERED_METRIC = 'SesFeedDeadLettered';
 
@@ -76,7 +77,10 @@ export class SesFeed {
     const { edge, log, counters } = this.deps;
     if (records.length === 0) return [];
     try {
-      const answers = await edge.receiveBatch(SES_PROVIDER_NAME, records.map((r) => snsRequestFromQueuedBody(r.body)));
+      const answers = await edge.receiveBatch(
+        SES_PROVIDER_NAME,
+        records.map((r) => snsRequestFromQueuedBody(r.body)),
+      );
       const failed: string[] = [];
       const letters: FeedDeadLetter[] = [];
       records.forEach((record, i) => {
@@ -84,14 +88,23 @@ export class SesFeed {
         if (outcome.action === 'retry') {
           failed.push(record.messageId);
           // Never the body: it holds addresses and a signature.
-          log.warn('SES feed message failed; SQS will deliver it again', { messageId: record.messageId, status: outcome.status, code: outcome.code });
+          log.warn('SES feed message failed; SQS will deliver it again', {
+            messageId: record.messageId,
+            status: outcome.status,
+            code: outcome.code,
+          });
         } else if (outcome.action === 'dead-letter') {
           letters.push({ messageId: record.messageId, body: record.body, code: outcome.code });
         }
       });
       const unmoved = await this.deadLetter(letters);
       failed.push(...unmoved);
-      log.info('SES feed batch', { messages: records.length, ...batchCounts(answers), deadLettered: letters.length - unmoved.length, failed: failed.length });
+      log.info('SES feed batch', {
+        messages: records.length,
+        ...batchCounts(answers),
+        deadLettered: letters.length - unmoved.length,
+        failed: failed.length,
+      });
       return failed;
     } finally {
       counters.flush?.();
@@ -113,10 +126,17 @@ export class SesFeed {
     let moved = 0;
     for (const letter of letters) {
       if (unsent.has(letter.messageId)) {
-        log.error('SES feed dead-letter move failed; SQS will deliver it again', { messageId: letter.messageId, code: letter.code, error: reason ?? 'entry failed' });
+        log.error('SES feed dead-letter move failed; SQS will deliver it again', {
+          messageId: letter.messageId,
+          code: letter.code,
+          error: reason ?? 'entry failed',
+        });
       } else {
         moved++;
-        log.warn('SES feed message dead-lettered: it can never be admitted', { messageId: letter.messageId, code: letter.code });
+        log.warn('SES feed message dead-lettered: it can never be admitted', {
+          messageId: letter.messageId,
+          code: letter.code,
+        });
       }
     }
     counters.count(SES_FEED_DEAD_LETTERED_METRIC, moved, SES_PROVIDER_NAME);
@@ -129,7 +149,13 @@ export class SesFeed {
  * dead-lettered message has none). An SES notification to several recipients is several events.
  * Why events were ignored is merged in when some were.
  */
-export function batchCounts(answers: readonly EdgeResponse[]): { events: number; admitted: number; duplicates: number; ignored: number; ignoredReasons?: Record<string, number> } {
+export function batchCounts(answers: readonly EdgeResponse[]): {
+  events: number;
+  admitted: number;
+  duplicates: number;
+  ignored: number;
+  ignoredReasons?: Record<string, number>;
+} {
   const sum = { events: 0, admitted: 0, duplicates: 0, ignored: 0 };
   const reasons: Record<string, number> = {};
   const n = (v: unknown) => (typeof v === 'number' ? v : 0);
@@ -139,7 +165,8 @@ export function batchCounts(answers: readonly EdgeResponse[]): { events: number;
     sum.duplicates += n(body.duplicates);
     sum.ignored += n(body.ignored);
     const why = body.ignoredReasons;
-    if (why && typeof why === 'object') for (const [reason, count] of Object.entries(why)) reasons[reason] = (reasons[reason] ?? 0) + n(count);
+    if (why && typeof why === 'object')
+      for (const [reason, count] of Object.entries(why)) reasons[reason] = (reasons[reason] ?? 0) + n(count);
   }
   return sum.ignored > 0 ? { ...sum, ignoredReasons: reasons } : sum;
 }

@@ -12,7 +12,7 @@
  * topic events) apply without it.
  */
 import type { NormalizedEvent } from '../event.js';
-import { emptyRecord, type ApplyResult, type SuppressionRecord } from '../suppression/index.js';
+import { type ApplyResult, emptyRecord, type SuppressionRecord } from '../suppression/index.js';
 
 export function skipWithoutRecord(
   record: SuppressionRecord | undefined,

@@ -9,9 +9,9 @@ import { mailgunProvider } from './mailgun/index.js';
 import { MAILGUN } from './mailgun/map.js';
 import { postmarkProvider } from './postmark/index.js';
 import { POSTMARK } from './postmark/map.js';
-import { SES_PROVIDER_NAME, sesProvider } from './ses/index.js';
 import { sendgridProvider } from './sendgrid/index.js';
 import { SENDGRID } from './sendgrid/map.js';
+import { SES_PROVIDER_NAME, sesProvider } from './ses/index.js';
 import { standardWebhooksProvider } from './standard-webhooks/index.js';
 import { STANDARD } from './standard-webhooks/map.js';
 

@@ -6,7 +6,7 @@
  * `signatureWindow`, so the four cannot drift apart in wording or in which variable they declare.
  */
 import type { ProviderSetting, SignatureWindow } from '../provider.js';
-import { windowFromSettings, type Settings } from '../settings.js';
+import { type Settings, windowFromSettings } from '../settings.js';
 import type { Window } from '../time.js';
 
 export interface ToleranceSetting {

@@ -36,11 +36,20 @@ export interface AnswerItem {
  * The attributes a read must fetch to answer (`topics` narrowed to one topic by the caller), and the
  * item's schema version, so the reader can bring the projection up to date.
  */
-export const ANSWER_ATTRIBUTES = ['email', 'status', 'transactionalStatus', 'reason', 'reasons', SUPPRESSION_SCHEMA_ATTRIBUTE] as const;
+export const ANSWER_ATTRIBUTES = [
+  'email',
+  'status',
+  'transactionalStatus',
+  'reason',
+  'reasons',
+  SUPPRESSION_SCHEMA_ATTRIBUTE,
+] as const;
 
 export function refusalReason(item: AnswerItem | undefined, question: SendQuestion = {}): RefusalReason | undefined {
   if (item === undefined) return undefined;
-  const reasons = Array.isArray(item.reasons) ? (item.reasons.filter((r) => typeof r === 'string') as SuppressionReason[]) : [];
+  const reasons = Array.isArray(item.reasons)
+    ? (item.reasons.filter((r) => typeof r === 'string') as SuppressionReason[])
+    : [];
   const first = typeof item.reason === 'string' ? (item.reason as SuppressionReason) : reasons[0];
   if (question.transactional === true) {
     if (item.transactionalStatus === 'suppressed') {
@@ -49,7 +58,8 @@ export function refusalReason(item: AnswerItem | undefined, question: SendQuesti
   } else if (item.status === 'suppressed') {
     return first ?? 'manual';
   }
-  if (question.topic !== undefined && topicStatus(item.topics, question.topic) === 'unsubscribed') return 'topic_unsubscribed';
+  if (question.topic !== undefined && topicStatus(item.topics, question.topic) === 'unsubscribed')
+    return 'topic_unsubscribed';
   return undefined;
 }
 

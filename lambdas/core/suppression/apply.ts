@@ -5,9 +5,16 @@
 import { EVENT_KINDS, isMessageId, type NormalizedEvent } from '../event.js';
 import { isTopicName, NO_TOPIC_ALIASES, resolveTopic } from '../topics.js';
 import { evidenceKey, softBounceKey } from './keys.js';
-import { maxDefined, minDefined, normalize, readFacts, unionEvidence, type Facts } from './normalize.js';
+import { type Facts, maxDefined, minDefined, normalize, readFacts, unionEvidence } from './normalize.js';
 import { assertPolicy, DEFAULT_RATCHET_POLICY, type RatchetPolicy } from './policy.js';
-import { emptyRecord, type ApplyResult, type Effect, type Evidence, type EvidenceKind, type SuppressionRecord } from './record.js';
+import {
+  type ApplyResult,
+  type Effect,
+  type Evidence,
+  type EvidenceKind,
+  emptyRecord,
+  type SuppressionRecord,
+} from './record.js';
 import { clip, result } from './result.js';
 import { unionTopics } from './topics.js';
 
@@ -73,34 +80,47 @@ export function applyEvent(
 export function topicEffect(topic: string, key: string, previous: SuppressionRecord, next: SuppressionRecord): Effect {
   const before = previous.topics?.[topic];
   const after = next.topics[topic];
-  if (after !== undefined && before?.status !== after.status) return after.status === 'unsubscribed' ? 'topic_unsubscribed' : 'topic_subscribed';
-  return after !== undefined && Object.hasOwn(after.evidence, key) && !Object.hasOwn(before?.evidence ?? {}, key) ? 'evidence_added' : 'no_change';
+  if (after !== undefined && before?.status !== after.status)
+    return after.status === 'unsubscribed' ? 'topic_unsubscribed' : 'topic_subscribed';
+  return after !== undefined && Object.hasOwn(after.evidence, key) && !Object.hasOwn(before?.evidence ?? {}, key)
+    ? 'evidence_added'
+    : 'no_change';
 }
 
 function effectOf(event: NormalizedEvent, key: string, previous: SuppressionRecord, next: SuppressionRecord): Effect {
-  if (previous.reactivatedAt !== undefined && event.occurredAt <= previous.reactivatedAt) return 'ignored_before_reactivation';
+  if (previous.reactivatedAt !== undefined && event.occurredAt <= previous.reactivatedAt)
+    return 'ignored_before_reactivation';
   if (previous.status !== 'suppressed' && next.status === 'suppressed') return 'suppressed';
   if (next.reasons.some((r) => !(previous.reasons ?? []).includes(r))) return 'reason_added';
-  if (event.kind === 'delivered') return next.lastDeliveredAt !== previous.lastDeliveredAt ? 'delivery_recorded' : 'no_change';
+  if (event.kind === 'delivered')
+    return next.lastDeliveredAt !== previous.lastDeliveredAt ? 'delivery_recorded' : 'no_change';
   if (event.kind === 'soft_bounce') {
-    if (Object.hasOwn(next.softBounces, key) && !Object.hasOwn(previous.softBounces ?? {}, key)) return 'soft_bounce_counted';
+    if (Object.hasOwn(next.softBounces, key) && !Object.hasOwn(previous.softBounces ?? {}, key))
+      return 'soft_bounce_counted';
     if (next.lastDeliveredAt !== undefined && event.occurredAt <= next.lastDeliveredAt) return 'superseded_by_delivery';
     return 'no_change';
   }
-  return Object.hasOwn(next.evidence, key) && !Object.hasOwn(previous.evidence ?? {}, key) ? 'evidence_added' : 'no_change';
+  return Object.hasOwn(next.evidence, key) && !Object.hasOwn(previous.evidence ?? {}, key)
+    ? 'evidence_added'
+    : 'no_change';
 }
 
-function assertActionable(event: NormalizedEvent): asserts event is NormalizedEvent & { kind: Exclude<NormalizedEvent['kind'], 'ignored'> } {
+function assertActionable(
+  event: NormalizedEvent,
+): asserts event is NormalizedEvent & { kind: Exclude<NormalizedEvent['kind'], 'ignored'> } {
   if (!(EVENT_KINDS as readonly string[]).includes(event.kind)) throw new TypeError(`unknown event kind`);
   if (event.kind === 'ignored') throw new TypeError('ignored events never reach the suppression ratchet');
   if (typeof event.provider !== 'string' || event.provider === '') throw new TypeError('event has no provider');
   if (typeof event.eventId !== 'string' || event.eventId === '') throw new TypeError('event has no eventId');
   if (typeof event.recipient !== 'string' || event.recipient === '') throw new TypeError('event has no recipient');
-  if (typeof event.occurredAt !== 'number' || !Number.isFinite(event.occurredAt)) throw new TypeError('event has no occurredAt');
-  if (event.messageId !== undefined && !isMessageId(event.messageId)) throw new TypeError('event messageId is not a message id');
+  if (typeof event.occurredAt !== 'number' || !Number.isFinite(event.occurredAt))
+    throw new TypeError('event has no occurredAt');
+  if (event.messageId !== undefined && !isMessageId(event.messageId))
+    throw new TypeError('event messageId is not a message id');
   if (event.kind === 'subscribe' && event.topic === undefined) throw new TypeError('a subscribe event needs a topic');
   if (event.topic !== undefined) {
-    if (event.kind !== 'unsubscribe' && event.kind !== 'subscribe') throw new TypeError('only unsubscribe and subscribe events have a topic');
+    if (event.kind !== 'unsubscribe' && event.kind !== 'subscribe')
+      throw new TypeError('only unsubscribe and subscribe events have a topic');
     if (!isTopicName(event.topic)) throw new TypeError('event topic is not a topic name');
   }
 }
@@ -109,9 +129,17 @@ function assertActionable(event: NormalizedEvent): asserts event is NormalizedEv
 export function toEvidence(event: NormalizedEvent, kind: EvidenceKind): Evidence {
   const entry: Evidence = { kind, occurredAt: event.occurredAt, provider: event.provider };
   const d = event.detail ?? {};
-  for (const field of ['bounceType', 'bounceSubType', 'status', 'diagnosticCode', 'complaintFeedbackType', 'providerEventType'] as const) {
+  for (const field of [
+    'bounceType',
+    'bounceSubType',
+    'status',
+    'diagnosticCode',
+    'complaintFeedbackType',
+    'providerEventType',
+  ] as const) {
     const value = d[field];
-    if (typeof value === 'string' && value !== '') entry[field] = clip(value, field === 'diagnosticCode' ? DIAGNOSTIC_MAX : CODE_MAX);
+    if (typeof value === 'string' && value !== '')
+      entry[field] = clip(value, field === 'diagnosticCode' ? DIAGNOSTIC_MAX : CODE_MAX);
   }
   if (typeof d.echo === 'boolean') entry.echo = d.echo;
   if (event.messageId !== undefined) entry.messageId = event.messageId;

@@ -18,7 +18,11 @@ const EVIDENCE_STRING_FIELDS = [
   'messageId',
 ] as const;
 
-export function readEvidenceMap(value: unknown, field: string, allowed: (kind: EvidenceKind) => boolean): Record<string, Evidence> {
+export function readEvidenceMap(
+  value: unknown,
+  field: string,
+  allowed: (kind: EvidenceKind) => boolean,
+): Record<string, Evidence> {
   const map = value ?? {};
   if (!isRecord(map)) malformed(field);
   const entries: Array<[string, Evidence]> = [];
@@ -96,4 +100,3 @@ export function unionEvidence(a: Record<string, Evidence>, b: Record<string, Evi
   }
   return Object.fromEntries(merged);
 }
-

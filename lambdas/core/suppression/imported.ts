@@ -9,7 +9,13 @@
 import { evidenceKey, softBounceKey } from './keys.js';
 import { maxDefined, minDefined, normalize, readFacts, unionEvidence } from './normalize.js';
 import { assertPolicy, DEFAULT_RATCHET_POLICY, type RatchetPolicy } from './policy.js';
-import { startingRecord, type ApplyResult, type Evidence, type EvidenceKind, type SuppressionRecord } from './record.js';
+import {
+  type ApplyResult,
+  type Evidence,
+  type EvidenceKind,
+  type SuppressionRecord,
+  startingRecord,
+} from './record.js';
 import { clip, result } from './result.js';
 
 export const IMPORT_PROVIDER = 'import';
@@ -46,7 +52,11 @@ export function importEntry(
     providerEventType: clip(entry.source, 64),
     ...(entry.note ? { note: clip(entry.note, 200) } : {}),
   };
-  const after = { ...before, firstEventAt: minDefined(before.firstEventAt, entry.occurredAt), lastEventAt: maxDefined(before.lastEventAt, entry.occurredAt) };
+  const after = {
+    ...before,
+    firstEventAt: minDefined(before.firstEventAt, entry.occurredAt),
+    lastEventAt: maxDefined(before.lastEventAt, entry.occurredAt),
+  };
   let key: string;
   if (entry.kind === 'soft_bounce') {
     key = softBounceKey(IMPORT_PROVIDER, entry.entryId);
@@ -56,8 +66,12 @@ export function importEntry(
     after.evidence = unionEvidence(before.evidence, { [key]: evidence });
   }
   const next = normalize(after, policy);
-  const added = !Object.hasOwn(entry.kind === 'soft_bounce' ? (previous.softBounces ?? {}) : (previous.evidence ?? {}), key);
-  if (previous.reactivatedAt !== undefined && entry.occurredAt <= previous.reactivatedAt) return result(record, next, 'ignored_before_reactivation');
+  const added = !Object.hasOwn(
+    entry.kind === 'soft_bounce' ? (previous.softBounces ?? {}) : (previous.evidence ?? {}),
+    key,
+  );
+  if (previous.reactivatedAt !== undefined && entry.occurredAt <= previous.reactivatedAt)
+    return result(record, next, 'ignored_before_reactivation');
   if (previous.status !== 'suppressed' && next.status === 'suppressed') return result(record, next, 'suppressed');
   if (next.reasons.some((r) => !(previous.reasons ?? []).includes(r))) return result(record, next, 'reason_added');
   return result(record, next, added ? 'evidence_added' : 'no_change');

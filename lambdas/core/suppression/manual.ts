@@ -3,13 +3,12 @@
  * the ONLY way from suppressed back to active; nothing a provider sends can do it.
  */
 import { isTopicName, NO_TOPIC_ALIASES, resolveTopic } from '../topics.js';
-import { manualKey } from './keys.js';
+import { topicEffect } from './apply.js';
+import { evidenceKey, manualKey } from './keys.js';
 import { maxDefined, normalize, readFacts, unionAudit, unionEvidence } from './normalize.js';
 import { assertPolicy, DEFAULT_RATCHET_POLICY, type RatchetPolicy } from './policy.js';
-import { startingRecord, type ApplyResult, type AuditEntry, type Effect, type SuppressionRecord } from './record.js';
+import { type ApplyResult, type AuditEntry, type Effect, type SuppressionRecord, startingRecord } from './record.js';
 import { clip, result } from './result.js';
-import { topicEffect } from './apply.js';
-import { evidenceKey } from './keys.js';
 import { unionTopics } from './topics.js';
 
 export interface ManualAction {
@@ -31,11 +30,18 @@ const REASON_MAX = 200;
  * suppressed; soft bounces are pruned. Evidence dated after `at` still counts, so the
  * record can stay suppressed: callers must look at `record.status`, not only at the effect.
  */
-export function reactivate(record: SuppressionRecord, action: ManualAction, policy: RatchetPolicy = DEFAULT_RATCHET_POLICY): ApplyResult {
+export function reactivate(
+  record: SuppressionRecord,
+  action: ManualAction,
+  policy: RatchetPolicy = DEFAULT_RATCHET_POLICY,
+): ApplyResult {
   assertPolicy(policy);
   const entry = auditEntry('reactivate', action);
   const before = readFacts(record);
-  const next = normalize({ ...before, reactivatedAt: maxDefined(before.reactivatedAt, entry.at), audit: unionAudit(before.audit, [entry]) }, policy);
+  const next = normalize(
+    { ...before, reactivatedAt: maxDefined(before.reactivatedAt, entry.at), audit: unionAudit(before.audit, [entry]) },
+    policy,
+  );
   const outcome = result(record, next, 'no_change');
   return { ...outcome, effect: outcome.changed ? 'reactivated' : 'no_change' };
 }
@@ -56,8 +62,19 @@ export function suppressManually(
   const entry = auditEntry('suppress', action);
   const before = readFacts(previous);
   const key = manualKey(entry.at);
-  const evidence = { [key]: { kind: 'manual' as const, occurredAt: entry.at, provider: 'manual', actor: entry.actor, note: entry.reason } };
-  const next = normalize({ ...before, evidence: unionEvidence(before.evidence, evidence), audit: unionAudit(before.audit, [entry]) }, policy);
+  const evidence = {
+    [key]: {
+      kind: 'manual' as const,
+      occurredAt: entry.at,
+      provider: 'manual',
+      actor: entry.actor,
+      note: entry.reason,
+    },
+  };
+  const next = normalize(
+    { ...before, evidence: unionEvidence(before.evidence, evidence), audit: unionAudit(before.audit, [entry]) },
+    policy,
+  );
   return result(record, next, manualEffect(entry.at, key, previous, next));
 }
 
@@ -78,14 +95,29 @@ export function changeTopicManually(
 ): ApplyResult {
   assertPolicy(policy);
   if (!isTopicName(topic)) throw new TypeError('not a topic name');
-  if (change !== 'unsubscribe' && change !== 'subscribe') throw new TypeError('a topic change is unsubscribe or subscribe');
+  if (change !== 'unsubscribe' && change !== 'subscribe')
+    throw new TypeError('a topic change is unsubscribe or subscribe');
   const previous = startingRecord(record, email);
   const name = resolveTopic(topic, policy.topicAliases ?? NO_TOPIC_ALIASES);
   const entry = { ...auditEntry(change === 'unsubscribe' ? 'suppress' : 'reactivate', action), topic: name };
   const before = readFacts(previous);
   const key = evidenceKey(change, 'manual', String(entry.at));
-  const evidence = { kind: change, occurredAt: entry.at, provider: 'manual', actor: entry.actor, note: entry.reason, ...(name !== topic ? { scope: topic } : {}) };
-  const next = normalize({ ...before, topics: unionTopics(before.topics, { [name]: { [key]: evidence } }), audit: unionAudit(before.audit, [entry]) }, policy);
+  const evidence = {
+    kind: change,
+    occurredAt: entry.at,
+    provider: 'manual',
+    actor: entry.actor,
+    note: entry.reason,
+    ...(name !== topic ? { scope: topic } : {}),
+  };
+  const next = normalize(
+    {
+      ...before,
+      topics: unionTopics(before.topics, { [name]: { [key]: evidence } }),
+      audit: unionAudit(before.audit, [entry]),
+    },
+    policy,
+  );
   return result(record, next, topicEffect(name, key, previous, next));
 }
 
@@ -93,11 +125,14 @@ function manualEffect(at: number, key: string, previous: SuppressionRecord, next
   if (previous.reactivatedAt !== undefined && at <= previous.reactivatedAt) return 'ignored_before_reactivation';
   if (previous.status !== 'suppressed' && next.status === 'suppressed') return 'suppressed';
   if (next.reasons.some((r) => !(previous.reasons ?? []).includes(r))) return 'reason_added';
-  return Object.hasOwn(next.evidence, key) && !Object.hasOwn(previous.evidence ?? {}, key) ? 'evidence_added' : 'no_change';
+  return Object.hasOwn(next.evidence, key) && !Object.hasOwn(previous.evidence ?? {}, key)
+    ? 'evidence_added'
+    : 'no_change';
 }
 
 function auditEntry(action: AuditEntry['action'], input: ManualAction): AuditEntry {
-  if (typeof input.actor !== 'string' || input.actor.trim() === '') throw new TypeError('a manual action needs an actor');
+  if (typeof input.actor !== 'string' || input.actor.trim() === '')
+    throw new TypeError('a manual action needs an actor');
   if (typeof input.reason !== 'string') throw new TypeError('a manual action needs a reason');
   if (typeof input.at !== 'number' || !Number.isFinite(input.at)) throw new TypeError('a manual action needs a time');
   return { action, actor: clip(input.actor.trim(), ACTOR_MAX), reason: clip(input.reason, REASON_MAX), at: input.at };

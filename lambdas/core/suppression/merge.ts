@@ -3,12 +3,16 @@
  * normalize. Used to reconcile copies (a restored backup, a second region) and, in the tests, as the
  * specification the incremental operations must agree with.
  */
-import { maxDefined, minDefined, normalize, readFacts, unionAudit, unionEvidence, type Facts } from './normalize.js';
+import { type Facts, maxDefined, minDefined, normalize, readFacts, unionAudit, unionEvidence } from './normalize.js';
 import { assertPolicy, DEFAULT_RATCHET_POLICY, type RatchetPolicy } from './policy.js';
 import type { SuppressionRecord } from './record.js';
 import { unionTopics } from './topics.js';
 
-export function mergeRecords(a: SuppressionRecord, b: SuppressionRecord, policy: RatchetPolicy = DEFAULT_RATCHET_POLICY): SuppressionRecord {
+export function mergeRecords(
+  a: SuppressionRecord,
+  b: SuppressionRecord,
+  policy: RatchetPolicy = DEFAULT_RATCHET_POLICY,
+): SuppressionRecord {
   assertPolicy(policy);
   if (a.email !== b.email) throw new TypeError('cannot merge suppression records of different addresses');
   const x = readFacts(a);
@@ -20,7 +24,10 @@ export function mergeRecords(a: SuppressionRecord, b: SuppressionRecord, policy:
     topics: unionTopics(x.topics, y.topics),
     audit: unionAudit(x.audit, y.audit),
   };
-  const set = (field: 'firstEventAt' | 'lastEventAt' | 'lastDeliveredAt' | 'reactivatedAt' | 'softBounceLimitAt', value: number | undefined): void => {
+  const set = (
+    field: 'firstEventAt' | 'lastEventAt' | 'lastDeliveredAt' | 'reactivatedAt' | 'softBounceLimitAt',
+    value: number | undefined,
+  ): void => {
     if (value !== undefined) facts[field] = value;
   };
   set('firstEventAt', minDefined(x.firstEventAt, y.firstEventAt));

@@ -5,18 +5,19 @@
  * pruning and capping commute with union: the result depends on the set of facts, not on the order
  * they arrived in. (The one deliberate exception is the sticky soft-bounce limit, see below.)
  */
-import { AUDIT_CAP, evidenceCap, softBounceCap, softBouncesPerMessage, type RatchetPolicy } from './policy.js';
+
+import { isRecord } from '../json.js';
+import { compareStrings, malformed, readEvidenceMap, unionEvidence } from './evidence.js';
+import { AUDIT_CAP, evidenceCap, type RatchetPolicy, softBounceCap, softBouncesPerMessage } from './policy.js';
 import {
-  EVIDENCE_KINDS,
-  SUPPRESSION_REASONS,
   type AuditEntry,
+  EVIDENCE_KINDS,
   type Evidence,
   type EvidenceKind,
+  SUPPRESSION_REASONS,
   type SuppressionReason,
   type SuppressionRecord,
 } from './record.js';
-import { isRecord } from '../json.js';
-import { compareStrings, malformed, readEvidenceMap, unionEvidence } from './evidence.js';
 import { earliestCrossingStart, groupStrikes } from './soft-bounce.js';
 import { deriveTopics, readTopics, type TopicFacts } from './topics.js';
 
@@ -37,7 +38,13 @@ export function readFacts(record: SuppressionRecord): Facts {
   const r = record as unknown as Record<string, unknown>;
   if (typeof r['email'] !== 'string' || r['email'] === '') malformed('email');
   const facts: Facts = { email: r['email'] as string, evidence: {}, softBounces: {}, topics: {}, audit: [] };
-  for (const field of ['firstEventAt', 'lastEventAt', 'lastDeliveredAt', 'reactivatedAt', 'softBounceLimitAt'] as const) {
+  for (const field of [
+    'firstEventAt',
+    'lastEventAt',
+    'lastDeliveredAt',
+    'reactivatedAt',
+    'softBounceLimitAt',
+  ] as const) {
     const value = r[field];
     if (value === undefined || value === null) continue;
     if (typeof value !== 'number' || !Number.isFinite(value)) malformed(field);
@@ -45,7 +52,10 @@ export function readFacts(record: SuppressionRecord): Facts {
   }
   const suppressing = (kind: EvidenceKind) => kind !== 'soft_bounce' && kind !== 'subscribe';
   // Discounted evidence is still a fact: normalize sorts it back out by `reactivatedAt`.
-  facts.evidence = unionEvidence(readEvidenceMap(r['evidence'], 'evidence', suppressing), readEvidenceMap(r['discounted'], 'discounted', suppressing));
+  facts.evidence = unionEvidence(
+    readEvidenceMap(r['evidence'], 'evidence', suppressing),
+    readEvidenceMap(r['discounted'], 'discounted', suppressing),
+  );
   facts.topics = readTopics(r['topics']);
   facts.softBounces = readEvidenceMap(r['softBounces'], 'softBounces', (kind) => kind === 'soft_bounce');
   const audit = r['audit'] ?? [];
@@ -77,7 +87,12 @@ function compareAudit(a: AuditEntry, b: AuditEntry): number {
 /** Set union (by content), oldest first, keeping the newest AUDIT_CAP: the top-K of a union is order-free. */
 export function unionAudit(...lists: AuditEntry[][]): AuditEntry[] {
   const unique = new Map<string, AuditEntry>();
-  for (const list of lists) for (const entry of list) unique.set(`${entry.at}\u0000${entry.action}\u0000${entry.actor}\u0000${entry.reason}\u0000${entry.topic ?? ''}`, entry);
+  for (const list of lists)
+    for (const entry of list)
+      unique.set(
+        `${entry.at}\u0000${entry.action}\u0000${entry.actor}\u0000${entry.reason}\u0000${entry.topic ?? ''}`,
+        entry,
+      );
   const sorted = [...unique.values()].sort(compareAudit);
   return sorted.slice(Math.max(0, sorted.length - AUDIT_CAP));
 }
@@ -142,7 +157,8 @@ export function normalize(facts: Facts, policy: RatchetPolicy): SuppressionRecor
 
   const byKind = new Map<EvidenceKind, Keyed[]>(EVIDENCE_KINDS.map((k) => [k, []]));
   for (const [key, entry] of [...Object.entries(facts.evidence), ...Object.entries(facts.softBounces)]) {
-    if (entry.kind === 'soft_bounce' && (entry.occurredAt <= reactivatedAt || entry.occurredAt <= deliveredAt)) continue;
+    if (entry.kind === 'soft_bounce' && (entry.occurredAt <= reactivatedAt || entry.occurredAt <= deliveredAt))
+      continue;
     byKind.get(entry.kind)!.push([key, entry]);
   }
   for (const list of byKind.values()) list.sort(newestFirst);
@@ -150,8 +166,12 @@ export function normalize(facts: Facts, policy: RatchetPolicy): SuppressionRecor
   const { kept: perMessage, strikes } = groupStrikes(byKind.get('soft_bounce')!, softBouncesPerMessage(policy));
   const runStart = earliestCrossingStart(strikes, policy.softBounceLimit, policy.softBounceWindowMs);
   const keptSoft = perMessage.slice(0, softBounceCap(policy));
-  const fullCapStart = keptSoft.length >= softBounceCap(policy) ? keptSoft[keptSoft.length - 1]![1].occurredAt : undefined;
-  const stickyLimit = facts.softBounceLimitAt !== undefined && facts.softBounceLimitAt > reactivatedAt ? facts.softBounceLimitAt : undefined;
+  const fullCapStart =
+    keptSoft.length >= softBounceCap(policy) ? keptSoft[keptSoft.length - 1]![1].occurredAt : undefined;
+  const stickyLimit =
+    facts.softBounceLimitAt !== undefined && facts.softBounceLimitAt > reactivatedAt
+      ? facts.softBounceLimitAt
+      : undefined;
   const softBounceLimitAt = minDefined(stickyLimit, runStart, fullCapStart);
 
   // Each kind's newest N, then split by the reactivation: entries after it count, the rest are kept as
@@ -160,7 +180,8 @@ export function normalize(facts: Facts, policy: RatchetPolicy): SuppressionRecor
   const discounted: Keyed[] = [];
   for (const kind of EVIDENCE_KINDS) {
     if (kind === 'soft_bounce' || kind === 'subscribe') continue;
-    for (const keyed of byKind.get(kind)!.slice(0, evidenceCap(policy))) (keyed[1].occurredAt > reactivatedAt ? kept : discounted).push(keyed);
+    for (const keyed of byKind.get(kind)!.slice(0, evidenceCap(policy)))
+      (keyed[1].occurredAt > reactivatedAt ? kept : discounted).push(keyed);
   }
   kept.sort((a, b) => newestFirst(b, a));
   discounted.sort((a, b) => newestFirst(b, a));

@@ -32,7 +32,10 @@ export interface RatchetPolicy {
   topicAliases?: TopicAliases;
 }
 
-export const DEFAULT_RATCHET_POLICY: RatchetPolicy = Object.freeze({ softBounceLimit: 3, softBounceWindowMs: 30 * DAY_MS });
+export const DEFAULT_RATCHET_POLICY: RatchetPolicy = Object.freeze({
+  softBounceLimit: 3,
+  softBounceWindowMs: 30 * DAY_MS,
+});
 
 /** 4 suppressing kinds x 20 entries, plus max(20, 2 x limit) soft bounces: 100-120 entries, ~230 KB in the worst case (every string at its clip length, 3-byte characters). */
 export const DEFAULT_EVIDENCE_PER_KIND = 20;
@@ -124,5 +127,7 @@ export function policyFromSettings(settings: Settings): RatchetPolicy {
   });
   const softBounceWindowMs = Math.round(days * DAY_MS);
   const topicAliases = parseTopicAliases(settings[TOPIC_ALIASES_VARIABLE]);
-  return topicAliases.size > 0 ? { softBounceLimit, softBounceWindowMs, topicAliases } : { softBounceLimit, softBounceWindowMs };
+  return topicAliases.size > 0
+    ? { softBounceLimit, softBounceWindowMs, topicAliases }
+    : { softBounceLimit, softBounceWindowMs };
 }

@@ -13,7 +13,7 @@
  * none of those names appears here.
  */
 
-import { normalizeRecipient, type EventDetail } from '../event.js';
+import { type EventDetail, normalizeRecipient } from '../event.js';
 
 /** Why an address is suppressed; the tuple order is the precedence used for `reason`. */
 export const SUPPRESSION_REASONS = ['complaint', 'hard_bounce', 'unsubscribe', 'soft_bounce_limit', 'manual'] as const;
@@ -23,7 +23,14 @@ export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
  * What one evidence entry records: the four suppressing kinds, soft bounces spending the budget, and
  * (in `topics` only) topic opt-ins, `subscribe`. A topic's opt-outs are `unsubscribe` entries.
  */
-export const EVIDENCE_KINDS = ['complaint', 'hard_bounce', 'unsubscribe', 'soft_bounce', 'manual', 'subscribe'] as const;
+export const EVIDENCE_KINDS = [
+  'complaint',
+  'hard_bounce',
+  'unsubscribe',
+  'soft_bounce',
+  'manual',
+  'subscribe',
+] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
 /**
@@ -149,13 +156,23 @@ export interface ApplyResult {
 }
 
 export function emptyRecord(email: string): SuppressionRecord {
-  return { email, status: 'active', transactionalStatus: 'active', reasons: [], evidence: {}, softBounces: {}, topics: {}, audit: [] };
+  return {
+    email,
+    status: 'active',
+    transactionalStatus: 'active',
+    reasons: [],
+    evidence: {},
+    softBounces: {},
+    topics: {},
+    audit: [],
+  };
 }
 
 /** What an operation on `email` starts from: `record`, which must be that address's, or a new empty record. */
 export function startingRecord(record: SuppressionRecord | undefined, email: string): SuppressionRecord {
   const address = normalizeRecipient(email);
-  if (record !== undefined && record.email !== address) throw new TypeError('address does not match the suppression record');
+  if (record !== undefined && record.email !== address)
+    throw new TypeError('address does not match the suppression record');
   return record ?? emptyRecord(address);
 }
 

@@ -11,7 +11,7 @@
  *
  * To add a version: append one step whose `from` is the version written today (schema-steps.ts).
  */
-import { schemaChain, FIRST_VERSION, type SchemaStep } from '../schema-steps.js';
+import { FIRST_VERSION, type SchemaStep, schemaChain } from '../schema-steps.js';
 
 /**
  * The attribute that holds an item's shape version (public: documented with the table). Not `schema`:
@@ -34,7 +34,8 @@ function addTopics(item: StoredItem): StoredItem {
   if (upgraded['topics'] === undefined) upgraded['topics'] = {};
   if (upgraded['transactionalStatus'] === undefined) {
     const reasons = Array.isArray(item['reasons']) ? item['reasons'].filter((r) => typeof r === 'string') : [];
-    const blocked = reasons.some((r) => r !== 'unsubscribe') || (item['status'] === 'suppressed' && reasons.length === 0);
+    const blocked =
+      reasons.some((r) => r !== 'unsubscribe') || (item['status'] === 'suppressed' && reasons.length === 0);
     upgraded['transactionalStatus'] = blocked ? 'suppressed' : 'active';
   }
   return upgraded;
@@ -88,7 +89,8 @@ export const CURRENT_SUPPRESSION_SCHEMA = CHAIN.current;
 export function suppressionSchemaOf(item: object): number {
   const version = (item as StoredItem)[SUPPRESSION_SCHEMA_ATTRIBUTE];
   if (version === undefined || version === null) return FIRST_VERSION;
-  if (typeof version !== 'number') throw new TypeError(`suppression item has a ${typeof version} schemaVersion, not a version number`);
+  if (typeof version !== 'number')
+    throw new TypeError(`suppression item has a ${typeof version} schemaVersion, not a version number`);
   return version;
 }
 

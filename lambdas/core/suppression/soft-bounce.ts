@@ -46,7 +46,10 @@ export function groupStrikes(newestFirst: readonly Keyed[], perMessage: number):
     byMessage.set(group, strike);
     kept.push(keyed);
   }
-  const strikes = [...byMessage.values()].map(({ times, message }) => ({ times: times.reverse(), full: message && times.length >= perMessage }));
+  const strikes = [...byMessage.values()].map(({ times, message }) => ({
+    times: times.reverse(),
+    full: message && times.length >= perMessage,
+  }));
   return { kept, strikes };
 }
 

@@ -35,7 +35,8 @@ export function topicOrder(a: Keyed, b: Keyed): number {
 
 export function unionTopics(a: TopicFacts, b: TopicFacts): TopicFacts {
   const merged = new Map<string, Record<string, Evidence>>(Object.entries(a));
-  for (const [topic, evidence] of Object.entries(b)) merged.set(topic, unionEvidence(merged.get(topic) ?? {}, evidence));
+  for (const [topic, evidence] of Object.entries(b))
+    merged.set(topic, unionEvidence(merged.get(topic) ?? {}, evidence));
   return Object.fromEntries(merged);
 }
 
@@ -69,7 +70,11 @@ export function readTopics(value: unknown): TopicFacts {
   const out: Array<[string, Record<string, Evidence>]> = [];
   for (const [topic, state] of Object.entries(value)) {
     if (!isRecord(state)) malformed('topic state');
-    const evidence = readEvidenceMap(state['evidence'], 'topic evidence', (kind) => kind === 'unsubscribe' || kind === 'subscribe');
+    const evidence = readEvidenceMap(
+      state['evidence'],
+      'topic evidence',
+      (kind) => kind === 'unsubscribe' || kind === 'subscribe',
+    );
     if (Object.keys(evidence).length === 0) malformed('topic without evidence');
     out.push([topic, evidence]);
   }

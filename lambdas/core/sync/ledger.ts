@@ -46,7 +46,10 @@ export function syncProjection(record: SuppressionRecord | undefined): string {
 }
 
 /** Providers that still have to push change `change`: not caught up, and not dead-lettered for it. */
-export function laggingProviders(view: Pick<SyncView, 'sync' | 'change'>, providers: readonly SyncProviderName[]): SyncProviderName[] {
+export function laggingProviders(
+  view: Pick<SyncView, 'sync' | 'change'>,
+  providers: readonly SyncProviderName[],
+): SyncProviderName[] {
   return providers.filter((p) => {
     const state = view.sync[p];
     return state?.change !== view.change && state?.failed?.change !== view.change;
@@ -57,8 +60,13 @@ export function laggingProviders(view: Pick<SyncView, 'sync' | 'change'>, provid
  * The marker once `sync` is written: cleared when nobody lags; parked (indexed, never due) when what is
  * left is a dead change or a removal the provider refused, so `sync status` can count both.
  */
-export function markerAfter(view: Pick<SyncView, 'sync' | 'change'>, providers: readonly SyncProviderName[]): MarkerUpdate {
+export function markerAfter(
+  view: Pick<SyncView, 'sync' | 'change'>,
+  providers: readonly SyncProviderName[],
+): MarkerUpdate {
   if (laggingProviders(view, providers).length > 0) return 'keep';
-  const parked = providers.some((p) => view.sync[p]?.failed?.change === view.change || (view.sync[p]?.refused?.length ?? 0) > 0);
+  const parked = providers.some(
+    (p) => view.sync[p]?.failed?.change === view.change || (view.sync[p]?.refused?.length ?? 0) > 0,
+  );
   return parked ? { due: DEAD_DUE_MS } : 'clear';
 }

@@ -22,7 +22,9 @@ export function parseSyncMessage(body: string): SyncMessage {
   } catch {
     throw new MalformedRequestError('sync message is not JSON');
   }
-  if (!isRecord(value) || typeof value.email !== 'string' || value.email === '') throw new MalformedRequestError('sync message has no email');
-  if (!(SYNC_PROVIDER_NAMES as readonly unknown[]).includes(value.provider)) throw new MalformedRequestError('sync message has no known provider');
+  if (!isRecord(value) || typeof value.email !== 'string' || value.email === '')
+    throw new MalformedRequestError('sync message has no email');
+  if (!(SYNC_PROVIDER_NAMES as readonly unknown[]).includes(value.provider))
+    throw new MalformedRequestError('sync message has no known provider');
   return { email: value.email, provider: value.provider as SyncProviderName };
 }

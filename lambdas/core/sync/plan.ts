@@ -24,7 +24,11 @@ export interface PlanContext {
   aliases: TopicAliases;
 }
 
-export function planSync(record: SuppressionRecord | undefined, pushed: ProviderSyncState | undefined, context: PlanContext): SyncOperation[] {
+export function planSync(
+  record: SuppressionRecord | undefined,
+  pushed: ProviderSyncState | undefined,
+  context: PlanContext,
+): SyncOperation[] {
   if (record === undefined) return [];
   const operations: SyncOperation[] = [];
   const email = record.email;
@@ -47,7 +51,10 @@ export function planSync(record: SuppressionRecord | undefined, pushed: Provider
 /** An audited manual reactivation (not a topic restore) dated at `reactivatedAt`. */
 export function manuallyReactivated(record: SuppressionRecord): boolean {
   const at = record.reactivatedAt;
-  return at !== undefined && (record.audit ?? []).some((entry) => entry.action === 'reactivate' && entry.topic === undefined && entry.at === at);
+  return (
+    at !== undefined &&
+    (record.audit ?? []).some((entry) => entry.action === 'reactivate' && entry.topic === undefined && entry.at === at)
+  );
 }
 
 /**
@@ -60,4 +67,3 @@ export function providerScopes(topic: string, context: PlanContext): string[] {
   for (const [canonical, alias] of context.aliases) if (alias === topic) scopes.add(canonical);
   return [...scopes].filter((scope) => context.handlesScope(scope)).sort();
 }
-

@@ -6,9 +6,9 @@
  */
 import { TransientError } from '../errors.js';
 import { markerAfter, type SyncLedger, type SyncView } from './ledger.js';
-import { planSync, type PlanContext } from './plan.js';
-import { recordOutcome, type ProviderSyncState } from './state.js';
 import type { SyncMessage } from './message.js';
+import { type PlanContext, planSync } from './plan.js';
+import { type ProviderSyncState, recordOutcome } from './state.js';
 import type { SyncOperation, SyncOutcome, SyncProviderName } from './target.js';
 
 export interface PushDeps {
@@ -44,7 +44,13 @@ export async function pushChange(deps: PushDeps, message: SyncMessage): Promise<
     try {
       for (const operation of operations) {
         const outcome = await deps.apply(provider, operation);
-        state = recordOutcome(state, operation, outcome, deps.now(), operation.op === 'unsuppress' ? view.record.reactivatedAt : undefined);
+        state = recordOutcome(
+          state,
+          operation,
+          outcome,
+          deps.now(),
+          operation.op === 'unsuppress' ? view.record.reactivatedAt : undefined,
+        );
         learned = state;
         pushed.push(operation);
       }
@@ -54,19 +60,27 @@ export async function pushChange(deps: PushDeps, message: SyncMessage): Promise<
     }
     const caughtUp: ProviderSyncState = { ...(state ?? { at: deps.now(), lists: [] }), change: view.change };
     delete caughtUp.failed;
-    if (operations.length === 0 && sameState(view.sync[provider], caughtUp) && !markerStale(view, deps.providers)) return { pushed };
+    if (operations.length === 0 && sameState(view.sync[provider], caughtUp) && !markerStale(view, deps.providers))
+      return { pushed };
     if (await commit(deps, view, provider, caughtUp)) return { pushed };
   }
   throw new TransientError('sync write kept conflicting; the message will be retried');
 }
 
 /** Records a change that ran out of retries: `failed` on the provider's state, the marker parked once nobody else lags. */
-export async function markDead(deps: Pick<PushDeps, 'ledger' | 'providers' | 'now'>, message: SyncMessage, error: string): Promise<void> {
+export async function markDead(
+  deps: Pick<PushDeps, 'ledger' | 'providers' | 'now'>,
+  message: SyncMessage,
+  error: string,
+): Promise<void> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const view = await deps.ledger.read(message.email);
     if (view === undefined) return;
     const current = view.sync[message.provider] ?? { at: deps.now(), lists: [] };
-    const state: ProviderSyncState = { ...current, failed: { at: deps.now(), change: view.change, error: error.slice(0, 200) } };
+    const state: ProviderSyncState = {
+      ...current,
+      failed: { at: deps.now(), change: view.change, error: error.slice(0, 200) },
+    };
     if (await commit(deps, view, message.provider, state)) return;
   }
   throw new TransientError('sync write kept conflicting while recording a dead letter');
@@ -82,7 +96,12 @@ export async function extendLease(deps: Pick<PushDeps, 'ledger'>, email: string,
   await deps.ledger.commit(email, view.version, view.sync, { due: until });
 }
 
-async function saveProgress(deps: PushDeps, email: string, provider: SyncProviderName, state: ProviderSyncState): Promise<void> {
+async function saveProgress(
+  deps: PushDeps,
+  email: string,
+  provider: SyncProviderName,
+  state: ProviderSyncState,
+): Promise<void> {
   for (let round = 0; round < 3; round++) {
     const view = await deps.ledger.read(email);
     if (view === undefined) return;
@@ -93,9 +112,19 @@ async function saveProgress(deps: PushDeps, email: string, provider: SyncProvide
   }
 }
 
-async function commit(deps: Pick<PushDeps, 'ledger' | 'providers'>, view: SyncView, provider: SyncProviderName, state: ProviderSyncState): Promise<boolean> {
+async function commit(
+  deps: Pick<PushDeps, 'ledger' | 'providers'>,
+  view: SyncView,
+  provider: SyncProviderName,
+  state: ProviderSyncState,
+): Promise<boolean> {
   const sync = { ...view.sync, [provider]: state };
-  return deps.ledger.commit(view.record.email, view.version, sync, markerAfter({ sync, change: view.change }, deps.providers));
+  return deps.ledger.commit(
+    view.record.email,
+    view.version,
+    sync,
+    markerAfter({ sync, change: view.change }, deps.providers),
+  );
 }
 
 /** The marker is set although nobody lags any more (the provider list changed): the commit clears it. */
@@ -114,5 +143,9 @@ function sameState(a: ProviderSyncState | undefined, b: ProviderSyncState): bool
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, sortKeys(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, v]) => [k, sortKeys(v)]),
+  );
 }

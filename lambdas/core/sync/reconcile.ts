@@ -13,7 +13,7 @@
  */
 import type { EvidenceKind, SuppressionRecord } from '../suppression/record.js';
 import { resolveTopic } from '../topics.js';
-import { providerScopes, type PlanContext } from './plan.js';
+import { type PlanContext, providerScopes } from './plan.js';
 import type { ProviderSyncState } from './state.js';
 import type { ProviderListEntry, SyncOperation } from './target.js';
 
@@ -48,7 +48,14 @@ export function compareAddress(
   entries: readonly ProviderListEntry[],
   context: PlanContext,
 ): Drift {
-  const drift: Drift = { missingAtProvider: [], missingInRatchet: [], informational: [], refused: [], push: [], imports: [] };
+  const drift: Drift = {
+    missingAtProvider: [],
+    missingInRatchet: [],
+    informational: [],
+    refused: [],
+    push: [],
+    imports: [],
+  };
   const real = entries.filter((e) => !e.informational);
   for (const entry of entries.filter((e) => e.informational)) drift.informational.push(shown(entry));
   const globalEntries = real.filter((e) => e.scope === undefined);
@@ -67,7 +74,8 @@ export function compareAddress(
         drift.refused.push({ email, list: entry.list, why: refusal.why });
         continue;
       }
-      if (record?.reactivatedAt !== undefined && entry.date !== undefined && entry.date <= record.reactivatedAt) continue;
+      if (record?.reactivatedAt !== undefined && entry.date !== undefined && entry.date <= record.reactivatedAt)
+        continue;
       drift.missingInRatchet.push(shown(entry));
       drift.imports.push({ entry: shown(entry), kind: evidenceKind(entry) });
     }
@@ -103,5 +111,10 @@ export function evidenceKind(entry: Pick<ProviderListEntry, 'list' | 'reason'>):
 }
 
 function shown(entry: ProviderListEntry): MissingInRatchet {
-  return { email: entry.email, list: entry.list, ...(entry.reason !== undefined ? { reason: entry.reason } : {}), ...(entry.date !== undefined ? { date: entry.date } : {}) };
+  return {
+    email: entry.email,
+    list: entry.list,
+    ...(entry.reason !== undefined ? { reason: entry.reason } : {}),
+    ...(entry.date !== undefined ? { date: entry.date } : {}),
+  };
 }

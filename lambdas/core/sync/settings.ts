@@ -43,7 +43,10 @@ export interface SyncSettings {
 }
 
 /** Comma-separated names from SYNC_PROVIDERS; unset or blank → none (nothing is synced). Throws on an unknown or repeated name. */
-export function parseSyncProviders(text: string | undefined, variable: string = SYNC_VARIABLES.providers): SyncProviderName[] {
+export function parseSyncProviders(
+  text: string | undefined,
+  variable: string = SYNC_VARIABLES.providers,
+): SyncProviderName[] {
   if (text === undefined || text.trim() === '') return [];
   const out: SyncProviderName[] = [];
   for (const raw of text.split(',')) {

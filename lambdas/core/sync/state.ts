@@ -73,7 +73,10 @@ export function recordOutcome(
       next.reactivation = { auditAt: auditAt ?? at, removed: [...outcome.lists], refused: [...refused] };
       return next;
     case 'suppressScope':
-      next.scopes = { ...previous.scopes, [operation.scope]: outcome.lists.length > 0 ? [...outcome.lists] : [operation.scope] };
+      next.scopes = {
+        ...previous.scopes,
+        [operation.scope]: outcome.lists.length > 0 ? [...outcome.lists] : [operation.scope],
+      };
       return next;
     case 'unsuppressScope': {
       const scopes = { ...previous.scopes };

@@ -4,7 +4,10 @@ import type { SyncMessage } from './message.js';
 import type { SyncMap } from './state.js';
 import type { SyncProviderName } from './target.js';
 
-export function sweepMessages(items: readonly { email: string; change: number; sync: SyncMap }[], providers: readonly SyncProviderName[]): SyncMessage[] {
+export function sweepMessages(
+  items: readonly { email: string; change: number; sync: SyncMap }[],
+  providers: readonly SyncProviderName[],
+): SyncMessage[] {
   return items.flatMap((item) => {
     const lagging = laggingProviders(item, providers);
     // Nobody lags but the marker is set (the provider list changed since): one message lets the worker clear it.

@@ -12,16 +12,16 @@ import type { Clock } from '../time.js';
 import { MAX_FORM_BYTES, parseUnsubscribeForm, type UnsubscribeAction } from './form.js';
 import {
   confirmPage,
+  type ProblemKind,
   problemPage,
   problemText,
   resubscribedPage,
   SECURITY_HEADERS,
   unsubscribedPage,
-  type ProblemKind,
 } from './page.js';
 import { UNSUBSCRIBE_PROVIDER, unsubscribeRequestBody } from './provider.js';
-import { pageSettingsFrom, type PageSettings } from './settings.js';
-import { deriveTokenKeys, maxAgeDaysFromSettings, verifyToken, type UnsubscribeClaims } from './token.js';
+import { type PageSettings, pageSettingsFrom } from './settings.js';
+import { deriveTokenKeys, maxAgeDaysFromSettings, type UnsubscribeClaims, verifyToken } from './token.js';
 
 export interface UnsubscribeHttpRequest {
   method: string;
@@ -47,7 +47,9 @@ export interface UnsubscribeDeps {
 }
 
 type Format = 'html' | 'json' | 'text';
-type Outcome = { ok: true; action: UnsubscribeAction; claims: UnsubscribeClaims } | { ok: false; status: number; problem: ProblemKind };
+type Outcome =
+  | { ok: true; action: UnsubscribeAction; claims: UnsubscribeClaims }
+  | { ok: false; status: number; problem: ProblemKind };
 
 export class UnsubscribeEndpoint {
   private readonly page: PageSettings;
@@ -65,17 +67,23 @@ export class UnsubscribeEndpoint {
     if (method !== 'GET' && method !== 'POST') return this.problem(405, 'bad_request', format, { allow: 'GET, POST' });
     const checked = await this.check(request.token);
     if (!checked.ok) return this.problem(checked.status, checked.problem, format);
-    if (method === 'GET') return this.respond(200, format, confirmPage(checked.claims, request.token, this.page), { action: 'confirm' });
+    if (method === 'GET')
+      return this.respond(200, format, confirmPage(checked.claims, request.token, this.page), { action: 'confirm' });
 
     const outcome = await this.post(request, checked.claims);
     if (!outcome.ok) return this.problem(outcome.status, outcome.problem, format);
     const { action, claims } = outcome;
-    const html = action === 'resubscribe' ? resubscribedPage(claims, this.page) : unsubscribedPage(claims, request.token, this.page);
+    const html =
+      action === 'resubscribe'
+        ? resubscribedPage(claims, this.page)
+        : unsubscribedPage(claims, request.token, this.page);
     const text = action === 'resubscribe' ? 'You are subscribed again.\n' : 'You are unsubscribed.\n';
     return this.respond(200, format, html, { ok: true, action }, text);
   }
 
-  private async check(token: string): Promise<{ ok: true; claims: UnsubscribeClaims } | { ok: false; status: number; problem: ProblemKind }> {
+  private async check(
+    token: string,
+  ): Promise<{ ok: true; claims: UnsubscribeClaims } | { ok: false; status: number; problem: ProblemKind }> {
     let secrets: string[];
     try {
       secrets = await this.deps.secrets.credentials(UNSUBSCRIBE_PROVIDER);
@@ -89,7 +97,10 @@ export class UnsubscribeEndpoint {
       verified = verifyToken(token, deriveTokenKeys(secrets), this.deps.now(), this.maxAgeDays);
     } catch (error) {
       // A secret too short to use: the operator's mistake, logged without the secret.
-      this.deps.log.error('configuration_error', { provider: UNSUBSCRIBE_PROVIDER.name, error: error instanceof Error ? error.message : 'invalid secret' });
+      this.deps.log.error('configuration_error', {
+        provider: UNSUBSCRIBE_PROVIDER.name,
+        error: error instanceof Error ? error.message : 'invalid secret',
+      });
       return { ok: false, status: 503, problem: 'unavailable' };
     }
     if (verified.ok) return verified;
@@ -100,20 +111,49 @@ export class UnsubscribeEndpoint {
   private async post(request: UnsubscribeHttpRequest, claims: UnsubscribeClaims): Promise<Outcome> {
     if (request.body.length > MAX_FORM_BYTES) return { ok: false, status: 413, problem: 'bad_request' };
     const action = parseUnsubscribeForm(request.body, request.headers['content-type']);
-    if (!action || (action === 'resubscribe' && claims.topic === '*')) return { ok: false, status: 400, problem: 'bad_request' };
-    const result = await this.deps.edge.receive(UNSUBSCRIBE_PROVIDER.name, { body: unsubscribeRequestBody(request.token, action), headers: {} });
+    if (!action || (action === 'resubscribe' && claims.topic === '*'))
+      return { ok: false, status: 400, problem: 'bad_request' };
+    const result = await this.deps.edge.receive(UNSUBSCRIBE_PROVIDER.name, {
+      body: unsubscribeRequestBody(request.token, action),
+      headers: {},
+    });
     if (result.status === 200) return { ok: true, action, claims };
-    return { ok: false, status: result.status >= 500 ? 503 : 400, problem: result.status >= 500 ? 'unavailable' : 'invalid_token' };
+    return {
+      ok: false,
+      status: result.status >= 500 ? 503 : 400,
+      problem: result.status >= 500 ? 'unavailable' : 'invalid_token',
+    };
   }
 
-  private problem(status: number, problem: ProblemKind, format: Format, extra: Record<string, string> = {}): UnsubscribeHttpResponse {
-    const response = this.respond(status, format, problemPage(problem, this.page), { error: problem }, problemText(problem));
+  private problem(
+    status: number,
+    problem: ProblemKind,
+    format: Format,
+    extra: Record<string, string> = {},
+  ): UnsubscribeHttpResponse {
+    const response = this.respond(
+      status,
+      format,
+      problemPage(problem, this.page),
+      { error: problem },
+      problemText(problem),
+    );
     return { ...response, headers: { ...response.headers, ...extra } };
   }
 
-  private respond(status: number, format: Format, html: string, json: Record<string, unknown>, text = ''): UnsubscribeHttpResponse {
+  private respond(
+    status: number,
+    format: Format,
+    html: string,
+    json: Record<string, unknown>,
+    text = '',
+  ): UnsubscribeHttpResponse {
     const [type, body] =
-      format === 'json' ? ['application/json', JSON.stringify(json)] : format === 'text' ? ['text/plain; charset=utf-8', text] : ['text/html; charset=utf-8', html];
+      format === 'json'
+        ? ['application/json', JSON.stringify(json)]
+        : format === 'text'
+          ? ['text/plain; charset=utf-8', text]
+          : ['text/html; charset=utf-8', html];
     return { status, headers: { 'content-type': type, ...SECURITY_HEADERS }, body };
   }
 }

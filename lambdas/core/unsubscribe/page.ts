@@ -5,7 +5,7 @@
  * is 7.6:1), focus is a thick visible outline, and the layout is one column that fits a phone.
  */
 import { createHash } from 'node:crypto';
-import { maskAddress, topicLabel, type PageSettings } from './settings.js';
+import { maskAddress, type PageSettings, topicLabel } from './settings.js';
 import { GLOBAL_TOPIC, type UnsubscribeClaims } from './token.js';
 
 const STYLE = [
@@ -54,7 +54,9 @@ function render(page: PageSettings, layout: Layout): string {
         layout.form.intro ? `<p class="small">${escapeHtml(layout.form.intro)}</p>` : '',
         // Relative action: the same /unsubscribe/{token} URL, whatever prefix the front door adds.
         `<form method="post" action="${escapeHtml(layout.form.token)}">`,
-        ...Object.entries(layout.form.fields).map(([n, v]) => `<input type="hidden" name="${escapeHtml(n)}" value="${escapeHtml(v)}">`),
+        ...Object.entries(layout.form.fields).map(
+          ([n, v]) => `<input type="hidden" name="${escapeHtml(n)}" value="${escapeHtml(v)}">`,
+        ),
         `<button type="submit"${layout.form.secondary ? ' class="secondary"' : ''}>${escapeHtml(layout.form.label)}</button>`,
         '</form>',
       ].join('')
@@ -99,10 +101,18 @@ export function unsubscribedPage(claims: UnsubscribeClaims, token: string, page:
   const global = claims.topic === GLOBAL_TOPIC;
   return render(page, {
     heading: 'You are unsubscribed',
-    paragraphs: [global ? `${masked} will no longer receive our mailing lists.` : `${masked} will no longer receive ${label}.`],
+    paragraphs: [
+      global ? `${masked} will no longer receive our mailing lists.` : `${masked} will no longer receive ${label}.`,
+    ],
     form: global
       ? undefined
-      : { token, fields: { action: 'resubscribe' }, label: 'Resubscribe', secondary: true, intro: 'Unsubscribed by mistake?' },
+      : {
+          token,
+          fields: { action: 'resubscribe' },
+          label: 'Resubscribe',
+          secondary: true,
+          intro: 'Unsubscribed by mistake?',
+        },
   });
 }
 
@@ -122,9 +132,18 @@ const PROBLEMS: Record<ProblemKind, { heading: string; text: string }> = {
     heading: 'This unsubscribe link has expired',
     text: 'Use the unsubscribe link in a more recent message, or reply to one of our messages and ask to be removed.',
   },
-  bad_request: { heading: 'This request was not understood', text: 'Open the unsubscribe link again and use the button on the page.' },
-  not_configured: { heading: 'Unsubscribe links are not set up here', text: 'Reply to one of our messages and ask to be removed.' },
-  unavailable: { heading: 'Something went wrong on our side', text: 'Nothing was changed. Please try again in a minute.' },
+  bad_request: {
+    heading: 'This request was not understood',
+    text: 'Open the unsubscribe link again and use the button on the page.',
+  },
+  not_configured: {
+    heading: 'Unsubscribe links are not set up here',
+    text: 'Reply to one of our messages and ask to be removed.',
+  },
+  unavailable: {
+    heading: 'Something went wrong on our side',
+    text: 'Nothing was changed. Please try again in a minute.',
+  },
 };
 
 export function problemPage(kind: ProblemKind, page: PageSettings): string {

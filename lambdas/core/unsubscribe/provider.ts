@@ -16,7 +16,6 @@ import { deriveTokenKeys, GLOBAL_TOPIC, maxAgeDaysFromSettings, verifyToken } fr
 
 export const UNSUBSCRIBE_PROVIDER_NAME = 'unsubscribe';
 
-
 /** What the endpoint hands the edge: the exact bytes of this become the inbox row's `raw`. */
 export function unsubscribeRequestBody(token: string, action: UnsubscribeAction): Buffer {
   return Buffer.from(JSON.stringify({ token, action }), 'utf8');
@@ -31,7 +30,12 @@ export const UNSUBSCRIBE_PROVIDER: ProviderDefinition = {
   name: UNSUBSCRIBE_PROVIDER_NAME,
   credentialsVariable: 'UNSUBSCRIBE_SECRETS',
   secretArnVariable: 'UNSUBSCRIBE_SECRET_ARN',
-  settings: [{ variable: 'UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS', describe: 'How long an unsubscribe link works, in days (default 400)' }],
+  settings: [
+    {
+      variable: 'UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS',
+      describe: 'How long an unsubscribe link works, in days (default 400)',
+    },
+  ],
   create(deps): WebhookProvider {
     const keys = deriveTokenKeys(deps.credentials);
     const maxAgeDays = maxAgeDaysFromSettings(deps.settings);
@@ -44,7 +48,8 @@ export const UNSUBSCRIBE_PROVIDER: ProviderDefinition = {
         const verified = verifyToken(token, keys, receivedAt, maxAgeDays);
         if (!verified.ok) throw new AuthenticationError(`unsubscribe token ${verified.reason}`);
         const { email, topic } = verified.claims;
-        if (action === 'resubscribe' && topic === GLOBAL_TOPIC) throw new MalformedRequestError('a global unsubscribe has no resubscribe');
+        if (action === 'resubscribe' && topic === GLOBAL_TOPIC)
+          throw new MalformedRequestError('a global unsubscribe has no resubscribe');
         const event: NormalizedEvent = {
           provider: UNSUBSCRIBE_PROVIDER_NAME,
           eventId: unsubscribeEventId(token, action),

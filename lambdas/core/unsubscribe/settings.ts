@@ -18,7 +18,10 @@ export const PAGE_SETTINGS: readonly SettingDeclaration[] = [
     contextKey: 'topicLabels',
     describe: `What the unsubscribe page calls each topic: \`newsletter=Weekly newsletter,product=Product updates\`, labels up to ${MAX_TEXT} characters (default: a topic shows its name)`,
   },
-  { variable: 'UNSUBSCRIBE_BRAND', describe: `The name in the unsubscribe page's title and above its question, up to ${MAX_TEXT} characters (default: none)` },
+  {
+    variable: 'UNSUBSCRIBE_BRAND',
+    describe: `The name in the unsubscribe page's title and above its question, up to ${MAX_TEXT} characters (default: none)`,
+  },
 ];
 
 /** Parsed once at start: a malformed TOPIC_LABELS is an operator mistake and fails loudly. */

@@ -12,7 +12,14 @@
  * key id with HKDF-SHA256. The first secret issues; every secret verifies, so a new secret can be put
  * first while links signed with the old one keep working until they age out.
  */
-import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomFillSync, type KeyObject } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createSecretKey,
+  hkdfSync,
+  type KeyObject,
+  randomFillSync,
+} from 'node:crypto';
 import { normalizeRecipient } from '../event.js';
 import { numberFromSettings, type Settings } from '../settings.js';
 
@@ -55,7 +62,8 @@ const derived = new Map<string, TokenKey>();
 export function deriveTokenKeys(secrets: readonly string[]): TokenKey[] {
   if (secrets.length === 0) throw new Error('UNSUBSCRIBE_SECRETS is empty');
   return secrets.map((secret) => {
-    if (secret.length < MIN_SECRET_LENGTH) throw new Error(`unsubscribe secrets must be at least ${MIN_SECRET_LENGTH} characters`);
+    if (secret.length < MIN_SECRET_LENGTH)
+      throw new Error(`unsubscribe secrets must be at least ${MIN_SECRET_LENGTH} characters`);
     let entry = derived.get(secret);
     if (!entry) {
       const ikm = Buffer.from(secret, 'utf8');
@@ -70,7 +78,8 @@ export function deriveTokenKeys(secrets: readonly string[]): TokenKey[] {
 }
 
 export function assertTopic(topic: string): void {
-  if (topic !== GLOBAL_TOPIC && !TOPIC.test(topic)) throw new Error('topic must be `*` or match ^[A-Za-z0-9][A-Za-z0-9:._-]{0,127}$');
+  if (topic !== GLOBAL_TOPIC && !TOPIC.test(topic))
+    throw new Error('topic must be `*` or match ^[A-Za-z0-9][A-Za-z0-9:._-]{0,127}$');
 }
 
 /** Issues a token with the first key. `nowMs` is injected (core never reads the clock itself). */
@@ -116,11 +125,17 @@ const MAX_TOKEN_CHARS = 700;
  * Never throws: every failure is a reason. `maxAgeDays` bounds how old a token may be; a token from
  * further than an hour in the future is treated as forged-looking and refused as expired.
  */
-export function verifyToken(token: string, keys: readonly TokenKey[], nowMs: number, maxAgeDays: number = DEFAULT_MAX_AGE_DAYS): VerifyResult {
+export function verifyToken(
+  token: string,
+  keys: readonly TokenKey[],
+  nowMs: number,
+  maxAgeDays: number = DEFAULT_MAX_AGE_DAYS,
+): VerifyResult {
   if (token.length > MAX_TOKEN_CHARS || !BASE64URL.test(token)) return { ok: false, reason: 'malformed' };
   const bytes = Buffer.from(token, 'base64url');
   // Refuse non-canonical encodings (stray low bits in the last character): one token, one spelling.
-  if (bytes.length < MIN_TOKEN_BYTES || bytes.toString('base64url') !== token) return { ok: false, reason: 'malformed' };
+  if (bytes.length < MIN_TOKEN_BYTES || bytes.toString('base64url') !== token)
+    return { ok: false, reason: 'malformed' };
   if (bytes[0] !== TOKEN_VERSION) return { ok: false, reason: 'malformed' };
   const header = bytes.subarray(0, HEADER_BYTES);
   const id = header.subarray(1, 1 + KEY_ID_BYTES);
@@ -182,8 +197,12 @@ export function parseSecretList(value: string | undefined): string[] {
   const trimmed = value?.trim() ?? '';
   if (trimmed.startsWith('[')) {
     const parsed: unknown = JSON.parse(trimmed);
-    if (!Array.isArray(parsed) || !parsed.every((v) => typeof v === 'string')) throw new Error('unsubscribe secrets must be a JSON array of strings');
+    if (!Array.isArray(parsed) || !parsed.every((v) => typeof v === 'string'))
+      throw new Error('unsubscribe secrets must be a JSON array of strings');
     return parsed.map((v: string) => v.trim()).filter(Boolean);
   }
-  return trimmed.split(',').map((v) => v.trim()).filter(Boolean);
+  return trimmed
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 }

@@ -6,12 +6,12 @@
  * consumer is idempotent).
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { SqsDeadLetters, type DeadLetter } from '../../../lambdas/adapters/sqs-dead-letters.js';
+import { type DeadLetter, SqsDeadLetters } from '../../../lambdas/adapters/sqs-dead-letters.js';
 import { parseQueuedEvent } from '../../../lambdas/core/pipeline/consume.js';
 import type { Context } from '../context.js';
 import { show } from '../io.js';
-import { progressBar } from '../progress.js';
 import type { Run } from '../program.js';
+import { progressBar } from '../progress.js';
 
 const HIDE_SECONDS = 30;
 const MOVE_POLL_MS = 2_000;
@@ -43,7 +43,8 @@ export function dlqCommand(ctx: Context, run: Run): Command {
             if (batch.length === 0) break;
             for (const message of batch) {
               seen.push(message);
-              if (seen.length <= options.limit) ctx.io.out(show(describe(message), { json: options.json, compact: true }));
+              if (seen.length <= options.limit)
+                ctx.io.out(show(describe(message), { json: options.json, compact: true }));
             }
           }
         } finally {
@@ -70,7 +71,11 @@ export function dlqCommand(ctx: Context, run: Run): Command {
         const progress = progressBar(ctx.io, 'dlq redrive', total);
         let moved = 0;
         try {
-          for (let batch = await queue.receive(HIDE_SECONDS); batch.length > 0; batch = await queue.receive(HIDE_SECONDS)) {
+          for (
+            let batch = await queue.receive(HIDE_SECONDS);
+            batch.length > 0;
+            batch = await queue.receive(HIDE_SECONDS)
+          ) {
             for (const message of batch) {
               await queue.moveTo(message, mainUrl);
               moved++;
@@ -113,7 +118,9 @@ async function moveTask(ctx: Context, queue: SqsDeadLetters, total: number): Pro
     const task = await queue.moveTaskStatus();
     if (task && task.status !== 'RUNNING' && task.status !== 'CANCELLING') {
       progress.done();
-      ctx.io.out(`move task ${task.status}: moved ${task.moved} of ${task.total ?? total} messages${task.failure ? ` (${task.failure})` : ''}`);
+      ctx.io.out(
+        `move task ${task.status}: moved ${task.moved} of ${task.total ?? total} messages${task.failure ? ` (${task.failure})` : ''}`,
+      );
       return task.status === 'COMPLETED' ? 0 : 1;
     }
     progress.update(task?.moved ?? 0);

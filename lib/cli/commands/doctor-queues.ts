@@ -21,34 +21,85 @@ export async function queueChecks(ctx: Context, probe: DeploymentProbe): Promise
     results.push(
       main.visible === 0
         ? { check: 'queue', status: 'pass', detail: `empty (${main.inFlight} in flight)` }
-        : { check: 'queue', status: 'warn', detail: `${main.visible} waiting, ${main.inFlight} in flight`, fix: 'check that the consumer is running and not throttled' },
+        : {
+            check: 'queue',
+            status: 'warn',
+            detail: `${main.visible} waiting, ${main.inFlight} in flight`,
+            fix: 'check that the consumer is running and not throttled',
+          },
     );
-    results.push(await ageCheck(probe, 'queue age', main.url, 'the consumer is failing or not keeping up: check its errors and throttles (dashboard, logs)'));
-  } else results.push({ check: 'queue', status: 'warn', detail: 'QUEUE_URL not set: not checked', fix: 'set QUEUE_URL from the stack outputs' });
+    results.push(
+      await ageCheck(
+        probe,
+        'queue age',
+        main.url,
+        'the consumer is failing or not keeping up: check its errors and throttles (dashboard, logs)',
+      ),
+    );
+  } else
+    results.push({
+      check: 'queue',
+      status: 'warn',
+      detail: 'QUEUE_URL not set: not checked',
+      fix: 'set QUEUE_URL from the stack outputs',
+    });
   if (target.deadLetterUrl) {
     const dlq = await probe.queueDepth(target.deadLetterUrl);
     results.push(
       dlq.visible + dlq.inFlight === 0
         ? { check: 'dead-letter queue', status: 'pass', detail: 'empty' }
-        : { check: 'dead-letter queue', status: 'fail', detail: `${dlq.visible + dlq.inFlight} events the consumer could not apply`, fix: '`ratchet dlq list`, fix the cause, then `ratchet dlq redrive`' },
+        : {
+            check: 'dead-letter queue',
+            status: 'fail',
+            detail: `${dlq.visible + dlq.inFlight} events the consumer could not apply`,
+            fix: '`ratchet dlq list`, fix the cause, then `ratchet dlq redrive`',
+          },
     );
     results.push(
-      await ageCheck(probe, 'dead-letter queue age', dlq.url, `\`ratchet dlq list\`, fix the cause, then \`ratchet dlq redrive\` (the DLQ drops events after ${QUEUE.deadLetterRetentionDays} days)`),
+      await ageCheck(
+        probe,
+        'dead-letter queue age',
+        dlq.url,
+        `\`ratchet dlq list\`, fix the cause, then \`ratchet dlq redrive\` (the DLQ drops events after ${QUEUE.deadLetterRetentionDays} days)`,
+      ),
     );
-  } else results.push({ check: 'dead-letter queue', status: 'warn', detail: 'DLQ_URL not set: not checked', fix: 'set DLQ_URL from the stack outputs' });
+  } else
+    results.push({
+      check: 'dead-letter queue',
+      status: 'warn',
+      detail: 'DLQ_URL not set: not checked',
+      fix: 'set DLQ_URL from the stack outputs',
+    });
   let ses;
   try {
     ses = await probe.queueDepth(target.sesDeadLetterQueue ?? SES_DEAD_LETTER_QUEUE_DEFAULT);
   } catch (error) {
-    results.push({ check: 'SES dead-letter queue', status: 'warn', detail: `not found (${rootCause(error)})`, fix: 'set SES_DEAD_LETTER_QUEUE from the stack outputs' });
+    results.push({
+      check: 'SES dead-letter queue',
+      status: 'warn',
+      detail: `not found (${rootCause(error)})`,
+      fix: 'set SES_DEAD_LETTER_QUEUE from the stack outputs',
+    });
     return results;
   }
   results.push(
     ses.visible + ses.inFlight === 0
       ? { check: 'SES dead-letter queue', status: 'pass', detail: 'empty' }
-      : { check: 'SES dead-letter queue', status: 'fail', detail: `${ses.visible + ses.inFlight} SNS messages SNS gave up on`, fix: '`ratchet ses redrive`' },
+      : {
+          check: 'SES dead-letter queue',
+          status: 'fail',
+          detail: `${ses.visible + ses.inFlight} SNS messages SNS gave up on`,
+          fix: '`ratchet ses redrive`',
+        },
   );
-  results.push(await ageCheck(probe, 'SES dead-letter queue age', ses.url, `\`ratchet ses redrive\` (the queue drops them after ${SES_DEAD_LETTERS.retentionDays} days)`));
+  results.push(
+    await ageCheck(
+      probe,
+      'SES dead-letter queue age',
+      ses.url,
+      `\`ratchet ses redrive\` (the queue drops them after ${SES_DEAD_LETTERS.retentionDays} days)`,
+    ),
+  );
   return results;
 }
 
@@ -61,11 +112,24 @@ async function ageCheck(probe: DeploymentProbe, check: string, url: string, fix:
     age = await probe.oldestMessage(url);
   } catch (error) {
     if (isAccessDenied(error)) {
-      return { check, status: 'warn', detail: `not checked: CloudWatch refused ${AGE_METRIC_ACTION}`, fix: `allow ${AGE_METRIC_ACTION} to the identity running doctor`, thresholdSeconds };
+      return {
+        check,
+        status: 'warn',
+        detail: `not checked: CloudWatch refused ${AGE_METRIC_ACTION}`,
+        fix: `allow ${AGE_METRIC_ACTION} to the identity running doctor`,
+        thresholdSeconds,
+      };
     }
-    return { check, status: 'warn', detail: `not checked: ${rootCause(error).split('\n')[0]}`, fix: 'run doctor again; if it persists, read ApproximateAgeOfOldestMessage on the dashboard', thresholdSeconds };
+    return {
+      check,
+      status: 'warn',
+      detail: `not checked: ${rootCause(error).split('\n')[0]}`,
+      fix: 'run doctor again; if it persists, read ApproximateAgeOfOldestMessage on the dashboard',
+      thresholdSeconds,
+    };
   }
-  if (age.kind === 'unmeasurable') return { check, status: 'skip', detail: `not measurable on this SQS endpoint (${age.why})`, thresholdSeconds };
+  if (age.kind === 'unmeasurable')
+    return { check, status: 'skip', detail: `not measurable on this SQS endpoint (${age.why})`, thresholdSeconds };
   if (age.kind === 'idle') return { check, status: 'pass', detail: `no messages (${limit})`, thresholdSeconds };
   const detail = `oldest message ${duration(age.seconds)} old (${limit})`;
   return age.seconds >= thresholdSeconds

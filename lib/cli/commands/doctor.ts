@@ -10,8 +10,8 @@
  */
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SNSClient } from '@aws-sdk/client-sns';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SNSClient } from '@aws-sdk/client-sns';
 import { Command } from 'commander';
 import { DeploymentProbe } from '../../../lambdas/adapters/deployment-probe.js';
 import { CloudWatchQueueAge, FauxqsQueueAge } from '../../../lambdas/adapters/queue-age.js';
@@ -20,8 +20,8 @@ import { PROVIDERS } from '../../../lambdas/core/providers/index.js';
 import { ALARMS } from '../../definitions.js';
 import type { Context } from '../context.js';
 import { targetSettings } from '../edge.js';
-import { rootCause, TargetError, type Target } from '../target.js';
 import type { Run } from '../program.js';
+import { rootCause, type Target, TargetError } from '../target.js';
 import { queueChecks } from './doctor-queues.js';
 
 export interface CheckResult {
@@ -36,13 +36,19 @@ export interface CheckResult {
 
 export function doctorCommand(ctx: Context, run: Run): Command {
   return new Command('doctor')
-    .description('check the deployment (or the local stack): one pass/warn/fail line per check, with the fix; exit 1 on any fail')
+    .description(
+      'check the deployment (or the local stack): one pass/warn/fail line per check, with the fix; exit 1 on any fail',
+    )
     .option('--json', 'the checks as JSON')
     .action(
       run(async (options: { json?: boolean }) => {
         const results = await diagnose(ctx);
         if (options.json) ctx.io.out(JSON.stringify(results, null, 2));
-        else for (const r of results) ctx.io.out(`${r.status.toUpperCase().padEnd(4)}  ${r.check}: ${r.detail}${r.fix ? ` (fix: ${r.fix})` : ''}`);
+        else
+          for (const r of results)
+            ctx.io.out(
+              `${r.status.toUpperCase().padEnd(4)}  ${r.check}: ${r.detail}${r.fix ? ` (fix: ${r.fix})` : ''}`,
+            );
         return results.some((r) => r.status === 'fail') ? 1 : 0;
       }),
     );
@@ -77,7 +83,12 @@ export async function runChecks(checks: readonly DoctorCheck[], target: Target):
       if (list.some((r) => r.status === 'fail')) failed.set(check.name, `${check.name} failed`);
     } catch (error) {
       const unreachable = cannotReach(error);
-      results.push({ check: check.name, status: 'fail', detail: rootCause(error).split('\n')[0]!, fix: unreachable ? target.hint : check.fix });
+      results.push({
+        check: check.name,
+        status: 'fail',
+        detail: rootCause(error).split('\n')[0]!,
+        fix: unreachable ? target.hint : check.fix,
+      });
       failed.set(check.name, `${check.name} failed`);
       if (unreachable) failed.set('reach', `${target.description} did not answer (see ${check.name})`);
     }
@@ -90,7 +101,9 @@ function cannotReach(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
   if (status !== undefined) return false;
-  return /credential|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|socket|connect/i.test(`${error.name} ${rootCause(error)}`);
+  return /credential|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|socket|connect/i.test(
+    `${error.name} ${rootCause(error)}`,
+  );
 }
 
 export async function diagnose(ctx: Context): Promise<CheckResult[]> {
@@ -104,26 +117,69 @@ export async function diagnose(ctx: Context): Promise<CheckResult[]> {
   const aws = target.kind === 'aws';
   const dynamo = new DynamoDBClient({
     region: target.region,
-    ...(target.dynamoEndpoint ? { endpoint: target.dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    ...(target.dynamoEndpoint
+      ? { endpoint: target.dynamoEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
   });
   const sns = aws ? new SNSClient({ region: target.region }) : undefined;
   // Queues on AWS report their oldest message's age to CloudWatch only; an SQS endpoint may be fauxqs.
   const cloudwatch = target.sqsEndpoint ? undefined : new CloudWatchClient({ region: target.region });
-  const queueAge = cloudwatch ? new CloudWatchQueueAge(cloudwatch, ALARMS.periodSeconds, ctx.now) : new FauxqsQueueAge(target.sqsEndpoint!, ctx.now);
+  const queueAge = cloudwatch
+    ? new CloudWatchQueueAge(cloudwatch, ALARMS.periodSeconds, ctx.now)
+    : new FauxqsQueueAge(target.sqsEndpoint!, ctx.now);
   const probe = new DeploymentProbe({ dynamo, sqs: ctx.sqs, sns, queueAge });
   const checks: DoctorCheck[] = [
-    { name: 'target', fix: target.hint, run: async () => ({ check: 'target', status: 'pass', detail: target.description }) },
+    {
+      name: 'target',
+      fix: target.hint,
+      run: async () => ({ check: 'target', status: 'pass', detail: target.description }),
+    },
     { name: 'tables', fix: target.hint, run: () => tablesCheck(target, probe) },
-    { name: 'inbox TTL', fix: 'enable TTL on expiresAt (the stack does this)', needs: ['reach', 'tables'], run: () => ttlCheck(target, probe) },
-    { name: PROTECTION, fix: 'enable point-in-time recovery and deletion protection', needs: ['reach', 'tables'], run: () => protectionCheck(target, probe) },
+    {
+      name: 'inbox TTL',
+      fix: 'enable TTL on expiresAt (the stack does this)',
+      needs: ['reach', 'tables'],
+      run: () => ttlCheck(target, probe),
+    },
+    {
+      name: PROTECTION,
+      fix: 'enable point-in-time recovery and deletion protection',
+      needs: ['reach', 'tables'],
+      run: () => protectionCheck(target, probe),
+    },
     { name: 'credentials', fix: 'correct the provider variables', run: () => credentialChecks(ctx, aws) },
-    { name: 'queues', fix: 'set QUEUE_URL and DLQ_URL from the stack outputs', needs: ['reach'], run: () => queueChecks(ctx, probe) },
+    {
+      name: 'queues',
+      fix: 'set QUEUE_URL and DLQ_URL from the stack outputs',
+      needs: ['reach'],
+      run: () => queueChecks(ctx, probe),
+    },
     ...(aws
       ? [
-          { name: 'SES subscription', fix: 'see docs/deploy.md "Checking the SES subscription": re-request the confirmation', needs: ['reach'], run: () => subscriptionCheck(ctx, probe) },
-          { name: 'alarm subscribers', fix: 'subscribe an address to the AlarmTopicArn output and confirm it', needs: ['reach'], run: () => alarmCheck(ctx, probe) },
+          {
+            name: 'SES subscription',
+            fix: 'see docs/deploy.md "Checking the SES subscription": re-request the confirmation',
+            needs: ['reach'],
+            run: () => subscriptionCheck(ctx, probe),
+          },
+          {
+            name: 'alarm subscribers',
+            fix: 'subscribe an address to the AlarmTopicArn output and confirm it',
+            needs: ['reach'],
+            run: () => alarmCheck(ctx, probe),
+          },
         ]
-      : [{ name: 'SNS subscriptions', fix: '', run: async (): Promise<CheckResult> => ({ check: 'SNS subscriptions', status: 'skip', detail: 'no SNS locally' }) }]),
+      : [
+          {
+            name: 'SNS subscriptions',
+            fix: '',
+            run: async (): Promise<CheckResult> => ({
+              check: 'SNS subscriptions',
+              status: 'skip',
+              detail: 'no SNS locally',
+            }),
+          },
+        ]),
   ];
   try {
     return await runChecks(checks, target);
@@ -145,24 +201,46 @@ async function tablesCheck(target: Target, probe: DeploymentProbe): Promise<Chec
 async function ttlCheck(target: Target, probe: DeploymentProbe): Promise<CheckResult> {
   const ttl = await probe.ttlEnabled(target.inboxTable);
   // dynalite has no TTL (it never deletes); the conditions treat expired rows as absent anyway.
-  if (ttl === undefined || (target.kind !== 'aws' && !ttl)) return { check: 'inbox TTL', status: 'skip', detail: 'the local emulator has no TTL (conditions treat expired rows as absent)' };
-  return ttl ? { check: 'inbox TTL', status: 'pass', detail: 'enabled' } : { check: 'inbox TTL', status: 'fail', detail: 'disabled: the inbox grows forever', fix: 'enable TTL on expiresAt' };
+  if (ttl === undefined || (target.kind !== 'aws' && !ttl))
+    return {
+      check: 'inbox TTL',
+      status: 'skip',
+      detail: 'the local emulator has no TTL (conditions treat expired rows as absent)',
+    };
+  return ttl
+    ? { check: 'inbox TTL', status: 'pass', detail: 'enabled' }
+    : {
+        check: 'inbox TTL',
+        status: 'fail',
+        detail: 'disabled: the inbox grows forever',
+        fix: 'enable TTL on expiresAt',
+      };
 }
 
 async function protectionCheck(target: Target, probe: DeploymentProbe): Promise<CheckResult> {
   const pitr = await probe.pointInTimeRecovery(target.suppressionTable);
   const { deletionProtection } = await probe.table(target.suppressionTable);
-  if (target.kind !== 'aws') return { check: PROTECTION, status: 'skip', detail: 'local tables have no backups or deletion protection' };
-  const missing = [pitr ? '' : 'point-in-time recovery', deletionProtection ? '' : 'deletion protection'].filter(Boolean);
+  if (target.kind !== 'aws')
+    return { check: PROTECTION, status: 'skip', detail: 'local tables have no backups or deletion protection' };
+  const missing = [pitr ? '' : 'point-in-time recovery', deletionProtection ? '' : 'deletion protection'].filter(
+    Boolean,
+  );
   return missing.length === 0
     ? { check: PROTECTION, status: 'pass', detail: 'point-in-time recovery and deletion protection on' }
-    : { check: PROTECTION, status: 'fail', detail: `${missing.join(' and ')} off`, fix: 'deploy with the default stack settings, or enable them on the table' };
+    : {
+        check: PROTECTION,
+        status: 'fail',
+        detail: `${missing.join(' and ')} off`,
+        fix: 'deploy with the default stack settings, or enable them on the table',
+      };
 }
 
 async function credentialChecks(ctx: Context, aws: boolean): Promise<CheckResult[]> {
   const { settings, useDemo } = targetSettings(ctx);
   const useSecrets = aws && PROVIDERS.some((p) => p.secretArnVariable && settings[p.secretArnVariable]);
-  const source = useSecrets ? new SecretsManagerSecretSource(new SecretsManagerClient({ region: ctx.target.region }), settings, 0) : new EnvSecretSource(settings);
+  const source = useSecrets
+    ? new SecretsManagerSecretSource(new SecretsManagerClient({ region: ctx.target.region }), settings, 0)
+    : new EnvSecretSource(settings);
   const results: CheckResult[] = [];
   for (const provider of PROVIDERS) {
     const check = `credentials ${provider.name}`;
@@ -173,10 +251,21 @@ async function credentialChecks(ctx: Context, aws: boolean): Promise<CheckResult
         results.push({ check, status: 'pass', detail: `not configured (${where} empty): its route answers 404` });
         continue;
       }
-      provider.create({ credentials, now: Date.now, nonces: { claim: async () => true }, certificates: { get: () => Promise.reject(new Error('unused')) }, settings });
+      provider.create({
+        credentials,
+        now: Date.now,
+        nonces: { claim: async () => true },
+        certificates: { get: () => Promise.reject(new Error('unused')) },
+        settings,
+      });
       // Generated demo credentials work, but anyone with this machine's .data/ can sign with them.
       if (useDemo && !ctx.env[provider.credentialsVariable]) {
-        results.push({ check, status: 'warn', detail: `generated demo credentials (${where} unset): fine for trying Ratchet, not for a real provider`, fix: `set ${where} to the provider's own` });
+        results.push({
+          check,
+          status: 'warn',
+          detail: `generated demo credentials (${where} unset): fine for trying Ratchet, not for a real provider`,
+          fix: `set ${where} to the provider's own`,
+        });
       } else results.push({ check, status: 'pass', detail: `${credentials.length} credential(s) parse` });
     } catch (error) {
       results.push({ check, status: 'fail', detail: `${where}: ${rootCause(error)}`, fix: `correct ${where}` });
@@ -187,20 +276,48 @@ async function credentialChecks(ctx: Context, aws: boolean): Promise<CheckResult
 
 async function subscriptionCheck(ctx: Context, probe: DeploymentProbe): Promise<CheckResult> {
   const topic = ctx.env.SES_TOPIC_ARN ?? ctx.env.SNS_TOPIC_ARNS?.split(',')[0]?.trim();
-  if (!topic) return { check: 'SES subscription', status: 'warn', detail: 'SES_TOPIC_ARN not set: not checked', fix: 'set SES_TOPIC_ARN from the SesTopicArn output' };
+  if (!topic)
+    return {
+      check: 'SES subscription',
+      status: 'warn',
+      detail: 'SES_TOPIC_ARN not set: not checked',
+      fix: 'set SES_TOPIC_ARN from the SesTopicArn output',
+    };
   const https = (await probe.subscriptions(topic)).filter((s) => s.protocol === 'https');
-  if (https.length === 0) return { check: 'SES subscription', status: 'fail', detail: `${topic} has no HTTPS subscription`, fix: 'redeploy the stack' };
+  if (https.length === 0)
+    return {
+      check: 'SES subscription',
+      status: 'fail',
+      detail: `${topic} has no HTTPS subscription`,
+      fix: 'redeploy the stack',
+    };
   const pending = https.filter((s) => !s.confirmed);
   return pending.length === 0
     ? { check: 'SES subscription', status: 'pass', detail: 'confirmed' }
-    : { check: 'SES subscription', status: 'fail', detail: `PendingConfirmation for ${pending.map((s) => s.endpoint).join(', ')}`, fix: 'request the confirmation again (docs/deploy.md "Checking the SES subscription")' };
+    : {
+        check: 'SES subscription',
+        status: 'fail',
+        detail: `PendingConfirmation for ${pending.map((s) => s.endpoint).join(', ')}`,
+        fix: 'request the confirmation again (docs/deploy.md "Checking the SES subscription")',
+      };
 }
 
 async function alarmCheck(ctx: Context, probe: DeploymentProbe): Promise<CheckResult> {
   const topic = ctx.env.ALARM_TOPIC_ARN;
-  if (!topic) return { check: 'alarm subscribers', status: 'warn', detail: 'ALARM_TOPIC_ARN not set: not checked', fix: 'set ALARM_TOPIC_ARN from the AlarmTopicArn output' };
+  if (!topic)
+    return {
+      check: 'alarm subscribers',
+      status: 'warn',
+      detail: 'ALARM_TOPIC_ARN not set: not checked',
+      fix: 'set ALARM_TOPIC_ARN from the AlarmTopicArn output',
+    };
   const confirmed = (await probe.subscriptions(topic)).filter((s) => s.confirmed);
   return confirmed.length > 0
     ? { check: 'alarm subscribers', status: 'pass', detail: `${confirmed.length} confirmed` }
-    : { check: 'alarm subscribers', status: 'fail', detail: 'no confirmed subscriber: alarms reach nobody', fix: 'subscribe an address to the AlarmTopicArn output and confirm it' };
+    : {
+        check: 'alarm subscribers',
+        status: 'fail',
+        detail: 'no confirmed subscriber: alarms reach nobody',
+        fix: 'subscribe an address to the AlarmTopicArn output and confirm it',
+      };
 }

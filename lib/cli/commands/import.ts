@@ -14,9 +14,16 @@ import { IMPORT_PROVIDER, policyFromSettings } from '../../../lambdas/core/suppr
 import type { Context } from '../context.js';
 import { DryRunStore, type ImportStore } from '../dry-run-store.js';
 import { importRows } from '../import-file.js';
-import { IMPORT_FORMAT_NAMES, IMPORT_FORMATS, parseSourceDate, type DateSource, type ImportFormat, type ParsedEntry } from '../import-formats.js';
-import { progressBar } from '../progress.js';
+import {
+  type DateSource,
+  IMPORT_FORMAT_NAMES,
+  IMPORT_FORMATS,
+  type ImportFormat,
+  type ParsedEntry,
+  parseSourceDate,
+} from '../import-formats.js';
 import type { Run } from '../program.js';
+import { progressBar } from '../progress.js';
 
 const IMPORT_CONCURRENCY = 16;
 const FIRST_ROWS = 5;
@@ -43,9 +50,16 @@ export function addImportCommand(command: Command, ctx: Context, run: Run): void
     .command('import')
     .description('add another suppression list as evidence (actor import:<file name>); never lifts a suppression')
     .argument('<file>', 'the file to read')
-    .addOption(new Option('--format <format>', 'the file layout (docs/import-formats.md)').choices(IMPORT_FORMAT_NAMES).makeOptionMandatory())
     .addOption(
-      new Option('--dates <source>', "entries without a date of their own: refuse them (column), or date them by the file's modification time")
+      new Option('--format <format>', 'the file layout (docs/import-formats.md)')
+        .choices(IMPORT_FORMAT_NAMES)
+        .makeOptionMandatory(),
+    )
+    .addOption(
+      new Option(
+        '--dates <source>',
+        "entries without a date of their own: refuse them (column), or date them by the file's modification time",
+      )
         .choices(['column', 'file-mtime'])
         .default('column'),
     )
@@ -56,7 +70,9 @@ export function addImportCommand(command: Command, ctx: Context, run: Run): void
         const format = IMPORT_FORMATS.find((f) => f.name === options.format)!;
         const dryRun = options.dryRun === true;
         const real = ctx.suppressions();
-        const store: ImportStore = dryRun ? new DryRunStore((email) => real.get(email), policyFromSettings(ctx.env)) : real;
+        const store: ImportStore = dryRun
+          ? new DryRunStore((email) => real.get(email), policyFromSettings(ctx.env))
+          : real;
         const firstRows: ImportedRow[] = [];
         const summary = await importFile(ctx, store, path, format, options.dates, (row) => {
           if (firstRows.length < FIRST_ROWS) firstRows.push(row);
@@ -70,7 +86,10 @@ export function addImportCommand(command: Command, ctx: Context, run: Run): void
         if (dryRun) {
           for (const { kind, scope, count } of summary.addedBy) ctx.io.out(`  ${kind} ${scope}: ${count}`);
           if (firstRows.length > 0) ctx.io.out(`first ${firstRows.length} rows:`);
-          for (const r of firstRows) ctx.io.out(`  ${basename(path)}:${r.line} ${r.email} ${r.kind} ${r.scope} ${new Date(r.occurredAt).toISOString()}`);
+          for (const r of firstRows)
+            ctx.io.out(
+              `  ${basename(path)}:${r.line} ${r.email} ${r.kind} ${r.scope} ${new Date(r.occurredAt).toISOString()}`,
+            );
         }
         return 0;
       }),
@@ -105,7 +124,8 @@ export async function importFile(
     } catch {
       return invalid(line, 'not an email address');
     }
-    if (entry.date === undefined && dates !== 'file-mtime') return invalid(line, `no date in ${format.dateColumn} (--dates file-mtime dates it by the file)`);
+    if (entry.date === undefined && dates !== 'file-mtime')
+      return invalid(line, `no date in ${format.dateColumn} (--dates file-mtime dates it by the file)`);
     const occurredAt = entry.date === undefined ? fileTime : parseSourceDate(entry.date);
     if (occurredAt === undefined) return invalid(line, `unreadable date ${String(entry.date)}`);
     const entryId = createHash('sha256')
@@ -116,8 +136,23 @@ export async function importFile(
     onRow({ line, email, kind: entry.kind, scope, occurredAt });
     // Topic-scoped: an unsubscribe event with its topic, through the same path as a provider's.
     const { changed } = entry.topic
-      ? await store.apply({ provider: IMPORT_PROVIDER, eventId: entryId, recipient: email, kind: 'unsubscribe', occurredAt, detail: { providerEventType: format.name }, topic: entry.topic })
-      : await store.importEntry(email, { kind: entry.kind, occurredAt, actor, entryId, note: entry.note, source: format.name });
+      ? await store.apply({
+          provider: IMPORT_PROVIDER,
+          eventId: entryId,
+          recipient: email,
+          kind: 'unsubscribe',
+          occurredAt,
+          detail: { providerEventType: format.name },
+          topic: entry.topic,
+        })
+      : await store.importEntry(email, {
+          kind: entry.kind,
+          occurredAt,
+          actor,
+          entryId,
+          note: entry.note,
+          source: format.name,
+        });
     if (changed) {
       counts.added++;
       addedBy.set(`${entry.kind}\n${scope}`, (addedBy.get(`${entry.kind}\n${scope}`) ?? 0) + 1);

@@ -4,11 +4,11 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { inboxKey } from '../../../lambdas/adapters/dynamodb-inbox.js';
+import { SqsEventQueue } from '../../../lambdas/adapters/sqs-queue.js';
 import { PROVIDERS } from '../../../lambdas/core/providers/index.js';
 import { UNSUBSCRIBE_PROVIDER } from '../../../lambdas/core/unsubscribe/provider.js';
-import { InputError } from '../context.js';
-import { SqsEventQueue } from '../../../lambdas/adapters/sqs-queue.js';
 import type { Context } from '../context.js';
+import { InputError } from '../context.js';
 import { show } from '../io.js';
 import type { Run } from '../program.js';
 
@@ -22,7 +22,9 @@ export function inboxCommand(ctx: Context, run: Run): Command {
   };
   command
     .command('list')
-    .description('the newest stored rows first, one JSON line each: key, receivedAt and the events (eventId, kind, recipient)')
+    .description(
+      'the newest stored rows first, one JSON line each: key, receivedAt and the events (eventId, kind, recipient)',
+    )
     .option('--provider <provider>', 'only this provider')
     .option('--since <time>', 'only rows received at or after this ISO 8601 time', isoTime)
     .option('--limit <n>', 'at most this many rows', positiveInteger, 20)
@@ -30,10 +32,23 @@ export function inboxCommand(ctx: Context, run: Run): Command {
     .action(
       run(async (options: { provider?: string; since?: number; limit: number; json?: boolean }) => {
         if (options.provider !== undefined) knownProvider(options.provider);
-        const rows = await ctx.inbox().listNewest({ limit: options.limit, nowMs: ctx.now(), provider: options.provider, sinceMs: options.since });
+        const rows = await ctx
+          .inbox()
+          .listNewest({ limit: options.limit, nowMs: ctx.now(), provider: options.provider, sinceMs: options.since });
         for (const row of rows) {
-          const events = row.events.map((e) => ({ eventId: e.eventId, kind: e.kind, recipient: e.recipient, occurredAt: e.occurredAt, ...(e.topic ? { topic: e.topic } : {}) }));
-          ctx.io.out(show({ key: row.pk, receivedAt: row.receivedAt, expiresAt: row.expiresAt, events }, { json: options.json, compact: true }));
+          const events = row.events.map((e) => ({
+            eventId: e.eventId,
+            kind: e.kind,
+            recipient: e.recipient,
+            occurredAt: e.occurredAt,
+            ...(e.topic ? { topic: e.topic } : {}),
+          }));
+          ctx.io.out(
+            show(
+              { key: row.pk, receivedAt: row.receivedAt, expiresAt: row.expiresAt, events },
+              { json: options.json, compact: true },
+            ),
+          );
         }
         return 0;
       }),
@@ -79,7 +94,8 @@ export function inboxCommand(ctx: Context, run: Run): Command {
 const ROW_PROVIDERS = [...PROVIDERS.map((p) => p.name), UNSUBSCRIBE_PROVIDER.name];
 
 function knownProvider(name: string): void {
-  if (!ROW_PROVIDERS.includes(name)) throw new InputError(`unknown provider ${JSON.stringify(name)}: one of ${ROW_PROVIDERS.join(', ')}`);
+  if (!ROW_PROVIDERS.includes(name))
+    throw new InputError(`unknown provider ${JSON.stringify(name)}: one of ${ROW_PROVIDERS.join(', ')}`);
 }
 
 function positiveInteger(value: string): number {
@@ -89,6 +105,7 @@ function positiveInteger(value: string): number {
 
 function isoTime(value: string): number {
   const ms = Date.parse(value);
-  if (!/^\d{4}-\d\d-\d\d/.test(value) || Number.isNaN(ms)) throw new InvalidArgumentError('must be an ISO 8601 time, e.g. 2026-01-31T12:00:00Z');
+  if (!/^\d{4}-\d\d-\d\d/.test(value) || Number.isNaN(ms))
+    throw new InvalidArgumentError('must be an ISO 8601 time, e.g. 2026-01-31T12:00:00Z');
   return ms;
 }

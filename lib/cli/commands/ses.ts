@@ -11,18 +11,19 @@
  * it), SES_DEAD_LETTER_QUEUE_URL (the function's variable), the running local stack's, or
  * ratchet-ses-dead-letters. The events queue the edge sends to: QUEUE_URL, or QUEUE_NAME looked up.
  */
-import { Command } from 'commander';
+
 import { GetQueueUrlCommand } from '@aws-sdk/client-sqs';
-import { SqsDeadLetters, type DeadLetter } from '../../../lambdas/adapters/sqs-dead-letters.js';
+import { Command } from 'commander';
 import { NAME_DEFAULTS, RUNTIME_VARIABLE as V } from '../../../lambdas/adapters/environment.js';
+import { type DeadLetter, SqsDeadLetters } from '../../../lambdas/adapters/sqs-dead-letters.js';
+import type { WebhookEdge } from '../../../lambdas/core/pipeline/edge.js';
 import { snsRequestFromQueuedBody } from '../../../lambdas/core/providers/ses/sns/envelope.js';
 import type { WebhookRequest } from '../../../lambdas/core/request.js';
-import type { WebhookEdge } from '../../../lambdas/core/pipeline/edge.js';
 import { DEFAULT_RESOURCE_PREFIX } from '../../definitions.js';
 import type { Context } from '../context.js';
 import { buildTargetEdge } from '../edge.js';
-import { progressBar } from '../progress.js';
 import type { Run } from '../program.js';
+import { progressBar } from '../progress.js';
 
 export const SES_DEAD_LETTER_QUEUE_DEFAULT = `${DEFAULT_RESOURCE_PREFIX}-ses-dead-letters`;
 /** Long enough to verify (a certificate fetch) and admit one batch; released early on anything but success. */
@@ -41,7 +42,9 @@ export function sesCommand(ctx: Context, run: Run): Command {
   const command = new Command('ses').description('Amazon SES (through SNS)');
   command
     .command('redrive')
-    .description(`replay the SES dead-letter queue (SES_DEAD_LETTER_QUEUE, default ${SES_DEAD_LETTER_QUEUE_DEFAULT}) through the edge`)
+    .description(
+      `replay the SES dead-letter queue (SES_DEAD_LETTER_QUEUE, default ${SES_DEAD_LETTER_QUEUE_DEFAULT}) through the edge`,
+    )
     .option('--dry-run', 'count and describe the messages, admit and delete nothing')
     .option('--json', 'the counts as JSON')
     .action(
@@ -97,7 +100,13 @@ async function replay(ctx: Context, queue: SqsDeadLetters, dryRun: boolean): Pro
 }
 
 /** Admits one message and deletes it on success; false when it stays in the queue. */
-async function admit(ctx: Context, edge: WebhookEdge, queue: SqsDeadLetters, message: DeadLetter, counts: RedriveCounts): Promise<boolean> {
+async function admit(
+  ctx: Context,
+  edge: WebhookEdge,
+  queue: SqsDeadLetters,
+  message: DeadLetter,
+  counts: RedriveCounts,
+): Promise<boolean> {
   const response = await edge.receive('ses', snsRequestFor(message.body), { fromSnsDeadLetterQueue: true });
   if (response.status === 200) {
     const body = response.body as { admitted?: number; duplicates?: number; ignored?: number };

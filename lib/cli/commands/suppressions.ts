@@ -54,7 +54,10 @@ export function suppressionsCommand(ctx: Context, run: Run): Command {
       )
       .argument('<email>', 'the address')
       .requiredOption('--reason <text>', 'why: manual actions are audited')
-      .option('--topic <topic>', verb === 'add' ? 'opt out of this topic only (status is untouched)' : 'restore this topic only')
+      .option(
+        '--topic <topic>',
+        verb === 'add' ? 'opt out of this topic only (status is untouched)' : 'restore this topic only',
+      )
       .option('--actor <name>', 'who (default $USER, else the OS account)')
       .option('--json', 'times as stored (epoch ms) instead of ISO 8601')
       .action(

@@ -7,10 +7,15 @@
  */
 import { DynamoSuppressionSync } from '../../../lambdas/adapters/dynamodb-suppression-sync.js';
 import { normalizeRecipient } from '../../../lambdas/core/event.js';
+import type { SuppressionRecord } from '../../../lambdas/core/suppression/record.js';
 import { compareAddress, type Drift } from '../../../lambdas/core/sync/reconcile.js';
 import { recordOutcome, type SyncMap } from '../../../lambdas/core/sync/state.js';
-import type { ProviderListEntry, SyncOperation, SyncProviderName, SyncTarget } from '../../../lambdas/core/sync/target.js';
-import type { SuppressionRecord } from '../../../lambdas/core/suppression/record.js';
+import type {
+  ProviderListEntry,
+  SyncOperation,
+  SyncProviderName,
+  SyncTarget,
+} from '../../../lambdas/core/sync/target.js';
 import { parseTopicAliases } from '../../../lambdas/core/topics.js';
 import type { Context } from '../context.js';
 
@@ -22,7 +27,11 @@ export interface ReconcileReport {
   imported: number;
 }
 
-export async function reconcile(ctx: Context, targets: readonly SyncTarget[], options: { apply: boolean }): Promise<ReconcileReport> {
+export async function reconcile(
+  ctx: Context,
+  targets: readonly SyncTarget[],
+  options: { apply: boolean },
+): Promise<ReconcileReport> {
   const aliases = parseTopicAliases(ctx.env.TOPIC_ALIASES);
   const store = ctx.suppressions();
   const ledger = new DynamoSuppressionSync(ctx.doc, ctx.target.suppressionTable, ctx.now);
@@ -53,8 +62,17 @@ export async function reconcile(ctx: Context, targets: readonly SyncTarget[], op
       for (const { entry, kind, topic } of found.imports) {
         const at = entry.date ?? ctx.now();
         const actor = `sync:${provider}`;
-        if (topic !== undefined) await store.unsubscribeTopic(email, topic, { actor, reason: entry.reason ?? entry.list, at });
-        else await store.importEntry(email, { kind, occurredAt: at, actor, entryId: `${provider}:${entry.list}:${at}`, note: entry.reason ?? entry.list, source: `sync-${provider}` });
+        if (topic !== undefined)
+          await store.unsubscribeTopic(email, topic, { actor, reason: entry.reason ?? entry.list, at });
+        else
+          await store.importEntry(email, {
+            kind,
+            occurredAt: at,
+            actor,
+            entryId: `${provider}:${entry.list}:${at}`,
+            note: entry.reason ?? entry.list,
+            source: `sync-${provider}`,
+          });
         report.imported++;
       }
     };

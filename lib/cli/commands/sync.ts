@@ -15,13 +15,13 @@ import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { DynamoSuppressionSync } from '../../../lambdas/adapters/dynamodb-suppression-sync.js';
 import { DynamoSyncProviders } from '../../../lambdas/adapters/dynamodb-sync-providers.js';
-import { SqsDeadLetters, type DeadLetter } from '../../../lambdas/adapters/sqs-dead-letters.js';
+import { type DeadLetter, SqsDeadLetters } from '../../../lambdas/adapters/sqs-dead-letters.js';
 import { createSyncTargets, readSyncConfig } from '../../../lambdas/adapters/sync/index.js';
 import { DEAD_DUE_MS, laggingProviders } from '../../../lambdas/core/sync/ledger.js';
 import { parseSyncProviders } from '../../../lambdas/core/sync/settings.js';
 import { SYNC_PROVIDER_NAMES, type SyncProviderName } from '../../../lambdas/core/sync/target.js';
-import { readState } from '../../local/state.js';
 import { parseTopicAliases } from '../../../lambdas/core/topics.js';
+import { readState } from '../../local/state.js';
 import type { Context } from '../context.js';
 import type { Run } from '../program.js';
 import { reconcile } from './sync-reconcile.js';
@@ -39,7 +39,8 @@ export function syncCommand(ctx: Context, run: Run): Command {
         const providers = configuredProviders(ctx);
         const ledger = new DynamoSuppressionSync(ctx.doc, ctx.target.suppressionTable);
         const facts = new DynamoSyncProviders(ctx.doc, ctx.target.inboxTable);
-        const out: Record<string, { pending: number; failed: number; refused: number; lastSuccessAt: number | null }> = {};
+        const out: Record<string, { pending: number; failed: number; refused: number; lastSuccessAt: number | null }> =
+          {};
         for (const p of providers) out[p] = { pending: 0, failed: 0, refused: 0, lastSuccessAt: null };
         // Everything indexed, parked items included: those hold the refused removals.
         await ledger.pending(DEAD_DUE_MS, (items) => {
@@ -49,15 +50,18 @@ export function syncCommand(ctx: Context, run: Run): Command {
           }
         });
         const dead = deadLetters(ctx);
-        if (dead) for (const message of await peekAll(dead)) {
-          const p = message.attributes.provider as SyncProviderName;
-          if (out[p]) out[p].failed++;
-        }
+        if (dead)
+          for (const message of await peekAll(dead)) {
+            const p = message.attributes.provider as SyncProviderName;
+            if (out[p]) out[p].failed++;
+          }
         for (const p of providers) out[p]!.lastSuccessAt = (await facts.facts(p)).lastSuccessAt ?? null;
         if (options.json) ctx.io.out(JSON.stringify({ providers: out }));
         else {
           for (const [p, s] of Object.entries(out)) {
-            ctx.io.out(`${p.padEnd(9)} pending ${s.pending}  failed ${s.failed}  refused ${s.refused}  lastSuccessAt ${s.lastSuccessAt === null ? 'never' : new Date(s.lastSuccessAt).toISOString()}`);
+            ctx.io.out(
+              `${p.padEnd(9)} pending ${s.pending}  failed ${s.failed}  refused ${s.refused}  lastSuccessAt ${s.lastSuccessAt === null ? 'never' : new Date(s.lastSuccessAt).toISOString()}`,
+            );
           }
         }
         return 0;
@@ -70,7 +74,10 @@ export function syncCommand(ctx: Context, run: Run): Command {
       run(async () => {
         const dead = deadLetters(ctx);
         const queueUrl = syncUrls(ctx).queueUrl;
-        if (!dead || !queueUrl) throw new Error('SYNC_QUEUE_URL and SYNC_DEAD_LETTER_QUEUE_URL are not set (take them from the stack outputs)');
+        if (!dead || !queueUrl)
+          throw new Error(
+            'SYNC_QUEUE_URL and SYNC_DEAD_LETTER_QUEUE_URL are not set (take them from the stack outputs)',
+          );
         let moved = 0;
         for (let batch = await dead.receive(HIDE_SECONDS); batch.length > 0; batch = await dead.receive(HIDE_SECONDS)) {
           for (const message of batch) {
@@ -84,7 +91,9 @@ export function syncCommand(ctx: Context, run: Run): Command {
     );
   command
     .command('reconcile')
-    .description("pull each provider's suppression lists, compare with Ratchet; --apply repairs both ways (never lifts a suppression)")
+    .description(
+      "pull each provider's suppression lists, compare with Ratchet; --apply repairs both ways (never lifts a suppression)",
+    )
     .option('--provider <provider>', `only this provider (${SYNC_PROVIDER_NAMES.join(', ')})`)
     .option('--apply', 'push what a provider lacks, import what Ratchet lacks (actor sync:<provider>)')
     .option('--json', '{"providers": {...}} on one line')
@@ -97,21 +106,28 @@ export function syncCommand(ctx: Context, run: Run): Command {
         const config = readSyncConfig(env);
         if (!config.ok) throw new Error(config.problems.join('; '));
         // Postmark streams used as topics (TOPIC_ALIASES) are pulled too, as scopes.
-        const topicStreams = [...parseTopicAliases(ctx.env.TOPIC_ALIASES).keys()].filter((c) => c.startsWith('postmark:stream:')).map((c) => c.slice('postmark:stream:'.length));
+        const topicStreams = [...parseTopicAliases(ctx.env.TOPIC_ALIASES).keys()]
+          .filter((c) => c.startsWith('postmark:stream:'))
+          .map((c) => c.slice('postmark:stream:'.length));
         const pm = config.config.postmark;
         const targets = createSyncTargets(pm ? { ...config.config, postmark: { ...pm, topicStreams } } : config.config);
         const report = await reconcile(ctx, targets, { apply: options.apply === true });
         if (options.json) ctx.io.out(JSON.stringify({ providers: report.providers }));
         else {
           for (const [p, drift] of Object.entries(report.providers)) {
-            ctx.io.out(`${p}: ${drift.missingAtProvider.length} missing at the provider, ${drift.missingInRatchet.length} missing in Ratchet${drift.informational.length ? `, ${drift.informational.length} informational` : ''}`);
+            ctx.io.out(
+              `${p}: ${drift.missingAtProvider.length} missing at the provider, ${drift.missingInRatchet.length} missing in Ratchet${drift.informational.length ? `, ${drift.informational.length} informational` : ''}`,
+            );
             for (const m of drift.missingAtProvider) ctx.io.out(`  missing at ${p}: ${m.email} (${m.list})`);
-            for (const m of drift.missingInRatchet) ctx.io.out(`  missing in Ratchet: ${m.email} (${m.list}${m.reason ? `, ${m.reason}` : ''})`);
+            for (const m of drift.missingInRatchet)
+              ctx.io.out(`  missing in Ratchet: ${m.email} (${m.list}${m.reason ? `, ${m.reason}` : ''})`);
             for (const m of drift.refused) ctx.io.out(`  refused removal at ${p}: ${m.email} (${m.list}: ${m.why})`);
           }
           if (options.apply) ctx.io.out(`applied: ${report.pushed} pushed, ${report.imported} imported`);
         }
-        const drift = Object.values(report.providers).some((d) => d.missingAtProvider.length + d.missingInRatchet.length > 0);
+        const drift = Object.values(report.providers).some(
+          (d) => d.missingAtProvider.length + d.missingInRatchet.length > 0,
+        );
         return drift && !options.apply ? 1 : 0;
       }),
     );
@@ -142,7 +158,8 @@ function deadLetters(ctx: Context): SqsDeadLetters | undefined {
 async function peekAll(queue: SqsDeadLetters): Promise<DeadLetter[]> {
   const seen: DeadLetter[] = [];
   try {
-    for (let batch = await queue.receive(HIDE_SECONDS); batch.length > 0; batch = await queue.receive(HIDE_SECONDS)) seen.push(...batch);
+    for (let batch = await queue.receive(HIDE_SECONDS); batch.length > 0; batch = await queue.receive(HIDE_SECONDS))
+      seen.push(...batch);
   } finally {
     for (const message of seen) await queue.release(message).catch(() => undefined);
   }

@@ -10,8 +10,8 @@ import type { Context } from '../context.js';
 import { csvField } from '../csv.js';
 import { RATCHET_CSV_COLUMNS } from '../import-formats.js';
 import { withIsoTimes } from '../io.js';
-import { progressBar } from '../progress.js';
 import type { Run } from '../program.js';
+import { progressBar } from '../progress.js';
 import { addImportCommand } from './import.js';
 import { STATUSES } from './suppressions.js';
 
@@ -28,32 +28,42 @@ export function addTransferCommands(command: Command, ctx: Context, run: Run): v
     .option('--topic <topic>', 'only records with evidence for this topic')
     .option('--out <file>', 'write here instead of stdout')
     .action(
-      run(async (options: { format: 'jsonl' | 'csv'; status?: (typeof STATUSES)[number]; topic?: string; out?: string }) => {
-        const file = options.out ? createWriteStream(options.out) : undefined;
-        const write = async (line: string) => {
-          if (!file) return ctx.io.out(line);
-          if (!file.write(`${line}\n`)) await new Promise<void>((r) => file.once('drain', () => r()));
-        };
-        const progress = progressBar(ctx.io, 'export', ctx.io.progressTty ? await approximateCount(ctx) : undefined);
-        let count = 0;
-        let scanned = 0;
-        if (options.format === 'csv') await write(CSV_COLUMNS.join(','));
-        await ctx.suppressions().scan({ status: options.status, segments: EXPORT_SEGMENTS }, async (records) => {
-          for (const record of records) {
-            if (options.topic && !hasTopic(record, options.topic)) continue;
-            await write(options.format === 'jsonl' ? JSON.stringify(record) : csvLine(record));
-            count++;
-          }
-          scanned += records.length;
-          // The estimate may lag the table: never let the count pass the total.
-          progress.total(scanned);
-          progress.tick(records.length);
-        });
-        progress.done();
-        if (file) await new Promise<void>((resolve, reject) => file.end((error?: Error | null) => (error ? reject(error) : resolve())));
-        ctx.io.err(`exported ${count} records`);
-        return 0;
-      }),
+      run(
+        async (options: {
+          format: 'jsonl' | 'csv';
+          status?: (typeof STATUSES)[number];
+          topic?: string;
+          out?: string;
+        }) => {
+          const file = options.out ? createWriteStream(options.out) : undefined;
+          const write = async (line: string) => {
+            if (!file) return ctx.io.out(line);
+            if (!file.write(`${line}\n`)) await new Promise<void>((r) => file.once('drain', () => r()));
+          };
+          const progress = progressBar(ctx.io, 'export', ctx.io.progressTty ? await approximateCount(ctx) : undefined);
+          let count = 0;
+          let scanned = 0;
+          if (options.format === 'csv') await write(CSV_COLUMNS.join(','));
+          await ctx.suppressions().scan({ status: options.status, segments: EXPORT_SEGMENTS }, async (records) => {
+            for (const record of records) {
+              if (options.topic && !hasTopic(record, options.topic)) continue;
+              await write(options.format === 'jsonl' ? JSON.stringify(record) : csvLine(record));
+              count++;
+            }
+            scanned += records.length;
+            // The estimate may lag the table: never let the count pass the total.
+            progress.total(scanned);
+            progress.tick(records.length);
+          });
+          progress.done();
+          if (file)
+            await new Promise<void>((resolve, reject) =>
+              file.end((error?: Error | null) => (error ? reject(error) : resolve())),
+            );
+          ctx.io.err(`exported ${count} records`);
+          return 0;
+        },
+      ),
     );
   addImportCommand(command, ctx, run);
 }
@@ -67,7 +77,6 @@ function csvLine(record: SuppressionRecord): string {
 export function hasTopic(record: SuppressionRecord, topic: string): boolean {
   return Object.hasOwn(record.topics ?? {}, topic) || (record.audit ?? []).some((entry) => entry.topic === topic);
 }
-
 
 /** DynamoDB's own item count (refreshed about every six hours on AWS): the bar's total, an estimate. */
 async function approximateCount(ctx: Context): Promise<number | undefined> {

@@ -2,11 +2,11 @@
  * All five provider fakes at once, for the sync integration tests: each on its own loopback port, with
  * its own key, its state accessors, and the environment that points Ratchet's sync at them.
  */
-import { startMailgunFake, type MailgunFake, type MailgunFakeOptions } from './mailgun.js';
-import { startPostmarkFake, type PostmarkFake, type PostmarkFakeOptions } from './postmark.js';
-import { startResendFake, type ResendFake, type ResendFakeOptions } from './resend.js';
-import { startSendGridFake, type SendGridFake, type SendGridFakeOptions } from './sendgrid.js';
-import { startSesFake, type SesFake, type SesFakeOptions } from './ses.js';
+import { type MailgunFake, type MailgunFakeOptions, startMailgunFake } from './mailgun.js';
+import { type PostmarkFake, type PostmarkFakeOptions, startPostmarkFake } from './postmark.js';
+import { type ResendFake, type ResendFakeOptions, startResendFake } from './resend.js';
+import { type SendGridFake, type SendGridFakeOptions, startSendGridFake } from './sendgrid.js';
+import { type SesFake, type SesFakeOptions, startSesFake } from './ses.js';
 
 export type { MailgunFake, PostmarkFake, ResendFake, SendGridFake, SesFake };
 export { startMailgunFake, startPostmarkFake, startResendFake, startSendGridFake, startSesFake };

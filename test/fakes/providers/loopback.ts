@@ -107,7 +107,8 @@ export async function startLoopback(route: Route, options: LoopbackOptions = {})
   const fault = (status: number, headers: Record<string, string> = {}, body?: unknown): FakeResponse => ({
     status,
     headers: { ...options.faultHeaders?.(status), ...headers },
-    body: body ?? options.faultBody?.(status) ?? { message: status === 429 ? 'Too Many Requests' : 'Service Unavailable' },
+    body: body ??
+      options.faultBody?.(status) ?? { message: status === 429 ? 'Too Many Requests' : 'Service Unavailable' },
   });
 
   const server = createServer((req, res) => {
@@ -115,18 +116,33 @@ export async function startLoopback(route: Route, options: LoopbackOptions = {})
       const body = await readBody(req);
       const url = new URL(req.url ?? '/', baseUrl);
       const headers: Record<string, string | undefined> = {};
-      for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+      for (const [name, value] of Object.entries(req.headers))
+        headers[name] = Array.isArray(value) ? value.join(', ') : value;
       let response: FakeResponse;
       if (now() < downUntil) response = fault(503);
       else if (scripted.length > 0) response = scripted.shift()!;
       else {
         try {
-          response = await route({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers, body, baseUrl });
+          response = await route({
+            method: req.method ?? 'GET',
+            path: url.pathname,
+            query: url.searchParams,
+            headers,
+            body,
+            baseUrl,
+          });
         } catch (error) {
           response = { status: 500, body: { message: `fake failed: ${(error as Error).message}` } };
         }
       }
-      calls.push({ at: now(), method: req.method ?? 'GET', path: url.pathname, query: url.search, body, status: response.status });
+      calls.push({
+        at: now(),
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.search,
+        body,
+        status: response.status,
+      });
       send(res, response);
     })();
   });

@@ -14,7 +14,15 @@
  * - .../send/mailgun/unsubscribe/post-v3--domainid--unsubscribes: records {address, tags, created_at} in JSON,
  *   {address, tag} as form data; tag `*` unsubscribes from all of the domain's mail.
  */
-import { isEmail, parseJson, segment, startLoopback, type FakeRequest, type FakeResponse, type LoopbackFake } from './loopback.js';
+import {
+  type FakeRequest,
+  type FakeResponse,
+  isEmail,
+  type LoopbackFake,
+  parseJson,
+  segment,
+  startLoopback,
+} from './loopback.js';
 
 export const MAILGUN_LISTS = ['bounces', 'complaints', 'unsubscribes'] as const;
 export type MailgunList = (typeof MAILGUN_LISTS)[number];
@@ -55,7 +63,9 @@ function records(request: FakeRequest): Record<string, unknown>[] | FakeResponse
     if (!Array.isArray(parsed)) return message(400, 'Request body must be a JSON array');
     if (parsed.length === 0 || parsed.length > 1000) return message(400, 'Between 1 and 1000 records are allowed');
     const out = parsed.map(record);
-    return out.every((r) => r !== undefined) ? (out as Record<string, unknown>[]) : message(400, 'Each record must be an object');
+    return out.every((r) => r !== undefined)
+      ? (out as Record<string, unknown>[])
+      : message(400, 'Each record must be an object');
   }
   if (type.startsWith('application/x-www-form-urlencoded')) {
     const form = new URLSearchParams(request.body);
@@ -81,7 +91,10 @@ export async function startMailgunFake(options: MailgunFakeOptions = {}): Promis
     }
     for (const row of rows) {
       const address = row.address as string;
-      const createdAt = typeof row.created_at === 'string' && !Number.isNaN(Date.parse(row.created_at)) ? Date.parse(row.created_at) : now();
+      const createdAt =
+        typeof row.created_at === 'string' && !Number.isNaN(Date.parse(row.created_at))
+          ? Date.parse(row.created_at)
+          : now();
       const entry: MailgunEntry = { address, createdAt };
       if (name === 'bounces') {
         entry.code = row.code === undefined ? '550' : String(row.code);
@@ -94,19 +107,29 @@ export async function startMailgunFake(options: MailgunFakeOptions = {}): Promis
       }
       table.set(address.toLowerCase(), entry);
     }
-    const text = rows.length === 1 ? `Address has been added to the ${name} table` : `${rows.length} addresses have been added to the ${name} table`;
+    const text =
+      rows.length === 1
+        ? `Address has been added to the ${name} table`
+        : `${rows.length} addresses have been added to the ${name} table`;
     return { status: 200, body: { message: text, ...(rows.length === 1 ? { address: rows[0]!.address } : {}) } };
   }
 
-  function page(domain: string, name: MailgunList, table: Map<string, MailgunEntry>, request: FakeRequest): FakeResponse {
+  function page(
+    domain: string,
+    name: MailgunList,
+    table: Map<string, MailgunEntry>,
+    request: FakeRequest,
+  ): FakeResponse {
     const limit = request.query.has('limit') ? Number(request.query.get('limit')) : 100;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return message(400, 'Invalid limit: must be between 1 and 1000');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+      return message(400, 'Invalid limit: must be between 1 and 1000');
     const sorted = [...table.values()].sort((a, b) => a.address.toLowerCase().localeCompare(b.address.toLowerCase()));
     const pivot = request.query.get('address');
     const direction = request.query.get('page');
     let items = sorted;
     if (direction === 'next' && pivot) items = sorted.filter((e) => e.address.toLowerCase() > pivot.toLowerCase());
-    else if (direction !== null && direction !== 'first' && direction !== 'next') return message(400, 'Unsupported page direction');
+    else if (direction !== null && direction !== 'first' && direction !== 'next')
+      return message(400, 'Unsupported page direction');
     items = items.slice(0, limit);
     const base = `${request.baseUrl}/v3/${encodeURIComponent(domain)}/${name}`;
     const last = items.at(-1)?.address ?? pivot ?? '';
@@ -147,7 +170,8 @@ export async function startMailgunFake(options: MailgunFakeOptions = {}): Promis
     if (address !== undefined && (request.method === 'GET' || request.method === 'DELETE')) {
       const entry = table.get(address.toLowerCase());
       if (!entry) return message(404, `Address not found in ${name} table`);
-      if (request.method === 'GET') return { status: 200, body: { address: entry.address, created_at: new Date(entry.createdAt).toUTCString() } };
+      if (request.method === 'GET')
+        return { status: 200, body: { address: entry.address, created_at: new Date(entry.createdAt).toUTCString() } };
       table.delete(address.toLowerCase());
       return { status: 200, body: { message: `${name} address has been removed`, address: entry.address } };
     }
@@ -162,7 +186,12 @@ export async function startMailgunFake(options: MailgunFakeOptions = {}): Promis
   return Object.assign(fake, {
     apiKey,
     domains: domainIds,
-    list: (domain: string, name: MailgunList) => [...(tables.get(domain)?.get(name)?.values() ?? [])].map((e) => ({ ...e })),
-    seed: (domain: string, name: MailgunList, entry: MailgunEntry) => void tables.get(domain)?.get(name)?.set(entry.address.toLowerCase(), { ...entry }),
+    list: (domain: string, name: MailgunList) =>
+      [...(tables.get(domain)?.get(name)?.values() ?? [])].map((e) => ({ ...e })),
+    seed: (domain: string, name: MailgunList, entry: MailgunEntry) =>
+      void tables
+        .get(domain)
+        ?.get(name)
+        ?.set(entry.address.toLowerCase(), { ...entry }),
   });
 }

@@ -16,7 +16,15 @@
  *   missing token is 401 {ErrorCode: 10, Message}; API errors are 422 {ErrorCode, Message} (402 Invalid
  *   JSON, 409 JSON required); 429 is the rate limit (no reset header is published).
  */
-import { isEmail, parseJson, segment, startLoopback, type FakeRequest, type FakeResponse, type LoopbackFake } from './loopback.js';
+import {
+  type FakeRequest,
+  type FakeResponse,
+  isEmail,
+  type LoopbackFake,
+  parseJson,
+  segment,
+  startLoopback,
+} from './loopback.js';
 
 export type PostmarkReason = 'HardBounce' | 'SpamComplaint' | 'ManualSuppression';
 
@@ -41,7 +49,10 @@ export interface PostmarkFakeOptions {
   now?: () => number;
 }
 
-const pmError = (status: number, code: number, message: string): FakeResponse => ({ status, body: { ErrorCode: code, Message: message } });
+const pmError = (status: number, code: number, message: string): FakeResponse => ({
+  status,
+  body: { ErrorCode: code, Message: message },
+});
 
 export const POSTMARK_SPAM_COMPLAINT_REFUSAL = 'You do not have the required authority to change this suppression.';
 const INVALID_ADDRESS = 'An invalid email address was provided.';
@@ -58,9 +69,9 @@ export async function startPostmarkFake(options: PostmarkFakeOptions = {}): Prom
     if (!Array.isArray(parsed.Suppressions) || parsed.Suppressions.length === 0) {
       return pmError(422, 403, "Incompatible JSON: 'Suppressions' must be a non-empty array.");
     }
-    return parsed.Suppressions.map((s: unknown) => (s && typeof s === 'object' ? (s as { EmailAddress?: unknown }).EmailAddress : undefined)).map(
-      (e: unknown) => (typeof e === 'string' ? e : ''),
-    );
+    return parsed.Suppressions.map((s: unknown) =>
+      s && typeof s === 'object' ? (s as { EmailAddress?: unknown }).EmailAddress : undefined,
+    ).map((e: unknown) => (typeof e === 'string' ? e : ''));
   }
 
   function dump(stream: Map<string, PostmarkEntry>, query: URLSearchParams): FakeResponse {
@@ -69,13 +80,22 @@ export async function startPostmarkFake(options: PostmarkFakeOptions = {}): Prom
     const rows = [...stream.values()]
       .filter((e) => !reason || e.reason === reason)
       .filter((e) => !email || e.email.toLowerCase() === email.toLowerCase())
-      .map((e) => ({ EmailAddress: e.email, SuppressionReason: e.reason, Origin: e.origin, CreatedAt: new Date(e.createdAt).toISOString() }));
+      .map((e) => ({
+        EmailAddress: e.email,
+        SuppressionReason: e.reason,
+        Origin: e.origin,
+        CreatedAt: new Date(e.createdAt).toISOString(),
+      }));
     return { status: 200, body: { Suppressions: rows } };
   }
 
   function route(request: FakeRequest): FakeResponse {
     if (request.headers['x-postmark-server-token'] !== serverToken) {
-      return pmError(401, 10, 'The Server Token you provided in the X-Postmark-Server-Token request header was invalid. Please verify that you are using a valid token.');
+      return pmError(
+        401,
+        10,
+        'The Server Token you provided in the X-Postmark-Server-Token request header was invalid. Please verify that you are using a valid token.',
+      );
     }
     const match = /^\/message-streams\/([^/]+)\/suppressions(\/dump|\/delete)?$/.exec(request.path);
     if (!match) return pmError(404, 0, 'Not found');
@@ -90,11 +110,13 @@ export async function startPostmarkFake(options: PostmarkFakeOptions = {}): Prom
       if (!isEmail(email)) return { EmailAddress: email, Status: 'Failed', Message: INVALID_ADDRESS };
       const key = email.toLowerCase();
       if (match[2] === '/delete') {
-        if (stream.get(key)?.reason === 'SpamComplaint') return { EmailAddress: email, Status: 'Failed', Message: POSTMARK_SPAM_COMPLAINT_REFUSAL };
+        if (stream.get(key)?.reason === 'SpamComplaint')
+          return { EmailAddress: email, Status: 'Failed', Message: POSTMARK_SPAM_COMPLAINT_REFUSAL };
         stream.delete(key);
         return { EmailAddress: email, Status: 'Deleted', Message: null };
       }
-      if (!stream.has(key)) stream.set(key, { email, reason: 'ManualSuppression', origin: 'Customer', createdAt: now() });
+      if (!stream.has(key))
+        stream.set(key, { email, reason: 'ManualSuppression', origin: 'Customer', createdAt: now() });
       return { EmailAddress: email, Status: 'Suppressed', Message: null };
     });
     return { status: 200, body: { Suppressions: results } };
@@ -102,7 +124,8 @@ export async function startPostmarkFake(options: PostmarkFakeOptions = {}): Prom
 
   const fake = await startLoopback(route, {
     now,
-    faultBody: (status) => (status === 429 ? { ErrorCode: 429, Message: 'Rate Limit Exceeded' } : { ErrorCode: 100, Message: 'Maintenance' }),
+    faultBody: (status) =>
+      status === 429 ? { ErrorCode: 429, Message: 'Rate Limit Exceeded' } : { ErrorCode: 100, Message: 'Maintenance' },
   });
 
   return Object.assign(fake, {
@@ -110,6 +133,11 @@ export async function startPostmarkFake(options: PostmarkFakeOptions = {}): Prom
     streams: streamIds,
     stream: (id: string) => [...(streams.get(id)?.values() ?? [])].map((e) => ({ ...e })),
     seed: (stream: string, email: string, reason: PostmarkReason, at = now()) =>
-      void streams.get(stream)?.set(email.toLowerCase(), { email, reason, origin: reason === 'ManualSuppression' ? 'Customer' : 'Recipient', createdAt: at }),
+      void streams.get(stream)?.set(email.toLowerCase(), {
+        email,
+        reason,
+        origin: reason === 'ManualSuppression' ? 'Customer' : 'Recipient',
+        createdAt: at,
+      }),
   });
 }

@@ -17,7 +17,15 @@
  *   ratelimit-remaining, ratelimit-reset (seconds until the window resets) and retry-after (seconds).
  * The reference does not say what adding an address twice answers; this fake answers the existing entry.
  */
-import { isEmail, parseJson, segment, startLoopback, type FakeRequest, type FakeResponse, type LoopbackFake } from './loopback.js';
+import {
+  type FakeRequest,
+  type FakeResponse,
+  isEmail,
+  type LoopbackFake,
+  parseJson,
+  segment,
+  startLoopback,
+} from './loopback.js';
 
 export interface ResendEntry {
   id: string;
@@ -38,7 +46,10 @@ export interface ResendFakeOptions {
   now?: () => number;
 }
 
-const rsError = (statusCode: number, name: string, message: string): FakeResponse => ({ status: statusCode, body: { statusCode, name, message } });
+const rsError = (statusCode: number, name: string, message: string): FakeResponse => ({
+  status: statusCode,
+  body: { statusCode, name, message },
+});
 
 export async function startResendFake(options: ResendFakeOptions = {}): Promise<ResendFake> {
   const apiKey = options.apiKey ?? 're_sync_fake_key';
@@ -58,7 +69,8 @@ export async function startResendFake(options: ResendFakeOptions = {}): Promise<
 
   function list(query: URLSearchParams): FakeResponse {
     const limit = query.has('limit') ? Number(query.get('limit')) : 20;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) return rsError(422, 'validation_error', 'The `limit` must be between 1 and 100.');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      return rsError(422, 'validation_error', 'The `limit` must be between 1 and 100.');
     const all = [...table.values()].reverse();
     let start = 0;
     const after = query.get('after');
@@ -73,14 +85,22 @@ export async function startResendFake(options: ResendFakeOptions = {}): Promise<
       body: {
         object: 'list',
         has_more: start + limit < all.length,
-        data: page.map((e) => ({ object: 'suppression', id: e.id, email: e.email, origin: e.origin, source_id: null, created_at: new Date(e.createdAt).toISOString() })),
+        data: page.map((e) => ({
+          object: 'suppression',
+          id: e.id,
+          email: e.email,
+          origin: e.origin,
+          source_id: null,
+          created_at: new Date(e.createdAt).toISOString(),
+        })),
       },
     };
   }
 
   function route(request: FakeRequest): FakeResponse {
     const auth = request.headers.authorization;
-    if (!auth?.startsWith('Bearer ')) return rsError(401, 'missing_api_key', 'Missing API key in the authorization header');
+    if (!auth?.startsWith('Bearer '))
+      return rsError(401, 'missing_api_key', 'Missing API key in the authorization header');
     if (auth !== `Bearer ${apiKey}`) return rsError(403, 'invalid_api_key', 'API key is invalid');
     if (request.path === '/suppressions' && request.method === 'POST') {
       const body = parseJson(request.body) as { email?: unknown } | undefined;
@@ -105,13 +125,20 @@ export async function startResendFake(options: ResendFakeOptions = {}): Promise<
   const fake = await startLoopback(
     (request) => {
       const response = route(request);
-      return { ...response, headers: { 'ratelimit-limit': '2', 'ratelimit-remaining': '1', 'ratelimit-reset': '1', ...response.headers } };
+      return {
+        ...response,
+        headers: { 'ratelimit-limit': '2', 'ratelimit-remaining': '1', 'ratelimit-reset': '1', ...response.headers },
+      };
     },
     {
       now,
       faultBody: (status) =>
         status === 429
-          ? { statusCode: 429, name: 'rate_limit_exceeded', message: 'Too many requests. You can only make 2 requests per second.' }
+          ? {
+              statusCode: 429,
+              name: 'rate_limit_exceeded',
+              message: 'Too many requests. You can only make 2 requests per second.',
+            }
           : { statusCode: 503, name: 'application_error', message: 'Service unavailable' },
     },
   );

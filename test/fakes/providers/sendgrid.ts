@@ -22,7 +22,15 @@
  * Bounces, blocks, spam reports and invalid emails cannot be added through the API (no POST route), so
  * tests seed them with `seed()`.
  */
-import { isEmail, parseJson, segment, startLoopback, type FakeRequest, type FakeResponse, type LoopbackFake } from './loopback.js';
+import {
+  type FakeRequest,
+  type FakeResponse,
+  isEmail,
+  type LoopbackFake,
+  parseJson,
+  segment,
+  startLoopback,
+} from './loopback.js';
 
 export const SENDGRID_READ_LISTS = ['bounces', 'blocks', 'spam_reports', 'invalid_emails', 'unsubscribes'] as const;
 export type SendGridReadList = (typeof SENDGRID_READ_LISTS)[number];
@@ -59,7 +67,10 @@ export async function startSendGridFake(options: SendGridFakeOptions = {}): Prom
   const apiKey = options.apiKey ?? 'SG.sync-fake-key';
   const now = options.now ?? Date.now;
   const groups = new Map<number, { name: string; members: Map<string, string> }>();
-  for (const g of options.groups ?? [{ id: 7, name: 'newsletter' }, { id: 8, name: 'product updates' }]) {
+  for (const g of options.groups ?? [
+    { id: 7, name: 'newsletter' },
+    { id: 8, name: 'product updates' },
+  ]) {
     groups.set(g.id, { name: g.name, members: new Map() });
   }
   const lists = new Map<SendGridReadList, Map<string, SendGridItem>>(SENDGRID_READ_LISTS.map((n) => [n, new Map()]));
@@ -74,7 +85,8 @@ export async function startSendGridFake(options: SendGridFakeOptions = {}): Prom
     const parsed = parseJson(body) as { recipient_emails?: unknown } | undefined;
     if (!parsed || typeof parsed !== 'object') return sgError(400, 'invalid JSON');
     const emails = parsed.recipient_emails;
-    if (!Array.isArray(emails) || emails.length === 0) return sgError(400, 'recipient_emails is required', 'recipient_emails');
+    if (!Array.isArray(emails) || emails.length === 0)
+      return sgError(400, 'recipient_emails is required', 'recipient_emails');
     if (!emails.every(isEmail)) return sgError(400, 'email address is invalid', 'recipient_emails');
     return emails as string[];
   }
@@ -82,7 +94,8 @@ export async function startSendGridFake(options: SendGridFakeOptions = {}): Prom
   function page(name: SendGridReadList, query: URLSearchParams): FakeResponse {
     const limit = query.has('limit') ? Number(query.get('limit')) : 500;
     const offset = query.has('offset') ? Number(query.get('offset')) : 0;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 500) return sgError(400, 'limit must be between 1 and 500', 'limit');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 500)
+      return sgError(400, 'limit must be between 1 and 500', 'limit');
     if (!Number.isInteger(offset) || offset < 0) return sgError(400, 'offset must be a non-negative integer', 'offset');
     // Newest first, as SendGrid lists them.
     const all = [...lists.get(name)!.values()].sort((a, b) => b.created - a.created || a.email.localeCompare(b.email));
@@ -110,7 +123,13 @@ export async function startSendGridFake(options: SendGridFakeOptions = {}): Prom
     if (path === '/v3/asm/groups' && method === 'GET') {
       return {
         status: 200,
-        body: [...groups].map(([id, g]) => ({ id, name: g.name, description: g.name, is_default: false, unsubscribes: g.members.size })),
+        body: [...groups].map(([id, g]) => ({
+          id,
+          name: g.name,
+          description: g.name,
+          is_default: false,
+          unsubscribes: g.members.size,
+        })),
       };
     }
     match = /^\/v3\/asm\/groups\/([^/]+)\/suppressions(?:\/([^/]+))?$/.exec(path);
@@ -120,7 +139,8 @@ export async function startSendGridFake(options: SendGridFakeOptions = {}): Prom
       if (match[2] === undefined && method === 'POST') {
         const emails = recipients(request.body);
         if (!Array.isArray(emails)) return emails;
-        for (const email of emails) group.members.set(email.toLowerCase(), group.members.get(email.toLowerCase()) ?? email);
+        for (const email of emails)
+          group.members.set(email.toLowerCase(), group.members.get(email.toLowerCase()) ?? email);
         return { status: 201, body: { recipient_emails: emails } };
       }
       if (match[2] === undefined && method === 'GET') return { status: 200, body: [...group.members.values()] };
@@ -143,7 +163,9 @@ export async function startSendGridFake(options: SendGridFakeOptions = {}): Prom
     },
     {
       now,
-      faultBody: (status) => ({ errors: [{ field: null, message: status === 429 ? 'too many requests' : 'service unavailable' }] }),
+      faultBody: (status) => ({
+        errors: [{ field: null, message: status === 429 ? 'too many requests' : 'service unavailable' }],
+      }),
     },
   );
 
@@ -151,6 +173,7 @@ export async function startSendGridFake(options: SendGridFakeOptions = {}): Prom
     apiKey,
     list: (name: SendGridReadList) => [...lists.get(name)!.values()].map((i) => ({ ...i })),
     group: (id: number) => [...(groups.get(id)?.members.values() ?? [])],
-    seed: (name: SendGridReadList, item: SendGridItem) => void lists.get(name)!.set(item.email.toLowerCase(), { ...item }),
+    seed: (name: SendGridReadList, item: SendGridItem) =>
+      void lists.get(name)!.set(item.email.toLowerCase(), { ...item }),
   });
 }

@@ -22,7 +22,15 @@
  *   https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-signing-request.html
  *   (the names and shapes also match node_modules/@aws-sdk/client-sesv2/dist-cjs/index.js).
  */
-import { isEmail, parseJson, segment, startLoopback, type FakeRequest, type FakeResponse, type LoopbackFake } from './loopback.js';
+import {
+  type FakeRequest,
+  type FakeResponse,
+  isEmail,
+  type LoopbackFake,
+  parseJson,
+  segment,
+  startLoopback,
+} from './loopback.js';
 
 export interface SesEntry {
   email: string;
@@ -49,14 +57,22 @@ export interface SesFakeOptions {
 const ERROR_NAMESPACE = 'http://internal.amazon.com/coral/com.amazonaws.sesv2/';
 
 function awsError(status: number, type: string, message: string): FakeResponse {
-  return { status, headers: { 'x-amzn-errortype': `${type}:${ERROR_NAMESPACE}`, 'x-amzn-requestid': crypto.randomUUID() }, body: { message } };
+  return {
+    status,
+    headers: { 'x-amzn-errortype': `${type}:${ERROR_NAMESPACE}`, 'x-amzn-requestid': crypto.randomUUID() },
+    body: { message },
+  };
 }
 
-const AUTH = /^AWS4-HMAC-SHA256 Credential=([^/\s]+)\/(\d{8})\/([a-z0-9-]+)\/([a-z0-9-]+)\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/;
+const AUTH =
+  /^AWS4-HMAC-SHA256 Credential=([^/\s]+)\/(\d{8})\/([a-z0-9-]+)\/([a-z0-9-]+)\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/;
 
 export async function startSesFake(options: SesFakeOptions = {}): Promise<SesFake> {
   const region = options.region ?? 'us-east-1';
-  const credentials = { accessKeyId: options.accessKeyId ?? 'AKIDSYNCFAKE', secretAccessKey: options.secretAccessKey ?? 'sync-fake-secret' };
+  const credentials = {
+    accessKeyId: options.accessKeyId ?? 'AKIDSYNCFAKE',
+    secretAccessKey: options.secretAccessKey ?? 'sync-fake-secret',
+  };
   const now = options.now ?? Date.now;
   const table = new Map<string, SesEntry>();
 
@@ -65,12 +81,19 @@ export async function startSesFake(options: SesFakeOptions = {}): Promise<SesFak
     if (!header) return awsError(403, 'MissingAuthenticationTokenException', 'Missing Authentication Token');
     const match = AUTH.exec(header);
     if (!match || !request.headers['x-amz-date']) {
-      return awsError(403, 'IncompleteSignatureException', 'Authorization header requires Credential, SignedHeaders and Signature');
+      return awsError(
+        403,
+        'IncompleteSignatureException',
+        'Authorization header requires Credential, SignedHeaders and Signature',
+      );
     }
     const [, keyId, , signedRegion, service, signedHeaders] = match;
-    if (service !== 'ses') return awsError(403, 'InvalidSignatureException', `Credential should be scoped to correct service: 'ses'.`);
-    if (signedRegion !== region) return awsError(403, 'InvalidSignatureException', `Credential should be scoped to a valid region.`);
-    if (!signedHeaders!.split(';').includes('host')) return awsError(403, 'InvalidSignatureException', 'host must be a signed header');
+    if (service !== 'ses')
+      return awsError(403, 'InvalidSignatureException', `Credential should be scoped to correct service: 'ses'.`);
+    if (signedRegion !== region)
+      return awsError(403, 'InvalidSignatureException', `Credential should be scoped to a valid region.`);
+    if (!signedHeaders!.split(';').includes('host'))
+      return awsError(403, 'InvalidSignatureException', 'host must be a signed header');
     if (keyId !== credentials.accessKeyId) {
       return awsError(403, 'UnrecognizedClientException', 'The security token included in the request is invalid.');
     }
@@ -79,14 +102,24 @@ export async function startSesFake(options: SesFakeOptions = {}): Promise<SesFak
 
   function list(query: URLSearchParams): FakeResponse {
     const pageSize = query.has('PageSize') ? Number(query.get('PageSize')) : 1000;
-    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) return awsError(400, 'BadRequestException', 'PageSize must be between 1 and 1000');
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000)
+      return awsError(400, 'BadRequestException', 'PageSize must be between 1 and 1000');
     const reasons = query.getAll('Reason');
-    if (reasons.some((r) => r !== 'BOUNCE' && r !== 'COMPLAINT')) return awsError(400, 'BadRequestException', 'Invalid Reason');
+    if (reasons.some((r) => r !== 'BOUNCE' && r !== 'COMPLAINT'))
+      return awsError(400, 'BadRequestException', 'Invalid Reason');
     let start = 0;
     const token = query.get('NextToken');
     if (token !== null) {
-      const decoded = Number(Buffer.from(token, 'base64url').toString('utf8').replace(/^offset:/, ''));
-      if (!Number.isInteger(decoded) || decoded < 0 || !Buffer.from(token, 'base64url').toString('utf8').startsWith('offset:')) {
+      const decoded = Number(
+        Buffer.from(token, 'base64url')
+          .toString('utf8')
+          .replace(/^offset:/, ''),
+      );
+      if (
+        !Number.isInteger(decoded) ||
+        decoded < 0 ||
+        !Buffer.from(token, 'base64url').toString('utf8').startsWith('offset:')
+      ) {
         return awsError(400, 'InvalidNextTokenException', 'The NextToken is invalid');
       }
       start = decoded;
@@ -95,11 +128,16 @@ export async function startSesFake(options: SesFakeOptions = {}): Promise<SesFak
       .filter((e) => reasons.length === 0 || reasons.includes(e.reason))
       .sort((a, b) => a.email.localeCompare(b.email));
     const page = all.slice(start, start + pageSize);
-    const next = start + pageSize < all.length ? Buffer.from(`offset:${start + pageSize}`).toString('base64url') : undefined;
+    const next =
+      start + pageSize < all.length ? Buffer.from(`offset:${start + pageSize}`).toString('base64url') : undefined;
     return {
       status: 200,
       body: {
-        SuppressedDestinationSummaries: page.map((e) => ({ EmailAddress: e.email, Reason: e.reason, LastUpdateTime: e.lastUpdateTime / 1000 })),
+        SuppressedDestinationSummaries: page.map((e) => ({
+          EmailAddress: e.email,
+          Reason: e.reason,
+          LastUpdateTime: e.lastUpdateTime / 1000,
+        })),
         ...(next ? { NextToken: next } : {}),
       },
     };
@@ -114,8 +152,13 @@ export async function startSesFake(options: SesFakeOptions = {}): Promise<SesFak
         const body = parseJson(request.body) as { EmailAddress?: unknown; Reason?: unknown } | undefined;
         if (!body || typeof body !== 'object') return awsError(400, 'BadRequestException', 'Invalid JSON body');
         if (!isEmail(body.EmailAddress)) return awsError(400, 'BadRequestException', 'Invalid email address');
-        if (body.Reason !== 'BOUNCE' && body.Reason !== 'COMPLAINT') return awsError(400, 'BadRequestException', 'Reason must be BOUNCE or COMPLAINT');
-        table.set(body.EmailAddress.toLowerCase(), { email: body.EmailAddress, reason: body.Reason, lastUpdateTime: now() });
+        if (body.Reason !== 'BOUNCE' && body.Reason !== 'COMPLAINT')
+          return awsError(400, 'BadRequestException', 'Reason must be BOUNCE or COMPLAINT');
+        table.set(body.EmailAddress.toLowerCase(), {
+          email: body.EmailAddress,
+          reason: body.Reason,
+          lastUpdateTime: now(),
+        });
         return { status: 200, body: {} };
       }
       if (request.path === base && request.method === 'GET') return list(request.query);
@@ -126,7 +169,13 @@ export async function startSesFake(options: SesFakeOptions = {}): Promise<SesFak
           if (!entry) return awsError(404, 'NotFoundException', 'Email address not on suppression list');
           return {
             status: 200,
-            body: { SuppressedDestination: { EmailAddress: entry.email, Reason: entry.reason, LastUpdateTime: entry.lastUpdateTime / 1000 } },
+            body: {
+              SuppressedDestination: {
+                EmailAddress: entry.email,
+                Reason: entry.reason,
+                LastUpdateTime: entry.lastUpdateTime / 1000,
+              },
+            },
           };
         }
         if (request.method === 'DELETE') {
@@ -154,6 +203,7 @@ export async function startSesFake(options: SesFakeOptions = {}): Promise<SesFak
       const entry = table.get(email.toLowerCase());
       return entry ? { ...entry } : undefined;
     },
-    seed: (email: string, reason: SesEntry['reason'], at = now()) => void table.set(email.toLowerCase(), { email, reason, lastUpdateTime: at }),
+    seed: (email: string, reason: SesEntry['reason'], at = now()) =>
+      void table.set(email.toLowerCase(), { email, reason, lastUpdateTime: at }),
   });
 }

@@ -45,7 +45,9 @@ function edgeWith(log: Log, counters = new MemoryCounters()) {
 
 describe('a malformed provider secret on AWS', () => {
   it('answers 503 and reports configuration_error with the variable and reason, never the secret', async () => {
-    sm.on(GetSecretValueCommand, { SecretId: ENV.GENERIC_WEBHOOK_SECRET_ARN }).resolves({ SecretString: JSON.stringify([SHORT_SECRET]) });
+    sm.on(GetSecretValueCommand, { SecretId: ENV.GENERIC_WEBHOOK_SECRET_ARN }).resolves({
+      SecretString: JSON.stringify([SHORT_SECRET]),
+    });
     const log = capture();
     const { edge, counters } = edgeWith(log);
 

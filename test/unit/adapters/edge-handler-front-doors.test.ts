@@ -36,15 +36,27 @@ describe('edge handler behind each front door', () => {
   it('API Gateway literal SES route and a Function URL: the raw path', async () => {
     const { edge, providers } = recordingEdge();
     const handler = createEdgeHandler(edge);
-    await handler({ ...base, routeKey: 'POST /webhooks/ses', rawPath: '/webhooks/ses' } as unknown as APIGatewayProxyEventV2);
+    await handler({
+      ...base,
+      routeKey: 'POST /webhooks/ses',
+      rawPath: '/webhooks/ses',
+    } as unknown as APIGatewayProxyEventV2);
     // A Function URL event: routeKey `$default`, no pathParameters.
-    await handler({ ...base, routeKey: '$default', rawPath: '/webhooks/sendgrid' } as unknown as APIGatewayProxyEventV2);
+    await handler({
+      ...base,
+      routeKey: '$default',
+      rawPath: '/webhooks/sendgrid',
+    } as unknown as APIGatewayProxyEventV2);
     expect(providers).toEqual(['ses', 'sendgrid']);
   });
 
   it('a path that is not /webhooks/<provider> reaches no provider (404)', async () => {
     const { edge } = recordingEdge();
-    const response = await createEdgeHandler(edge)({ ...base, routeKey: '$default', rawPath: '/admin' } as unknown as APIGatewayProxyEventV2);
+    const response = await createEdgeHandler(edge)({
+      ...base,
+      routeKey: '$default',
+      rawPath: '/admin',
+    } as unknown as APIGatewayProxyEventV2);
     expect(response.statusCode).toBe(404);
     for (const path of ['/', '/webhooks', '/webhooks/', '/webhooks/ses/extra', '/x/webhooks/ses', undefined]) {
       expect(providerFromPath(path), String(path)).toBe('');

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { createEdgeHandler } from '../../../lambdas/handlers/edge-handler.js';
 import type { WebhookEdge } from '../../../lambdas/core/pipeline/edge.js';
 import type { WebhookRequest } from '../../../lambdas/core/request.js';
+import { createEdgeHandler } from '../../../lambdas/handlers/edge-handler.js';
 
 function recordingEdge() {
   const seen: Array<{ provider: string; request: WebhookRequest }> = [];
@@ -24,7 +24,9 @@ function apiEvent(overrides: Partial<APIGatewayProxyEventV2>): APIGatewayProxyEv
     headers: {},
     pathParameters: { provider: 'ses' },
     isBase64Encoded: false,
-    requestContext: { http: { method: 'POST', path: '/webhooks/ses', protocol: 'HTTP/1.1', sourceIp: '203.0.113.9', userAgent: '' } },
+    requestContext: {
+      http: { method: 'POST', path: '/webhooks/ses', protocol: 'HTTP/1.1', sourceIp: '203.0.113.9', userAgent: '' },
+    },
     ...overrides,
   } as APIGatewayProxyEventV2;
 }
@@ -34,7 +36,11 @@ describe('edge handler', () => {
     const { edge, seen } = recordingEdge();
     const bytes = Buffer.from([0x5b, 0x7b, 0x7d, 0x5d, 0x0d, 0x0a]);
     const response = await createEdgeHandler(edge)(
-      apiEvent({ body: bytes.toString('base64'), isBase64Encoded: true, headers: { 'X-Forwarded-For': '1.2.3.4', 'Content-Type': 'text/plain' } }),
+      apiEvent({
+        body: bytes.toString('base64'),
+        isBase64Encoded: true,
+        headers: { 'X-Forwarded-For': '1.2.3.4', 'Content-Type': 'text/plain' },
+      }),
     );
     expect(response.statusCode).toBe(200);
     expect(seen[0]!.request.body.equals(bytes)).toBe(true);
@@ -50,7 +56,9 @@ describe('edge handler', () => {
 
   it('answers 413 before decoding an oversized body', async () => {
     const { edge, seen } = recordingEdge();
-    const response = await createEdgeHandler(edge, { maxBodyBytes: 10 })(apiEvent({ body: Buffer.alloc(64).toString('base64'), isBase64Encoded: true }));
+    const response = await createEdgeHandler(edge, { maxBodyBytes: 10 })(
+      apiEvent({ body: Buffer.alloc(64).toString('base64'), isBase64Encoded: true }),
+    );
     expect(response.statusCode).toBe(413);
     expect(seen).toHaveLength(0);
   });

@@ -9,7 +9,9 @@ describe('the number variables, through the core parser', () => {
     expect(() => readNumber({ PORT: '80.5' }, 'PORT')).toThrow(/^PORT must be a whole number/);
     expect(readNumber({ PORT: '0' }, 'PORT')).toBe(0);
     // Whole numbers are written as such: no leading zero, no `.0`.
-    expect(() => readNumber({ PORT: '080' }, 'PORT')).toThrow('PORT must be a whole number from 0 to 65535 (0 picks a free port), got "080"');
+    expect(() => readNumber({ PORT: '080' }, 'PORT')).toThrow(
+      'PORT must be a whole number from 0 to 65535 (0 picks a free port), got "080"',
+    );
     expect(() => readNumber({ PORT: '80.0' }, 'PORT')).toThrow(/^PORT must be a whole number/);
   });
 });

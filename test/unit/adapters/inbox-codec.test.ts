@@ -1,16 +1,25 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CURRENT_CODEC, decodePayload, dictionary, encodePayload } from '../../../lambdas/adapters/inbox-codec.js';
-import { itemSize, readUnits, writeUnits } from '../../../lambdas/adapters/dynamodb-item-size.js';
 import { storedRowAttributes } from '../../../lambdas/adapters/dynamodb-inbox.js';
+import { itemSize, readUnits, writeUnits } from '../../../lambdas/adapters/dynamodb-item-size.js';
+import { CURRENT_CODEC, decodePayload, dictionary, encodePayload } from '../../../lambdas/adapters/inbox-codec.js';
 
 const sesDelivery = readFileSync(new URL('../../../bench/fixtures/ses/event-delivery.json', import.meta.url), 'utf8');
 const envelope = `{\n  "Type" : "Notification",\n  "MessageId" : "22b80b92-fdea-4c2c-8f9d-bdfb0c7bf324",\n  "Message" : ${JSON.stringify(sesDelivery)}\n}`;
 
 describe('inbox codec', () => {
   it('round-trips the raw payload byte for byte, with the events beside it', () => {
-    const events = [{ provider: 'ses', eventId: 'm:a@example.com', recipient: 'a@example.com', kind: 'delivered' as const, occurredAt: 1, detail: {} }];
+    const events = [
+      {
+        provider: 'ses',
+        eventId: 'm:a@example.com',
+        recipient: 'a@example.com',
+        kind: 'delivered' as const,
+        occurredAt: 1,
+        detail: {},
+      },
+    ];
     for (const raw of [envelope, '', 'line\nbreaks\r\n and\ttabs', 'ünïcödé ✓ 𝄞 "quotes" \\ back\\slash', '[]\n{}']) {
       const decoded = decodePayload(encodePayload(events, raw), CURRENT_CODEC);
       expect(decoded.raw).toBe(raw);
@@ -47,7 +56,9 @@ describe('DynamoDB item size rules', () => {
   });
 
   it('sizes an inbox row from exactly the attributes it stores', () => {
-    const bytes = itemSize(storedRowAttributes({ pk: 'ses#x', status: 'queued', expiresAt: 1_700_000_000, body: new Uint8Array(10), v: 1 }));
+    const bytes = itemSize(
+      storedRowAttributes({ pk: 'ses#x', status: 'queued', expiresAt: 1_700_000_000, body: new Uint8Array(10), v: 1 }),
+    );
     // pk 2+5, status 6+6, expiresAt 9+(ceil(8/2)+1 for "17" then zeros trimmed → 2 digits: 2), body 4+10, v 1+2
     expect(bytes).toBe(7 + 12 + 9 + 2 + 14 + 3);
   });

@@ -2,17 +2,38 @@
  * The inbox table's versioned reader: the one row shape ever written (version 1, codec dictionary 1)
  * reads back whole; the table's other items and rows this code cannot read are told apart.
  */
-import { describe, expect, it } from 'vitest';
-import { encodePayload, type StoredEvent } from '../../../lambdas/adapters/inbox-codec.js';
-import { CURRENT_INBOX_VERSION, INBOX_ROW_STEPS, INBOX_VERSION_ATTRIBUTE, readInboxRow } from '../../../lambdas/adapters/inbox-schema.js';
-import { DynamoInbox } from '../../../lambdas/adapters/dynamodb-inbox.js';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
-const events: StoredEvent[] = [{ provider: 'ses', eventId: 'm1:a@example.com', recipient: 'a@example.com', kind: 'hard_bounce', occurredAt: 1_764_000_000_000, detail: { bounceType: 'Permanent' } }];
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { DynamoInbox } from '../../../lambdas/adapters/dynamodb-inbox.js';
+import { encodePayload, type StoredEvent } from '../../../lambdas/adapters/inbox-codec.js';
+import {
+  CURRENT_INBOX_VERSION,
+  INBOX_ROW_STEPS,
+  INBOX_VERSION_ATTRIBUTE,
+  readInboxRow,
+} from '../../../lambdas/adapters/inbox-schema.js';
+
+const events: StoredEvent[] = [
+  {
+    provider: 'ses',
+    eventId: 'm1:a@example.com',
+    recipient: 'a@example.com',
+    kind: 'hard_bounce',
+    occurredAt: 1_764_000_000_000,
+    detail: { bounceType: 'Permanent' },
+  },
+];
 const RAW = '{"Type":"Notification","Message":"{}"}';
 
 /** A version-1 row as DynamoInbox has written it since the codec (attributes as the document client reads them). */
-const v1Row = { pk: 'ses#m1:a@example.com', status: 'queued', expiresAt: 1_766_592_000, body: new Uint8Array(encodePayload(events, RAW, 1)), v: 1 };
+const v1Row = {
+  pk: 'ses#m1:a@example.com',
+  status: 'queued',
+  expiresAt: 1_766_592_000,
+  body: new Uint8Array(encodePayload(events, RAW, 1)),
+  v: 1,
+};
 
 describe('readInboxRow', () => {
   it('version 1 is today’s, and the only version ever written: no steps', () => {
@@ -22,14 +43,28 @@ describe('readInboxRow', () => {
   });
 
   it('reads a version-1 row whole: key, status, expiry, events and the raw payload byte for byte', () => {
-    expect(readInboxRow(v1Row)).toEqual({ pk: v1Row.pk, status: 'queued', expiresAt: v1Row.expiresAt, events, raw: RAW });
+    expect(readInboxRow(v1Row)).toEqual({
+      pk: v1Row.pk,
+      status: 'queued',
+      expiresAt: v1Row.expiresAt,
+      events,
+      raw: RAW,
+    });
   });
 
   it('reads back exactly what the adapter writes today', () => {
     const inbox = new DynamoInbox({} as DynamoDBDocumentClient, 'inbox', { ttlSeconds: 60 });
-    const { item } = inbox.prepare([{ ...events[0]!, raw: RAW }], 1_764_000_000_000) as unknown as { item: Record<string, unknown> };
+    const { item } = inbox.prepare([{ ...events[0]!, raw: RAW }], 1_764_000_000_000) as unknown as {
+      item: Record<string, unknown>;
+    };
     expect(item[INBOX_VERSION_ATTRIBUTE]).toBe(CURRENT_INBOX_VERSION);
-    expect(readInboxRow(item)).toEqual({ pk: 'ses#m1:a@example.com', status: 'queued', expiresAt: 1_764_000_060, events, raw: RAW });
+    expect(readInboxRow(item)).toEqual({
+      pk: 'ses#m1:a@example.com',
+      status: 'queued',
+      expiresAt: 1_764_000_060,
+      events,
+      raw: RAW,
+    });
   });
 
   it('is undefined for the table’s other items (Mailgun token claims, ledger rows) and for bodies that are not bytes', () => {

@@ -3,7 +3,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
 import { EnvSecretSource, parseCredentialList, SecretsManagerSecretSource } from '../../../lambdas/adapters/secrets.js';
 
-const sendgrid = { name: 'sendgrid', credentialsVariable: 'SENDGRID_PUBLIC_KEYS', secretArnVariable: 'SENDGRID_SECRET_ARN' };
+const sendgrid = {
+  name: 'sendgrid',
+  credentialsVariable: 'SENDGRID_PUBLIC_KEYS',
+  secretArnVariable: 'SENDGRID_SECRET_ARN',
+};
 
 describe('credential lists', () => {
   it('parses comma-separated lists and JSON arrays, dropping blanks', () => {
@@ -23,7 +27,12 @@ describe('credential lists', () => {
     const sm = mockClient(SecretsManagerClient);
     sm.on(GetSecretValueCommand).resolvesOnce({ SecretString: '["old"]' }).resolves({ SecretString: '["new","old"]' });
     let now = 0;
-    const source = new SecretsManagerSecretSource(new SecretsManagerClient({}), { SENDGRID_SECRET_ARN: 'arn:sg' }, 60_000, () => now);
+    const source = new SecretsManagerSecretSource(
+      new SecretsManagerClient({}),
+      { SENDGRID_SECRET_ARN: 'arn:sg' },
+      60_000,
+      () => now,
+    );
     expect(await source.credentials(sendgrid)).toEqual(['old']);
     now = 59_999;
     expect(await source.credentials(sendgrid)).toEqual(['old']);
@@ -37,7 +46,12 @@ describe('credential lists', () => {
   it('treats the placeholder secret the stack creates as "not configured"', async () => {
     const sm = mockClient(SecretsManagerClient);
     sm.on(GetSecretValueCommand).resolves({ SecretString: '[]' });
-    const source = new SecretsManagerSecretSource(new SecretsManagerClient({}), { SENDGRID_SECRET_ARN: 'arn:sg' }, 1, () => 0);
+    const source = new SecretsManagerSecretSource(
+      new SecretsManagerClient({}),
+      { SENDGRID_SECRET_ARN: 'arn:sg' },
+      1,
+      () => 0,
+    );
     expect(await source.credentials(sendgrid)).toEqual([]);
     sm.restore();
   });

@@ -25,6 +25,8 @@ describe('SnsSubscriptionConfirmer', () => {
 
   it('propagates API failures so the edge answers 5xx and SNS retries', async () => {
     sns.on(ConfirmSubscriptionCommand).rejects(new Error('throttled'));
-    await expect(new SnsSubscriptionConfirmer().confirm('arn:aws:sns:us-east-1:123456789012:t', 'tok')).rejects.toThrow('throttled');
+    await expect(new SnsSubscriptionConfirmer().confirm('arn:aws:sns:us-east-1:123456789012:t', 'tok')).rejects.toThrow(
+      'throttled',
+    );
   });
 });

@@ -6,7 +6,14 @@ import { TransientError } from '../../../lambdas/core/errors.js';
 
 const message = (i: number) => ({
   pk: `p#${i}`,
-  event: { provider: 'p', eventId: String(i), recipient: 'a@example.com', kind: 'complaint' as const, occurredAt: 1, detail: {} },
+  event: {
+    provider: 'p',
+    eventId: String(i),
+    recipient: 'a@example.com',
+    kind: 'complaint' as const,
+    occurredAt: 1,
+    detail: {},
+  },
 });
 
 describe('SqsEventQueue', () => {
@@ -15,7 +22,9 @@ describe('SqsEventQueue', () => {
 
   it('sends in batches of ten', async () => {
     sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
-    await new SqsEventQueue(new SQSClient({}), () => 'https://q').send(Array.from({ length: 23 }, (_, i) => message(i)));
+    await new SqsEventQueue(new SQSClient({}), () => 'https://q').send(
+      Array.from({ length: 23 }, (_, i) => message(i)),
+    );
     const calls = sqs.commandCalls(SendMessageBatchCommand);
     expect(calls.map((c) => c.args[0].input.Entries!.length).sort()).toEqual([10, 10, 3]);
     expect(JSON.parse(calls[0]!.args[0].input.Entries![0]!.MessageBody!)).toEqual(message(0));
@@ -27,11 +36,15 @@ describe('SqsEventQueue', () => {
       Successful: [],
       Failed: [{ Id: '0', Code: 'InternalError', SenderFault: false }],
     });
-    await expect(new SqsEventQueue(new SQSClient({}), () => 'https://q').send([message(1)])).rejects.toBeInstanceOf(TransientError);
+    await expect(new SqsEventQueue(new SQSClient({}), () => 'https://q').send([message(1)])).rejects.toBeInstanceOf(
+      TransientError,
+    );
   });
 
   it('treats a throttled call as a transient failure', async () => {
     sqs.on(SendMessageBatchCommand).rejects(Object.assign(new Error('slow down'), { name: 'RequestThrottled' }));
-    await expect(new SqsEventQueue(new SQSClient({}), () => 'https://q').send([message(1)])).rejects.toBeInstanceOf(TransientError);
+    await expect(new SqsEventQueue(new SQSClient({}), () => 'https://q').send([message(1)])).rejects.toBeInstanceOf(
+      TransientError,
+    );
   });
 });

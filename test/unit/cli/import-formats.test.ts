@@ -28,7 +28,8 @@ const SAME_HEADER = new Set(['sendgrid-bounces|sendgrid-blocks', 'sendgrid-block
 
 async function reads(file: string, format: string): Promise<'accepted' | string> {
   try {
-    for await (const _row of importRows(join(FIXTURES, file), IMPORT_FORMATS.find((f) => f.name === format)!, 'column')) break;
+    for await (const _row of importRows(join(FIXTURES, file), IMPORT_FORMATS.find((f) => f.name === format)!, 'column'))
+      break;
     return 'accepted';
   } catch (error) {
     expect(error).toBeInstanceOf(InputError);
@@ -37,7 +38,9 @@ async function reads(file: string, format: string): Promise<'accepted' | string>
 }
 
 describe('the import formats refuse each other', () => {
-  const cases = Object.entries(SAMPLES).flatMap(([own, file]) => IMPORT_FORMATS.map((f) => [file, own, f.name] as const));
+  const cases = Object.entries(SAMPLES).flatMap(([own, file]) =>
+    IMPORT_FORMATS.map((f) => [file, own, f.name] as const),
+  );
   it.each(cases)('%s (a %s export) as --format %s', async (file, own, format) => {
     const result = await reads(file, format);
     if (format === own || SAME_HEADER.has(`${own}|${format}`)) expect(result).toBe('accepted');
@@ -52,6 +55,9 @@ describe('the import formats refuse each other', () => {
     const bounces = IMPORT_FORMATS.find((f) => f.name === 'sendgrid-bounces')!;
     expect(headerMismatch(bounces, ['email', 'reason', 'status'])).toEqual({ missing: ['created'], unexpected: [] });
     expect(headerMismatch(bounces, ['email', 'reason', 'status'], 'file-mtime')).toBeUndefined();
-    expect(formatsMatching('csv', ['status', 'created', 'reason', 'email'])).toEqual(['sendgrid-bounces', 'sendgrid-blocks']);
+    expect(formatsMatching('csv', ['status', 'created', 'reason', 'email'])).toEqual([
+      'sendgrid-bounces',
+      'sendgrid-blocks',
+    ]);
   });
 });

@@ -1,14 +1,20 @@
 /** CLI output helpers: ISO 8601 for people, stored values with --json; the progress bar only on a terminal. */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { show, withIsoTimes } from '../../../lib/cli/io.js';
-import { progressBar } from '../../../lib/cli/progress.js';
 import { parseCsvRecord } from '../../../lib/cli/csv.js';
 import { parseSourceDate } from '../../../lib/cli/import-formats.js';
+import { show, withIsoTimes } from '../../../lib/cli/io.js';
+import { progressBar } from '../../../lib/cli/progress.js';
 
 describe('withIsoTimes', () => {
   it('turns epoch ms and epoch seconds in time fields into ISO 8601, nested, and leaves the rest', () => {
-    const value = { suppressedAt: 1700000000000, expiresAt: 1700000000, version: 1700000000000, audit: [{ at: 1700000000123, actor: 'x' }], evidence: { k: { occurredAt: 1700000000000, status: '5.1.1' } } };
+    const value = {
+      suppressedAt: 1700000000000,
+      expiresAt: 1700000000,
+      version: 1700000000000,
+      audit: [{ at: 1700000000123, actor: 'x' }],
+      evidence: { k: { occurredAt: 1700000000000, status: '5.1.1' } },
+    };
     expect(withIsoTimes(value)).toEqual({
       suppressedAt: '2023-11-14T22:13:20.000Z',
       expiresAt: '2023-11-14T22:13:20.000Z',
@@ -41,7 +47,11 @@ describe('progressBar', () => {
     });
     return stream;
   }
-  const io = (tty: boolean, err: string[] = []) => ({ out: () => undefined, err: (l: string) => err.push(l), progressTty: tty });
+  const io = (tty: boolean, err: string[] = []) => ({
+    out: () => undefined,
+    err: (l: string) => err.push(l),
+    progressTty: tty,
+  });
 
   it('draws n/N, percent, rate and ETA on a terminal, and prints logged lines above the bar', () => {
     const stream = terminal();

@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Context } from '../../../lib/cli/context.js';
-import { hasTopic } from '../../../lib/cli/commands/transfer.js';
-import { localStackUrl, resolveTarget, TargetError } from '../../../lib/cli/target.js';
 import { applyEvent, suppressManually } from '../../../lambdas/core/suppression/index.js';
+import { hasTopic } from '../../../lib/cli/commands/transfer.js';
+import { Context } from '../../../lib/cli/context.js';
+import { localStackUrl, resolveTarget, TargetError } from '../../../lib/cli/target.js';
 import { QUEUE } from '../../../lib/definitions.js';
 
 const dirs: string[] = [];
@@ -23,15 +23,23 @@ const io = { out: () => undefined, err: () => undefined, progressTty: false };
 describe("send's stack", () => {
   it('PORT when set; 0 names no port, so local.json; else the default port', () => {
     const dir = dataDir({ pid: process.pid, url: 'http://127.0.0.1:4567' });
-    expect(localStackUrl({ PORT: '3311', RATCHET_DATA_DIR: dir })).toEqual({ url: 'http://localhost:3311', source: 'PORT' });
-    expect(localStackUrl({ PORT: '0', RATCHET_DATA_DIR: dir })).toEqual({ url: 'http://127.0.0.1:4567', source: join(dir, 'local.json') });
+    expect(localStackUrl({ PORT: '3311', RATCHET_DATA_DIR: dir })).toEqual({
+      url: 'http://localhost:3311',
+      source: 'PORT',
+    });
+    expect(localStackUrl({ PORT: '0', RATCHET_DATA_DIR: dir })).toEqual({
+      url: 'http://127.0.0.1:4567',
+      source: join(dir, 'local.json'),
+    });
     expect(localStackUrl({ RATCHET_DATA_DIR: dir }).url).toBe('http://127.0.0.1:4567');
     expect(localStackUrl({ RATCHET_DATA_DIR: dataDir() }).url).toBe('http://localhost:3000');
   });
 
   it('a local.json whose pid has exited says the stack is not running', () => {
     const dead = spawnSync(process.execPath, ['-e', '']).pid!;
-    expect(() => localStackUrl({ RATCHET_DATA_DIR: dataDir({ pid: dead, url: 'http://127.0.0.1:1' }) })).toThrow(TargetError);
+    expect(() => localStackUrl({ RATCHET_DATA_DIR: dataDir({ pid: dead, url: 'http://127.0.0.1:1' }) })).toThrow(
+      TargetError,
+    );
   });
 });
 
@@ -57,10 +65,23 @@ describe('the actor of a manual action', () => {
 
 describe('export --topic', () => {
   it('matches a topic entry or a manual change of that topic, not a substring of another field', () => {
-    const topical = applyEvent(undefined, { provider: 'sendgrid', eventId: 'e', recipient: 'a@example.com', kind: 'unsubscribe', occurredAt: 1, detail: {}, raw: '', topic: 'news' }).record;
+    const topical = applyEvent(undefined, {
+      provider: 'sendgrid',
+      eventId: 'e',
+      recipient: 'a@example.com',
+      kind: 'unsubscribe',
+      occurredAt: 1,
+      detail: {},
+      raw: '',
+      topic: 'news',
+    }).record;
     expect(hasTopic(topical, 'news')).toBe(true);
     expect(hasTopic(topical, 'new')).toBe(false);
-    const manual = suppressManually(undefined, 'b@example.com', { actor: 'ops', reason: '"topic":"news"', at: 2 }).record;
+    const manual = suppressManually(undefined, 'b@example.com', {
+      actor: 'ops',
+      reason: '"topic":"news"',
+      at: 2,
+    }).record;
     expect(hasTopic(manual, 'news')).toBe(false);
   });
 });

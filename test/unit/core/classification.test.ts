@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { compactDetail, ignoredReasons, INVALID_RECIPIENT_REASON, stringField, withRecipient } from '../../../lambdas/core/classification.js';
+import {
+  compactDetail,
+  INVALID_RECIPIENT_REASON,
+  ignoredReasons,
+  stringField,
+  withRecipient,
+} from '../../../lambdas/core/classification.js';
 
 describe('withRecipient', () => {
   it('attaches the normalized recipient and keeps the classification', () => {
@@ -32,11 +38,19 @@ describe('withRecipient', () => {
 
 describe('stringField and compactDetail', () => {
   it('keeps only non-empty strings', () => {
-    expect([stringField('x'), stringField(''), stringField(5), stringField(null)]).toEqual(['x', undefined, undefined, undefined]);
+    expect([stringField('x'), stringField(''), stringField(5), stringField(null)]).toEqual([
+      'x',
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('drops undefined keys', () => {
-    expect(Object.keys(compactDetail({ status: undefined, echo: false, bounceType: 'b' }))).toEqual(['echo', 'bounceType']);
+    expect(Object.keys(compactDetail({ status: undefined, echo: false, bounceType: 'b' }))).toEqual([
+      'echo',
+      'bounceType',
+    ]);
   });
 });
 

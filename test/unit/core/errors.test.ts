@@ -25,7 +25,13 @@ describe('webhook errors', () => {
   ])('%o answers %d with code %s, named after its class, keeping message and cause', (ErrorClass, status, code) => {
     const cause = new Error('root');
     const error = new ErrorClass('what happened', { cause });
-    expect({ status: error.status, code: error.code, name: error.name, message: error.message, cause: error.cause }).toEqual({
+    expect({
+      status: error.status,
+      code: error.code,
+      name: error.name,
+      message: error.message,
+      cause: error.cause,
+    }).toEqual({
       status,
       code,
       name: ErrorClass.name,

@@ -1,12 +1,21 @@
 /** The shared-secret primitives: HMAC over raw bytes, constant-time any-of matching, versioned lists. */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hmacSha256Text, matchesAny, matchesUnderAnyKey, presentedText, sha256, versionedValues } from '../../../lambdas/core/hmac.js';
+import {
+  hmacSha256Text,
+  matchesAny,
+  matchesUnderAnyKey,
+  presentedText,
+  sha256,
+  versionedValues,
+} from '../../../lambdas/core/hmac.js';
 
 describe('hmacSha256Text', () => {
   const key = Buffer.from('key');
   const body = Buffer.from([0x7b, 0xc3, 0xa9, 0x7d]);
-  const mac = createHmac('sha256', key).update(Buffer.concat([Buffer.from('1.id.'), body])).digest();
+  const mac = createHmac('sha256', key)
+    .update(Buffer.concat([Buffer.from('1.id.'), body]))
+    .digest();
 
   it('is one HMAC over prefix + body bytes, as the ASCII bytes of its base64 or hex text', () => {
     expect(hmacSha256Text(key, '1.id.', body, 'base64').toString('latin1')).toBe(mac.toString('base64'));

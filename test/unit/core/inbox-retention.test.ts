@@ -1,6 +1,10 @@
 /** Every provider's default window, the 48 h cap (SNS: the inbox TTL), and the inbox TTL checks that `npm start` and `cdk synth` run. */
 import { describe, expect, it } from 'vitest';
-import { assertInboxOutlivesWindows, assertSnsMaxAgeBelowInboxTtl, INBOX_RETENTION_MARGIN_MS } from '../../../lambdas/core/inbox-retention.js';
+import {
+  assertInboxOutlivesWindows,
+  assertSnsMaxAgeBelowInboxTtl,
+  INBOX_RETENTION_MARGIN_MS,
+} from '../../../lambdas/core/inbox-retention.js';
 import { PROVIDERS } from '../../../lambdas/core/providers/index.js';
 
 const HOUR = 3_600_000;
@@ -49,7 +53,9 @@ describe('default signature windows', () => {
     expect(() => windowOf('ses', { SNS_MAX_AGE_SECONDS: '2592000' })).toThrow(
       'SNS_MAX_AGE_SECONDS is 2592000 s, at or above INBOX_TTL_DAYS (30 days = 2592000 s): a replay older than its inbox row would be admitted again. Lower it, or unset it for the default (INBOX_TTL_DAYS less one day)',
     );
-    expect(windowOf('ses', { SNS_MAX_AGE_SECONDS: '2592000', INBOX_TTL_DAYS: '31' })!.window.maxAgeMs).toBe(30 * 24 * HOUR);
+    expect(windowOf('ses', { SNS_MAX_AGE_SECONDS: '2592000', INBOX_TTL_DAYS: '31' })!.window.maxAgeMs).toBe(
+      30 * 24 * HOUR,
+    );
   });
 });
 
@@ -66,8 +72,12 @@ describe('assertSnsMaxAgeBelowInboxTtl (what cdk synth and npm start run)', () =
   });
 
   it('judges by the TTL passed in, not a stray INBOX_TTL_DAYS in the settings', () => {
-    expect(() => assertSnsMaxAgeBelowInboxTtl({ INBOX_TTL_DAYS: '90', SNS_MAX_AGE_SECONDS: String(30 * 86_400) }, 30)).toThrow(/at or above/);
-    expect(() => assertInboxOutlivesWindows({ INBOX_TTL_DAYS: '90', SNS_MAX_AGE_SECONDS: String(30 * 86_400) }, 30)).toThrow(/at or above/);
+    expect(() =>
+      assertSnsMaxAgeBelowInboxTtl({ INBOX_TTL_DAYS: '90', SNS_MAX_AGE_SECONDS: String(30 * 86_400) }, 30),
+    ).toThrow(/at or above/);
+    expect(() =>
+      assertInboxOutlivesWindows({ INBOX_TTL_DAYS: '90', SNS_MAX_AGE_SECONDS: String(30 * 86_400) }, 30),
+    ).toThrow(/at or above/);
   });
 
   it('an age just below the TTL still fails the wider check: skew and margin must fit too', () => {
@@ -109,7 +119,9 @@ describe('assertInboxOutlivesWindows', () => {
   it('counts the future skew and the margin, not only the age', () => {
     // 48 h of age + 48 h of SNS future skew + 1 h of margin is 97 h: four days are not enough, five are.
     const settings = { SNS_MAX_AGE_SECONDS: '172800', SNS_MAX_FUTURE_SECONDS: '172800' };
-    expect(() => assertInboxOutlivesWindows(settings, 4)).toThrow(/ses \(SNS_MAX_AGE_SECONDS, SNS_MAX_FUTURE_SECONDS: 96 h\)/);
+    expect(() => assertInboxOutlivesWindows(settings, 4)).toThrow(
+      /ses \(SNS_MAX_AGE_SECONDS, SNS_MAX_FUTURE_SECONDS: 96 h\)/,
+    );
     expect(() => assertInboxOutlivesWindows(settings, 5)).not.toThrow();
   });
 
@@ -125,7 +137,9 @@ describe('assertInboxOutlivesWindows', () => {
     });
     const day = 86_400_000;
     expect(() => assertInboxOutlivesWindows({}, 1, [provider(day - INBOX_RETENTION_MARGIN_MS)])).not.toThrow();
-    expect(() => assertInboxOutlivesWindows({}, 1, [provider(day - INBOX_RETENTION_MARGIN_MS + 1)])).toThrow(/EDGE_WINDOW/);
+    expect(() => assertInboxOutlivesWindows({}, 1, [provider(day - INBOX_RETENTION_MARGIN_MS + 1)])).toThrow(
+      /EDGE_WINDOW/,
+    );
   });
 
   it('says exactly what is wrong and what to do, listing every provider that does not fit', () => {
@@ -144,7 +158,9 @@ describe('assertInboxOutlivesWindows', () => {
   });
 
   it('propagates a malformed window setting with its name', () => {
-    expect(() => assertInboxOutlivesWindows({ MAILGUN_TOLERANCE_SECONDS: '9h' }, 30)).toThrow(/MAILGUN_TOLERANCE_SECONDS/);
+    expect(() => assertInboxOutlivesWindows({ MAILGUN_TOLERANCE_SECONDS: '9h' }, 30)).toThrow(
+      /MAILGUN_TOLERANCE_SECONDS/,
+    );
   });
 });
 

@@ -47,7 +47,9 @@ describe('parseIpAllowlist', () => {
   it.each(['192.0.2.1,', 'x', '192.0.2.0/33', '192.0.2.0/ 8', '::/129', '192.0.2.1/', '1.2.3.4/8/8', '300.1.1.1'])(
     'throws on %j, naming the variable and entry, not the value',
     (setting) => {
-      expect(() => parseIpAllowlist(setting, 'ALLOWED_IPS')).toThrow(/^ALLOWED_IPS entry \d+ is not an IP address or CIDR range$/);
+      expect(() => parseIpAllowlist(setting, 'ALLOWED_IPS')).toThrow(
+        /^ALLOWED_IPS entry \d+ is not an IP address or CIDR range$/,
+      );
     },
   );
 });
@@ -64,7 +66,9 @@ describe('parseIpAllowlist at the edges', () => {
   it.each(['192.0.2.0/+8', '192.0.2.0/8x', '192.0.2.0/x8', '192.0.2.0/0008', '::/1280', '/8', '192.0.2.0/'])(
     'throws on the prefix of %j',
     (entry) => {
-      expect(() => parseIpAllowlist(`10.0.0.1,${entry}`, 'ALLOWED_IPS')).toThrow(new Error('ALLOWED_IPS entry 2 is not an IP address or CIDR range'));
+      expect(() => parseIpAllowlist(`10.0.0.1,${entry}`, 'ALLOWED_IPS')).toThrow(
+        new Error('ALLOWED_IPS entry 2 is not an IP address or CIDR range'),
+      );
     },
   );
 

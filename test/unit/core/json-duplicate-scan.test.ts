@@ -29,8 +29,12 @@ describe('refusal texts name what was read (the edge logs and returns them)', ()
   });
 
   it('uses the caller-given name instead', () => {
-    expect(() => parseJsonSyntax('nope', 'SNS Message')).toThrow(new MalformedRequestError('SNS Message is not valid JSON'));
-    expect(() => parseJsonStrict('{"a":1,"a":1}', 'event')).toThrow(new MalformedRequestError('event has a duplicate JSON key'));
+    expect(() => parseJsonSyntax('nope', 'SNS Message')).toThrow(
+      new MalformedRequestError('SNS Message is not valid JSON'),
+    );
+    expect(() => parseJsonStrict('{"a":1,"a":1}', 'event')).toThrow(
+      new MalformedRequestError('event has a duplicate JSON key'),
+    );
     expect(() => parseJsonObject('"x"', 'data')).toThrow(new MalformedRequestError('data is not a JSON object'));
   });
 
@@ -42,11 +46,16 @@ describe('refusal texts name what was read (the edge logs and returns them)', ()
 describe('only strings in key position are keys', () => {
   it('array elements are values, however often they repeat, at any depth', () => {
     expect(parseJsonStrict('["x","x","x"]')).toEqual(['x', 'x', 'x']);
-    expect(parseJsonStrict('{"a":["a","a","a"],"b":[["b","b"],"b"]}')).toEqual({ a: ['a', 'a', 'a'], b: [['b', 'b'], 'b'] });
+    expect(parseJsonStrict('{"a":["a","a","a"],"b":[["b","b"],"b"]}')).toEqual({
+      a: ['a', 'a', 'a'],
+      b: [['b', 'b'], 'b'],
+    });
   });
 
   it('an array inside an object does not hide a later duplicate of that object', () => {
-    expect(() => parseJsonStrict('{"a":["x","y"],"b":1,"a":2}')).toThrow(new MalformedRequestError('body has a duplicate JSON key'));
+    expect(() => parseJsonStrict('{"a":["x","y"],"b":1,"a":2}')).toThrow(
+      new MalformedRequestError('body has a duplicate JSON key'),
+    );
   });
 
   // Precondition violated (JSON.parse never saw these texts), to show which strings the scanner decodes:
@@ -67,7 +76,9 @@ describe('only strings in key position are keys', () => {
 
 describe('large objects (the Set past 16 keys)', () => {
   it('finds a duplicate of a key first seen after the switch to a Set', () => {
-    expect(() => parseJsonStrict(many(25, ',"k20":0'))).toThrow(new MalformedRequestError('body has a duplicate JSON key'));
+    expect(() => parseJsonStrict(many(25, ',"k20":0'))).toThrow(
+      new MalformedRequestError('body has a duplicate JSON key'),
+    );
   });
 
   it('keeps that Set across a nested array or object that closes in between', () => {

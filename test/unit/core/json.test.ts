@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import { propertyRuns } from '../support/property-runs.js';
 import { describe, expect, it } from 'vitest';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';
 import {
@@ -9,6 +8,7 @@ import {
   parseJsonObject,
   parseJsonStrict,
 } from '../../../lambdas/core/json.js';
+import { propertyRuns } from '../support/property-runs.js';
 
 describe('parseJsonStrict', () => {
   it('parses ordinary JSON', () => {
@@ -40,8 +40,7 @@ describe('parseJsonStrict', () => {
 });
 
 describe('parseJsonStrict on large objects', () => {
-  const many = (n: number, extra = '') =>
-    `{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(',')}${extra}}`;
+  const many = (n: number, extra = '') => `{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(',')}${extra}}`;
 
   it('accepts objects past the linear-scan size and nested objects after them', () => {
     expect(Object.keys(parseJsonStrict(many(40, ',"nested":{"k0":1,"k1":{"k0":2}}')) as object)).toHaveLength(41);

@@ -6,12 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';
 import { MAX_MESSAGE_ID_LENGTH, messageIdField } from '../../../lambdas/core/event.js';
-import { mailgunEvent } from '../../../lambdas/core/providers/mailgun/map.js';
-import { sendgridMessageId, parseSendgridBatch } from '../../../lambdas/core/providers/sendgrid/map.js';
-import { standardWebhookEvents } from '../../../lambdas/core/providers/standard-webhooks/map.js';
 import { genericProvider } from '../../../lambdas/core/providers/generic/index.js';
-import { edgeWith } from '../pipeline/fakes.js';
+import { mailgunEvent } from '../../../lambdas/core/providers/mailgun/map.js';
+import { parseSendgridBatch, sendgridMessageId } from '../../../lambdas/core/providers/sendgrid/map.js';
+import { standardWebhookEvents } from '../../../lambdas/core/providers/standard-webhooks/map.js';
 import { event, generic, NOW_MS, SECRET, signedRequest } from '../generic/support.js';
+import { edgeWith } from '../pipeline/fakes.js';
 
 describe('messageIdField', () => {
   it.each([
@@ -32,9 +32,21 @@ describe('messageIdField', () => {
 
 describe('SendGrid: the message id is sg_message_id up to its .filter suffix', () => {
   it.each([
-    ['a current id (the signed vectors)', 'qNwBLgPQQjW6DJvKQwSAbw.filterdrecv-canary-547b64655b-cw6zx-1-6089EA4A-56.0', 'qNwBLgPQQjW6DJvKQwSAbw'],
-    ['an older id with dots of its own (the documented examples)', '14c5d75ce93.dfd.64b469.filter0001.16648.5515E0B88.0', '14c5d75ce93.dfd.64b469'],
-    ['the same message on its processed event', '14c5d75ce93.dfd.64b469.filter0001.16648.5515E0B88.000000000000000000000', '14c5d75ce93.dfd.64b469'],
+    [
+      'a current id (the signed vectors)',
+      'qNwBLgPQQjW6DJvKQwSAbw.filterdrecv-canary-547b64655b-cw6zx-1-6089EA4A-56.0',
+      'qNwBLgPQQjW6DJvKQwSAbw',
+    ],
+    [
+      'an older id with dots of its own (the documented examples)',
+      '14c5d75ce93.dfd.64b469.filter0001.16648.5515E0B88.0',
+      '14c5d75ce93.dfd.64b469',
+    ],
+    [
+      'the same message on its processed event',
+      '14c5d75ce93.dfd.64b469.filter0001.16648.5515E0B88.000000000000000000000',
+      '14c5d75ce93.dfd.64b469',
+    ],
     ['no filter suffix: the whole value', 'XBg2anf2TqCy6WXKQFhieQ', 'XBg2anf2TqCy6WXKQFhieQ'],
     ['nothing before the suffix', '.filter0001', undefined],
     ['not a string', 12, undefined],
@@ -55,7 +67,14 @@ describe('SendGrid: the message id is sg_message_id up to its .filter suffix', (
 });
 
 describe('Mailgun and Resend leave it out where there is none', () => {
-  const data = (extra: Record<string, unknown>) => ({ id: 'id-1', timestamp: 1700000000.5, event: 'failed', severity: 'temporary', recipient: 'a@example.com', ...extra });
+  const data = (extra: Record<string, unknown>) => ({
+    id: 'id-1',
+    timestamp: 1700000000.5,
+    event: 'failed',
+    severity: 'temporary',
+    recipient: 'a@example.com',
+    ...extra,
+  });
 
   it.each([
     ['no message', {}],
@@ -69,11 +88,17 @@ describe('Mailgun and Resend leave it out where there is none', () => {
   });
 
   it('Mailgun: an ignored event does not carry it', () => {
-    expect(mailgunEvent(data({ event: 'opened', message: { headers: { 'message-id': 'm@x' } } }), '{}')).not.toHaveProperty('messageId');
+    expect(
+      mailgunEvent(data({ event: 'opened', message: { headers: { 'message-id': 'm@x' } } }), '{}'),
+    ).not.toHaveProperty('messageId');
   });
 
   it('Resend: a contact event is about no email', () => {
-    const body = { type: 'contact.updated', created_at: '2025-01-15T11:59:58.123Z', data: { email: 'a@example.com', unsubscribed: true, email_id: 'not-an-email-event' } };
+    const body = {
+      type: 'contact.updated',
+      created_at: '2025-01-15T11:59:58.123Z',
+      data: { email: 'a@example.com', unsubscribed: true, email_id: 'not-an-email-event' },
+    };
     const [e] = standardWebhookEvents(body, JSON.stringify(body), 'msg_1', NOW_MS);
     expect(e!.kind).toBe('unsubscribe');
     expect(e).not.toHaveProperty('messageId');
@@ -89,17 +114,29 @@ describe('generic contract: message_id', () => {
   });
 
   it('is carried as sent', async () => {
-    const { events } = await generic().receive(signedRequest(event({ type: 'soft_bounce', message_id: '<20240101.1@mail.example.com>' })));
+    const { events } = await generic().receive(
+      signedRequest(event({ type: 'soft_bounce', message_id: '<20240101.1@mail.example.com>' })),
+    );
     expect(events[0]!.messageId).toBe('<20240101.1@mail.example.com>');
   });
 
-  it.each([7, '', 'two words', 'x'.repeat(257), ['m'], { id: 'm' }, true])('a message_id of %j is a 400', async (message_id) => {
-    await expect(generic().receive(signedRequest(event({ message_id })))).rejects.toThrow(MalformedRequestError);
-    await expect(generic().receive(signedRequest(event({ message_id })))).rejects.toThrow('message_id is not 1 to 256 printable ASCII characters');
-  });
+  it.each([7, '', 'two words', 'x'.repeat(257), ['m'], { id: 'm' }, true])(
+    'a message_id of %j is a 400',
+    async (message_id) => {
+      await expect(generic().receive(signedRequest(event({ message_id })))).rejects.toThrow(MalformedRequestError);
+      await expect(generic().receive(signedRequest(event({ message_id })))).rejects.toThrow(
+        'message_id is not 1 to 256 printable ASCII characters',
+      );
+    },
+  );
 
   it('through the edge: a bad type is answered 400 and nothing is sent or stored', async () => {
-    const { edge, inbox, queue } = edgeWith({ providers: [genericProvider], secrets: { credentials: async () => [SECRET] }, now: () => NOW_MS, maxBodyBytes: 65_536 });
+    const { edge, inbox, queue } = edgeWith({
+      providers: [genericProvider],
+      secrets: { credentials: async () => [SECRET] },
+      now: () => NOW_MS,
+      maxBodyBytes: 65_536,
+    });
     const bad = signedRequest(event({ message_id: 42 }));
     expect(await edge.receive('generic', bad)).toEqual({ status: 400, body: { error: 'malformed_request' } });
     expect(queue.sent).toEqual([]);

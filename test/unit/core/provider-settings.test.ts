@@ -4,12 +4,12 @@
  * alone, so an undeclared read would be a setting no deployment can set.
  */
 import { describe, expect, it } from 'vitest';
+import { RUNTIME_VARIABLE } from '../../../lambdas/adapters/environment.js';
+import { INBOX_TTL_VARIABLE } from '../../../lambdas/core/inbox-ttl.js';
 import type { ProviderDefinition, ProviderDeps } from '../../../lambdas/core/provider.js';
 import { PROVIDERS } from '../../../lambdas/core/providers/index.js';
 import { UNSUBSCRIBE_PROVIDER } from '../../../lambdas/core/unsubscribe/provider.js';
 import { DEMO_SIGNERS } from '../../../lib/demo/index.js';
-import { INBOX_TTL_VARIABLE } from '../../../lambdas/core/inbox-ttl.js';
-import { RUNTIME_VARIABLE } from '../../../lambdas/adapters/environment.js';
 
 /**
  * Runtime variables a provider may read without declaring them: the environment contract wires them
@@ -46,7 +46,13 @@ function settingsRead(definition: ProviderDefinition): string[] {
       throw new Error(`${definition.name} enumerates its settings instead of reading declared ones`);
     },
   });
-  const deps: ProviderDeps = { credentials: credentialsFor(definition), now: () => 0, nonces: UNUSED, certificates: UNUSED, settings };
+  const deps: ProviderDeps = {
+    credentials: credentialsFor(definition),
+    now: () => 0,
+    nonces: UNUSED,
+    certificates: UNUSED,
+    settings,
+  };
   definition.signatureWindow?.(settings);
   definition.create(deps);
   return [...read].sort();

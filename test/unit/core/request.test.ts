@@ -13,7 +13,10 @@ import {
 
 describe('request helpers', () => {
   it('lower-cases header names and comma-joins repeats, like API Gateway', () => {
-    expect(lowerCaseHeaders({ 'X-Sig': 'a', 'x-sig': 'b', Other: ['1', '2'] })).toEqual({ 'x-sig': 'a,b', other: '1,2' });
+    expect(lowerCaseHeaders({ 'X-Sig': 'a', 'x-sig': 'b', Other: ['1', '2'] })).toEqual({
+      'x-sig': 'a,b',
+      other: '1,2',
+    });
   });
 
   it('requireHeader rejects missing and blank headers as authentication failures', () => {
@@ -32,7 +35,8 @@ describe('request helpers', () => {
 
   it('decodes base64 and hex strictly', () => {
     expect(decodeBase64Strict('aGk=', 's').toString()).toBe('hi');
-    for (const bad of ['aGk', 'a Gk=', 'aGk=!', '', 'aG=k']) expect(() => decodeBase64Strict(bad, 's')).toThrow(AuthenticationError);
+    for (const bad of ['aGk', 'a Gk=', 'aGk=!', '', 'aG=k'])
+      expect(() => decodeBase64Strict(bad, 's')).toThrow(AuthenticationError);
     expect(decodeHexStrict('00ff', 'h', 2)).toEqual(Buffer.from([0, 255]));
     expect(() => decodeHexStrict('00f', 'h')).toThrow(AuthenticationError);
     expect(() => decodeHexStrict('zz', 'h')).toThrow(AuthenticationError);
@@ -71,7 +75,9 @@ describe('request helpers, edge cases', () => {
 
   it('decodeHexStrict without an expected length accepts any whole number of bytes', () => {
     expect(decodeHexStrict('abcd', 'h')).toEqual(Buffer.from([0xab, 0xcd]));
-    expect(() => decodeHexStrict('00ff', 'signature', 3)).toThrow(new AuthenticationError('signature has the wrong length'));
+    expect(() => decodeHexStrict('00ff', 'signature', 3)).toThrow(
+      new AuthenticationError('signature has the wrong length'),
+    );
   });
 
   it('bodyText names the failure', () => {
@@ -84,7 +90,9 @@ describe('recipients, exactly', () => {
   // '@example.com' is 12 characters.
   it('accepts an address of 320 characters and refuses one of 321', () => {
     expect(normalizeRecipient(`${local(308)}@example.com`)).toHaveLength(320);
-    expect(() => normalizeRecipient(`${local(309)}@example.com`)).toThrow(new MalformedRequestError('recipient is not an email address'));
+    expect(() => normalizeRecipient(`${local(309)}@example.com`)).toThrow(
+      new MalformedRequestError('recipient is not an email address'),
+    );
   });
 
   it('counts the length after trimming', () => {

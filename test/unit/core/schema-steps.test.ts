@@ -3,10 +3,14 @@
  * so the result shows exactly which steps ran, in which order.
  */
 import { describe, expect, it } from 'vitest';
-import { FIRST_VERSION, schemaChain, type SchemaStep } from '../../../lambdas/core/schema-steps.js';
+import { FIRST_VERSION, type SchemaStep, schemaChain } from '../../../lambdas/core/schema-steps.js';
 
 type Item = { path: string };
-const step = (from: number, letter: string): SchemaStep<Item> => ({ from, change: `adds ${letter}`, upgrade: (item) => ({ path: item.path + letter }) });
+const step = (from: number, letter: string): SchemaStep<Item> => ({
+  from,
+  change: `adds ${letter}`,
+  upgrade: (item) => ({ path: item.path + letter }),
+});
 // Built inside each test, never at collection time, so a mutant in schemaChain is live when it runs.
 const abc = () => schemaChain('test', [step(1, 'a'), step(2, 'b'), step(3, 'c')]);
 
@@ -39,7 +43,8 @@ describe('schemaChain', () => {
 
   it('refuses what is not a version', () => {
     const chain = abc();
-    for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => chain.upgrade({ path: '' }, bad)).toThrow(`test schema version ${bad} is not a version`);
+    for (const bad of [0, -1, 1.5, Number.NaN])
+      expect(() => chain.upgrade({ path: '' }, bad)).toThrow(`test schema version ${bad} is not a version`);
   });
 
   it('refuses a list out of order: two changes that both added a step from the same version', () => {

@@ -1,6 +1,12 @@
 /** The one number parser, the whole-seconds settings and the signature windows built on it: refused loudly when wrong. */
 import { describe, expect, it } from 'vitest';
-import { MAX_WINDOW_SECONDS, numberFromSettings, parseNumber, secondsFromSettings, windowFromSettings } from '../../../lambdas/core/settings.js';
+import {
+  MAX_WINDOW_SECONDS,
+  numberFromSettings,
+  parseNumber,
+  secondsFromSettings,
+  windowFromSettings,
+} from '../../../lambdas/core/settings.js';
 
 describe('the one number parser', () => {
   const rule = { default: 7, expected: 'a number from 1 to 10', min: 1, max: 10 };
@@ -13,9 +19,12 @@ describe('the one number parser', () => {
     expect(parseNumber('X', '1', rule)).toBe(1);
   });
 
-  it.each(['0.5', '11', '-1', '1e1', '0x5', 'five', '5 minutes', 'Infinity', 'NaN', '.5', '5.'])('refuses %j, naming the variable', (raw) => {
-    expect(() => parseNumber('X', raw, rule)).toThrow(`X must be a number from 1 to 10, got ${JSON.stringify(raw)}`);
-  });
+  it.each(['0.5', '11', '-1', '1e1', '0x5', 'five', '5 minutes', 'Infinity', 'NaN', '.5', '5.'])(
+    'refuses %j, naming the variable',
+    (raw) => {
+      expect(() => parseNumber('X', raw, rule)).toThrow(`X must be a number from 1 to 10, got ${JSON.stringify(raw)}`);
+    },
+  );
 
   it('honours an exclusive minimum and an open maximum', () => {
     const positive = { default: 1, expected: 'a positive number', min: 0, exclusiveMin: true };
@@ -25,7 +34,9 @@ describe('the one number parser', () => {
   });
 
   it.each(['3.0', '03', '00', '+3'])('refuses %j where a whole number is expected', (raw) => {
-    expect(() => parseNumber('Z', raw, { default: 1, expected: 'a whole number', min: 0, integer: true })).toThrow(/^Z must be a whole number, got/);
+    expect(() => parseNumber('Z', raw, { default: 1, expected: 'a whole number', min: 0, integer: true })).toThrow(
+      /^Z must be a whole number, got/,
+    );
   });
 
   it('reads a setting by its name', () => {
@@ -49,7 +60,9 @@ describe('secondsFromSettings', () => {
   it.each(['0', '-5', '1.5', '1e3', '0x10', '010', '5m', 'abc', '172801', '99999999999999999999'])(
     'throws on %j, naming the variable',
     (value) => {
-      expect(() => secondsFromSettings({ X_TOLERANCE_SECONDS: value }, 'X_TOLERANCE_SECONDS', 1)).toThrow(/X_TOLERANCE_SECONDS/);
+      expect(() => secondsFromSettings({ X_TOLERANCE_SECONDS: value }, 'X_TOLERANCE_SECONDS', 1)).toThrow(
+        /X_TOLERANCE_SECONDS/,
+      );
     },
   );
 
@@ -71,6 +84,8 @@ describe('windowFromSettings', () => {
   });
 
   it('refuses a window over the 48 h cap', () => {
-    expect(() => windowFromSettings({ X: '172801' }, 'X', 300)).toThrow('X must be a whole number of seconds between 1 and 172800, got "172801"');
+    expect(() => windowFromSettings({ X: '172801' }, 'X', 300)).toThrow(
+      'X must be a whole number of seconds between 1 and 172800, got "172801"',
+    );
   });
 });

@@ -67,8 +67,12 @@ describe('parseEventTime, shape by shape', () => {
   it('refuses, naming the field, with "event timestamp" by default', () => {
     expect(() => parseEventTime('yesterday')).toThrow(new MalformedRequestError('event timestamp is not a timestamp'));
     expect(() => parseEventTime(-1)).toThrow(new MalformedRequestError('event timestamp is not a timestamp'));
-    expect(() => parseEventTime(Number.POSITIVE_INFINITY, 'Timestamp')).toThrow(new MalformedRequestError('Timestamp is not a timestamp'));
-    expect(() => parseEventTime('2024-13-45T99:99:99Z', 'occurred_at')).toThrow(new MalformedRequestError('occurred_at is not a timestamp'));
+    expect(() => parseEventTime(Number.POSITIVE_INFINITY, 'Timestamp')).toThrow(
+      new MalformedRequestError('Timestamp is not a timestamp'),
+    );
+    expect(() => parseEventTime('2024-13-45T99:99:99Z', 'occurred_at')).toThrow(
+      new MalformedRequestError('occurred_at is not a timestamp'),
+    );
   });
 });
 

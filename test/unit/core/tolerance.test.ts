@@ -1,10 +1,10 @@
 /** toleranceSetting: the window, declaration and signatureWindow four providers share. */
 import { describe, expect, it } from 'vitest';
-import { toleranceSetting } from '../../../lambdas/core/providers/tolerance.js';
 import { genericProvider } from '../../../lambdas/core/providers/generic/index.js';
 import { mailgunProvider } from '../../../lambdas/core/providers/mailgun/index.js';
 import { sendgridProvider } from '../../../lambdas/core/providers/sendgrid/index.js';
 import { standardWebhooksProvider } from '../../../lambdas/core/providers/standard-webhooks/index.js';
+import { toleranceSetting } from '../../../lambdas/core/providers/tolerance.js';
 
 const SAME = 'How old a signed timestamp may be, whole seconds up to 48 h; ahead, the same capped at 5 min';
 
@@ -23,11 +23,16 @@ describe('toleranceSetting', () => {
     const t = make();
     expect(t.window({})).toEqual({ maxAgeMs: 7_200_000, maxFutureMs: 300_000 });
     expect(t.window({ X_TOLERANCE_SECONDS: '60', OTHER: '5' })).toEqual({ maxAgeMs: 60_000, maxFutureMs: 60_000 });
-    expect(() => t.window({ X_TOLERANCE_SECONDS: '0' })).toThrow(/X_TOLERANCE_SECONDS must be a whole number of seconds between 1 and 172800/);
+    expect(() => t.window({ X_TOLERANCE_SECONDS: '0' })).toThrow(
+      /X_TOLERANCE_SECONDS must be a whole number of seconds between 1 and 172800/,
+    );
   });
 
   it('signatureWindow is that window and names the variable it read', () => {
-    expect(make().signatureWindow({ X_TOLERANCE_SECONDS: '90' })).toEqual({ window: { maxAgeMs: 90_000, maxFutureMs: 90_000 }, variables: ['X_TOLERANCE_SECONDS'] });
+    expect(make().signatureWindow({ X_TOLERANCE_SECONDS: '90' })).toEqual({
+      window: { maxAgeMs: 90_000, maxFutureMs: 90_000 },
+      variables: ['X_TOLERANCE_SECONDS'],
+    });
   });
 });
 
@@ -39,6 +44,9 @@ describe('the four providers that use it keep their declarations word for word',
     [genericProvider, 'GENERIC_WEBHOOK_TOLERANCE_SECONDS', '300', 300_000],
   ] as const)('%#: %s', (provider, variable, shown, maxAgeMs) => {
     expect(provider.settings).toEqual([{ variable, describe: `${SAME} (default ${shown})` }]);
-    expect(provider.signatureWindow!({})).toEqual({ window: { maxAgeMs, maxFutureMs: 300_000 }, variables: [variable] });
+    expect(provider.signatureWindow!({})).toEqual({
+      window: { maxAgeMs, maxFutureMs: 300_000 },
+      variables: [variable],
+    });
   });
 });

@@ -7,7 +7,9 @@ describe('parseTopicAliases', () => {
     expect(() => parseTopicAliases('a=b, c=bad name')).toThrow(
       new Error(`TOPIC_ALIASES entry 2: "bad name" is not a topic name (${TOPIC_NAME_PATTERN.source})`),
     );
-    expect(() => parseTopicAliases('=b', 'CTX')).toThrow(new Error(`CTX entry 1: "" is not a topic name (${TOPIC_NAME_PATTERN.source})`));
+    expect(() => parseTopicAliases('=b', 'CTX')).toThrow(
+      new Error(`CTX entry 1: "" is not a topic name (${TOPIC_NAME_PATTERN.source})`),
+    );
     expect(() => parseTopicAliases('a=b,c')).toThrow(new Error('TOPIC_ALIASES entry 2 is not canonical=alias'));
   });
 
@@ -30,7 +32,8 @@ describe('canonicalTopic', () => {
     expect(canonicalTopic.sendgridGroup(0)).toBe('sendgrid:group:0');
     expect(canonicalTopic.sendgridGroup(4242)).toBe('sendgrid:group:4242');
     expect(canonicalTopic.sendgridGroup('4242')).toBe('sendgrid:group:4242');
-    for (const refused of [-1, 1.5, Number.NaN, 2 ** 53, true, null, {}]) expect(canonicalTopic.sendgridGroup(refused)).toBeUndefined();
+    for (const refused of [-1, 1.5, Number.NaN, 2 ** 53, true, null, {}])
+      expect(canonicalTopic.sendgridGroup(refused)).toBeUndefined();
   });
 
   it('refuses a value that cannot make a valid name', () => {

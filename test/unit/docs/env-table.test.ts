@@ -12,7 +12,14 @@ import { POLICY_SETTINGS } from '../../../lambdas/core/suppression/policy.js';
 import { UNSUBSCRIBE_PROVIDER } from '../../../lambdas/core/unsubscribe/provider.js';
 import { PAGE_SETTINGS } from '../../../lambdas/core/unsubscribe/settings.js';
 import { OPERATOR_VARIABLE_DOCS } from '../../../lib/cli/variables.js';
-import { CONFIGURATION_DOC, renderEnvTable, TABLE_END, TABLE_START, variableRows, withTable } from '../../../tools/env-table.js';
+import {
+  CONFIGURATION_DOC,
+  renderEnvTable,
+  TABLE_END,
+  TABLE_START,
+  variableRows,
+  withTable,
+} from '../../../tools/env-table.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -40,7 +47,11 @@ describe('docs/configuration.md variable table', () => {
   it('lists every declared variable once', () => {
     const declared = [
       ...Object.values(RUNTIME_VARIABLE),
-      ...[...PROVIDERS, UNSUBSCRIBE_PROVIDER].flatMap((p) => [p.credentialsVariable, ...(p.secretArnVariable ? [p.secretArnVariable] : []), ...p.settings.map((s) => s.variable)]),
+      ...[...PROVIDERS, UNSUBSCRIBE_PROVIDER].flatMap((p) => [
+        p.credentialsVariable,
+        ...(p.secretArnVariable ? [p.secretArnVariable] : []),
+        ...p.settings.map((s) => s.variable),
+      ]),
       ...POLICY_SETTINGS.map((s) => s.variable),
       ...PAGE_SETTINGS.map((s) => s.variable),
       ...Object.keys(OPERATOR_VARIABLE_DOCS),
@@ -52,7 +63,10 @@ describe('docs/configuration.md variable table', () => {
 
   it('gives every variable a description and where it applies', () => {
     for (const row of variableRows()) {
-      expect(row.describe.length, `${row.name}: add a describe (lambdas/adapters/environment.ts RUNTIME_VARIABLE_DOCS)`).toBeGreaterThan(10);
+      expect(
+        row.describe.length,
+        `${row.name}: add a describe (lambdas/adapters/environment.ts RUNTIME_VARIABLE_DOCS)`,
+      ).toBeGreaterThan(10);
       expect(row.where, row.name).toMatch(/^(local|AWS|both)\b/);
     }
   });
@@ -65,9 +79,15 @@ describe('docs/configuration.md variable table', () => {
     for (const [name, rule] of Object.entries(NAME_VARIABLES)) expect(rows.get(name)?.accepts).toBe(rule.expected);
     expect(rows.get('LOG_LEVEL')?.accepts).toBe('DEBUG, INFO, WARN, ERROR, SILENT, CRITICAL, TRACE (any case)');
     // A setting's trailing "(default …)" is its default column, and leaves the description.
-    expect(rows.get('MAILGUN_TOLERANCE_SECONDS')).toMatchObject({ default: '32400, 9 h', where: 'local (a deployment keeps the default)' });
+    expect(rows.get('MAILGUN_TOLERANCE_SECONDS')).toMatchObject({
+      default: '32400, 9 h',
+      where: 'local (a deployment keeps the default)',
+    });
     expect(rows.get('MAILGUN_TOLERANCE_SECONDS')?.describe).not.toContain('default');
-    expect(rows.get('POSTMARK_ALLOWED_IPS')).toMatchObject({ default: 'no IP check', where: 'both (CDK context `postmarkAllowedIps`)' });
+    expect(rows.get('POSTMARK_ALLOWED_IPS')).toMatchObject({
+      default: 'no IP check',
+      where: 'both (CDK context `postmarkAllowedIps`)',
+    });
   });
 
   it('names only operator variables the code still reads', () => {

@@ -3,10 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';
 import type { ActionableKind } from '../../../lambdas/core/event.js';
 import { genericProvider } from '../../../lambdas/core/providers/generic/index.js';
-import { genericDemo } from '../../../lib/demo/generic.js';
+import { genericDemo, signGenericBody } from '../../../lib/demo/generic.js';
 import { providerDeps, request } from '../support/provider.js';
 import { event, generic, NOW_MS, NOW_SECONDS, signedRequest } from './support.js';
-import { signGenericBody } from '../../../lib/demo/generic.js';
 
 const KINDS: ActionableKind[] = ['delivered', 'soft_bounce', 'hard_bounce', 'complaint', 'unsubscribe'];
 
@@ -22,7 +21,11 @@ function rejects400(fields: Record<string, unknown>, options?: Parameters<typeof
 
 describe('type', () => {
   it.each(KINDS)('%s → %s', async (kind) => {
-    expect(await receiveOne(event({ type: kind }))).toMatchObject({ kind, eventId: 'evt_1', detail: { providerEventType: kind } });
+    expect(await receiveOne(event({ type: kind }))).toMatchObject({
+      kind,
+      eventId: 'evt_1',
+      detail: { providerEventType: kind },
+    });
   });
 
   it.each(['ignored', 'bounce', 'Hard_Bounce', 'spam', '', 'constructor'])('rejects type %j', async (type) => {
@@ -95,7 +98,9 @@ describe('occurredAt', () => {
 describe('body', () => {
   it('keeps the exact body as raw', async () => {
     const body = `{ "id": "evt_1",\n  "type": "complaint", "recipient": "jane@example.com" }\n`;
-    const { events } = await generic().receive(request(body, signGenericBody('example-secret-do-not-use-0123456789', 'evt_1', NOW_SECONDS, body)));
+    const { events } = await generic().receive(
+      request(body, signGenericBody('example-secret-do-not-use-0123456789', 'evt_1', NOW_SECONDS, body)),
+    );
     expect(events[0]!.raw).toBe(body);
   });
 
@@ -105,7 +110,10 @@ describe('body', () => {
 
   it.each([
     ['a duplicate key', '{"id":"evt_1","type":"delivered","type":"hard_bounce","recipient":"jane@example.com"}'],
-    ['a duplicate recipient', '{"id":"evt_1","type":"hard_bounce","recipient":"a@example.com","recipient":"b@example.com"}'],
+    [
+      'a duplicate recipient',
+      '{"id":"evt_1","type":"hard_bounce","recipient":"a@example.com","recipient":"b@example.com"}',
+    ],
     ['invalid JSON', '{"id":"evt_1",'],
     ['a JSON array', '[{"id":"evt_1","type":"delivered","recipient":"jane@example.com"}]'],
   ])('rejects %s (400)', async (_, body) => {
@@ -135,11 +143,18 @@ describe('genericDemo', () => {
     expect(Object.keys(signed.headers).every((name) => name === name.toLowerCase())).toBe(true);
     const { events } = await provider.receive({ body: Buffer.from(signed.body), headers: signed.headers });
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ kind, recipient: 'demo.user@example.com', eventId: signed.headers['x-event-id'], raw: signed.body });
+    expect(events[0]).toMatchObject({
+      kind,
+      recipient: 'demo.user@example.com',
+      eventId: signed.headers['x-event-id'],
+      raw: signed.body,
+    });
   });
 
   it('is refused with another demo secret', async () => {
     const signed = genericDemo.sign('unsubscribe', 'demo.user@example.com', genericDemo.createCredentials(), NOW_MS);
-    await expect(provider.receive({ body: Buffer.from(signed.body), headers: signed.headers })).rejects.toMatchObject({ status: 401 });
+    await expect(provider.receive({ body: Buffer.from(signed.body), headers: signed.headers })).rejects.toMatchObject({
+      status: 401,
+    });
   });
 });

@@ -20,18 +20,31 @@ export const SECRET = EXAMPLE.secret;
 export const OTHER_SECRET = 'another-secret-that-is-long-enough-32b';
 
 /** The generic provider at the example's time (its own clock: the example is signed in 2023). */
-export function generic(credentials: readonly string[] = [SECRET], nowMs = NOW_MS, settings: Record<string, string | undefined> = {}): WebhookProvider {
+export function generic(
+  credentials: readonly string[] = [SECRET],
+  nowMs = NOW_MS,
+  settings: Record<string, string | undefined> = {},
+): WebhookProvider {
   return createProvider(genericProvider, credentials, { nowMs, settings });
 }
 
 export function exampleHeaders(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return { 'x-event-id': EXAMPLE.id, 'x-webhook-timestamp': EXAMPLE.timestamp, 'x-webhook-signature': EXAMPLE.signature, ...overrides };
+  return {
+    'x-event-id': EXAMPLE.id,
+    'x-webhook-timestamp': EXAMPLE.timestamp,
+    'x-webhook-signature': EXAMPLE.signature,
+    ...overrides,
+  };
 }
 
 /** A body for `fields`, signed with `secret` at `timestamp`; the header id defaults to the body id. */
 export function signedRequest(
   fields: Record<string, unknown>,
-  { id = String(fields['id']), timestamp = NOW_SECONDS, secret = SECRET }: { id?: string; timestamp?: string; secret?: string } = {},
+  {
+    id = String(fields['id']),
+    timestamp = NOW_SECONDS,
+    secret = SECRET,
+  }: { id?: string; timestamp?: string; secret?: string } = {},
 ): WebhookRequest {
   const body = JSON.stringify(fields);
   return request(body, signGenericBody(secret, id, timestamp, body));

@@ -20,9 +20,13 @@ function deadPid(): number {
 describe('the data directory lock', () => {
   it('refuses a second holder while the first is alive, naming its pid and port', () => {
     const first = acquireLock(dir);
-    expect(() => acquireLock(dir)).toThrow(new StartupError(`another Ratchet is running (pid ${process.pid}, port not yet bound)`));
+    expect(() => acquireLock(dir)).toThrow(
+      new StartupError(`another Ratchet is running (pid ${process.pid}, port not yet bound)`),
+    );
     first.setPort(4321);
-    expect(() => acquireLock(dir)).toThrow(new StartupError(`another Ratchet is running (pid ${process.pid}, port 4321)`));
+    expect(() => acquireLock(dir)).toThrow(
+      new StartupError(`another Ratchet is running (pid ${process.pid}, port 4321)`),
+    );
     first.release();
     expect(existsSync(lockPath(dir))).toBe(false);
     acquireLock(dir).release();

@@ -23,11 +23,16 @@ describe('PORT', () => {
     expect(readPort({ PORT: value })).toBe(port);
   });
 
-  it.each(['abc', '-1', '65536', '80.5', '1e3', '0x50', '123456'])('%j is refused, naming PORT and the value', (value) => {
-    expect(() => readPort({ PORT: value })).toThrow(
-      new StartupError(`PORT must be a whole number from 0 to 65535 (0 picks a free port), got ${JSON.stringify(value)}`),
-    );
-  });
+  it.each(['abc', '-1', '65536', '80.5', '1e3', '0x50', '123456'])(
+    '%j is refused, naming PORT and the value',
+    (value) => {
+      expect(() => readPort({ PORT: value })).toThrow(
+        new StartupError(
+          `PORT must be a whole number from 0 to 65535 (0 picks a free port), got ${JSON.stringify(value)}`,
+        ),
+      );
+    },
+  );
 });
 
 describe('everything npm start checks before starting', () => {

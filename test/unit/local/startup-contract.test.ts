@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RUNTIME_VARIABLE } from '../../../lambdas/adapters/environment.js';
-import { BAD_VALUES, NOT_REFUSABLE } from '../../support/runtime-variables.js';
 import { PROVIDERS } from '../../../lambdas/core/providers/index.js';
 import { SOFT_BOUNCE_VARIABLES } from '../../../lambdas/core/suppression/index.js';
 import { TOPIC_ALIASES_VARIABLE } from '../../../lambdas/core/topics.js';
@@ -19,6 +18,7 @@ import { applyDemoDefaults, ensureDemoCredentials } from '../../../lib/local/dem
 import { assertStartable } from '../../../lib/local/startup-checks.js';
 import { StartupError } from '../../../lib/local/startup-error.js';
 import { applyUnsubscribeDemoKey } from '../../../lib/local/unsubscribe-demo.js';
+import { BAD_VALUES, NOT_REFUSABLE } from '../../support/runtime-variables.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'ratchet-contract-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -46,7 +46,11 @@ describe('the start-up contract', () => {
       ...Object.values(SOFT_BOUNCE_VARIABLES),
       TOPIC_ALIASES_VARIABLE,
       'UNSUBSCRIBE_BASE_URL',
-      ...[...PROVIDERS, UNSUBSCRIBE_PROVIDER].flatMap((p) => [p.credentialsVariable, ...(p.secretArnVariable ? [p.secretArnVariable] : []), ...(p.settings ?? []).map((s) => s.variable)]),
+      ...[...PROVIDERS, UNSUBSCRIBE_PROVIDER].flatMap((p) => [
+        p.credentialsVariable,
+        ...(p.secretArnVariable ? [p.secretArnVariable] : []),
+        ...(p.settings ?? []).map((s) => s.variable),
+      ]),
     ]);
     const covered = new Set([...Object.keys(BAD_VALUES), ...Object.keys(NOT_REFUSABLE)]);
     expect([...read].filter((v) => !covered.has(v))).toEqual([]);
@@ -65,7 +69,10 @@ describe('the start-up contract', () => {
   });
 
   it('LOG_LEVEL takes the seven levels the logger has, in any case', () => {
-    for (const level of ['trace', 'DEBUG', 'info', 'Warn', 'ERROR', 'critical', 'SILENT']) expect(problems({ LOG_LEVEL: level })).toEqual([]);
-    expect(problems({ LOG_LEVEL: 'verbose' })).toEqual(['LOG_LEVEL must be one of DEBUG, INFO, WARN, ERROR, SILENT, CRITICAL, TRACE, got "verbose"']);
+    for (const level of ['trace', 'DEBUG', 'info', 'Warn', 'ERROR', 'critical', 'SILENT'])
+      expect(problems({ LOG_LEVEL: level })).toEqual([]);
+    expect(problems({ LOG_LEVEL: 'verbose' })).toEqual([
+      'LOG_LEVEL must be one of DEBUG, INFO, WARN, ERROR, SILENT, CRITICAL, TRACE, got "verbose"',
+    ]);
   });
 });

@@ -18,7 +18,8 @@ describe('Mailgun provider definition', () => {
     expect(mailgunProvider.settings).toEqual([
       {
         variable: 'MAILGUN_TOLERANCE_SECONDS',
-        describe: 'How old a signed timestamp may be, whole seconds up to 48 h; ahead, the same capped at 5 min (default 32400, 9 h)',
+        describe:
+          'How old a signed timestamp may be, whole seconds up to 48 h; ahead, the same capped at 5 min (default 32400, 9 h)',
       },
     ]);
   });
@@ -31,15 +32,23 @@ describe('Mailgun provider definition', () => {
       window: { maxAgeMs: 32_400_000, maxFutureMs: 300_000 },
       variables: ['MAILGUN_TOLERANCE_SECONDS'],
     });
-    expect(mailgunProvider.signatureWindow!({ MAILGUN_TOLERANCE_SECONDS: '600' }).window).toEqual({ maxAgeMs: 600_000, maxFutureMs: 300_000 });
+    expect(mailgunProvider.signatureWindow!({ MAILGUN_TOLERANCE_SECONDS: '600' }).window).toEqual({
+      maxAgeMs: 600_000,
+      maxFutureMs: 300_000,
+    });
   });
 
   it('a claim lives for the window plus a 5 min margin', () => {
-    expect(claimExpiresAtMs(1_000_000, { maxAgeMs: 32_400_000, maxFutureMs: 300_000 })).toBe(1_000_000 + 32_400_000 + 300_000);
+    expect(claimExpiresAtMs(1_000_000, { maxAgeMs: 32_400_000, maxFutureMs: 300_000 })).toBe(
+      1_000_000 + 32_400_000 + 300_000,
+    );
   });
 
   it('signing keys are the trimmed key strings as UTF-8 bytes; an empty one is a configuration error', () => {
-    expect(mailgunKeyBytes([' key-é1 ', 'k2'])).toEqual([Buffer.from([0x6b, 0x65, 0x79, 0x2d, 0xc3, 0xa9, 0x31]), Buffer.from('k2')]);
+    expect(mailgunKeyBytes([' key-é1 ', 'k2'])).toEqual([
+      Buffer.from([0x6b, 0x65, 0x79, 0x2d, 0xc3, 0xa9, 0x31]),
+      Buffer.from('k2'),
+    ]);
     expect(() => mailgunKeyBytes(['k', '  '])).toThrow('Mailgun signing key is empty');
   });
 });

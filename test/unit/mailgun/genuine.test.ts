@@ -16,7 +16,10 @@ const WINDOW = { MAILGUN_TOLERANCE_SECONDS: '300' };
 
 function load(file: string) {
   const text = readFileSync(new URL(file, DIR), 'utf8');
-  const body = JSON.parse(text) as { signature: { timestamp: string }; 'event-data': { id: string; timestamp: number } };
+  const body = JSON.parse(text) as {
+    signature: { timestamp: string };
+    'event-data': { id: string; timestamp: number };
+  };
   return { text, signedAtMs: Number(body.signature.timestamp) * 1000, data: body['event-data'] };
 }
 
@@ -29,13 +32,26 @@ async function receive(file: string, skewMs = 10_000) {
 type Expected = Pick<NormalizedEvent, 'kind' | 'detail'> & { ignoredReason?: string; messageId?: string };
 
 const CASES: Array<[string, Expected]> = [
-  ['symfony-delivered-messages.json', { kind: 'delivered', messageId: '20130503182626.18666.16540@app.symfony.com', detail: { status: '250', diagnosticCode: 'OK', providerEventType: 'delivered' } }],
+  [
+    'symfony-delivered-messages.json',
+    {
+      kind: 'delivered',
+      messageId: '20130503182626.18666.16540@app.symfony.com',
+      detail: { status: '250', diagnosticCode: 'OK', providerEventType: 'delivered' },
+    },
+  ],
   [
     'symfony-permanent-failure.json',
     {
       kind: 'hard_bounce',
       messageId: '20130503192659.13651.20287@app.symfony.com',
-      detail: { status: '550', diagnosticCode: 'No Such User Here', bounceType: 'permanent', bounceSubType: 'bounce', providerEventType: 'failed' },
+      detail: {
+        status: '550',
+        diagnosticCode: 'No Such User Here',
+        bounceType: 'permanent',
+        bounceSubType: 'bounce',
+        providerEventType: 'failed',
+      },
     },
   ],
   [
@@ -43,7 +59,13 @@ const CASES: Array<[string, Expected]> = [
     {
       kind: 'hard_bounce',
       messageId: '20130503192659.13651.20287@app.symfony.com',
-      detail: { status: '550', diagnosticCode: 'No Such User Here', bounceType: 'permanent', bounceSubType: 'bounce', providerEventType: 'failed' },
+      detail: {
+        status: '550',
+        diagnosticCode: 'No Such User Here',
+        bounceType: 'permanent',
+        bounceSubType: 'bounce',
+        providerEventType: 'failed',
+      },
     },
   ],
   // Mailgun code 605: never attempted, the address is on Mailgun's bounce list. An echo.
@@ -77,14 +99,38 @@ const CASES: Array<[string, Expected]> = [
       },
     },
   ],
-  ['symfony-spam-complaints.json', { kind: 'complaint', messageId: '20110215055645.25246.63817@app.symfony.com', detail: { providerEventType: 'complained' } }],
-  ['symfony-unsubscribes.json', { kind: 'unsubscribe', messageId: '20130503182626.18666.16540@app.symfony.com', detail: { providerEventType: 'unsubscribed' } }],
+  [
+    'symfony-spam-complaints.json',
+    {
+      kind: 'complaint',
+      messageId: '20110215055645.25246.63817@app.symfony.com',
+      detail: { providerEventType: 'complained' },
+    },
+  ],
+  [
+    'symfony-unsubscribes.json',
+    {
+      kind: 'unsubscribe',
+      messageId: '20130503182626.18666.16540@app.symfony.com',
+      detail: { providerEventType: 'unsubscribed' },
+    },
+  ],
   [
     'symfony-accepted.json',
-    { kind: 'ignored', ignoredReason: 'lifecycle: accepted for delivery, not an outcome', detail: { providerEventType: 'accepted' } },
+    {
+      kind: 'ignored',
+      ignoredReason: 'lifecycle: accepted for delivery, not an outcome',
+      detail: { providerEventType: 'accepted' },
+    },
   ],
-  ['symfony-opens.json', { kind: 'ignored', ignoredReason: 'engagement event', detail: { providerEventType: 'opened' } }],
-  ['symfony-clicks.json', { kind: 'ignored', ignoredReason: 'engagement event', detail: { providerEventType: 'clicked' } }],
+  [
+    'symfony-opens.json',
+    { kind: 'ignored', ignoredReason: 'engagement event', detail: { providerEventType: 'opened' } },
+  ],
+  [
+    'symfony-clicks.json',
+    { kind: 'ignored', ignoredReason: 'engagement event', detail: { providerEventType: 'clicked' } },
+  ],
 ];
 
 describe('Symfony Mailgun fixtures (signed with the key Symfony publishes)', () => {
@@ -106,7 +152,9 @@ describe('Symfony Mailgun fixtures (signed with the key Symfony publishes)', () 
   it.each(CASES.map(([file]) => file))('%s is refused under another signing key (401)', async (file) => {
     const { text, signedAtMs } = load(file);
     const { provider } = mailgun({ credentials: ['key-not-the-one-that-signed'], nowMs: signedAtMs, settings: WINDOW });
-    await expect(provider.receive({ body: Buffer.from(text, 'utf8'), headers: {} })).rejects.toMatchObject({ status: 401 });
+    await expect(provider.receive({ body: Buffer.from(text, 'utf8'), headers: {} })).rejects.toMatchObject({
+      status: 401,
+    });
   });
 
   it('a genuine body is refused outside a 300 s window (401): the injected clock is what lets it pass', async () => {

@@ -21,7 +21,10 @@ async function one(fields: Record<string, unknown>, base?: ActionableKind) {
 
 async function refused(data: unknown) {
   const text = JSON.stringify({ signature: signMailgun(KEY, NOW_MS), 'event-data': data });
-  await expect(mailgun().provider.receive(request(text))).rejects.toMatchObject({ status: 400, code: 'malformed_request' });
+  await expect(mailgun().provider.receive(request(text))).rejects.toMatchObject({
+    status: 400,
+    code: 'malformed_request',
+  });
 }
 
 describe('Mailgun mapping', () => {
@@ -60,7 +63,12 @@ describe('Mailgun mapping', () => {
     );
     expect(e).toMatchObject({
       kind: 'hard_bounce',
-      detail: { echo: true, status: '605', diagnosticCode: 'Not delivering to previously bounced address', bounceSubType: 'suppress-bounce' },
+      detail: {
+        echo: true,
+        status: '605',
+        diagnosticCode: 'Not delivering to previously bounced address',
+        bounceSubType: 'suppress-bounce',
+      },
     });
   });
 
@@ -129,7 +137,9 @@ describe('Mailgun mapping', () => {
   });
 
   it('delivery-status: message wins over description, the plain code stands in for a missing enhanced code', async () => {
-    const e = await one({ 'delivery-status': { code: 421, 'enhanced-code': '', message: '', description: 'Try later' } });
+    const e = await one({
+      'delivery-status': { code: 421, 'enhanced-code': '', message: '', description: 'Try later' },
+    });
     expect(e.detail).toMatchObject({ status: '421', diagnosticCode: 'Try later' });
     const none = await one({ 'delivery-status': 'n/a' });
     expect(none.detail).toEqual({ providerEventType: 'delivered' });

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { ReplayError, TransientError } from '../../../lambdas/core/errors.js';
 import { sampleMailgunEventData, signMailgun } from '../../../lib/demo/mailgun.js';
 import { NOW_MS } from '../support/provider.js';
-import { KEY, mailgun, request } from './support.js';
 import { carriesEvents } from '../support/receipt.js';
+import { KEY, mailgun, request } from './support.js';
 
 function signedBody(recipient = 'bounced@example.com', signature = signMailgun(KEY, NOW_MS)): string {
   return JSON.stringify({ signature, 'event-data': sampleMailgunEventData('hard_bounce', recipient, NOW_MS) });

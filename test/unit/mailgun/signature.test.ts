@@ -4,8 +4,8 @@ import { AuthenticationError, MalformedRequestError, StaleRequestError } from '.
 import { mailgunProvider } from '../../../lambdas/core/providers/mailgun/index.js';
 import { mailgunDemo, mailgunSignature, sampleMailgunEventData, signMailgun } from '../../../lib/demo/mailgun.js';
 import { NOW_MS, NOW_SECONDS } from '../support/provider.js';
-import { CREDENTIALS, KEY, mailgun, request } from './support.js';
 import { carriesEvents } from '../support/receipt.js';
+import { CREDENTIALS, KEY, mailgun, request } from './support.js';
 
 const TOKEN = 'f'.repeat(10) + '0123456789abcdef0123456789abcdef0123456789'.slice(0, 40);
 const SIGNATURE = mailgunSignature(KEY, NOW_SECONDS, TOKEN);
@@ -75,7 +75,9 @@ describe('Mailgun signature object', () => {
 
   it('accepts a 200-character token (the upper bound)', async () => {
     const long = 'a'.repeat(200);
-    await expect(receive(body({ token: long, signature: mailgunSignature(KEY, NOW_SECONDS, long) }))).resolves.toSatisfy(carriesEvents('mailgun'));
+    await expect(
+      receive(body({ token: long, signature: mailgunSignature(KEY, NOW_SECONDS, long) })),
+    ).resolves.toSatisfy(carriesEvents('mailgun'));
   });
 
   it('rejects a garbled (non-hex) signature', async () => {
@@ -140,7 +142,11 @@ describe('Mailgun digit shifting between timestamp and token', () => {
   });
 
   it('a digit moved from the timestamp into the token is refused the same way', async () => {
-    const shifted = { timestamp: NOW_SECONDS.slice(0, -1), token: `${NOW_SECONDS.slice(-1)}${TOKEN}`, signature: SIGNATURE };
+    const shifted = {
+      timestamp: NOW_SECONDS.slice(0, -1),
+      token: `${NOW_SECONDS.slice(-1)}${TOKEN}`,
+      signature: SIGNATURE,
+    };
     expect(mailgunSignature(KEY, shifted.timestamp, shifted.token)).toBe(SIGNATURE);
     await expect(receive(body(shifted))).rejects.toThrow(StaleRequestError);
   });
@@ -154,7 +160,12 @@ describe('Mailgun strict JSON', () => {
   });
 
   it('rejects a body that is not UTF-8 with 400', async () => {
-    const bytes = Buffer.concat([Buffer.from(JSON.stringify(body()).slice(0, -1)), Buffer.from(',"x":"'), Buffer.from([0xc3]), Buffer.from('"}')]);
+    const bytes = Buffer.concat([
+      Buffer.from(JSON.stringify(body()).slice(0, -1)),
+      Buffer.from(',"x":"'),
+      Buffer.from([0xc3]),
+      Buffer.from('"}'),
+    ]);
     await expect(mailgun().provider.receive(request(bytes))).rejects.toThrow(MalformedRequestError);
   });
 
@@ -169,7 +180,10 @@ describe('Mailgun strict JSON', () => {
   });
 
   it('rejects a duplicate `signature` field inside the signature object', async () => {
-    const text = JSON.stringify(body()).replace(`"signature":"${SIGNATURE}"`, `"signature":"${'0'.repeat(64)}","signature":"${SIGNATURE}"`);
+    const text = JSON.stringify(body()).replace(
+      `"signature":"${SIGNATURE}"`,
+      `"signature":"${'0'.repeat(64)}","signature":"${SIGNATURE}"`,
+    );
     await expect(receive(text)).rejects.toThrow(MalformedRequestError);
   });
 
@@ -186,14 +200,19 @@ describe('Mailgun strict JSON', () => {
   });
 
   it('rejects a duplicate key deep inside event-data', async () => {
-    const text = JSON.stringify(body()).replace('"recipient":"bounced@example.com"', '"recipient":"bounced@example.com","recipient":"x@example.com"');
+    const text = JSON.stringify(body()).replace(
+      '"recipient":"bounced@example.com"',
+      '"recipient":"bounced@example.com","recipient":"x@example.com"',
+    );
     await expect(receive(text)).rejects.toThrow(/duplicate JSON key/);
   });
 });
 
 describe('Mailgun key rotation', () => {
   it('accepts a body only the second of two keys verifies', async () => {
-    await expect(receive(body(), { credentials: ['old-key-no-longer-used', KEY] })).resolves.toSatisfy(carriesEvents('mailgun'));
+    await expect(receive(body(), { credentials: ['old-key-no-longer-used', KEY] })).resolves.toSatisfy(
+      carriesEvents('mailgun'),
+    );
   });
 
   it('accepts a body the first of two keys verifies', async () => {
@@ -247,14 +266,17 @@ describe('Mailgun time window', () => {
 });
 
 describe('Mailgun demo signer', () => {
-  it.each(['delivered', 'hard_bounce', 'soft_bounce', 'complaint', 'unsubscribe'] as const)('signs a %s that verifies and maps back', async (kind) => {
-    const signed = mailgunDemo.sign(kind, 'demo@example.com', CREDENTIALS, NOW_MS);
-    const { events } = await mailgun().provider.receive({ body: Buffer.from(signed.body), headers: signed.headers });
-    expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ kind, recipient: 'demo@example.com', provider: 'mailgun' });
-    expect(JSON.parse(signed.body).signature.token).toHaveLength(50);
-    expect(Object.keys(signed.headers).every((h) => h === h.toLowerCase())).toBe(true);
-  });
+  it.each(['delivered', 'hard_bounce', 'soft_bounce', 'complaint', 'unsubscribe'] as const)(
+    'signs a %s that verifies and maps back',
+    async (kind) => {
+      const signed = mailgunDemo.sign(kind, 'demo@example.com', CREDENTIALS, NOW_MS);
+      const { events } = await mailgun().provider.receive({ body: Buffer.from(signed.body), headers: signed.headers });
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ kind, recipient: 'demo@example.com', provider: 'mailgun' });
+      expect(JSON.parse(signed.body).signature.token).toHaveLength(50);
+      expect(Object.keys(signed.headers).every((h) => h === h.toLowerCase())).toBe(true);
+    },
+  );
 
   it('credential and signing secret are the same random key, fresh each time', () => {
     const a = mailgunDemo.createCredentials();
@@ -268,6 +290,10 @@ describe('Mailgun demo signer', () => {
   });
 
   it('is registered under the expected names', () => {
-    expect(mailgunProvider).toMatchObject({ name: 'mailgun', credentialsVariable: 'MAILGUN_SIGNING_KEYS', secretArnVariable: 'MAILGUN_SECRET_ARN' });
+    expect(mailgunProvider).toMatchObject({
+      name: 'mailgun',
+      credentialsVariable: 'MAILGUN_SIGNING_KEYS',
+      secretArnVariable: 'MAILGUN_SECRET_ARN',
+    });
   });
 });

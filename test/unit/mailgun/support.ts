@@ -16,7 +16,12 @@ export interface Harness {
 }
 
 export function mailgun(
-  options: { credentials?: readonly string[]; nowMs?: number; settings?: Record<string, string | undefined>; nonces?: NonceStore } = {},
+  options: {
+    credentials?: readonly string[];
+    nowMs?: number;
+    settings?: Record<string, string | undefined>;
+    nonces?: NonceStore;
+  } = {},
 ): Harness {
   const clock = { now: options.nowMs ?? NOW_MS };
   const memory = new MemoryNonceStore(() => clock.now);

@@ -52,7 +52,10 @@ describe('chunk', () => {
   it('cuts into slices of `size`, the last one shorter, and never adds an empty slice', () => {
     expect(chunk([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
     // A length that is a multiple of the size: an extra empty batch would be an invalid SQS SendMessageBatch.
-    expect(chunk([1, 2, 3, 4], 2)).toEqual([[1, 2], [3, 4]]);
+    expect(chunk([1, 2, 3, 4], 2)).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     expect(chunk([], 10)).toEqual([]);
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
+import { MalformedRequestError } from '../../../lambdas/core/errors.js';
 import { consumeMessage, parseQueuedEvent } from '../../../lambdas/core/pipeline/consume.js';
 import type { SuppressionStore } from '../../../lambdas/core/pipeline/ports.js';
-import { MalformedRequestError } from '../../../lambdas/core/errors.js';
-import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
-import { event } from './fakes.js';
 import { recordingLog } from '../support/log.js';
+import { event } from './fakes.js';
 
 const { raw: _raw, ...queuedEvent } = event({ eventId: 'q1' });
 const valid = { pk: 'fake#q1', event: queuedEvent };
@@ -84,10 +84,16 @@ describe('consumeMessage: counters and the debug line', () => {
   it('writes one debug line naming the provider, kind, effect and change', async () => {
     const { log, lines } = recordingLog();
     await consumeMessage(
-      { suppressions: store({ changed: false, effect: 'no_change', becameSuppressed: false }), log, counters: new MemoryCounters() },
+      {
+        suppressions: store({ changed: false, effect: 'no_change', becameSuppressed: false }),
+        log,
+        counters: new MemoryCounters(),
+      },
       JSON.stringify(valid),
     );
-    expect(lines).toEqual([['debug', 'event applied', { provider: 'fake', kind: 'hard_bounce', effect: 'no_change', changed: false }]]);
+    expect(lines).toEqual([
+      ['debug', 'event applied', { provider: 'fake', kind: 'hard_bounce', effect: 'no_change', changed: false }],
+    ]);
   });
 
   it('works with a log that has no debug level (debug is optional)', async () => {
@@ -95,7 +101,11 @@ describe('consumeMessage: counters and the debug line', () => {
     const { debug: _debug, ...withoutDebug } = log;
     const counters = new MemoryCounters();
     const result = await consumeMessage(
-      { suppressions: store({ changed: true, effect: 'suppressed', becameSuppressed: true }), log: withoutDebug, counters },
+      {
+        suppressions: store({ changed: true, effect: 'suppressed', becameSuppressed: true }),
+        log: withoutDebug,
+        counters,
+      },
       JSON.stringify(valid),
     );
     expect(result).toEqual({ provider: 'fake', effect: 'suppressed', changed: true });

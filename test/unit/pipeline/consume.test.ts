@@ -1,13 +1,13 @@
-import { describe, expect, it } from 'vitest';
 import type { SQSEvent } from 'aws-lambda';
-import { consumeMessage, parseQueuedEvent } from '../../../lambdas/core/pipeline/consume.js';
-import { skipWithoutRecord } from '../../../lambdas/core/pipeline/write-policy.js';
-import type { SuppressionStore } from '../../../lambdas/core/pipeline/ports.js';
+import { describe, expect, it } from 'vitest';
 import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
-import { createConsumerHandler } from '../../../lambdas/handlers/consumer-handler.js';
+import { consumeMessage, parseQueuedEvent } from '../../../lambdas/core/pipeline/consume.js';
+import type { SuppressionStore } from '../../../lambdas/core/pipeline/ports.js';
+import { skipWithoutRecord } from '../../../lambdas/core/pipeline/write-policy.js';
 import { applyEvent, emptyRecord } from '../../../lambdas/core/suppression/index.js';
-import { event } from './fakes.js';
+import { createConsumerHandler } from '../../../lambdas/handlers/consumer-handler.js';
 import { recordingLog } from '../support/log.js';
+import { event } from './fakes.js';
 
 function store(changed = true): SuppressionStore & { applied: string[]; skips: unknown[] } {
   const applied: string[] = [];
@@ -52,12 +52,17 @@ describe('consumer', () => {
     const { log, lines } = recordingLog();
     const counters = new MemoryCounters();
     const handler = createConsumerHandler({ suppressions: store(), log, counters });
-    const records = [body('a'), body('b', 'boom@example.com'), body('c')].map((b, i) => ({ messageId: `m${i}`, body: b }));
+    const records = [body('a'), body('b', 'boom@example.com'), body('c')].map((b, i) => ({
+      messageId: `m${i}`,
+      body: b,
+    }));
     const response = await handler({ Records: records } as unknown as SQSEvent);
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm1' }]);
     expect(counters.flushes).toBe(1);
     const notDebug = lines.filter(([level]) => level !== 'debug');
-    expect(notDebug).toEqual([['warn', 'batch applied with failures', { received: 3, applied: 2, written: 2, failed: 1 }]]);
+    expect(notDebug).toEqual([
+      ['warn', 'batch applied with failures', { received: 3, applied: 2, written: 2, failed: 1 }],
+    ]);
     const ok = await handler({ Records: [records[0]!] } as unknown as SQSEvent);
     expect(ok.batchItemFailures).toEqual([]);
     expect(lines.at(-1)).toEqual(['info', 'batch applied', { received: 1, applied: 1, written: 1, failed: 0 }]);
@@ -70,7 +75,6 @@ describe('write policy: a delivery for an address with no record writes nothing'
     await consumeMessage({ suppressions, log: recordingLog().log, counters: new MemoryCounters() }, body('x1'));
     expect(suppressions.skips).toEqual([skipWithoutRecord]);
   });
-
 
   it('skips only a `delivered` with no record', () => {
     expect(skipWithoutRecord(undefined, event({ kind: 'delivered' }))).toEqual({

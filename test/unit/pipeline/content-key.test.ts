@@ -9,7 +9,12 @@ import { PROVIDERS } from '../../../lambdas/core/providers/index.js';
 import { edgeWith, event, fakeProvider, request } from './fakes.js';
 
 const bounce = (overrides: Partial<NormalizedEvent> = {}): NormalizedEvent & { messageId: string } =>
-  event({ kind: 'soft_bounce', messageId: 'msg-1', detail: { providerEventType: 'bounce', bounceType: 'blocked' }, ...overrides }) as NormalizedEvent & {
+  event({
+    kind: 'soft_bounce',
+    messageId: 'msg-1',
+    detail: { providerEventType: 'bounce', bounceType: 'blocked' },
+    ...overrides,
+  }) as NormalizedEvent & {
     messageId: string;
   };
 
@@ -18,7 +23,15 @@ describe('contentEventId', () => {
     const key = contentEventId(bounce());
     expect(key.startsWith(CONTENT_KEY_PREFIX)).toBe(true);
     expect(key).toMatch(/^c1\.[A-Za-z0-9_-]{43}$/);
-    expect(contentEventId(bounce({ eventId: 'another-sg-event-id', raw: '{"other":"bytes"}', detail: { providerEventType: 'bounce', diagnosticCode: 'x' } }))).toBe(key);
+    expect(
+      contentEventId(
+        bounce({
+          eventId: 'another-sg-event-id',
+          raw: '{"other":"bytes"}',
+          detail: { providerEventType: 'bounce', diagnosticCode: 'x' },
+        }),
+      ),
+    ).toBe(key);
   });
 
   it.each([
@@ -57,7 +70,11 @@ describe('keyedByContent', () => {
   });
 
   it('is what exactly SES and SendGrid ask for', () => {
-    expect(PROVIDERS.filter((p) => p.keysByContent === true).map((p) => p.name).sort()).toEqual(['sendgrid', 'ses']);
+    expect(
+      PROVIDERS.filter((p) => p.keysByContent === true)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(['sendgrid', 'ses']);
   });
 });
 
@@ -70,8 +87,14 @@ describe('the edge, for a provider keyed by content', () => {
 
   it('a copy under a new provider id, in a later request, is a duplicate: one row, the copy only re-sent', async () => {
     const { edge, inbox, queue } = contentKeyed();
-    expect(await edge.receive('fake', request({ events: [copy(1)] }))).toMatchObject({ status: 200, body: { admitted: 1, duplicates: 0 } });
-    expect(await edge.receive('fake', request({ events: [copy(2)] }))).toMatchObject({ status: 200, body: { admitted: 0, duplicates: 1 } });
+    expect(await edge.receive('fake', request({ events: [copy(1)] }))).toMatchObject({
+      status: 200,
+      body: { admitted: 1, duplicates: 0 },
+    });
+    expect(await edge.receive('fake', request({ events: [copy(2)] }))).toMatchObject({
+      status: 200,
+      body: { admitted: 0, duplicates: 1 },
+    });
     const pk = `fake#${contentEventId(copy(1))}`;
     expect([...inbox.rows.keys()]).toEqual([pk]);
     // Enqueue before store still holds; both messages carry the same event id, so the consumer adds one entry.
@@ -101,7 +124,9 @@ describe('the edge, for a provider keyed by content', () => {
   it('a provider not keyed by content keeps its ids: the same content under two ids is two events', async () => {
     const { edge, inbox } = edgeWith();
     await edge.receive('fake', request({ events: [copy(1)] }));
-    expect(await edge.receive('fake', request({ events: [copy(2)] }))).toMatchObject({ body: { admitted: 1, duplicates: 0 } });
+    expect(await edge.receive('fake', request({ events: [copy(2)] }))).toMatchObject({
+      body: { admitted: 1, duplicates: 0 },
+    });
     expect([...inbox.rows.keys()]).toEqual(['fake#sg-event-1', 'fake#sg-event-2']);
   });
 });

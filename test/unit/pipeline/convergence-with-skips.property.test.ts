@@ -7,11 +7,11 @@
  * before the skipped delivery, hence `soft_bounce_limit`) is the same as if nothing had been skipped.
  */
 import fc from 'fast-check';
-import { propertyRuns } from '../support/property-runs.js';
 import { describe, expect, it } from 'vitest';
-import type { SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
 import { skipWithoutRecord } from '../../../lambdas/core/pipeline/write-policy.js';
-import { fold, PROPERTY_POLICY, runOp, setAndArrival, type Op } from '../suppression/support.js';
+import type { SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
+import { propertyRuns } from '../support/property-runs.js';
+import { fold, type Op, PROPERTY_POLICY, runOp, setAndArrival } from '../suppression/support.js';
 
 function foldSkipping(ops: readonly Op[]): { record: SuppressionRecord | undefined; written: Op[] } {
   let record: SuppressionRecord | undefined;
@@ -49,7 +49,8 @@ describe('convergence with skipped deliveries', () => {
         expect(skipping?.evidence ?? {}).toEqual(full?.evidence ?? {});
         expect(skipping?.audit ?? []).toEqual(full?.audit ?? []);
         // A record that exists only because of deliveries is never written.
-        if (arrival.every((op) => op.type === 'event' && op.event.kind === 'delivered')) expect(skipping).toBeUndefined();
+        if (arrival.every((op) => op.type === 'event' && op.event.kind === 'delivered'))
+          expect(skipping).toBeUndefined();
       }),
       { numRuns: propertyRuns(400) },
     );

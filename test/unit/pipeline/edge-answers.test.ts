@@ -4,8 +4,8 @@
  * retry logic; the log lines and counter names are what alarms and runbooks are built on.
  */
 import { describe, expect, it } from 'vitest';
-import type { WebhookRequest } from '../../../lambdas/core/request.js';
 import type { MemoryCounters } from '../../../lambdas/adapters/observability.js';
+import type { WebhookRequest } from '../../../lambdas/core/request.js';
 import { recordingLog } from '../support/log.js';
 import { edgeWith, event, PrepareFailingInbox, request, StoreBugError } from './fakes.js';
 
@@ -28,15 +28,41 @@ describe('edge answers: accepted requests', () => {
     ];
     expect(await edge.receive('fake', request({ events }))).toEqual({
       status: 200,
-      body: { ok: true, received: 3, admitted: 1, duplicates: 0, ignored: 2, ignoredReasons: { open: 1, unspecified: 1 } },
+      body: {
+        ok: true,
+        received: 3,
+        admitted: 1,
+        duplicates: 0,
+        ignored: 2,
+        ignoredReasons: { open: 1, unspecified: 1 },
+      },
     });
     expect(lines).toEqual([
-      ['info', 'webhook accepted', { provider: 'fake', received: 3, admitted: 1, duplicates: 0, ignored: 2, ignoredReasons: { open: 1, unspecified: 1 } }],
+      [
+        'info',
+        'webhook accepted',
+        {
+          provider: 'fake',
+          received: 3,
+          admitted: 1,
+          duplicates: 0,
+          ignored: 2,
+          ignoredReasons: { open: 1, unspecified: 1 },
+        },
+      ],
     ]);
-    expect(totals(counters)).toEqual({ 'EventsAdmitted{provider=fake}': 1, 'EventsDuplicate{provider=fake}': 0, 'EventsIgnored{provider=fake}': 2 });
+    expect(totals(counters)).toEqual({
+      'EventsAdmitted{provider=fake}': 1,
+      'EventsDuplicate{provider=fake}': 0,
+      'EventsIgnored{provider=fake}': 2,
+    });
 
     await edge.receive('fake', request({ events: [event({ eventId: 'a' })] }));
-    expect(totals(counters)).toEqual({ 'EventsAdmitted{provider=fake}': 1, 'EventsDuplicate{provider=fake}': 1, 'EventsIgnored{provider=fake}': 2 });
+    expect(totals(counters)).toEqual({
+      'EventsAdmitted{provider=fake}': 1,
+      'EventsDuplicate{provider=fake}': 1,
+      'EventsIgnored{provider=fake}': 2,
+    });
   });
 });
 
@@ -44,9 +70,16 @@ describe('edge answers: transient failures (503, the provider retries)', () => {
   it('the send fails: an ERROR line naming the error, one TransientFailures and nothing else counted', async () => {
     const { edge, queue, counters, lines } = loggedEdge();
     queue.failNext = 1;
-    expect(await edge.receive('fake', request({ events: [event()] }))).toEqual({ status: 503, body: { error: 'transient_failure' } });
+    expect(await edge.receive('fake', request({ events: [event()] }))).toEqual({
+      status: 503,
+      body: { error: 'transient_failure' },
+    });
     expect(lines).toEqual([
-      ['error', 'enqueue failed; nothing stored, the provider will retry', { provider: 'fake', error: 'TransientError: queue down' }],
+      [
+        'error',
+        'enqueue failed; nothing stored, the provider will retry',
+        { provider: 'fake', error: 'TransientError: queue down' },
+      ],
     ]);
     expect(totals(counters)).toEqual({ 'TransientFailures{provider=fake}': 1 });
   });
@@ -55,9 +88,16 @@ describe('edge answers: transient failures (503, the provider retries)', () => {
     const { edge, inbox, counters, lines } = loggedEdge();
     inbox.failStoreFor.add('b');
     const events = [event({ eventId: 'a' }), event({ eventId: 'b' }), event({ eventId: 'i', kind: 'ignored' })];
-    expect(await edge.receive('fake', request({ events }))).toEqual({ status: 503, body: { error: 'transient_failure' } });
+    expect(await edge.receive('fake', request({ events }))).toEqual({
+      status: 503,
+      body: { error: 'transient_failure' },
+    });
     expect(lines).toEqual([
-      ['error', 'inbox put failed after the send; the provider will retry', { provider: 'fake', error: 'TransientError: inbox down' }],
+      [
+        'error',
+        'inbox put failed after the send; the provider will retry',
+        { provider: 'fake', error: 'TransientError: inbox down' },
+      ],
     ]);
     expect(totals(counters)).toEqual({
       'EventsAdmitted{provider=fake}': 1,
@@ -68,10 +108,23 @@ describe('edge answers: transient failures (503, the provider retries)', () => {
   });
 
   it('the credentials cannot be loaded: an ERROR "webhook rejected" line with the reason, counted as transient', async () => {
-    const { edge, counters, lines } = loggedEdge({ secrets: { credentials: async () => { throw new Error('secrets manager down'); } } });
-    expect(await edge.receive('fake', request({ events: [event()] }))).toEqual({ status: 503, body: { error: 'transient_failure' } });
+    const { edge, counters, lines } = loggedEdge({
+      secrets: {
+        credentials: async () => {
+          throw new Error('secrets manager down');
+        },
+      },
+    });
+    expect(await edge.receive('fake', request({ events: [event()] }))).toEqual({
+      status: 503,
+      body: { error: 'transient_failure' },
+    });
     expect(lines).toEqual([
-      ['error', 'webhook rejected', { provider: 'fake', status: 503, code: 'transient_failure', reason: 'could not load provider credentials' }],
+      [
+        'error',
+        'webhook rejected',
+        { provider: 'fake', status: 503, code: 'transient_failure', reason: 'could not load provider credentials' },
+      ],
     ]);
     expect(totals(counters)).toEqual({ 'TransientFailures{provider=fake}': 1 });
   });
@@ -79,11 +132,43 @@ describe('edge answers: transient failures (503, the provider retries)', () => {
 
 describe('edge answers: refusals (4xx, the provider stops)', () => {
   it('logs a WARN "webhook rejected" line with status, code and reason, and counts RequestsRejected', async () => {
-    const cases: Array<{ provider: string; req: WebhookRequest; credentials?: string[]; status: number; code: string; reason: string }> = [
-      { provider: 'fake', req: request({ events: [event()] }, 'wrong'), status: 401, code: 'authentication_failed', reason: 'bad key' },
-      { provider: 'nope', req: request({ events: [event()] }), status: 404, code: 'provider_not_found', reason: 'unknown provider' },
-      { provider: 'fake', req: request({ events: [event()] }), credentials: [], status: 404, code: 'provider_not_found', reason: 'provider is not configured' },
-      { provider: 'fake', req: { body: Buffer.alloc(1025), headers: {} }, status: 413, code: 'payload_too_large', reason: 'body exceeds the size cap' },
+    const cases: Array<{
+      provider: string;
+      req: WebhookRequest;
+      credentials?: string[];
+      status: number;
+      code: string;
+      reason: string;
+    }> = [
+      {
+        provider: 'fake',
+        req: request({ events: [event()] }, 'wrong'),
+        status: 401,
+        code: 'authentication_failed',
+        reason: 'bad key',
+      },
+      {
+        provider: 'nope',
+        req: request({ events: [event()] }),
+        status: 404,
+        code: 'provider_not_found',
+        reason: 'unknown provider',
+      },
+      {
+        provider: 'fake',
+        req: request({ events: [event()] }),
+        credentials: [],
+        status: 404,
+        code: 'provider_not_found',
+        reason: 'provider is not configured',
+      },
+      {
+        provider: 'fake',
+        req: { body: Buffer.alloc(1025), headers: {} },
+        status: 413,
+        code: 'payload_too_large',
+        reason: 'body exceeds the size cap',
+      },
     ];
     for (const { provider, req, credentials, status, code, reason } of cases) {
       const { edge, counters, lines, setCredentials } = loggedEdge();
@@ -98,7 +183,10 @@ describe('edge answers: refusals (4xx, the provider stops)', () => {
 describe('edge answers: failures that are ours (5xx)', () => {
   it('an unexpected error: 500 internal_error, an ERROR line naming it, one TransientFailures', async () => {
     const { edge, counters, lines } = loggedEdge();
-    expect(await edge.receive('fake', request({ crash: true }))).toEqual({ status: 500, body: { error: 'internal_error' } });
+    expect(await edge.receive('fake', request({ crash: true }))).toEqual({
+      status: 500,
+      body: { error: 'internal_error' },
+    });
     expect(lines).toEqual([['error', 'unexpected edge failure', { provider: 'fake', error: 'TypeError: bug' }]]);
     expect(totals(counters)).toEqual({ 'TransientFailures{provider=fake}': 1 });
   });
@@ -106,8 +194,13 @@ describe('edge answers: failures that are ours (5xx)', () => {
   it('a WebhookError with status exactly 500 is logged as an ERROR and counted as transient, not as a refusal', async () => {
     const inbox = new PrepareFailingInbox(new StoreBugError('row encoder broke'));
     const { edge, counters, lines } = loggedEdge({ inbox });
-    expect(await edge.receive('fake', request({ events: [event({ eventId: 'bad' })] }))).toEqual({ status: 500, body: { error: 'store_bug' } });
-    expect(lines).toEqual([['error', 'webhook rejected', { provider: 'fake', status: 500, code: 'store_bug', reason: 'row encoder broke' }]]);
+    expect(await edge.receive('fake', request({ events: [event({ eventId: 'bad' })] }))).toEqual({
+      status: 500,
+      body: { error: 'store_bug' },
+    });
+    expect(lines).toEqual([
+      ['error', 'webhook rejected', { provider: 'fake', status: 500, code: 'store_bug', reason: 'row encoder broke' }],
+    ]);
     expect(totals(counters)).toEqual({ 'TransientFailures{provider=fake}': 1 });
   });
 });
@@ -116,7 +209,10 @@ describe('edge answers: SNS control messages', () => {
   it('an UnsubscribeConfirmation: 200 with the control named, a WARN line with the topic, one counter', async () => {
     const { edge, counters, lines, confirmer } = loggedEdge();
     const control = { type: 'UnsubscribeConfirmation', topicArn, messageId: 'm2' };
-    expect(await edge.receive('fake', request({ control }))).toEqual({ status: 200, body: { ok: true, control: 'UnsubscribeConfirmation' } });
+    expect(await edge.receive('fake', request({ control }))).toEqual({
+      status: 200,
+      body: { ok: true, control: 'UnsubscribeConfirmation' },
+    });
     expect(lines).toEqual([['warn', 'SNS UnsubscribeConfirmation received; no action taken', { topicArn }]]);
     expect(totals(counters)).toEqual({ 'UnsubscribeConfirmations{provider=fake}': 1 });
     expect(confirmer.calls).toEqual([]);
@@ -125,7 +221,10 @@ describe('edge answers: SNS control messages', () => {
   it('a SubscriptionConfirmation is confirmed once per SNS message id, logged and counted once', async () => {
     const { edge, counters, lines, confirmer, ledger } = loggedEdge();
     const control = { type: 'SubscriptionConfirmation', topicArn, token: 'tok', messageId: 'm1' };
-    expect(await edge.receive('fake', request({ control }))).toEqual({ status: 200, body: { ok: true, control: 'SubscriptionConfirmation' } });
+    expect(await edge.receive('fake', request({ control }))).toEqual({
+      status: 200,
+      body: { ok: true, control: 'SubscriptionConfirmation' },
+    });
     expect(lines).toEqual([['info', 'SNS subscription confirmed', { topicArn }]]);
     expect(totals(counters)).toEqual({ 'SubscriptionsConfirmed{provider=fake}': 1 });
     expect([...ledger.done]).toEqual(['sns-subscription#m1']);
@@ -138,7 +237,9 @@ describe('edge answers: SNS control messages', () => {
     expect(totals(counters)).toEqual({ 'SubscriptionsConfirmed{provider=fake}': 1 });
 
     // Another message (SNS resends a confirmation with a new id and token) is a new action.
-    expect((await edge.receive('fake', request({ control: { ...control, token: 'tok2', messageId: 'm3' } }))).body).toEqual({
+    expect(
+      (await edge.receive('fake', request({ control: { ...control, token: 'tok2', messageId: 'm3' } }))).body,
+    ).toEqual({
       ok: true,
       control: 'SubscriptionConfirmation',
     });
@@ -153,9 +254,16 @@ describe('edge answers: SNS control messages', () => {
     const { edge, counters, lines, confirmer, ledger } = loggedEdge();
     confirmer.fail = true;
     const control = { type: 'SubscriptionConfirmation', topicArn, token: 'tok', messageId: 'm1' };
-    expect(await edge.receive('fake', request({ control }))).toEqual({ status: 503, body: { error: 'transient_failure' } });
+    expect(await edge.receive('fake', request({ control }))).toEqual({
+      status: 503,
+      body: { error: 'transient_failure' },
+    });
     expect(lines).toEqual([
-      ['error', 'webhook rejected', { provider: 'fake', status: 503, code: 'transient_failure', reason: 'subscription confirmation failed' }],
+      [
+        'error',
+        'webhook rejected',
+        { provider: 'fake', status: 503, code: 'transient_failure', reason: 'subscription confirmation failed' },
+      ],
     ]);
     expect(totals(counters)).toEqual({ 'TransientFailures{provider=fake}': 1 });
     expect(ledger.done.size).toBe(0);

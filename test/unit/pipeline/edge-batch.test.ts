@@ -19,7 +19,10 @@ describe('WebhookEdge.receiveBatch', () => {
     expect(answers).toEqual([
       { status: 200, body: { ok: true, received: 1, admitted: 1, duplicates: 0, ignored: 0 } },
       { status: 401, body: { error: 'authentication_failed' } },
-      { status: 200, body: { ok: true, received: 1, admitted: 0, duplicates: 0, ignored: 1, ignoredReasons: { open: 1 } } },
+      {
+        status: 200,
+        body: { ok: true, received: 1, admitted: 0, duplicates: 0, ignored: 1, ignoredReasons: { open: 1 } },
+      },
       { status: 200, body: { ok: true, received: 1, admitted: 1, duplicates: 0, ignored: 0 } },
     ]);
     expect(sends).toBe(1);
@@ -61,7 +64,9 @@ describe('WebhookEdge.receiveBatch', () => {
 
   it('the same confirmation twice in one batch confirms once (controls run one at a time, through the ledger)', async () => {
     const { edge, confirmer } = edgeWith();
-    const control = request({ control: { type: 'SubscriptionConfirmation', topicArn: 'arn:t', token: 'tok', messageId: 'm1' } });
+    const control = request({
+      control: { type: 'SubscriptionConfirmation', topicArn: 'arn:t', token: 'tok', messageId: 'm1' },
+    });
     const answers = await edge.receiveBatch('fake', [control, control, one('a')]);
     expect(answers.map((a) => a.body)).toEqual([
       { ok: true, control: 'SubscriptionConfirmation' },
@@ -74,7 +79,9 @@ describe('WebhookEdge.receiveBatch', () => {
   it('a failed confirmation is a 503 for that request only', async () => {
     const { edge, confirmer } = edgeWith();
     confirmer.fail = true;
-    const control = request({ control: { type: 'SubscriptionConfirmation', topicArn: 'arn:t', token: 'tok', messageId: 'm2' } });
+    const control = request({
+      control: { type: 'SubscriptionConfirmation', topicArn: 'arn:t', token: 'tok', messageId: 'm2' },
+    });
     expect((await edge.receiveBatch('fake', [control, one('a')])).map((a) => a.status)).toEqual([503, 200]);
   });
 
@@ -86,7 +93,14 @@ describe('WebhookEdge.receiveBatch', () => {
       ['warn', 'webhook rejected'],
       ['debug', 'webhook accepted'],
     ]);
-    expect(lines[1]![2]).toEqual({ provider: 'fake', received: 1, admitted: 1, duplicates: 0, ignored: 0, ignoredReasons: {} });
+    expect(lines[1]![2]).toEqual({
+      provider: 'fake',
+      received: 1,
+      admitted: 1,
+      duplicates: 0,
+      ignored: 0,
+      ignoredReasons: {},
+    });
     lines.length = 0;
     await edge.receive('fake', one('b'));
     expect(lines.map(([level, message]) => [level, message])).toEqual([['info', 'webhook accepted']]);

@@ -96,7 +96,10 @@ describe('edge: nothing to send', () => {
 
   it('a request whose only event is refused is answered with its 4xx, not with the queue outage', async () => {
     const { calls, queue } = countingQueue();
-    const { edge } = edgeWith({ queue, inbox: new PrepareFailingInbox(new PayloadTooLargeError('too large to store')) });
+    const { edge } = edgeWith({
+      queue,
+      inbox: new PrepareFailingInbox(new PayloadTooLargeError('too large to store')),
+    });
     expect(await edge.receive('fake', request({ events: [event({ eventId: 'bad' })] }))).toEqual({
       status: 413,
       body: { error: 'payload_too_large' },

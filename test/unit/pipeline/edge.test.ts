@@ -4,9 +4,16 @@ import { edgeWith, event, request } from './fakes.js';
 describe('WebhookEdge', () => {
   it('enqueues every actionable event, then stores it, and acknowledges ignored ones', async () => {
     const { edge, inbox, queue } = edgeWith();
-    const events = [event({ eventId: 'a' }), event({ eventId: 'b', kind: 'ignored', ignoredReason: 'open' }), event({ eventId: 'c' })];
+    const events = [
+      event({ eventId: 'a' }),
+      event({ eventId: 'b', kind: 'ignored', ignoredReason: 'open' }),
+      event({ eventId: 'c' }),
+    ];
     const response = await edge.receive('fake', request({ events }));
-    expect(response).toEqual({ status: 200, body: { ok: true, received: 3, admitted: 2, duplicates: 0, ignored: 1, ignoredReasons: { open: 1 } } });
+    expect(response).toEqual({
+      status: 200,
+      body: { ok: true, received: 3, admitted: 2, duplicates: 0, ignored: 1, ignoredReasons: { open: 1 } },
+    });
     expect(queue.sent.map((m) => m.pk)).toEqual(['fake#a', 'fake#c']);
     expect(queue.sent[0]!.event).not.toHaveProperty('raw');
     // Both puts came after both messages were on the queue: every stored row was already sent.
@@ -29,7 +36,10 @@ describe('WebhookEdge', () => {
   it('the send fails: 503 and nothing is stored, so the retry sends and stores it', async () => {
     const { edge, inbox, queue } = edgeWith();
     queue.failNext = 1;
-    expect(await edge.receive('fake', request({ events: [event()] }))).toEqual({ status: 503, body: { error: 'transient_failure' } });
+    expect(await edge.receive('fake', request({ events: [event()] }))).toEqual({
+      status: 503,
+      body: { error: 'transient_failure' },
+    });
     expect(inbox.rows.size).toBe(0);
     expect(inbox.storeCalls).toEqual([]);
     const retry = await edge.receive('fake', request({ events: [event()] }));
@@ -41,7 +51,10 @@ describe('WebhookEdge', () => {
   it('the send succeeds and a put fails: 503, so the provider retries; the message already on the queue carries the event', async () => {
     const { edge, inbox, queue } = edgeWith();
     inbox.failStoreFor.add('b');
-    const response = await edge.receive('fake', request({ events: [event({ eventId: 'a' }), event({ eventId: 'b' })] }));
+    const response = await edge.receive(
+      'fake',
+      request({ events: [event({ eventId: 'a' }), event({ eventId: 'b' })] }),
+    );
     expect(response.status).toBe(503);
     expect(queue.sent.map((m) => m.pk)).toEqual(['fake#a', 'fake#b']);
     expect(queue.sent[1]!.event).toMatchObject({ eventId: 'b', recipient: 'a@example.com', kind: 'hard_bounce' });
@@ -55,7 +68,10 @@ describe('WebhookEdge', () => {
   it('events sharing one raw payload (a multi-recipient notification) are stored once, under the first event', async () => {
     const { edge, inbox, queue } = edgeWith();
     const raw = '{"one":"notification"}';
-    const events = [event({ eventId: 'm:x', recipient: 'x@example.com', raw }), event({ eventId: 'm:y', recipient: 'y@example.com', raw })];
+    const events = [
+      event({ eventId: 'm:x', recipient: 'x@example.com', raw }),
+      event({ eventId: 'm:y', recipient: 'y@example.com', raw }),
+    ];
     const response = await edge.receive('fake', request({ events }));
     expect(response).toMatchObject({ status: 200, body: { admitted: 2, duplicates: 0 } });
     expect([...inbox.rows.keys()]).toEqual(['fake#m:x']);
@@ -64,13 +80,19 @@ describe('WebhookEdge', () => {
       { pk: 'fake#m:x', event: expect.objectContaining({ eventId: 'm:x', recipient: 'x@example.com' }) },
       { pk: 'fake#m:x', event: expect.objectContaining({ eventId: 'm:y', recipient: 'y@example.com' }) },
     ]);
-    expect(await edge.receive('fake', request({ events }))).toMatchObject({ status: 200, body: { admitted: 0, duplicates: 2 } });
+    expect(await edge.receive('fake', request({ events }))).toMatchObject({
+      status: 200,
+      body: { admitted: 0, duplicates: 2 },
+    });
   });
 
   it('an event too large to store is answered with 413 and neither sent nor stored; its siblings are', async () => {
     const { edge, inbox, queue } = edgeWith();
     inbox.refuseFor.add('huge');
-    const response = await edge.receive('fake', request({ events: [event({ eventId: 'a' }), event({ eventId: 'huge' })] }));
+    const response = await edge.receive(
+      'fake',
+      request({ events: [event({ eventId: 'a' }), event({ eventId: 'huge' })] }),
+    );
     expect(response).toEqual({ status: 413, body: { error: 'payload_too_large' } });
     expect(queue.sent.map((m) => m.pk)).toEqual(['fake#a']);
     expect([...inbox.rows.keys()]).toEqual(['fake#a']);
@@ -113,7 +135,13 @@ describe('WebhookEdge', () => {
   });
 
   it('a credentials lookup failure is a 503, not a 404', async () => {
-    const { edge } = edgeWith({ secrets: { credentials: async () => { throw new Error('secrets manager down'); } } });
+    const { edge } = edgeWith({
+      secrets: {
+        credentials: async () => {
+          throw new Error('secrets manager down');
+        },
+      },
+    });
     expect((await edge.receive('fake', request({ events: [event()] }))).status).toBe(503);
   });
 
@@ -130,7 +158,12 @@ describe('WebhookEdge', () => {
 
   it('confirms an SNS subscription once, through the confirmer, and retries after a failure', async () => {
     const { edge, confirmer } = edgeWith();
-    const control = { type: 'SubscriptionConfirmation', topicArn: 'arn:aws:sns:us-east-1:123456789012:t', token: 'tok', messageId: 'm1' };
+    const control = {
+      type: 'SubscriptionConfirmation',
+      topicArn: 'arn:aws:sns:us-east-1:123456789012:t',
+      token: 'tok',
+      messageId: 'm1',
+    };
     confirmer.fail = true;
     expect((await edge.receive('fake', request({ control }))).status).toBe(503);
     confirmer.fail = false;
@@ -141,7 +174,11 @@ describe('WebhookEdge', () => {
 
   it('takes no action on an UnsubscribeConfirmation but counts it', async () => {
     const { edge, confirmer, counters } = edgeWith();
-    const control = { type: 'UnsubscribeConfirmation', topicArn: 'arn:aws:sns:us-east-1:123456789012:t', messageId: 'm2' };
+    const control = {
+      type: 'UnsubscribeConfirmation',
+      topicArn: 'arn:aws:sns:us-east-1:123456789012:t',
+      messageId: 'm2',
+    };
     expect((await edge.receive('fake', request({ control }))).status).toBe(200);
     expect(confirmer.calls).toHaveLength(0);
     expect(counters.totals.get('UnsubscribeConfirmations{provider=fake}')).toBe(1);

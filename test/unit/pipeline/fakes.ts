@@ -4,9 +4,16 @@
  * test/integration/stores.test.ts), so what the unit tests learn from them holds for the real tables.
  */
 import { deflateRawSync } from 'node:zlib';
+import { MAX_ITEM_BYTES } from '../../../lambdas/adapters/dynamodb-inbox.js';
+import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
+import {
+  AuthenticationError,
+  PayloadTooLargeError,
+  TransientError,
+  WebhookError,
+} from '../../../lambdas/core/errors.js';
 import type { NormalizedEvent } from '../../../lambdas/core/event.js';
-import { AuthenticationError, PayloadTooLargeError, TransientError, WebhookError } from '../../../lambdas/core/errors.js';
-import type { ProviderDefinition, WebhookProvider } from '../../../lambdas/core/provider.js';
+import { type EdgeDeps, WebhookEdge } from '../../../lambdas/core/pipeline/edge.js';
 import type {
   ControlLedger,
   EventQueue,
@@ -17,10 +24,14 @@ import type {
   SuppressionStore,
   WriteSkip,
 } from '../../../lambdas/core/pipeline/ports.js';
-import { WebhookEdge, type EdgeDeps } from '../../../lambdas/core/pipeline/edge.js';
-import { applyEvent, DEFAULT_RATCHET_POLICY, type ApplyResult, type RatchetPolicy, type SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
-import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
-import { MAX_ITEM_BYTES } from '../../../lambdas/adapters/dynamodb-inbox.js';
+import type { ProviderDefinition, WebhookProvider } from '../../../lambdas/core/provider.js';
+import {
+  type ApplyResult,
+  applyEvent,
+  DEFAULT_RATCHET_POLICY,
+  type RatchetPolicy,
+  type SuppressionRecord,
+} from '../../../lambdas/core/suppression/index.js';
 
 const THIRTY_DAYS_SECONDS = 30 * 86_400;
 
@@ -58,7 +69,12 @@ export class MemoryInbox implements InboxStore {
     const receivedAt = row.receivedAt ?? 0;
     const nowSeconds = Math.floor(receivedAt / 1000);
     if ((this.rows.get(row.pk)?.expiresAt ?? -Infinity) >= nowSeconds) return false;
-    this.rows.set(row.pk, { events: row.events, raw: row.events[0]!.raw, receivedAt, expiresAt: nowSeconds + this.ttlSeconds });
+    this.rows.set(row.pk, {
+      events: row.events,
+      raw: row.events[0]!.raw,
+      receivedAt,
+      expiresAt: nowSeconds + this.ttlSeconds,
+    });
     return true;
   }
 }
@@ -184,7 +200,11 @@ export function edgeWith(overrides: Partial<EdgeDeps> = {}) {
     inbox,
     queue,
     nonces: { claim: async () => true },
-    certificates: { get: async () => { throw new Error('unused'); } },
+    certificates: {
+      get: async () => {
+        throw new Error('unused');
+      },
+    },
     confirmer,
     ledger,
     now: () => 1_700_000_100_000,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
 import type { EdgeResponse } from '../../../lambdas/core/pipeline/edge.js';
-import { feedOutcome, SesFeed, type FeedDeadLetter, type FeedRecord } from '../../../lambdas/core/pipeline/ses-feed.js';
+import { type FeedDeadLetter, type FeedRecord, feedOutcome, SesFeed } from '../../../lambdas/core/pipeline/ses-feed.js';
 import type { WebhookRequest } from '../../../lambdas/core/request.js';
 import { createSesFeedHandler } from '../../../lambdas/handlers/ses-feed-handler.js';
 import { recordingLog } from '../support/log.js';
@@ -40,11 +40,18 @@ describe('feedOutcome', () => {
 
   it('names a status without a code', () => {
     expect(feedOutcome({ status: 403, body: {} })).toEqual({ action: 'dead-letter', status: 403, code: 'status_403' });
-    expect(feedOutcome({ status: 503, body: { error: 42 } })).toEqual({ action: 'retry', status: 503, code: 'status_503' });
+    expect(feedOutcome({ status: 503, body: { error: 42 } })).toEqual({
+      action: 'retry',
+      status: 503,
+      code: 'status_503',
+    });
   });
 });
 
-function feedWith(answers: EdgeResponse[], deadLetters: (letters: readonly FeedDeadLetter[]) => Promise<ReadonlySet<string>> = async () => new Set()) {
+function feedWith(
+  answers: EdgeResponse[],
+  deadLetters: (letters: readonly FeedDeadLetter[]) => Promise<ReadonlySet<string>> = async () => new Set(),
+) {
   const seen: WebhookRequest[][] = [];
   const sent: FeedDeadLetter[][] = [];
   const counters = new MemoryCounters();
@@ -70,7 +77,10 @@ function feedWith(answers: EdgeResponse[], deadLetters: (letters: readonly FeedD
 }
 
 const records = (n: number): FeedRecord[] =>
-  Array.from({ length: n }, (_, i) => ({ messageId: `sqs-${i}`, body: JSON.stringify({ Type: 'Notification', MessageId: `sns-${i}`, TopicArn: 'arn:t', Signature: 'sig' }) }));
+  Array.from({ length: n }, (_, i) => ({
+    messageId: `sqs-${i}`,
+    body: JSON.stringify({ Type: 'Notification', MessageId: `sns-${i}`, TopicArn: 'arn:t', Signature: 'sig' }),
+  }));
 
 describe('SesFeed', () => {
   it('hands the edge each body as the request SNS would have POSTed, with the headers SNS adds', async () => {
@@ -93,7 +103,13 @@ describe('SesFeed', () => {
   });
 
   it('deletes successes, moves what can never be admitted, and fails only the transient ones', async () => {
-    const { feed, sent, counters, lines } = feedWith([answer(200), answer(401, 'authentication_failed'), answer(503, 'transient_failure'), answer(403, 'forbidden_sender'), answer(429, 'throttled')]);
+    const { feed, sent, counters, lines } = feedWith([
+      answer(200),
+      answer(401, 'authentication_failed'),
+      answer(503, 'transient_failure'),
+      answer(403, 'forbidden_sender'),
+      answer(429, 'throttled'),
+    ]);
     const input = records(5);
     expect(await feed.process(input)).toEqual(['sqs-2', 'sqs-4']);
     expect(sent).toEqual([
@@ -105,17 +121,43 @@ describe('SesFeed', () => {
     expect(counters.totals.get('SesFeedDeadLettered{provider=ses}')).toBe(2);
     expect(counters.flushes).toBe(1);
     expect(lines).toEqual([
-      ['warn', 'SES feed message failed; SQS will deliver it again', { messageId: 'sqs-2', status: 503, code: 'transient_failure' }],
-      ['warn', 'SES feed message failed; SQS will deliver it again', { messageId: 'sqs-4', status: 429, code: 'throttled' }],
-      ['warn', 'SES feed message dead-lettered: it can never be admitted', { messageId: 'sqs-1', code: 'authentication_failed' }],
-      ['warn', 'SES feed message dead-lettered: it can never be admitted', { messageId: 'sqs-3', code: 'forbidden_sender' }],
-      ['info', 'SES feed batch', { messages: 5, events: 0, admitted: 0, duplicates: 0, ignored: 0, deadLettered: 2, failed: 2 }],
+      [
+        'warn',
+        'SES feed message failed; SQS will deliver it again',
+        { messageId: 'sqs-2', status: 503, code: 'transient_failure' },
+      ],
+      [
+        'warn',
+        'SES feed message failed; SQS will deliver it again',
+        { messageId: 'sqs-4', status: 429, code: 'throttled' },
+      ],
+      [
+        'warn',
+        'SES feed message dead-lettered: it can never be admitted',
+        { messageId: 'sqs-1', code: 'authentication_failed' },
+      ],
+      [
+        'warn',
+        'SES feed message dead-lettered: it can never be admitted',
+        { messageId: 'sqs-3', code: 'forbidden_sender' },
+      ],
+      [
+        'info',
+        'SES feed batch',
+        { messages: 5, events: 0, admitted: 0, duplicates: 0, ignored: 0, deadLettered: 2, failed: 2 },
+      ],
     ]);
     expect(JSON.stringify(lines)).not.toContain('sig');
   });
 
   it('a clean batch writes one INFO line with its counts (events summed over messages, ignored reasons merged), and nothing per message', async () => {
-    const accepted = (received: number, admitted: number, duplicates: number, ignored: number, ignoredReasons?: Record<string, number>): EdgeResponse => ({
+    const accepted = (
+      received: number,
+      admitted: number,
+      duplicates: number,
+      ignored: number,
+      ignoredReasons?: Record<string, number>,
+    ): EdgeResponse => ({
       status: 200,
       body: { ok: true, received, admitted, duplicates, ignored, ...(ignoredReasons ? { ignoredReasons } : {}) },
     });
@@ -131,21 +173,40 @@ describe('SesFeed', () => {
       [
         'info',
         'SES feed batch',
-        { messages: 5, events: 7, admitted: 2, duplicates: 2, ignored: 3, ignoredReasons: { 'recipient is not an email address': 2, open: 1 }, deadLettered: 0, failed: 0 },
+        {
+          messages: 5,
+          events: 7,
+          admitted: 2,
+          duplicates: 2,
+          ignored: 3,
+          ignoredReasons: { 'recipient is not an email address': 2, open: 1 },
+          deadLettered: 0,
+          failed: 0,
+        },
       ],
     ]);
   });
 
   it('the summary counts a dead letter whose move failed as failed, not dead-lettered', async () => {
-    const { feed, lines } = feedWith([answer(401, 'authentication_failed'), answer(401, 'authentication_failed')], async () => new Set(['sqs-1']));
+    const { feed, lines } = feedWith(
+      [answer(401, 'authentication_failed'), answer(401, 'authentication_failed')],
+      async () => new Set(['sqs-1']),
+    );
     await feed.process(records(2));
-    expect(lines.at(-1)).toEqual(['info', 'SES feed batch', { messages: 2, events: 0, admitted: 0, duplicates: 0, ignored: 0, deadLettered: 1, failed: 1 }]);
+    expect(lines.at(-1)).toEqual([
+      'info',
+      'SES feed batch',
+      { messages: 2, events: 0, admitted: 0, duplicates: 0, ignored: 0, deadLettered: 1, failed: 1 },
+    ]);
   });
 
   it('a dead-letter send that throws fails every letter (SQS keeps them) and counts none', async () => {
-    const { feed, counters, lines } = feedWith([answer(401, 'authentication_failed'), answer(200), answer(400, 'malformed_request')], async () => {
-      throw new Error('sqs down');
-    });
+    const { feed, counters, lines } = feedWith(
+      [answer(401, 'authentication_failed'), answer(200), answer(400, 'malformed_request')],
+      async () => {
+        throw new Error('sqs down');
+      },
+    );
     expect(await feed.process(records(3))).toEqual(['sqs-0', 'sqs-2']);
     expect(counters.totals.get('SesFeedDeadLettered{provider=ses}')).toBe(0);
     expect(lines.filter(([level]) => level === 'error').map(([, , fields]) => fields)).toEqual([
@@ -155,7 +216,10 @@ describe('SesFeed', () => {
   });
 
   it('a letter the queue did not take is a failure; the others moved and are counted', async () => {
-    const { feed, counters } = feedWith([answer(401, 'authentication_failed'), answer(401, 'authentication_failed')], async () => new Set(['sqs-1']));
+    const { feed, counters } = feedWith(
+      [answer(401, 'authentication_failed'), answer(401, 'authentication_failed')],
+      async () => new Set(['sqs-1']),
+    );
     expect(await feed.process(records(2))).toEqual(['sqs-1']);
     expect(counters.totals.get('SesFeedDeadLettered{provider=ses}')).toBe(1);
   });
@@ -177,8 +241,12 @@ describe('SesFeed', () => {
 
 describe('createSesFeedHandler', () => {
   it('reports the failed SQS message ids as batch item failures', async () => {
-    const handler = createSesFeedHandler({ process: async (input) => input.filter((r) => r.body === 'bad').map((r) => r.messageId) });
+    const handler = createSesFeedHandler({
+      process: async (input) => input.filter((r) => r.body === 'bad').map((r) => r.messageId),
+    });
     const record = (messageId: string, body: string) => ({ messageId, body }) as never;
-    expect(await handler({ Records: [record('1', 'ok'), record('2', 'bad')] })).toEqual({ batchItemFailures: [{ itemIdentifier: '2' }] });
+    expect(await handler({ Records: [record('1', 'ok'), record('2', 'bad')] })).toEqual({
+      batchItemFailures: [{ itemIdentifier: '2' }],
+    });
   });
 });

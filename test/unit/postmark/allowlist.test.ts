@@ -4,8 +4,8 @@ import { ForbiddenSenderError } from '../../../lambdas/core/errors.js';
 import { postmarkProvider } from '../../../lambdas/core/providers/postmark/index.js';
 import { postmarkAuthorization } from '../../../lib/demo/postmark.js';
 import { providerDeps } from '../support/provider.js';
-import { CREDENTIAL, delivery, postmark, request } from './support.js';
 import { carriesEvents } from '../support/receipt.js';
+import { CREDENTIAL, delivery, postmark, request } from './support.js';
 
 const AUTH = { authorization: postmarkAuthorization(CREDENTIAL) };
 // Postmark's published webhook IPs (postmark.md §1), a CIDR range and IPv6 entries.
@@ -24,7 +24,9 @@ describe('Postmark source-IP allowlist', () => {
     ['a listed IPv6 address, written differently', '2001:0db8:0:0::7'],
     ['an IPv4-mapped IPv6 peer of a listed address', '::ffff:3.134.147.250'],
   ])('admits %s', async (_, sourceIp) => {
-    await expect(withAllowlist().receive(request(delivery(), AUTH, sourceIp))).resolves.toSatisfy(carriesEvents('postmark'));
+    await expect(withAllowlist().receive(request(delivery(), AUTH, sourceIp))).resolves.toSatisfy(
+      carriesEvents('postmark'),
+    );
   });
 
   it.each([
@@ -48,23 +50,31 @@ describe('Postmark source-IP allowlist', () => {
 
   it('ignores a spoofed X-Forwarded-For naming a listed address', async () => {
     const spoofed = { ...AUTH, 'x-forwarded-for': '3.134.147.250', 'x-real-ip': '3.134.147.250' };
-    await expect(withAllowlist().receive(request(delivery(), spoofed, '198.51.100.9'))).rejects.toBeInstanceOf(ForbiddenSenderError);
+    await expect(withAllowlist().receive(request(delivery(), spoofed, '198.51.100.9'))).rejects.toBeInstanceOf(
+      ForbiddenSenderError,
+    );
     await expect(withAllowlist().receive(request(delivery(), spoofed))).rejects.toBeInstanceOf(ForbiddenSenderError);
   });
 
   it('is not confused by an X-Forwarded-For naming an unlisted address', async () => {
     const headers = { ...AUTH, 'x-forwarded-for': '198.51.100.9' };
-    await expect(withAllowlist().receive(request(delivery(), headers, '3.134.147.250'))).resolves.toSatisfy(carriesEvents('postmark'));
+    await expect(withAllowlist().receive(request(delivery(), headers, '3.134.147.250'))).resolves.toSatisfy(
+      carriesEvents('postmark'),
+    );
   });
 
   it('checks the source before the credentials: an unlisted sender learns nothing about them', async () => {
     const wrong = { authorization: postmarkAuthorization('x:y') };
-    await expect(withAllowlist().receive(request(delivery(), wrong, '198.51.100.9'))).rejects.toBeInstanceOf(ForbiddenSenderError);
+    await expect(withAllowlist().receive(request(delivery(), wrong, '198.51.100.9'))).rejects.toBeInstanceOf(
+      ForbiddenSenderError,
+    );
   });
 
   it('still requires the credentials from a listed address', async () => {
     const wrong = { authorization: postmarkAuthorization('x:y') };
-    await expect(withAllowlist().receive(request(delivery(), wrong, '3.134.147.250'))).rejects.toMatchObject({ status: 401 });
+    await expect(withAllowlist().receive(request(delivery(), wrong, '3.134.147.250'))).rejects.toMatchObject({
+      status: 401,
+    });
   });
 
   it('is off when the setting is unset or blank: no sourceIp needed', async () => {
@@ -85,8 +95,8 @@ describe('Postmark source-IP allowlist', () => {
     ['a zone id', 'fe80::1%eth0'],
     ['an octal-looking address', '010.0.0.1'],
   ])('throws at create() on %s', (_, setting) => {
-    expect(() => postmarkProvider.create(providerDeps([CREDENTIAL], { settings: { POSTMARK_ALLOWED_IPS: setting } }))).toThrow(
-      /POSTMARK_ALLOWED_IPS entry \d+/,
-    );
+    expect(() =>
+      postmarkProvider.create(providerDeps([CREDENTIAL], { settings: { POSTMARK_ALLOWED_IPS: setting } })),
+    ).toThrow(/POSTMARK_ALLOWED_IPS entry \d+/);
   });
 });

@@ -4,8 +4,8 @@ import { AuthenticationError } from '../../../lambdas/core/errors.js';
 import { postmarkProvider } from '../../../lambdas/core/providers/postmark/index.js';
 import { postmarkAuthorization } from '../../../lib/demo/postmark.js';
 import { providerDeps } from '../support/provider.js';
-import { CREDENTIAL, delivery, postmark, request } from './support.js';
 import { carriesEvents } from '../support/receipt.js';
+import { CREDENTIAL, delivery, postmark, request } from './support.js';
 
 const basic = (userPass: string) => postmarkAuthorization(userPass);
 
@@ -26,7 +26,9 @@ describe('Postmark Basic authentication', () => {
 
   it('accepts a lower-case `basic` scheme (RFC 7617 schemes are case-insensitive)', async () => {
     const token = Buffer.from(CREDENTIAL).toString('base64');
-    await expect(postmark().receive(request(delivery(), { authorization: `basic ${token}` }))).resolves.toSatisfy(carriesEvents('postmark'));
+    await expect(postmark().receive(request(delivery(), { authorization: `basic ${token}` }))).resolves.toSatisfy(
+      carriesEvents('postmark'),
+    );
   });
 
   it.each([
@@ -43,14 +45,20 @@ describe('Postmark Basic authentication', () => {
   });
 
   it('says the same thing for a wrong user and a wrong password', async () => {
-    const wrongUser = await rejection(postmark().receive(request(delivery(), { authorization: basic('x:s3cret-Pa55word') })));
-    const wrongPassword = await rejection(postmark().receive(request(delivery(), { authorization: basic('ratchet-hook:x') })));
+    const wrongUser = await rejection(
+      postmark().receive(request(delivery(), { authorization: basic('x:s3cret-Pa55word') })),
+    );
+    const wrongPassword = await rejection(
+      postmark().receive(request(delivery(), { authorization: basic('ratchet-hook:x') })),
+    );
     expect(wrongUser.message).toBe(wrongPassword.message);
   });
 
   it('rejects a missing authorization header', async () => {
     await expect(postmark().receive(request(delivery(), {}))).rejects.toBeInstanceOf(AuthenticationError);
-    await expect(postmark().receive(request(delivery(), { authorization: '  ' }))).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(postmark().receive(request(delivery(), { authorization: '  ' }))).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
   });
 
   it.each([
@@ -59,7 +67,9 @@ describe('Postmark Basic authentication', () => {
     ['no scheme', Buffer.from(CREDENTIAL).toString('base64')],
     ['the plain credential', `Basic ${CREDENTIAL}`],
   ])('rejects a non-Basic scheme: %s', async (_, authorization) => {
-    await expect(postmark().receive(request(delivery(), { authorization }))).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(postmark().receive(request(delivery(), { authorization }))).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
   });
 
   it.each([
@@ -72,22 +82,30 @@ describe('Postmark Basic authentication', () => {
     // A header sent twice arrives comma-joined: it must not parse, even when one copy is right.
     ['a duplicated header', `${basic(CREDENTIAL)},${basic('x:y')}`],
   ])('rejects garbled credentials: %s', async (_, authorization) => {
-    await expect(postmark().receive(request(delivery(), { authorization }))).rejects.toBeInstanceOf(AuthenticationError);
-  });
-
-  it('accepts every configured pair (rotation overlap) and nothing else', async () => {
-    const provider = postmark(['old-user:old-password', CREDENTIAL]);
-    await expect(provider.receive(request(delivery(), { authorization: basic('old-user:old-password') }))).resolves.toSatisfy(carriesEvents('postmark'));
-    await expect(provider.receive(request(delivery(), { authorization: basic(CREDENTIAL) }))).resolves.toSatisfy(carriesEvents('postmark'));
-    // Mixing the user of one pair with the password of the other is not a pair.
-    await expect(provider.receive(request(delivery(), { authorization: basic('old-user:s3cret-Pa55word') }))).rejects.toBeInstanceOf(
+    await expect(postmark().receive(request(delivery(), { authorization }))).rejects.toBeInstanceOf(
       AuthenticationError,
     );
   });
 
+  it('accepts every configured pair (rotation overlap) and nothing else', async () => {
+    const provider = postmark(['old-user:old-password', CREDENTIAL]);
+    await expect(
+      provider.receive(request(delivery(), { authorization: basic('old-user:old-password') })),
+    ).resolves.toSatisfy(carriesEvents('postmark'));
+    await expect(provider.receive(request(delivery(), { authorization: basic(CREDENTIAL) }))).resolves.toSatisfy(
+      carriesEvents('postmark'),
+    );
+    // Mixing the user of one pair with the password of the other is not a pair.
+    await expect(
+      provider.receive(request(delivery(), { authorization: basic('old-user:s3cret-Pa55word') })),
+    ).rejects.toBeInstanceOf(AuthenticationError);
+  });
+
   it('accepts a password containing a colon (only the user-id may not)', async () => {
     const provider = postmark(['user:pa:ss']);
-    await expect(provider.receive(request(delivery(), { authorization: basic('user:pa:ss') }))).resolves.toSatisfy(carriesEvents('postmark'));
+    await expect(provider.receive(request(delivery(), { authorization: basic('user:pa:ss') }))).resolves.toSatisfy(
+      carriesEvents('postmark'),
+    );
   });
 
   it('never puts credentials in the error message', async () => {
@@ -100,12 +118,17 @@ describe('Postmark Basic authentication', () => {
   });
 
   it('authenticates before parsing: an unauthenticated garbage body is 401, not 400', async () => {
-    await expect(postmark().receive(request('{not json', { authorization: basic('x:y') }))).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(postmark().receive(request('{not json', { authorization: basic('x:y') }))).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
   });
 
-  it.each([['no-colon'], [':password-only'], ['user-only:'], ['']])('refuses a configured entry %j at create()', (entry) => {
-    expect(() => postmarkProvider.create(providerDeps([CREDENTIAL, entry]))).toThrow(/POSTMARK_BASIC_AUTH entry 2/);
-  });
+  it.each([['no-colon'], [':password-only'], ['user-only:'], ['']])(
+    'refuses a configured entry %j at create()',
+    (entry) => {
+      expect(() => postmarkProvider.create(providerDeps([CREDENTIAL, entry]))).toThrow(/POSTMARK_BASIC_AUTH entry 2/);
+    },
+  );
 
   it('does not echo a bad configured entry in the create() error', () => {
     expect(() => postmarkProvider.create(providerDeps(['hunter2-secret']))).toThrow(

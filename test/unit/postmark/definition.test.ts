@@ -5,7 +5,11 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, ForbiddenSenderError } from '../../../lambdas/core/errors.js';
-import { POSTMARK_CREDENTIALS_VARIABLE, postmarkCredentialDigests, postmarkProvider } from '../../../lambdas/core/providers/postmark/index.js';
+import {
+  POSTMARK_CREDENTIALS_VARIABLE,
+  postmarkCredentialDigests,
+  postmarkProvider,
+} from '../../../lambdas/core/providers/postmark/index.js';
 import { POSTMARK_ALLOWED_IPS_VARIABLE } from '../../../lambdas/core/providers/postmark/verify.js';
 import { CREDENTIAL, delivery, postmark, request } from './support.js';
 
@@ -42,15 +46,23 @@ describe('Postmark provider definition', () => {
   });
 
   it('keeps each credential as the SHA-256 of its UTF-8 bytes', () => {
-    expect(postmarkCredentialDigests(['üser:pässword'])).toEqual([createHash('sha256').update(Buffer.from('üser:pässword', 'utf8')).digest()]);
+    expect(postmarkCredentialDigests(['üser:pässword'])).toEqual([
+      createHash('sha256').update(Buffer.from('üser:pässword', 'utf8')).digest(),
+    ]);
   });
 });
 
 describe('Postmark gates: exact refusals', () => {
   it('an address off the allowlist is 403 naming the setting', async () => {
-    const receipt = postmark([CREDENTIAL], { POSTMARK_ALLOWED_IPS: '203.0.113.0/24' }).receive(request(delivery(), undefined, '198.51.100.7'));
+    const receipt = postmark([CREDENTIAL], { POSTMARK_ALLOWED_IPS: '203.0.113.0/24' }).receive(
+      request(delivery(), undefined, '198.51.100.7'),
+    );
     await expect(receipt).rejects.toThrow(ForbiddenSenderError);
-    await expect(receipt).rejects.toMatchObject({ status: 403, code: 'forbidden_sender', message: 'source IP is not on POSTMARK_ALLOWED_IPS' });
+    await expect(receipt).rejects.toMatchObject({
+      status: 403,
+      code: 'forbidden_sender',
+      message: 'source IP is not on POSTMARK_ALLOWED_IPS',
+    });
   });
 
   it('a well-formed header with the wrong pair does not match; a garbled one is not Basic', async () => {

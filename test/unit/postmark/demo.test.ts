@@ -9,7 +9,9 @@ const KINDS: ActionableKind[] = ['delivered', 'soft_bounce', 'hard_bounce', 'com
 
 describe('postmarkDemo', () => {
   const credentials = postmarkDemo.createCredentials();
-  const provider = postmarkProvider.create(providerDeps([credentials.credential], { settings: { POSTMARK_ALLOWED_IPS: '127.0.0.1' } }));
+  const provider = postmarkProvider.create(
+    providerDeps([credentials.credential], { settings: { POSTMARK_ALLOWED_IPS: '127.0.0.1' } }),
+  );
 
   it('creates a fresh user:password each time, usable as the credential and the signing secret', () => {
     const other = postmarkDemo.createCredentials();
@@ -21,7 +23,11 @@ describe('postmarkDemo', () => {
   it.each(KINDS)('signs a %s request the provider accepts as that kind', async (kind) => {
     const signed = postmarkDemo.sign(kind, 'demo.user@example.com', credentials, NOW_MS);
     expect(Object.keys(signed.headers).every((name) => name === name.toLowerCase())).toBe(true);
-    const { events } = await provider.receive({ body: Buffer.from(signed.body), headers: signed.headers, sourceIp: '127.0.0.1' });
+    const { events } = await provider.receive({
+      body: Buffer.from(signed.body),
+      headers: signed.headers,
+      sourceIp: '127.0.0.1',
+    });
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ kind, recipient: 'demo.user@example.com', raw: signed.body });
     expect(events[0]!.occurredAt).toBeLessThanOrEqual(NOW_MS);
@@ -33,7 +39,11 @@ describe('postmarkDemo', () => {
     for (const kind of KINDS) {
       for (let i = 0; i < 3; i++) {
         const signed = postmarkDemo.sign(kind, 'demo.user@example.com', credentials, NOW_MS);
-        const { events } = await provider.receive({ body: Buffer.from(signed.body), headers: signed.headers, sourceIp: '127.0.0.1' });
+        const { events } = await provider.receive({
+          body: Buffer.from(signed.body),
+          headers: signed.headers,
+          sourceIp: '127.0.0.1',
+        });
         ids.add(events[0]!.eventId);
       }
     }
@@ -42,7 +52,9 @@ describe('postmarkDemo', () => {
 
   it('is refused with another demo credential', async () => {
     const signed = postmarkDemo.sign('hard_bounce', 'demo.user@example.com', postmarkDemo.createCredentials(), NOW_MS);
-    await expect(provider.receive({ body: Buffer.from(signed.body), headers: signed.headers, sourceIp: '127.0.0.1' })).rejects.toMatchObject({
+    await expect(
+      provider.receive({ body: Buffer.from(signed.body), headers: signed.headers, sourceIp: '127.0.0.1' }),
+    ).rejects.toMatchObject({
       status: 401,
     });
   });

@@ -40,7 +40,12 @@ describe('Postmark eventId', () => {
   });
 
   it('tells two clicked links apart', () => {
-    const click = { RecordType: 'Click', MessageID: 'm', Recipient: 'a@example.com', ReceivedAt: '2024-01-01T00:00:00Z' };
+    const click = {
+      RecordType: 'Click',
+      MessageID: 'm',
+      Recipient: 'a@example.com',
+      ReceivedAt: '2024-01-01T00:00:00Z',
+    };
     expect(postmarkEventId({ ...click, OriginalLink: 'https://a.example' })).not.toBe(
       postmarkEventId({ ...click, OriginalLink: 'https://b.example' }),
     );

@@ -12,12 +12,20 @@ import { postmark, request } from './support.js';
 const DIR = new URL('../../fixtures/genuine/postmark/', import.meta.url);
 const text = (file: string) => readFileSync(new URL(file, DIR), 'utf8');
 
-type Expected = Pick<NormalizedEvent, 'kind' | 'occurredAt' | 'detail'> & { ignoredReason?: string; messageId?: string };
+type Expected = Pick<NormalizedEvent, 'kind' | 'occurredAt' | 'detail'> & {
+  ignoredReason?: string;
+  messageId?: string;
+};
 
 const CASES: Array<[string, Expected]> = [
   [
     'symfony-delivery.json',
-    { kind: 'delivered', messageId: '00000000-0000-0000-0000-000000000000', occurredAt: Date.parse('2022-09-02T11:49:27Z'), detail: { providerEventType: 'Delivery' } },
+    {
+      kind: 'delivered',
+      messageId: '00000000-0000-0000-0000-000000000000',
+      occurredAt: Date.parse('2022-09-02T11:49:27Z'),
+      detail: { providerEventType: 'Delivery' },
+    },
   ],
   [
     'symfony-bounce.json',
@@ -35,7 +43,11 @@ const CASES: Array<[string, Expected]> = [
       kind: 'complaint',
       messageId: '00000000-0000-0000-0000-000000000000',
       occurredAt: Date.parse('2022-09-02T14:29:57.123Z'),
-      detail: { providerEventType: 'SpamComplaint', bounceType: 'SpamComplaint', diagnosticCode: 'Test spam complaint details' },
+      detail: {
+        providerEventType: 'SpamComplaint',
+        bounceType: 'SpamComplaint',
+        diagnosticCode: 'Test spam complaint details',
+      },
     },
   ],
   // Used by the topics work: only what holds today (SuppressSending + HardBounce → hard bounce).
@@ -50,11 +62,21 @@ const CASES: Array<[string, Expected]> = [
   ],
   [
     'symfony-open.json',
-    { kind: 'ignored', ignoredReason: 'engagement event', occurredAt: Date.parse('2022-09-02T14:30:47Z'), detail: { providerEventType: 'Open' } },
+    {
+      kind: 'ignored',
+      ignoredReason: 'engagement event',
+      occurredAt: Date.parse('2022-09-02T14:30:47Z'),
+      detail: { providerEventType: 'Open' },
+    },
   ],
   [
     'symfony-link-click.json',
-    { kind: 'ignored', ignoredReason: 'engagement event', occurredAt: Date.parse('2022-09-02T14:31:09Z'), detail: { providerEventType: 'Click' } },
+    {
+      kind: 'ignored',
+      ignoredReason: 'engagement event',
+      occurredAt: Date.parse('2022-09-02T14:31:09Z'),
+      detail: { providerEventType: 'Click' },
+    },
   ],
 ];
 
@@ -131,6 +153,8 @@ describe('Bounce records of each documented Type', () => {
   it('a RecordType Postmark adds later is acknowledged as ignored, never 4xx', async () => {
     const record = JSON.parse(text('symfony-delivery.json')) as Record<string, unknown>;
     const { events } = await postmark().receive(request(JSON.stringify({ ...record, RecordType: 'SomethingNew' })));
-    expect(events.map((e) => [e.kind, e.ignoredReason, e.recipient])).toEqual([['ignored', 'unsupported RecordType', 'john@example.com']]);
+    expect(events.map((e) => [e.kind, e.ignoredReason, e.recipient])).toEqual([
+      ['ignored', 'unsupported RecordType', 'john@example.com'],
+    ]);
   });
 });

@@ -57,12 +57,18 @@ describe('Postmark Bounce', () => {
     });
   });
 
-  it.each(['Transient', 'SoftBounce', 'DnsError', 'SpamNotification', 'Unknown', 'VirusNotification', 'Blocked', 'DMARCPolicy'])(
-    '%s (Inactive false) → soft_bounce',
-    async (type) => {
-      expect((await receiveOne(bounce(type, false))).kind).toBe('soft_bounce');
-    },
-  );
+  it.each([
+    'Transient',
+    'SoftBounce',
+    'DnsError',
+    'SpamNotification',
+    'Unknown',
+    'VirusNotification',
+    'Blocked',
+    'DMARCPolicy',
+  ])('%s (Inactive false) → soft_bounce', async (type) => {
+    expect((await receiveOne(bounce(type, false))).kind).toBe('soft_bounce');
+  });
 
   it('a soft type with Inactive true → hard_bounce: Postmark deactivated the address, Inactive is authoritative', async () => {
     expect((await receiveOne(bounce('SoftBounce', true))).kind).toBe('hard_bounce');
@@ -114,7 +120,11 @@ describe('Postmark Bounce', () => {
 
 describe('Postmark SpamComplaint', () => {
   it('→ complaint, keyed on Email and BouncedAt', async () => {
-    const record = bounce('SpamComplaint', true, { RecordType: 'SpamComplaint', TypeCode: 512, Email: 'Spam@Example.com' });
+    const record = bounce('SpamComplaint', true, {
+      RecordType: 'SpamComplaint',
+      TypeCode: 512,
+      Email: 'Spam@Example.com',
+    });
     expect(await receiveOne(record)).toMatchObject({
       kind: 'complaint',
       recipient: 'spam@example.com',
@@ -167,13 +177,24 @@ describe('Postmark engagement and unknown records', () => {
       ReceivedAt: '2019-11-05T16:33:54.9070259Z',
       MessageStream: 'outbound',
     };
-    expect(await receiveOne(record)).toMatchObject({ kind: 'ignored', ignoredReason: 'engagement event', occurredAt: BOUNCED_AT_MS });
+    expect(await receiveOne(record)).toMatchObject({
+      kind: 'ignored',
+      ignoredReason: 'engagement event',
+      occurredAt: BOUNCED_AT_MS,
+    });
   });
 
-  it.each(['Inbound', 'constructor', '__proto__', 'toString'])('an unknown RecordType %j → ignored', async (recordType) => {
-    const event = await receiveOne({ RecordType: recordType, Recipient: 'john@example.com' });
-    expect(event).toMatchObject({ kind: 'ignored', ignoredReason: 'unsupported RecordType', recipient: 'john@example.com' });
-  });
+  it.each(['Inbound', 'constructor', '__proto__', 'toString'])(
+    'an unknown RecordType %j → ignored',
+    async (recordType) => {
+      const event = await receiveOne({ RecordType: recordType, Recipient: 'john@example.com' });
+      expect(event).toMatchObject({
+        kind: 'ignored',
+        ignoredReason: 'unsupported RecordType',
+        recipient: 'john@example.com',
+      });
+    },
+  );
 
   it('rejects a record without a RecordType (400)', async () => {
     const { RecordType: _, ...record } = delivery();
@@ -195,8 +216,14 @@ describe('Postmark recipients', () => {
 
 describe('Postmark body parsing', () => {
   it.each([
-    ['a duplicate JSON key', '{"RecordType":"Bounce","Type":"HardBounce","Email":"victim@example.com","Email":"x@example.com","BouncedAt":"2024-01-01T00:00:00Z"}'],
-    ['a nested duplicate key', '{"RecordType":"Delivery","Recipient":"a@example.com","DeliveredAt":"2024-01-01T00:00:00Z","Metadata":{"a":1,"a":2}}'],
+    [
+      'a duplicate JSON key',
+      '{"RecordType":"Bounce","Type":"HardBounce","Email":"victim@example.com","Email":"x@example.com","BouncedAt":"2024-01-01T00:00:00Z"}',
+    ],
+    [
+      'a nested duplicate key',
+      '{"RecordType":"Delivery","Recipient":"a@example.com","DeliveredAt":"2024-01-01T00:00:00Z","Metadata":{"a":1,"a":2}}',
+    ],
     ['invalid JSON', '{"RecordType":"Delivery",'],
     ['an array (Postmark sends one record per request)', JSON.stringify([delivery()])],
     ['a JSON string', '"Delivery"'],
@@ -205,7 +232,11 @@ describe('Postmark body parsing', () => {
   });
 
   it('rejects a body that is not UTF-8 (400)', async () => {
-    const body = Buffer.concat([Buffer.from('{"RecordType":"Delivery","Recipient":"a@example.com","x":"'), Buffer.from([0xff]), Buffer.from('"}')]);
+    const body = Buffer.concat([
+      Buffer.from('{"RecordType":"Delivery","Recipient":"a@example.com","x":"'),
+      Buffer.from([0xff]),
+      Buffer.from('"}'),
+    ]);
     await expect(postmark().receive(request(body))).rejects.toBeInstanceOf(MalformedRequestError);
   });
 });

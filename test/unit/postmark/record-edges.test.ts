@@ -27,12 +27,21 @@ describe('Postmark SubscriptionChange without a usable stream or reason', () => 
   });
 
   it('an unknown SuppressionReason is ignored, with its reason', () => {
-    expect(map(subscriptionChange(true, 'SomethingNew'))).toMatchObject({ kind: 'ignored', ignoredReason: 'unrecognised SuppressionReason' });
+    expect(map(subscriptionChange(true, 'SomethingNew'))).toMatchObject({
+      kind: 'ignored',
+      ignoredReason: 'unrecognised SuppressionReason',
+    });
   });
 });
 
 describe('Postmark record types this code does not know', () => {
-  const future = { RecordType: 'Future', MessageID: 'm-1', MessageStream: 'outbound', Recipient: 'Future@Example.com', Whenever: '2024-01-01T00:00:00Z' };
+  const future = {
+    RecordType: 'Future',
+    MessageID: 'm-1',
+    MessageStream: 'outbound',
+    Recipient: 'Future@Example.com',
+    Whenever: '2024-01-01T00:00:00Z',
+  };
 
   it('are ignored with time 0, keyed on type, message id, Recipient and stream', () => {
     const e = map(future);
@@ -49,7 +58,10 @@ describe('Postmark record types this code does not know', () => {
 
   it('fall back to Email for the recipient', () => {
     const { Recipient: _ignored, ...rest } = future;
-    expect(map({ ...rest, Email: 'other@example.com' })).toMatchObject({ recipient: 'other@example.com', kind: 'ignored' });
+    expect(map({ ...rest, Email: 'other@example.com' })).toMatchObject({
+      recipient: 'other@example.com',
+      kind: 'ignored',
+    });
   });
 });
 

@@ -4,16 +4,23 @@ import type { WebhookProvider } from '../../../lambdas/core/provider.js';
 import { postmarkProvider } from '../../../lambdas/core/providers/postmark/index.js';
 import type { WebhookRequest } from '../../../lambdas/core/request.js';
 import { postmarkAuthorization } from '../../../lib/demo/postmark.js';
-import { createProvider, request as rawRequest, type Headers } from '../support/provider.js';
+import { createProvider, type Headers, request as rawRequest } from '../support/provider.js';
 
 export const CREDENTIAL = 'ratchet-hook:s3cret-Pa55word';
 
-export function postmark(credentials: readonly string[] = [CREDENTIAL], settings: Record<string, string | undefined> = {}): WebhookProvider {
+export function postmark(
+  credentials: readonly string[] = [CREDENTIAL],
+  settings: Record<string, string | undefined> = {},
+): WebhookProvider {
   return createProvider(postmarkProvider, credentials, { settings });
 }
 
 /** Authorized with CREDENTIAL unless other headers are given. */
-export function request(body: string | Buffer | object, headers: Headers = { authorization: postmarkAuthorization(CREDENTIAL) }, sourceIp?: string): WebhookRequest {
+export function request(
+  body: string | Buffer | object,
+  headers: Headers = { authorization: postmarkAuthorization(CREDENTIAL) },
+  sourceIp?: string,
+): WebhookRequest {
   return rawRequest(body, headers, sourceIp);
 }
 
@@ -33,7 +40,11 @@ export function delivery(recipient = 'john@example.com'): Record<string, unknown
 }
 
 /** A Bounce record shaped like Postmark's docs example. */
-export function bounce(type: string, inactive: boolean, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function bounce(
+  type: string,
+  inactive: boolean,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     RecordType: 'Bounce',
     // biome-ignore lint/correctness/noPrecisionLoss: Postmark's documented example ID, an int64 past 2^53; JSON.parse rounds it the same way.
@@ -59,7 +70,11 @@ export function bounce(type: string, inactive: boolean, overrides: Record<string
   };
 }
 
-export function subscriptionChange(suppress: boolean, reason: string | null, origin = 'Recipient'): Record<string, unknown> {
+export function subscriptionChange(
+  suppress: boolean,
+  reason: string | null,
+  origin = 'Recipient',
+): Record<string, unknown> {
   return {
     RecordType: 'SubscriptionChange',
     MessageID: suppress ? '883953f4-6105-42a2-a16a-77a8eac79483' : null,

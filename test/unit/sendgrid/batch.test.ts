@@ -53,7 +53,9 @@ describe('SendGrid body structure (400: not a strict JSON array)', () => {
 
 describe('SendGrid unusable elements (ignored with a reason, the rest admitted, never a 400 for the batch)', () => {
   async function ignoredAmongGood(element: unknown): Promise<string | undefined> {
-    const events = await receiveSigned(`[${JSON.stringify(good('first@example.com'))},${JSON.stringify(element)},${JSON.stringify(good('last@example.com'))}]`);
+    const events = await receiveSigned(
+      `[${JSON.stringify(good('first@example.com'))},${JSON.stringify(element)},${JSON.stringify(good('last@example.com'))}]`,
+    );
     expect(events.map((e) => [e.kind, e.recipient])).toEqual([
       ['hard_bounce', 'first@example.com'],
       ['ignored', ''],
@@ -89,7 +91,12 @@ describe('SendGrid unusable elements (ignored with a reason, the rest admitted, 
 
 describe('SendGrid invalid recipients (ignored, not 400)', () => {
   it('turns an element with an unusable recipient into an ignored event and keeps the rest of the batch', async () => {
-    const events = await receiveSigned([good('ok@example.com'), good('"quoted local"@example.com'), { ...good(), email: 42 }, good('b@example.com')]);
+    const events = await receiveSigned([
+      good('ok@example.com'),
+      good('"quoted local"@example.com'),
+      { ...good(), email: 42 },
+      good('b@example.com'),
+    ]);
     expect(events.map((e) => e.kind)).toEqual(['hard_bounce', 'ignored', 'ignored', 'hard_bounce']);
     expect(events[1]).toMatchObject({ recipient: '', ignoredReason: 'recipient is not an email address' });
     expect(events[2]).toMatchObject({ recipient: '', ignoredReason: 'recipient is not an email address' });

@@ -75,7 +75,11 @@ describe('SendGrid batch elements', () => {
     for (const body of ['42', '"text"', 'null']) {
       const error = thrown(() => parseSendgridBatch(body));
       expect(error).toBeInstanceOf(MalformedRequestError);
-      expect(error).toMatchObject({ status: 400, code: 'malformed_request', message: 'SendGrid body is not a JSON array' });
+      expect(error).toMatchObject({
+        status: 400,
+        code: 'malformed_request',
+        message: 'SendGrid body is not a JSON array',
+      });
     }
   });
 
@@ -99,12 +103,21 @@ describe('SendGrid batch elements', () => {
     expect(ok).toMatchObject({ kind: 'delivered', eventId: 'e'.repeat(100), occurredAt: 1_700_000_000_000 });
     for (const id of [12345, 'e'.repeat(101), '', null]) {
       const [e] = parseSendgridBatch(delivered({ sg_event_id: id }));
-      expect(e).toMatchObject({ kind: 'ignored', eventId: '', ignoredReason: 'unusable SendGrid event: no valid sg_event_id' });
+      expect(e).toMatchObject({
+        kind: 'ignored',
+        eventId: '',
+        ignoredReason: 'unusable SendGrid event: no valid sg_event_id',
+      });
     }
   });
 
   it('an actionable event without a readable timestamp keeps its id and says why it is unusable', () => {
     const [e] = parseSendgridBatch(delivered({ sg_event_id: 'abc', timestamp: 'yesterday' }));
-    expect(e).toMatchObject({ kind: 'ignored', eventId: 'abc', occurredAt: 0, ignoredReason: 'unusable SendGrid event: no readable timestamp' });
+    expect(e).toMatchObject({
+      kind: 'ignored',
+      eventId: 'abc',
+      occurredAt: 0,
+      ignoredReason: 'unusable SendGrid event: no readable timestamp',
+    });
   });
 });

@@ -29,7 +29,8 @@ describe('SendGrid provider definition', () => {
     expect(sendgridProvider.settings).toEqual([
       {
         variable: 'SENDGRID_TOLERANCE_SECONDS',
-        describe: 'How old a signed timestamp may be, whole seconds up to 48 h; ahead, the same capped at 5 min (default 90000, 25 h)',
+        describe:
+          'How old a signed timestamp may be, whole seconds up to 48 h; ahead, the same capped at 5 min (default 90000, 25 h)',
       },
     ]);
     expect(SIGNATURE_HEADER).toBe('x-twilio-email-event-webhook-signature');
@@ -44,7 +45,10 @@ describe('SendGrid provider definition', () => {
       window: { maxAgeMs: 90_000_000, maxFutureMs: 300_000 },
       variables: ['SENDGRID_TOLERANCE_SECONDS'],
     });
-    expect(sendgridProvider.signatureWindow!({ SENDGRID_TOLERANCE_SECONDS: '120' }).window).toEqual({ maxAgeMs: 120_000, maxFutureMs: 120_000 });
+    expect(sendgridProvider.signatureWindow!({ SENDGRID_TOLERANCE_SECONDS: '120' }).window).toEqual({
+      maxAgeMs: 120_000,
+      maxFutureMs: 120_000,
+    });
   });
 });
 
@@ -71,7 +75,9 @@ describe('SendGrid public key parsing', () => {
   });
 
   it('refuses an EC key on another curve, and a non-EC key', () => {
-    const p384 = generateKeyPairSync('ec', { namedCurve: 'secp384r1' }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+    const p384 = generateKeyPairSync('ec', { namedCurve: 'secp384r1' })
+      .publicKey.export({ type: 'spki', format: 'der' })
+      .toString('base64');
     expect(() => parseSendgridPublicKey(p384)).toThrow(NOT_P256);
     const ed = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
     expect(() => parseSendgridPublicKey(ed)).toThrow(NOT_P256);

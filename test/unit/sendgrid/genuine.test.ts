@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { NormalizedEvent } from '../../../lambdas/core/event.js';
 import { signSendgridBody } from '../../../lib/demo/sendgrid.js';
 import { NOW_MS, request } from '../support/provider.js';
-import { CREDENTIALS, receiveSigned, sendgrid, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './support.js';
+import { CREDENTIALS, receiveSigned, SIGNATURE_HEADER, sendgrid, TIMESTAMP_HEADER } from './support.js';
 
 const DIR = new URL('../../fixtures/genuine/sendgrid/', import.meta.url);
 const text = (file: string) => readFileSync(new URL(file, DIR), 'utf8');
@@ -66,17 +66,29 @@ describe('SendGrid signed vectors (SendGrid test keys)', () => {
     ]);
   });
 
-  it.each(['vector-a.json', 'vector-b.json', 'vector-c.json'])('%s outside a 300 s window is refused (401)', async (file) => {
-    await expect(receiveVector(vector(file), 301_000)).rejects.toMatchObject({ status: 401 });
-  });
+  it.each(['vector-a.json', 'vector-b.json', 'vector-c.json'])(
+    '%s outside a 300 s window is refused (401)',
+    async (file) => {
+      await expect(receiveVector(vector(file), 301_000)).rejects.toMatchObject({ status: 401 });
+    },
+  );
 
-  it.each(['vector-a.json', 'vector-b.json', 'vector-c.json'])('%s with one payload byte changed is refused (401)', async (file) => {
-    const v = vector(file);
-    await expect(receiveVector({ ...v, payload: v.payload.replace('"event"', '"Event"') })).rejects.toMatchObject({ status: 401 });
-  });
+  it.each(['vector-a.json', 'vector-b.json', 'vector-c.json'])(
+    '%s with one payload byte changed is refused (401)',
+    async (file) => {
+      const v = vector(file);
+      await expect(receiveVector({ ...v, payload: v.payload.replace('"event"', '"Event"') })).rejects.toMatchObject({
+        status: 401,
+      });
+    },
+  );
 });
 
-type Expected = Pick<NormalizedEvent, 'eventId' | 'kind' | 'detail'> & { ignoredReason?: string; topic?: string; messageId?: string };
+type Expected = Pick<NormalizedEvent, 'eventId' | 'kind' | 'detail'> & {
+  ignoredReason?: string;
+  topic?: string;
+  messageId?: string;
+};
 /**
  * The documented examples' sg_message_id is `14c5d75ce93.dfd.64b469.filter0001.16648.5515E0B88.0` and
  * their smtp-id `<14c5d75ce93.dfd.64b469@ismtpd-555>`: the message id has dots of its own, and ends
@@ -99,11 +111,20 @@ const DOCS: Array<[string, Expected]> = [
     'docs-dropped.json',
     {
       eventId: 'zmzJhfJgAfUSOW80yEbPyw==',
-      kind: 'hard_bounce', messageId: MESSAGE,
+      kind: 'hard_bounce',
+      messageId: MESSAGE,
       detail: { echo: true, status: '5.0.0', diagnosticCode: 'Bounced Address', providerEventType: 'dropped' },
     },
   ],
-  ['docs-delivered.json', { eventId: 'rWVYmVk90MjZJ9iohOBa3w==', kind: 'delivered', messageId: MESSAGE, detail: { providerEventType: 'delivered' } }],
+  [
+    'docs-delivered.json',
+    {
+      eventId: 'rWVYmVk90MjZJ9iohOBa3w==',
+      kind: 'delivered',
+      messageId: MESSAGE,
+      detail: { providerEventType: 'delivered' },
+    },
+  ],
   [
     'docs-deferred.json',
     {
@@ -118,22 +139,67 @@ const DOCS: Array<[string, Expected]> = [
     'docs-bounce.json',
     {
       eventId: '6g4ZI7SA-xmRDv57GoPIPw==',
-      kind: 'hard_bounce', messageId: MESSAGE,
+      kind: 'hard_bounce',
+      messageId: MESSAGE,
       detail: { status: '5.0.0', diagnosticCode: '500 unknown recipient', providerEventType: 'bounce' },
     },
   ],
-  ['docs-open.json', { eventId: 'FOTFFO0ecsBE-zxFXfs6WA==', kind: 'ignored', ignoredReason: 'engagement event', detail: { providerEventType: 'open' } }],
-  ['docs-click.json', { eventId: 'kCAi1KttyQdEKHhdC-nuEA==', kind: 'ignored', ignoredReason: 'engagement event', detail: { providerEventType: 'click' } }],
-  ['docs-spamreport.json', { eventId: '37nvH5QBz858KGVYCM4uOA==', kind: 'complaint', messageId: MESSAGE, detail: { providerEventType: 'spamreport' } }],
-  ['docs-unsubscribe.json', { eventId: 'zz_BjPgU_5pS-J8vlfB1sg==', kind: 'unsubscribe', messageId: MESSAGE, detail: { providerEventType: 'unsubscribe' } }],
+  [
+    'docs-open.json',
+    {
+      eventId: 'FOTFFO0ecsBE-zxFXfs6WA==',
+      kind: 'ignored',
+      ignoredReason: 'engagement event',
+      detail: { providerEventType: 'open' },
+    },
+  ],
+  [
+    'docs-click.json',
+    {
+      eventId: 'kCAi1KttyQdEKHhdC-nuEA==',
+      kind: 'ignored',
+      ignoredReason: 'engagement event',
+      detail: { providerEventType: 'click' },
+    },
+  ],
+  [
+    'docs-spamreport.json',
+    {
+      eventId: '37nvH5QBz858KGVYCM4uOA==',
+      kind: 'complaint',
+      messageId: MESSAGE,
+      detail: { providerEventType: 'spamreport' },
+    },
+  ],
+  [
+    'docs-unsubscribe.json',
+    {
+      eventId: 'zz_BjPgU_5pS-J8vlfB1sg==',
+      kind: 'unsubscribe',
+      messageId: MESSAGE,
+      detail: { providerEventType: 'unsubscribe' },
+    },
+  ],
   // Scoped to the suppression group (asm_group_id): a topic change, never a global one.
   [
     'docs-group-unsubscribe.json',
-    { eventId: 'ahSCB7xYcXFb-hEaawsPRw==', kind: 'unsubscribe', messageId: MESSAGE, topic: 'sendgrid:group:10', detail: { providerEventType: 'group_unsubscribe' } },
+    {
+      eventId: 'ahSCB7xYcXFb-hEaawsPRw==',
+      kind: 'unsubscribe',
+      messageId: MESSAGE,
+      topic: 'sendgrid:group:10',
+      detail: { providerEventType: 'group_unsubscribe' },
+    },
   ],
   [
     'docs-group-resubscribe.json',
-    { eventId: 'w_u0vJhLT-OFfprar5N93g==', kind: 'subscribe', messageId: MESSAGE, topic: 'sendgrid:group:10', detail: { providerEventType: 'group_resubscribe' } },
+    {
+      eventId: 'w_u0vJhLT-OFfprar5N93g==',
+      kind: 'subscribe',
+      messageId: MESSAGE,
+      topic: 'sendgrid:group:10',
+      detail: { providerEventType: 'group_resubscribe' },
+    },
   ],
 ];
 

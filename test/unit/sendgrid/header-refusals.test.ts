@@ -25,12 +25,18 @@ function refused(headers: Record<string, string>, message: string) {
 
 describe('SendGrid signature headers', () => {
   it('verifies headers that arrive with blanks around them', () => {
-    const verified = verifySendgridSignature(request(BODY, { [SIGNATURE_HEADER]: ` ${signature} `, [TIMESTAMP_HEADER]: ` ${NOW_SECONDS}\t` }), KEYS);
+    const verified = verifySendgridSignature(
+      request(BODY, { [SIGNATURE_HEADER]: ` ${signature} `, [TIMESTAMP_HEADER]: ` ${NOW_SECONDS}\t` }),
+      KEYS,
+    );
     expect(verified).toEqual({ signedAtSeconds: Number(NOW_SECONDS) });
   });
 
   it('names the timestamp header when it is not a Unix timestamp', () => {
-    refused({ [SIGNATURE_HEADER]: signature, [TIMESTAMP_HEADER]: '17e8' }, 'SendGrid timestamp header is not a Unix timestamp');
+    refused(
+      { [SIGNATURE_HEADER]: signature, [TIMESTAMP_HEADER]: '17e8' },
+      'SendGrid timestamp header is not a Unix timestamp',
+    );
   });
 
   it('names the signature when it is not base64', () => {
@@ -38,7 +44,13 @@ describe('SendGrid signature headers', () => {
   });
 
   it('a signature of 8 bytes (the DER minimum) is checked, one of 7 bytes refused by length', () => {
-    refused({ [SIGNATURE_HEADER]: Buffer.alloc(8, 1).toString('base64'), [TIMESTAMP_HEADER]: NOW_SECONDS }, 'SendGrid signature does not verify');
-    refused({ [SIGNATURE_HEADER]: Buffer.alloc(7, 1).toString('base64'), [TIMESTAMP_HEADER]: NOW_SECONDS }, 'SendGrid signature has the wrong length');
+    refused(
+      { [SIGNATURE_HEADER]: Buffer.alloc(8, 1).toString('base64'), [TIMESTAMP_HEADER]: NOW_SECONDS },
+      'SendGrid signature does not verify',
+    );
+    refused(
+      { [SIGNATURE_HEADER]: Buffer.alloc(7, 1).toString('base64'), [TIMESTAMP_HEADER]: NOW_SECONDS },
+      'SendGrid signature has the wrong length',
+    );
   });
 });

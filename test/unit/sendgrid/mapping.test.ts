@@ -23,13 +23,23 @@ async function one(fields: Record<string, unknown>, base?: ActionableKind) {
 describe('SendGrid mapping', () => {
   it('delivered → delivered', async () => {
     const e = await one({ event: 'delivered' });
-    expect(e).toMatchObject({ kind: 'delivered', recipient: 'someone@example.com', detail: { providerEventType: 'delivered' } });
+    expect(e).toMatchObject({
+      kind: 'delivered',
+      recipient: 'someone@example.com',
+      detail: { providerEventType: 'delivered' },
+    });
     expect(e.ignoredReason).toBeUndefined();
   });
 
   it('bounce + type "bounce" → hard_bounce, with status, reason, classification', async () => {
     const e = await one(
-      { event: 'bounce', type: 'bounce', status: '5.1.1', reason: '550 5.1.1 no such user', bounce_classification: 'Invalid Address' },
+      {
+        event: 'bounce',
+        type: 'bounce',
+        status: '5.1.1',
+        reason: '550 5.1.1 no such user',
+        bounce_classification: 'Invalid Address',
+      },
       'hard_bounce',
     );
     expect(e.kind).toBe('hard_bounce');
@@ -128,8 +138,14 @@ describe('SendGrid mapping', () => {
   });
 
   it('group_resubscribe → subscribe to the group topic; without a group id → ignored', async () => {
-    expect(await one({ event: 'group_resubscribe', asm_group_id: 42 })).toMatchObject({ kind: 'subscribe', topic: 'sendgrid:group:42' });
-    expect(await one({ event: 'group_resubscribe' })).toMatchObject({ kind: 'ignored', ignoredReason: 'group_resubscribe without a usable asm_group_id' });
+    expect(await one({ event: 'group_resubscribe', asm_group_id: 42 })).toMatchObject({
+      kind: 'subscribe',
+      topic: 'sendgrid:group:42',
+    });
+    expect(await one({ event: 'group_resubscribe' })).toMatchObject({
+      kind: 'ignored',
+      ignoredReason: 'group_resubscribe without a usable asm_group_id',
+    });
   });
 
   it('unknown events (account_status_change, toString) → ignored', async () => {

@@ -3,7 +3,7 @@ import { EventWebhook } from '@sendgrid/eventwebhook';
 import { describe, expect, it } from 'vitest';
 import { parseSendgridPublicKey } from '../../../lambdas/core/providers/sendgrid/index.js';
 import { verifySendgridSignature } from '../../../lambdas/core/providers/sendgrid/verify.js';
-import { sendgridDemo, sendgridBatchBody, sampleSendgridEvent, signSendgridBody } from '../../../lib/demo/sendgrid.js';
+import { sampleSendgridEvent, sendgridBatchBody, sendgridDemo, signSendgridBody } from '../../../lib/demo/sendgrid.js';
 import { NOW_MS, NOW_SECONDS, request } from '../support/provider.js';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, VECTOR_A, VECTOR_B, VECTOR_C } from './support.js';
 
@@ -18,10 +18,9 @@ function theirs(publicKey: string, payload: string, signature: string, timestamp
 
 function ours(publicKey: string, payload: string, signature: string, timestamp: string): boolean {
   try {
-    verifySendgridSignature(
-      request(payload, { [SIGNATURE_HEADER]: signature, [TIMESTAMP_HEADER]: timestamp }),
-      [parseSendgridPublicKey(publicKey)],
-    );
+    verifySendgridSignature(request(payload, { [SIGNATURE_HEADER]: signature, [TIMESTAMP_HEADER]: timestamp }), [
+      parseSendgridPublicKey(publicKey),
+    ]);
     return true;
   } catch {
     return false;

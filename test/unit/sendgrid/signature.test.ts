@@ -6,8 +6,8 @@ import { parseSendgridPublicKey, sendgridProvider } from '../../../lambdas/core/
 import { verifySendgridSignature } from '../../../lambdas/core/providers/sendgrid/verify.js';
 import { sendgridDemo, signSendgridBody } from '../../../lib/demo/sendgrid.js';
 import { NOW_MS, NOW_SECONDS, providerDeps, request } from '../support/provider.js';
-import { sendgrid, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './support.js';
 import { carriesEvents } from '../support/receipt.js';
+import { SIGNATURE_HEADER, sendgrid, TIMESTAMP_HEADER } from './support.js';
 
 const creds = sendgridDemo.createCredentials();
 const other = sendgridDemo.createCredentials();
@@ -39,25 +39,38 @@ describe('SendGrid signature headers', () => {
   });
 
   it('rejects a missing signature header with 401', async () => {
-    const error = await rejection(sendgrid([creds.credential]).receive(withHeaders(signed(), { [SIGNATURE_HEADER]: undefined })));
+    const error = await rejection(
+      sendgrid([creds.credential]).receive(withHeaders(signed(), { [SIGNATURE_HEADER]: undefined })),
+    );
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error.status).toBe(401);
   });
 
   it('rejects a missing timestamp header with 401', async () => {
-    const error = await rejection(sendgrid([creds.credential]).receive(withHeaders(signed(), { [TIMESTAMP_HEADER]: undefined })));
+    const error = await rejection(
+      sendgrid([creds.credential]).receive(withHeaders(signed(), { [TIMESTAMP_HEADER]: undefined })),
+    );
     expect(error).toBeInstanceOf(AuthenticationError);
   });
 
   it('rejects blank headers', () => {
     const keys = [parseSendgridPublicKey(creds.credential)];
-    expect(() => verifySendgridSignature(withHeaders(signed(), { [SIGNATURE_HEADER]: '  ' }), keys)).toThrow(AuthenticationError);
-    expect(() => verifySendgridSignature(withHeaders(signed(), { [TIMESTAMP_HEADER]: '' }), keys)).toThrow(AuthenticationError);
+    expect(() => verifySendgridSignature(withHeaders(signed(), { [SIGNATURE_HEADER]: '  ' }), keys)).toThrow(
+      AuthenticationError,
+    );
+    expect(() => verifySendgridSignature(withHeaders(signed(), { [TIMESTAMP_HEADER]: '' }), keys)).toThrow(
+      AuthenticationError,
+    );
   });
 
   it('rejects a garbled timestamp (digits with a suffix, a sign, a fraction)', () => {
     const keys = [parseSendgridPublicKey(creds.credential)];
-    for (const timestamp of [`${NOW_SECONDS}abc`, `+${NOW_SECONDS}`, `${NOW_SECONDS}.0`, `0x${Number(NOW_SECONDS).toString(16)}`]) {
+    for (const timestamp of [
+      `${NOW_SECONDS}abc`,
+      `+${NOW_SECONDS}`,
+      `${NOW_SECONDS}.0`,
+      `0x${Number(NOW_SECONDS).toString(16)}`,
+    ]) {
       expect(() => verifySendgridSignature(withHeaders(signed(), { [TIMESTAMP_HEADER]: timestamp }), keys)).toThrow(
         /not a Unix timestamp/,
       );
@@ -68,15 +81,21 @@ describe('SendGrid signature headers', () => {
     const base = signed();
     const keys = [parseSendgridPublicKey(creds.credential)];
     const ts = base.headers[TIMESTAMP_HEADER]!;
-    expect(() => verifySendgridSignature(withHeaders(base, { [TIMESTAMP_HEADER]: `${ts},${ts}` }), keys)).toThrow(AuthenticationError);
+    expect(() => verifySendgridSignature(withHeaders(base, { [TIMESTAMP_HEADER]: `${ts},${ts}` }), keys)).toThrow(
+      AuthenticationError,
+    );
   });
 
   it('rejects a duplicated (comma-joined) signature header, even when one copy is valid', () => {
     const base = signed();
     const keys = [parseSendgridPublicKey(creds.credential)];
     const sig = base.headers[SIGNATURE_HEADER]!;
-    expect(() => verifySendgridSignature(withHeaders(base, { [SIGNATURE_HEADER]: `${sig},${sig}` }), keys)).toThrow(AuthenticationError);
-    expect(() => verifySendgridSignature(withHeaders(base, { [SIGNATURE_HEADER]: `${sig}, ${sig}` }), keys)).toThrow(AuthenticationError);
+    expect(() => verifySendgridSignature(withHeaders(base, { [SIGNATURE_HEADER]: `${sig},${sig}` }), keys)).toThrow(
+      AuthenticationError,
+    );
+    expect(() => verifySendgridSignature(withHeaders(base, { [SIGNATURE_HEADER]: `${sig}, ${sig}` }), keys)).toThrow(
+      AuthenticationError,
+    );
   });
 
   it('rejects a signature that is not strict base64', () => {
@@ -84,9 +103,15 @@ describe('SendGrid signature headers', () => {
     const keys = [parseSendgridPublicKey(creds.credential)];
     const sig = base.headers[SIGNATURE_HEADER]!;
     // Buffer.from(x, 'base64') would skip the '*' and the URL-safe characters and decode the rest.
-    for (const garbled of [`${sig.slice(0, 10)}*${sig.slice(10)}`, sig.replace(/\+/g, '-').replace(/\//g, '_'), sig.replace(/=+$/, '')]) {
+    for (const garbled of [
+      `${sig.slice(0, 10)}*${sig.slice(10)}`,
+      sig.replace(/\+/g, '-').replace(/\//g, '_'),
+      sig.replace(/=+$/, ''),
+    ]) {
       if (garbled === sig) continue;
-      expect(() => verifySendgridSignature(withHeaders(base, { [SIGNATURE_HEADER]: garbled }), keys)).toThrow(AuthenticationError);
+      expect(() => verifySendgridSignature(withHeaders(base, { [SIGNATURE_HEADER]: garbled }), keys)).toThrow(
+        AuthenticationError,
+      );
     }
   });
 
@@ -95,16 +120,24 @@ describe('SendGrid signature headers', () => {
     const tooShort = Buffer.alloc(4).toString('base64');
     const tooLong = Buffer.alloc(73).toString('base64');
     const huge = Buffer.alloc(5000).toString('base64');
-    expect(() => verifySendgridSignature(withHeaders(signed(), { [SIGNATURE_HEADER]: tooShort }), keys)).toThrow(/wrong length/);
-    expect(() => verifySendgridSignature(withHeaders(signed(), { [SIGNATURE_HEADER]: tooLong }), keys)).toThrow(/wrong length/);
-    expect(() => verifySendgridSignature(withHeaders(signed(), { [SIGNATURE_HEADER]: huge }), keys)).toThrow(/wrong length/);
+    expect(() => verifySendgridSignature(withHeaders(signed(), { [SIGNATURE_HEADER]: tooShort }), keys)).toThrow(
+      /wrong length/,
+    );
+    expect(() => verifySendgridSignature(withHeaders(signed(), { [SIGNATURE_HEADER]: tooLong }), keys)).toThrow(
+      /wrong length/,
+    );
+    expect(() => verifySendgridSignature(withHeaders(signed(), { [SIGNATURE_HEADER]: huge }), keys)).toThrow(
+      /wrong length/,
+    );
   });
 
   it('rejects a well-formed signature made over something else', () => {
     const base = signed();
     const keys = [parseSendgridPublicKey(creds.credential)];
     const otherSig = signSendgridBody('[]', NOW_SECONDS, creds.signingSecret)[SIGNATURE_HEADER];
-    expect(() => verifySendgridSignature(withHeaders(base, { [SIGNATURE_HEADER]: otherSig }), keys)).toThrow(/does not verify/);
+    expect(() => verifySendgridSignature(withHeaders(base, { [SIGNATURE_HEADER]: otherSig }), keys)).toThrow(
+      /does not verify/,
+    );
   });
 });
 
@@ -113,21 +146,25 @@ describe('SendGrid signed content', () => {
     const base = signed();
     const body = Buffer.from(base.body);
     body[body.indexOf('bounced@')] = 'c'.charCodeAt(0);
-    await expect(sendgrid([creds.credential]).receive(request(body, base.headers))).rejects.toThrow(AuthenticationError);
+    await expect(sendgrid([creds.credential]).receive(request(body, base.headers))).rejects.toThrow(
+      AuthenticationError,
+    );
   });
 
   it('rejects the body with its trailing CRLF stripped (a re-serialized body never verifies)', async () => {
     const base = signed();
     const body = Buffer.from(base.body.toString().trimEnd());
-    await expect(sendgrid([creds.credential]).receive(request(body, base.headers))).rejects.toThrow(AuthenticationError);
+    await expect(sendgrid([creds.credential]).receive(request(body, base.headers))).rejects.toThrow(
+      AuthenticationError,
+    );
   });
 
   it('rejects a timestamp header changed after signing, even inside the window', async () => {
     const base = signed();
     const moved = String(Number(base.headers[TIMESTAMP_HEADER]) - 1);
-    await expect(sendgrid([creds.credential]).receive(withHeaders(base, { [TIMESTAMP_HEADER]: moved }))).rejects.toThrow(
-      AuthenticationError,
-    );
+    await expect(
+      sendgrid([creds.credential]).receive(withHeaders(base, { [TIMESTAMP_HEADER]: moved })),
+    ).rejects.toThrow(AuthenticationError);
   });
 
   it('rejects a request signed with another key', async () => {
@@ -170,7 +207,9 @@ describe('SendGrid key parsing (at create)', () => {
 
   it('throws at create for a key that is not base64 or PEM', () => {
     expect(() => sendgridProvider.create(providerDeps(['not a key!']))).toThrow(/neither base64 DER/);
-    expect(() => sendgridProvider.create(providerDeps([Buffer.from('garbage bytes').toString('base64')]))).toThrow(/neither/);
+    expect(() => sendgridProvider.create(providerDeps([Buffer.from('garbage bytes').toString('base64')]))).toThrow(
+      /neither/,
+    );
   });
 
   it('throws at create when any one of several keys is bad (no silent partial rotation)', () => {
@@ -232,17 +271,23 @@ describe('SendGrid time window', () => {
 
   it('honours SENDGRID_TOLERANCE_SECONDS', async () => {
     const settings = { SENDGRID_TOLERANCE_SECONDS: '60' };
-    await expect(sendgrid([creds.credential], NOW_MS + 59_000, settings).receive(signed())).resolves.toSatisfy(carriesEvents('sendgrid'));
-    await expect(sendgrid([creds.credential], NOW_MS + 61_000, settings).receive(signed())).rejects.toThrow(StaleRequestError);
+    await expect(sendgrid([creds.credential], NOW_MS + 59_000, settings).receive(signed())).resolves.toSatisfy(
+      carriesEvents('sendgrid'),
+    );
+    await expect(sendgrid([creds.credential], NOW_MS + 61_000, settings).receive(signed())).rejects.toThrow(
+      StaleRequestError,
+    );
     const wide = { SENDGRID_TOLERANCE_SECONDS: '3600' };
-    await expect(sendgrid([creds.credential], NOW_MS + 3_599_000, wide).receive(signed())).resolves.toSatisfy(carriesEvents('sendgrid'));
+    await expect(sendgrid([creds.credential], NOW_MS + 3_599_000, wide).receive(signed())).resolves.toSatisfy(
+      carriesEvents('sendgrid'),
+    );
   });
 
   it('throws at create for an invalid tolerance setting', () => {
     for (const value of ['abc', '0', '-5', '1.5', '172801']) {
-      expect(() => sendgridProvider.create(providerDeps([creds.credential], { settings: { SENDGRID_TOLERANCE_SECONDS: value } }))).toThrow(
-        /SENDGRID_TOLERANCE_SECONDS/,
-      );
+      expect(() =>
+        sendgridProvider.create(providerDeps([creds.credential], { settings: { SENDGRID_TOLERANCE_SECONDS: value } })),
+      ).toThrow(/SENDGRID_TOLERANCE_SECONDS/);
     }
   });
 

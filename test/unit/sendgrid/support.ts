@@ -5,7 +5,11 @@ import type { WebhookRequest } from '../../../lambdas/core/request.js';
 import { sendgridBatchBody, sendgridDemo, signSendgridBody } from '../../../lib/demo/sendgrid.js';
 import { createProvider, NOW_MS, NOW_SECONDS, request } from '../support/provider.js';
 
-export function sendgrid(credentials: readonly string[], nowMs = NOW_MS, settings: Record<string, string | undefined> = {}): WebhookProvider {
+export function sendgrid(
+  credentials: readonly string[],
+  nowMs = NOW_MS,
+  settings: Record<string, string | undefined> = {},
+): WebhookProvider {
   return createProvider(sendgridProvider, credentials, { nowMs, settings });
 }
 

@@ -11,9 +11,9 @@ import {
   VECTOR_B_EVENT_1,
   VECTOR_B_EVENT_2,
   VECTOR_C,
+  type Vector,
   vectorRequest,
   WRONG_KEY,
-  type Vector,
 } from './support.js';
 
 /** Ten seconds after the vector was signed: inside the default window. */

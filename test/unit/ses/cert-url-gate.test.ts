@@ -3,7 +3,15 @@
  * message from an allowed topic, and is decided before the certificate source is ever asked.
  */
 import { describe, expect, it } from 'vitest';
-import { CERT_URL, makeProvider, notificationFields, recordingCertificates, rejection, signed, toRequest } from './fixtures.js';
+import {
+  CERT_URL,
+  makeProvider,
+  notificationFields,
+  recordingCertificates,
+  rejection,
+  signed,
+  toRequest,
+} from './fixtures.js';
 
 const PEM = '/SimpleNotificationService-0123456789abcdef.pem';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { AuthenticationError, MalformedRequestError } from '../../../lambdas/core/errors.js';
 import { assertSigningCertUrl, expectedHost } from '../../../lambdas/core/providers/ses/sns/cert-url.js';
 import { parseTopicArn } from '../../../lambdas/core/providers/ses/sns/topic-arn.js';
-import { AuthenticationError, MalformedRequestError } from '../../../lambdas/core/errors.js';
 
 const useast1 = parseTopicArn('arn:aws:sns:us-east-1:123456789012:feedback');
 const PEM = '/SimpleNotificationService-0123456789abcdef.pem';
@@ -24,11 +24,15 @@ describe('SigningCertURL gate (pure)', () => {
   });
 
   it('rejects upper case (not canonical, even though WHATWG would lower-case it)', () => {
-    expect(() => assertSigningCertUrl(`https://SNS.us-east-1.amazonaws.com${PEM}`, useast1)).toThrow(AuthenticationError);
+    expect(() => assertSigningCertUrl(`https://SNS.us-east-1.amazonaws.com${PEM}`, useast1)).toThrow(
+      AuthenticationError,
+    );
   });
 
   it('rejects a trailing dot on the host', () => {
-    expect(() => assertSigningCertUrl(`https://sns.us-east-1.amazonaws.com.${PEM}`, useast1)).toThrow(AuthenticationError);
+    expect(() => assertSigningCertUrl(`https://sns.us-east-1.amazonaws.com.${PEM}`, useast1)).toThrow(
+      AuthenticationError,
+    );
   });
 
   it.each([

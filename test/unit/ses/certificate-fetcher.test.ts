@@ -6,12 +6,12 @@
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { AuthenticationError, TransientError } from '../../../lambdas/core/errors.js';
 import {
-  HttpsCertificateFetcher,
   type CertificateGet,
   type CertificateResponse,
+  HttpsCertificateFetcher,
 } from '../../../lambdas/adapters/sns/certificates.js';
+import { AuthenticationError, TransientError } from '../../../lambdas/core/errors.js';
 import { rejection, signingCertificate } from './fixtures.js';
 
 const URL_A = 'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-aa.pem';
@@ -177,7 +177,9 @@ describe('HttpsCertificateFetcher', () => {
     const fake = fakeGet(({ respond }) => {
       respond(status).end(signingCertificate().certificatePem);
     });
-    expect(await rejection(new HttpsCertificateFetcher({ get: fake.get }).get(URL_A))).toBeInstanceOf(AuthenticationError);
+    expect(await rejection(new HttpsCertificateFetcher({ get: fake.get }).get(URL_A))).toBeInstanceOf(
+      AuthenticationError,
+    );
   });
 
   it.each([500, 503])('treats HTTP %i from the AWS host as transient (503)', async (status) => {
@@ -191,12 +193,16 @@ describe('HttpsCertificateFetcher', () => {
     const fake = fakeGet(({ respond }) => {
       respond(200).end('<html>hello</html>');
     });
-    expect(await rejection(new HttpsCertificateFetcher({ get: fake.get }).get(URL_A))).toBeInstanceOf(AuthenticationError);
+    expect(await rejection(new HttpsCertificateFetcher({ get: fake.get }).get(URL_A))).toBeInstanceOf(
+      AuthenticationError,
+    );
   });
 
   it('treats a connection error as transient (503)', async () => {
     const fake = fakeGet(({ request }) => {
-      setImmediate(() => request.emit('error', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })));
+      setImmediate(() =>
+        request.emit('error', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
+      );
     });
     expect(await rejection(new HttpsCertificateFetcher({ get: fake.get }).get(URL_A))).toBeInstanceOf(TransientError);
   });
@@ -217,7 +223,9 @@ describe('HttpsCertificateFetcher', () => {
     const fake = fakeGet(({ respond }) => {
       body = respond(404);
     });
-    expect(await rejection(new HttpsCertificateFetcher({ get: fake.get }).get(URL_A))).toBeInstanceOf(AuthenticationError);
+    expect(await rejection(new HttpsCertificateFetcher({ get: fake.get }).get(URL_A))).toBeInstanceOf(
+      AuthenticationError,
+    );
     // What Node does when the socket closes under an incomplete response: an 'error' event.
     expect(() => body!.emit('error', new Error('aborted'))).not.toThrow();
   });

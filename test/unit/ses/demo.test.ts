@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PinnedDirectoryCertificates } from '../../../lambdas/adapters/sns/certificates.js';
-import { EVENT_KINDS, type ActionableKind } from '../../../lambdas/core/event.js';
+import { type ActionableKind, EVENT_KINDS } from '../../../lambdas/core/event.js';
 import { sesProvider } from '../../../lambdas/core/providers/ses/index.js';
 import { lowerCaseHeaders } from '../../../lambdas/core/request.js';
 import { DEMO_TOPIC_ARN, sesDemo } from '../../../lib/demo/ses.js';
@@ -24,7 +24,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const provider = () =>
   sesProvider.create(
-    makeDeps({ credentials: [credentials.credential], certificates: new PinnedDirectoryCertificates(dir), now: () => NOW }),
+    makeDeps({
+      credentials: [credentials.credential],
+      certificates: new PinnedDirectoryCertificates(dir),
+      now: () => NOW,
+    }),
   );
 
 describe('sesDemo', () => {
@@ -44,13 +48,26 @@ describe('sesDemo', () => {
     const envelope = JSON.parse(body) as Record<string, string>;
     expect(envelope['SignatureVersion']).toBe('2');
     expect(envelope['Timestamp']).toBe('2026-03-01T12:00:00.000Z');
-    expect(envelope['SigningCertURL']).toBe(`https://sns.us-east-1.amazonaws.com/${credentials.pinnedCertificate!.fileName}`);
+    expect(envelope['SigningCertURL']).toBe(
+      `https://sns.us-east-1.amazonaws.com/${credentials.pinnedCertificate!.fileName}`,
+    );
     expect(headers['x-amz-sns-message-id']).toBe(envelope['MessageId']);
   });
 
-  const expected: Record<Exclude<ActionableKind, 'subscribe'>, { kind: ActionableKind; providerEventType: string; detail?: object }> = {
-    hard_bounce: { kind: 'hard_bounce', providerEventType: 'Bounce', detail: { bounceType: 'Permanent', bounceSubType: 'General' } },
-    soft_bounce: { kind: 'soft_bounce', providerEventType: 'Bounce', detail: { bounceType: 'Transient', bounceSubType: 'MailboxFull' } },
+  const expected: Record<
+    Exclude<ActionableKind, 'subscribe'>,
+    { kind: ActionableKind; providerEventType: string; detail?: object }
+  > = {
+    hard_bounce: {
+      kind: 'hard_bounce',
+      providerEventType: 'Bounce',
+      detail: { bounceType: 'Permanent', bounceSubType: 'General' },
+    },
+    soft_bounce: {
+      kind: 'soft_bounce',
+      providerEventType: 'Bounce',
+      detail: { bounceType: 'Transient', bounceSubType: 'MailboxFull' },
+    },
     complaint: { kind: 'complaint', providerEventType: 'Complaint', detail: { complaintFeedbackType: 'abuse' } },
     delivered: { kind: 'delivered', providerEventType: 'Delivery' },
     unsubscribe: { kind: 'unsubscribe', providerEventType: 'Subscription' },
@@ -82,7 +99,12 @@ describe('sesDemo', () => {
   it('is rejected by a receiver that pins a different certificate', async () => {
     const other = sesDemo.createCredentials();
     writeFileSync(path.join(dir, other.pinnedCertificate!.fileName), other.pinnedCertificate!.pem);
-    const signedRequest = sesDemo.sign('complaint', 'user@example.com', { ...credentials, pinnedCertificate: other.pinnedCertificate! }, NOW);
+    const signedRequest = sesDemo.sign(
+      'complaint',
+      'user@example.com',
+      { ...credentials, pinnedCertificate: other.pinnedCertificate! },
+      NOW,
+    );
     await expect(
       provider().receive({ body: Buffer.from(signedRequest.body), headers: lowerCaseHeaders(signedRequest.headers) }),
     ).rejects.toMatchObject({ status: 401 });

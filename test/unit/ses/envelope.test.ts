@@ -10,7 +10,11 @@ import {
   toRequest,
 } from './fixtures.js';
 
-async function refused(message: Record<string, unknown>, headers: Record<string, string | undefined> = {}, body?: string) {
+async function refused(
+  message: Record<string, unknown>,
+  headers: Record<string, string | undefined> = {},
+  body?: string,
+) {
   const certificates = recordingCertificates();
   const error = await rejection(makeProvider({ certificates }).receive(toRequest(message, headers, body)));
   return { error, calls: certificates.calls };
@@ -20,7 +24,9 @@ describe('SNS envelope shape', () => {
   it.each(['text/plain; charset=UTF-8', 'application/json', 'text/plain'])(
     'reads the body as JSON whatever the Content-Type (%s)',
     async (contentType) => {
-      const receipt = await makeProvider().receive(toRequest(signed(notificationFields()), { 'content-type': contentType }));
+      const receipt = await makeProvider().receive(
+        toRequest(signed(notificationFields()), { 'content-type': contentType }),
+      );
       expect(receipt.events.map((e) => e.kind)).toEqual(['hard_bounce']);
     },
   );
@@ -48,13 +54,17 @@ describe('SNS envelope shape', () => {
   });
 
   it('rejects an x-amz-sns-message-type header that disagrees with the body Type', async () => {
-    const { error } = await refused(signed(notificationFields()), { 'x-amz-sns-message-type': 'SubscriptionConfirmation' });
+    const { error } = await refused(signed(notificationFields()), {
+      'x-amz-sns-message-type': 'SubscriptionConfirmation',
+    });
     expect(error.status).toBe(400);
     expect(error.message).toMatch(/does not match/);
   });
 
   it('rejects a duplicated message-type header (comma-joined)', async () => {
-    const { error } = await refused(signed(notificationFields()), { 'x-amz-sns-message-type': 'Notification,Notification' });
+    const { error } = await refused(signed(notificationFields()), {
+      'x-amz-sns-message-type': 'Notification,Notification',
+    });
     expect(error.status).toBe(400);
   });
 
@@ -142,7 +152,9 @@ describe('SNS envelope shape', () => {
   });
 
   it('rejects a TopicArn that is not an SNS topic ARN with 400', async () => {
-    const { error, calls } = await refused(signed(notificationFields({ TopicArn: 'arn:aws:sqs:us-east-1:123456789012:q' })));
+    const { error, calls } = await refused(
+      signed(notificationFields({ TopicArn: 'arn:aws:sqs:us-east-1:123456789012:q' })),
+    );
     expect(error.status).toBe(400);
     expect(calls).toEqual([]);
   });

@@ -2,18 +2,18 @@
  * Shared SES/SNS test fixtures. The RSA key and certificate are generated once per test file
  * (vitest isolates modules per file) because RSA key generation is the slow part.
  */
-import { randomUUID, type KeyObject } from 'node:crypto';
+import { type KeyObject, randomUUID } from 'node:crypto';
 import type { CertificateSource, NonceStore, ProviderDeps, WebhookProvider } from '../../../lambdas/core/provider.js';
 import { sesProvider } from '../../../lambdas/core/providers/ses/index.js';
 import { lowerCaseHeaders, type WebhookRequest } from '../../../lambdas/core/request.js';
+import { createSelfSignedCertificate, type SelfSignedCertificate } from '../../../lib/demo/self-signed-certificate.js';
 import {
-  signSnsMessage,
-  snsHttpRequest,
   type SignedSnsMessage,
   type SnsFields,
   type SnsSignatureVersion,
+  signSnsMessage,
+  snsHttpRequest,
 } from '../../../lib/demo/ses.js';
-import { createSelfSignedCertificate, type SelfSignedCertificate } from '../../../lib/demo/self-signed-certificate.js';
 
 export const TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:ses-feedback';
 export const OTHER_TOPIC_ARN = 'arn:aws:sns:us-east-1:123456789012:someone-elses-topic';
@@ -81,7 +81,9 @@ export function bouncePayload(email = 'Bounced@Example.com'): Record<string, unk
     bounce: {
       bounceType: 'Permanent',
       bounceSubType: 'General',
-      bouncedRecipients: [{ emailAddress: email, action: 'failed', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }],
+      bouncedRecipients: [
+        { emailAddress: email, action: 'failed', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' },
+      ],
       timestamp: '2026-03-01T11:59:00.000Z',
       feedbackId: '0100018e-feedback',
     },

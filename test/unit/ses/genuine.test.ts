@@ -43,25 +43,28 @@ describe('genuine AWS-signed SNS messages (AWS SDK test vectors, real AWS certif
     );
   }
 
-  it.each(cases)('$file (SignatureVersion $version) verifies and is acknowledged as a non-SES message', async ({ file, version }) => {
-    const body = text(file);
-    const message = JSON.parse(body) as Record<string, string>;
-    expect(message['SignatureVersion']).toBe(version);
-    const receipt = await providerFor(body).receive(snsRequest(body));
-    expect(receipt.control).toBeUndefined();
-    expect(receipt.events).toEqual([
-      {
-        provider: 'ses',
-        eventId: `${message['MessageId']}:`,
-        recipient: '',
-        kind: 'ignored',
-        ignoredReason: expect.stringMatching(/^unreadable SES message: SNS Message is not valid JSON/),
-        occurredAt: at(message['Timestamp']!),
-        detail: {},
-        raw: body,
-      },
-    ]);
-  });
+  it.each(cases)(
+    '$file (SignatureVersion $version) verifies and is acknowledged as a non-SES message',
+    async ({ file, version }) => {
+      const body = text(file);
+      const message = JSON.parse(body) as Record<string, string>;
+      expect(message['SignatureVersion']).toBe(version);
+      const receipt = await providerFor(body).receive(snsRequest(body));
+      expect(receipt.control).toBeUndefined();
+      expect(receipt.events).toEqual([
+        {
+          provider: 'ses',
+          eventId: `${message['MessageId']}:`,
+          recipient: '',
+          kind: 'ignored',
+          ignoredReason: expect.stringMatching(/^unreadable SES message: SNS Message is not valid JSON/),
+          occurredAt: at(message['Timestamp']!),
+          detail: {},
+          raw: body,
+        },
+      ]);
+    },
+  );
 
   it('the SignatureVersion 2 message also passes with SNS_MIN_SIGNATURE_VERSION=2', async () => {
     const body = text('sns/ruby-signature-v2.json');
@@ -88,7 +91,9 @@ describe('genuine AWS-signed SNS messages (AWS SDK test vectors, real AWS certif
 
   it('a genuine message outside the freshness window is refused (401): the clock is what lets it pass', async () => {
     const body = text('sns/ruby-signature-v2.json');
-    const error = await rejection(providerFor(body, { SNS_MAX_AGE_SECONDS: '3900' }, 3_901_000).receive(snsRequest(body)));
+    const error = await rejection(
+      providerFor(body, { SNS_MAX_AGE_SECONDS: '3900' }, 3_901_000).receive(snsRequest(body)),
+    );
     expect(error.status).toBe(401);
   });
 
@@ -96,7 +101,11 @@ describe('genuine AWS-signed SNS messages (AWS SDK test vectors, real AWS certif
     const body = text('sns/java-signature-v1.json');
     const message = JSON.parse(body) as { Timestamp: string };
     const provider = sesProvider.create(
-      makeDeps({ credentials: ['arn:aws:sns:us-east-1:810605503585:other'], certificates, now: () => at(message.Timestamp) }),
+      makeDeps({
+        credentials: ['arn:aws:sns:us-east-1:810605503585:other'],
+        certificates,
+        now: () => at(message.Timestamp),
+      }),
     );
     const error = await rejection(provider.receive(snsRequest(body)));
     expect(error.status).toBe(403);
@@ -112,7 +121,11 @@ async function receiveExample(file: string): Promise<{ events: NormalizedEvent[]
   return { events: receipt.events, messageId, raw: request.body.toString('utf8') };
 }
 
-type Expected = Pick<NormalizedEvent, 'recipient' | 'kind' | 'occurredAt' | 'detail'> & { ignoredReason?: string; topic?: string; eventIdSuffix?: string };
+type Expected = Pick<NormalizedEvent, 'recipient' | 'kind' | 'occurredAt' | 'detail'> & {
+  ignoredReason?: string;
+  topic?: string;
+  eventIdSuffix?: string;
+};
 
 const bounce = (recipient: string, occurred: string, detail: NormalizedEvent['detail']): Expected => ({
   recipient,
@@ -141,7 +154,10 @@ const EXAMPLES: Array<[string, Expected[]]> = [
   ],
   [
     'notification-bounce-without-dsn.json',
-    [bounce('jane@example.com', '2016-01-27T14:59:38.237Z', {}), bounce('richard@example.com', '2016-01-27T14:59:38.237Z', {})],
+    [
+      bounce('jane@example.com', '2016-01-27T14:59:38.237Z', {}),
+      bounce('richard@example.com', '2016-01-27T14:59:38.237Z', {}),
+    ],
   ],
   [
     'notification-complaint-with-feedback.json',
@@ -156,16 +172,35 @@ const EXAMPLES: Array<[string, Expected[]]> = [
   ],
   [
     'notification-complaint-without-feedback.json',
-    [{ recipient: 'richard@example.com', kind: 'complaint', occurredAt: at('2016-01-27T14:59:38.237Z'), detail: { providerEventType: 'Complaint' } }],
+    [
+      {
+        recipient: 'richard@example.com',
+        kind: 'complaint',
+        occurredAt: at('2016-01-27T14:59:38.237Z'),
+        detail: { providerEventType: 'Complaint' },
+      },
+    ],
   ],
   [
     'notification-delivery.json',
-    [{ recipient: 'jane@example.com', kind: 'delivered', occurredAt: at('2016-01-27T14:59:38.237Z'), detail: { providerEventType: 'Delivery' } }],
+    [
+      {
+        recipient: 'jane@example.com',
+        kind: 'delivered',
+        occurredAt: at('2016-01-27T14:59:38.237Z'),
+        detail: { providerEventType: 'Delivery' },
+      },
+    ],
   ],
   // Configuration-set event publishing (eventType), every type AWS documents.
   [
     'event-bounce.json',
-    [bounce('recipient@example.com', '2017-08-05T00:41:02.669Z', { status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' })],
+    [
+      bounce('recipient@example.com', '2017-08-05T00:41:02.669Z', {
+        status: '5.1.1',
+        diagnosticCode: 'smtp; 550 5.1.1 user unknown',
+      }),
+    ],
   ],
   [
     'event-complaint.json',
@@ -180,13 +215,37 @@ const EXAMPLES: Array<[string, Expected[]]> = [
   ],
   [
     'event-delivery.json',
-    [{ recipient: 'recipient@example.com', kind: 'delivered', occurredAt: at('2016-10-19T23:21:04.133Z'), detail: { providerEventType: 'Delivery' } }],
+    [
+      {
+        recipient: 'recipient@example.com',
+        kind: 'delivered',
+        occurredAt: at('2016-10-19T23:21:04.133Z'),
+        detail: { providerEventType: 'Delivery' },
+      },
+    ],
   ],
   // Send has an empty object: the mail's own timestamp is the event time.
-  ['event-send.json', [ignored('recipient@example.com', '2016-10-14T05:02:16.645Z', 'Send', 'SES accepted the message; not a delivery outcome')]],
+  [
+    'event-send.json',
+    [
+      ignored(
+        'recipient@example.com',
+        '2016-10-14T05:02:16.645Z',
+        'Send',
+        'SES accepted the message; not a delivery outcome',
+      ),
+    ],
+  ],
   [
     'event-reject.json',
-    [ignored('sender@example.com', '2016-10-14T17:38:15.211Z', 'Reject', 'SES refused to send the message (virus); not a recipient outcome')],
+    [
+      ignored(
+        'sender@example.com',
+        '2016-10-14T17:38:15.211Z',
+        'Reject',
+        'SES refused to send the message (virus); not a recipient outcome',
+      ),
+    ],
   ],
   ['event-open.json', [ignored('recipient@example.com', '2017-08-09T22:00:19.652Z', 'Open', 'engagement event')]],
   ['event-click.json', [ignored('recipient@example.com', '2017-08-09T23:51:25.570Z', 'Click', 'engagement event')]],
@@ -203,14 +262,26 @@ const EXAMPLES: Array<[string, Expected[]]> = [
   ],
   [
     'event-delivery-delay.json',
-    [ignored('recipient@example.com', '2020-06-16T00:25:40.095Z', 'DeliveryDelay', 'SES is still retrying; only the final outcome counts')],
+    [
+      ignored(
+        'recipient@example.com',
+        '2020-06-16T00:25:40.095Z',
+        'DeliveryDelay',
+        'SES is still retrying; only the final outcome counts',
+      ),
+    ],
   ],
   // Used by the topics work: only what holds today (unsubscribeAll → a global unsubscribe).
   [
     'event-subscription.json',
     // unsubscribeAll: true is global; the topic entry is also recorded as its own topic change.
     [
-      { recipient: 'recipient@example.com', kind: 'unsubscribe', occurredAt: at('2022-01-12T01:00:17.910Z'), detail: { providerEventType: 'Subscription' } },
+      {
+        recipient: 'recipient@example.com',
+        kind: 'unsubscribe',
+        occurredAt: at('2022-01-12T01:00:17.910Z'),
+        detail: { providerEventType: 'Subscription' },
+      },
       {
         recipient: 'recipient@example.com',
         kind: 'unsubscribe',
@@ -241,7 +312,13 @@ describe('AWS SES example documents through the SES provider', () => {
     const { events, messageId, raw } = await receiveExample(file);
     const mailMessageId = (e: Expected) => (e.kind === 'ignored' ? {} : { messageId: MAIL_MESSAGE_IDS[file] });
     expect(events).toEqual(
-      expected.map(({ eventIdSuffix = '', ...e }) => ({ provider: 'ses', eventId: `${messageId}:${e.recipient}${eventIdSuffix}`, raw, ...e, ...mailMessageId(e) })),
+      expected.map(({ eventIdSuffix = '', ...e }) => ({
+        provider: 'ses',
+        eventId: `${messageId}:${e.recipient}${eventIdSuffix}`,
+        raw,
+        ...e,
+        ...mailMessageId(e),
+      })),
     );
   });
 
@@ -250,7 +327,18 @@ describe('AWS SES example documents through the SES provider', () => {
       ([file]) => (JSON.parse(text(`ses/${file}`)) as { eventType: string }).eventType,
     );
     expect(types.sort()).toEqual(
-      ['Bounce', 'Click', 'Complaint', 'Delivery', 'DeliveryDelay', 'Open', 'Reject', 'Rendering Failure', 'Send', 'Subscription'].sort(),
+      [
+        'Bounce',
+        'Click',
+        'Complaint',
+        'Delivery',
+        'DeliveryDelay',
+        'Open',
+        'Reject',
+        'Rendering Failure',
+        'Send',
+        'Subscription',
+      ].sort(),
     );
   });
 

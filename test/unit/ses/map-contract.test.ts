@@ -4,13 +4,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';
-import { sesEventsFromMessage } from '../../../lambdas/core/providers/ses/map.js';
 import { notificationEvents } from '../../../lambdas/core/providers/ses/index.js';
+import { sesEventsFromMessage } from '../../../lambdas/core/providers/ses/map.js';
 
 const SNS_TS = Date.parse('2026-03-01T12:00:00.000Z');
 const MAIL_TS = '2026-03-01T11:58:00.000Z';
 const context = { provider: 'ses', snsMessageId: 'sns-1', snsTimestampMs: SNS_TS, raw: '{"the":"body"}' };
-const mail = (destination: unknown[] = ['reader@example.com']) => ({ timestamp: MAIL_TS, messageId: 'm', source: 'from@example.com', destination });
+const mail = (destination: unknown[] = ['reader@example.com']) => ({
+  timestamp: MAIL_TS,
+  messageId: 'm',
+  source: 'from@example.com',
+  destination,
+});
 const events = (payload: unknown) => sesEventsFromMessage(JSON.stringify(payload), context);
 /** The single ignored event the provider turns an unreadable SES message into. */
 const unreadable = (payload: unknown) => notificationEvents(JSON.stringify(payload), 'sns-1', SNS_TS, '{"the":"body"}');
@@ -28,7 +33,9 @@ describe('unreadable SES documents: the reason names the missing part', () => {
     ['Delivery', 'delivery'],
     ['Subscription', 'subscription'],
   ])('%s without its %s object', (type, object) => {
-    expect(reasonFor({ notificationType: type, mail: mail() })).toBe(`unreadable SES message: SES ${object} is missing or not an object`);
+    expect(reasonFor({ notificationType: type, mail: mail() })).toBe(
+      `unreadable SES message: SES ${object} is missing or not an object`,
+    );
   });
 
   it.each([
@@ -36,7 +43,11 @@ describe('unreadable SES documents: the reason names the missing part', () => {
     ['empty', ''],
     ['not a string', 5],
   ])('a bounce whose bounceType is %s', (_why, bounceType) => {
-    const payload = { notificationType: 'Bounce', bounce: { bounceType, bouncedRecipients: [{ emailAddress: 'a@example.com' }] }, mail: mail() };
+    const payload = {
+      notificationType: 'Bounce',
+      bounce: { bounceType, bouncedRecipients: [{ emailAddress: 'a@example.com' }] },
+      mail: mail(),
+    };
     expect(reasonFor(payload)).toBe('unreadable SES message: SES bounce.bounceType is missing or not a string');
   });
 
@@ -45,11 +56,16 @@ describe('unreadable SES documents: the reason names the missing part', () => {
     ['Complaint', { complaint: { complainedRecipients: [] } }, 'complaint.complainedRecipients'],
     ['Delivery', { delivery: { recipients: [] } }, 'delivery.recipients'],
   ])('%s with an empty recipient list', (type, body, what) => {
-    expect(reasonFor({ notificationType: type, ...body, mail: mail() })).toBe(`unreadable SES message: SES ${what} is missing or empty`);
+    expect(reasonFor({ notificationType: type, ...body, mail: mail() })).toBe(
+      `unreadable SES message: SES ${what} is missing or empty`,
+    );
   });
 
   it('a subscription change for nobody (no mail.destination)', () => {
-    const payload = { eventType: 'Subscription', subscription: { contactList: 'news', newTopicPreferences: { unsubscribeAll: true } } };
+    const payload = {
+      eventType: 'Subscription',
+      subscription: { contactList: 'news', newTopicPreferences: { unsubscribeAll: true } },
+    };
     expect(() => events(payload)).toThrow(new MalformedRequestError('SES mail.destination is missing or empty'));
     expect(reasonFor(payload)).toBe('unreadable SES message: SES mail.destination is missing or empty');
   });
@@ -62,7 +78,12 @@ describe('publishing styles', () => {
   });
 
   it('reads a message that carries both fields when they agree', () => {
-    const out = events({ eventType: 'Delivery', notificationType: 'Delivery', delivery: { recipients: ['a@example.com'] }, mail: mail() });
+    const out = events({
+      eventType: 'Delivery',
+      notificationType: 'Delivery',
+      delivery: { recipients: ['a@example.com'] },
+      mail: mail(),
+    });
     expect(out.map((e) => [e.kind, e.recipient])).toEqual([['delivered', 'a@example.com']]);
   });
 
@@ -92,7 +113,11 @@ describe('unknown and acknowledged-only types', () => {
     'a type named after an Object.prototype member (%s) is unknown: a string reason, the SNS time',
     (eventType) => {
       const [event] = events({ eventType, '': { timestamp: '2020-01-01T00:00:00Z' } });
-      expect(event).toMatchObject({ kind: 'ignored', ignoredReason: 'unrecognized SES event type', occurredAt: SNS_TS });
+      expect(event).toMatchObject({
+        kind: 'ignored',
+        ignoredReason: 'unrecognized SES event type',
+        occurredAt: SNS_TS,
+      });
     },
   );
 
@@ -103,18 +128,35 @@ describe('unknown and acknowledged-only types', () => {
 
   it('a known ignored type takes its time from its own object', () => {
     const [event] = events({ eventType: 'Open', open: { timestamp: '2026-03-01T11:59:30.000Z' }, mail: mail() });
-    expect(event).toMatchObject({ recipient: 'reader@example.com', ignoredReason: 'engagement event', occurredAt: Date.parse('2026-03-01T11:59:30.000Z') });
+    expect(event).toMatchObject({
+      recipient: 'reader@example.com',
+      ignoredReason: 'engagement event',
+      occurredAt: Date.parse('2026-03-01T11:59:30.000Z'),
+    });
   });
 });
 
 describe('event object keys', () => {
   it('an outcome event has neither ignoredReason nor topic keys', () => {
     const [event] = events({ eventType: 'Delivery', delivery: { recipients: ['a@example.com'] }, mail: mail() });
-    expect(Object.keys(event!).sort()).toEqual(['detail', 'eventId', 'kind', 'messageId', 'occurredAt', 'provider', 'raw', 'recipient']);
+    expect(Object.keys(event!).sort()).toEqual([
+      'detail',
+      'eventId',
+      'kind',
+      'messageId',
+      'occurredAt',
+      'provider',
+      'raw',
+      'recipient',
+    ]);
     expect(event!.messageId).toBe('m');
     // Without a usable mail.messageId there is no key at all, not one holding undefined.
     for (const messageId of [undefined, '', 'two words']) {
-      const [alone] = events({ eventType: 'Delivery', delivery: { recipients: ['a@example.com'] }, mail: { ...mail(), messageId } });
+      const [alone] = events({
+        eventType: 'Delivery',
+        delivery: { recipients: ['a@example.com'] },
+        mail: { ...mail(), messageId },
+      });
       expect(Object.keys(alone!)).not.toContain('messageId');
     }
   });
@@ -128,7 +170,15 @@ describe('subscription preferences, entry by entry', () => {
   });
   const changes = (prefs: unknown, destination?: unknown[]) =>
     events(subscription(prefs, destination)).map((e) => [e.kind, e.recipient, e.eventId, e.topic, e.ignoredReason]);
-  const NOTHING = [['ignored', 'reader@example.com', 'sns-1:reader@example.com', undefined, 'subscription change without an opt-out or a topic']];
+  const NOTHING = [
+    [
+      'ignored',
+      'reader@example.com',
+      'sns-1:reader@example.com',
+      undefined,
+      'subscription change without an opt-out or a topic',
+    ],
+  ];
 
   it('no newTopicPreferences at all is no change', () => {
     expect(changes(undefined)).toEqual(NOTHING);
@@ -140,9 +190,9 @@ describe('subscription preferences, entry by entry', () => {
   });
 
   it('skips entries that are not objects', () => {
-    expect(changes({ topicSubscriptionStatus: [null, 'OptOut', { topicName: 'a', subscriptionStatus: 'OptOut' }] })).toEqual([
-      ['unsubscribe', 'reader@example.com', 'sns-1:reader@example.com:ses:news:a', 'ses:news:a', undefined],
-    ]);
+    expect(
+      changes({ topicSubscriptionStatus: [null, 'OptOut', { topicName: 'a', subscriptionStatus: 'OptOut' }] }),
+    ).toEqual([['unsubscribe', 'reader@example.com', 'sns-1:reader@example.com:ses:news:a', 'ses:news:a', undefined]]);
   });
 
   it('skips a status other than OptIn / OptOut', () => {
@@ -160,7 +210,9 @@ describe('subscription preferences, entry by entry', () => {
   });
 
   it('a topic listed twice keeps its OptOut, whichever comes first', () => {
-    const expected = [['unsubscribe', 'reader@example.com', 'sns-1:reader@example.com:ses:news:a', 'ses:news:a', undefined]];
+    const expected = [
+      ['unsubscribe', 'reader@example.com', 'sns-1:reader@example.com:ses:news:a', 'ses:news:a', undefined],
+    ];
     const entries = [
       { topicName: 'a', subscriptionStatus: 'OptOut' },
       { topicName: 'a', subscriptionStatus: 'OptIn' },
@@ -170,7 +222,9 @@ describe('subscription preferences, entry by entry', () => {
   });
 
   it('a topic change for an unusable address is ignored without a topic', () => {
-    const out = events(subscription({ topicSubscriptionStatus: [{ topicName: 'a', subscriptionStatus: 'OptOut' }] }, ['not-an-address']));
+    const out = events(
+      subscription({ topicSubscriptionStatus: [{ topicName: 'a', subscriptionStatus: 'OptOut' }] }, ['not-an-address']),
+    );
     expect(out).toStrictEqual([
       {
         provider: 'ses',

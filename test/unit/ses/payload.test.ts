@@ -1,8 +1,12 @@
 /** SES document → normalized events (the Message inside a verified SNS Notification). */
 import { describe, expect, it } from 'vitest';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';
-import { CONFLICTING_TYPES_REASON, NOT_SES_REASON, sesEventsFromMessage } from '../../../lambdas/core/providers/ses/map.js';
 import { notificationEvents } from '../../../lambdas/core/providers/ses/index.js';
+import {
+  CONFLICTING_TYPES_REASON,
+  NOT_SES_REASON,
+  sesEventsFromMessage,
+} from '../../../lambdas/core/providers/ses/map.js';
 import { makeProvider, notificationFields, signed, toRequest } from './fixtures.js';
 
 const SNS_TS = Date.parse('2026-03-01T12:00:00.000Z');
@@ -16,15 +20,32 @@ const mail = (destination: unknown[] = ['to@example.com'], timestamp: unknown = 
 const events = (payload: unknown) => sesEventsFromMessage(JSON.stringify(payload), context);
 
 describe('SES bounces', () => {
-  const bounce = (bounceType: string, bounceSubType: string, recipients: unknown[] = [{ emailAddress: 'A@Example.com' }]) => ({
+  const bounce = (
+    bounceType: string,
+    bounceSubType: string,
+    recipients: unknown[] = [{ emailAddress: 'A@Example.com' }],
+  ) => ({
     notificationType: 'Bounce',
-    bounce: { bounceType, bounceSubType, bouncedRecipients: recipients, timestamp: '2026-03-01T11:59:00.000Z', feedbackId: 'f' },
+    bounce: {
+      bounceType,
+      bounceSubType,
+      bouncedRecipients: recipients,
+      timestamp: '2026-03-01T11:59:00.000Z',
+      feedbackId: 'f',
+    },
     mail: mail(),
   });
 
   it('maps Permanent to hard_bounce with full detail', () => {
     const [event] = events(
-      bounce('Permanent', 'General', [{ emailAddress: ' A@Example.COM ', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown', action: 'failed' }]),
+      bounce('Permanent', 'General', [
+        {
+          emailAddress: ' A@Example.COM ',
+          status: '5.1.1',
+          diagnosticCode: 'smtp; 550 5.1.1 user unknown',
+          action: 'failed',
+        },
+      ]),
     );
     expect(event).toEqual({
       provider: 'ses',
@@ -57,7 +78,9 @@ describe('SES bounces', () => {
   });
 
   it('leaves empty and non-string detail fields out, as every provider does (stringField)', () => {
-    const [event] = events(bounce('Permanent', '', [{ emailAddress: 'a@example.com', status: '', diagnosticCode: 42 }]));
+    const [event] = events(
+      bounce('Permanent', '', [{ emailAddress: 'a@example.com', status: '', diagnosticCode: 42 }]),
+    );
     expect(event!.detail).toEqual({ bounceType: 'Permanent', providerEventType: 'Bounce' });
   });
 
@@ -72,7 +95,9 @@ describe('SES bounces', () => {
   });
 
   it('emits one event per bounced recipient, keyed by SNS MessageId and recipient', () => {
-    const out = events(bounce('Permanent', 'General', [{ emailAddress: 'a@example.com' }, { emailAddress: 'b@example.com' }]));
+    const out = events(
+      bounce('Permanent', 'General', [{ emailAddress: 'a@example.com' }, { emailAddress: 'b@example.com' }]),
+    );
     expect(out.map((e) => [e.eventId, e.recipient])).toEqual([
       ['sns-1:a@example.com', 'a@example.com'],
       ['sns-1:b@example.com', 'b@example.com'],
@@ -80,19 +105,31 @@ describe('SES bounces', () => {
   });
 
   it('drops a repeated recipient within one message (same event id)', () => {
-    const out = events(bounce('Permanent', 'General', [{ emailAddress: 'a@example.com' }, { emailAddress: 'A@example.com' }]));
+    const out = events(
+      bounce('Permanent', 'General', [{ emailAddress: 'a@example.com' }, { emailAddress: 'A@example.com' }]),
+    );
     expect(out).toHaveLength(1);
   });
 
   it('turns an invalid recipient address into an ignored event instead of refusing the bounce', () => {
     expect(events(bounce('Permanent', 'General', [{ emailAddress: 'not-an-address' }]))).toEqual([
-      expect.objectContaining({ kind: 'ignored', recipient: '', eventId: 'sns-1:', ignoredReason: 'recipient is not an email address' }),
+      expect.objectContaining({
+        kind: 'ignored',
+        recipient: '',
+        eventId: 'sns-1:',
+        ignoredReason: 'recipient is not an email address',
+      }),
     ]);
   });
 
   it('keeps the valid recipients of a bounce with one garbage entry among three (never a 400 for all)', () => {
     const out = events(
-      bounce('Permanent', 'General', [{ emailAddress: 'one@example.com' }, { emailAddress: '<<garbage>>' }, 7, { emailAddress: 'two@example.com' }]),
+      bounce('Permanent', 'General', [
+        { emailAddress: 'one@example.com' },
+        { emailAddress: '<<garbage>>' },
+        7,
+        { emailAddress: 'two@example.com' },
+      ]),
     );
     expect(out.map((e) => [e.kind, e.recipient, e.eventId])).toEqual([
       ['hard_bounce', 'one@example.com', 'sns-1:one@example.com'],
@@ -124,7 +161,11 @@ describe('SES bounces', () => {
 
 describe('event time', () => {
   it('falls back to mail.timestamp, parsed leniently (`2018-10-08T14:05:45 +0000`)', () => {
-    const [event] = events({ notificationType: 'Delivery', delivery: { recipients: ['to@example.com'] }, mail: mail() });
+    const [event] = events({
+      notificationType: 'Delivery',
+      delivery: { recipients: ['to@example.com'] },
+      mail: mail(),
+    });
     expect(event!.occurredAt).toBe(Date.parse('2018-10-08T14:05:45Z'));
   });
 
@@ -134,7 +175,11 @@ describe('event time', () => {
   });
 
   it('treats a timestamp that is present but not a time as absent (mail.timestamp, then the SNS time)', () => {
-    const [viaMail] = events({ notificationType: 'Delivery', delivery: { timestamp: 'soon', recipients: ['to@example.com'] }, mail: mail() });
+    const [viaMail] = events({
+      notificationType: 'Delivery',
+      delivery: { timestamp: 'soon', recipients: ['to@example.com'] },
+      mail: mail(),
+    });
     expect(viaMail).toMatchObject({ kind: 'delivered', occurredAt: Date.parse('2018-10-08T14:05:45Z') });
     const [viaSns] = events({
       notificationType: 'Delivery',
@@ -196,7 +241,11 @@ describe('SES deliveries', () => {
   it('emits one delivered event per recipient', () => {
     const out = events({
       eventType: 'Delivery',
-      delivery: { timestamp: '2026-03-01T11:00:00.000Z', recipients: ['a@example.com', 'B@example.com'], smtpResponse: '250 ok' },
+      delivery: {
+        timestamp: '2026-03-01T11:00:00.000Z',
+        recipients: ['a@example.com', 'B@example.com'],
+        smtpResponse: '250 ok',
+      },
       mail: mail(['a@example.com', 'b@example.com']),
     });
     expect(out.map((e) => [e.kind, e.recipient, e.eventId])).toEqual([
@@ -238,7 +287,13 @@ describe('SES subscription events', () => {
   });
 
   it('maps each topic entry to its own change: OptOut → unsubscribe, OptIn → subscribe', () => {
-    const prefs = { unsubscribeAll: false, topicSubscriptionStatus: [{ topicName: 'a', subscriptionStatus: 'OptIn' }, { topicName: 'b', subscriptionStatus: 'OptOut' }] };
+    const prefs = {
+      unsubscribeAll: false,
+      topicSubscriptionStatus: [
+        { topicName: 'a', subscriptionStatus: 'OptIn' },
+        { topicName: 'b', subscriptionStatus: 'OptOut' },
+      ],
+    };
     expect(events(subscription(prefs)).map((e) => [e.kind, e.topic])).toEqual([
       ['subscribe', 'ses:news:a'],
       ['unsubscribe', 'ses:news:b'],
@@ -247,7 +302,11 @@ describe('SES subscription events', () => {
 
   it('ignores a subscription change with neither a topic nor an opt-out', () => {
     const [event] = events(subscription({ unsubscribeAll: false, topicSubscriptionStatus: [] }));
-    expect(event).toMatchObject({ kind: 'ignored', recipient: 'reader@example.com', ignoredReason: 'subscription change without an opt-out or a topic' });
+    expect(event).toMatchObject({
+      kind: 'ignored',
+      recipient: 'reader@example.com',
+      ignoredReason: 'subscription change without an opt-out or a topic',
+    });
   });
 
   it('does not treat a truthy non-boolean unsubscribeAll as an opt-out', () => {
@@ -278,7 +337,15 @@ describe('SES events we acknowledge without acting', () => {
     ['Reject', 'reject', { reason: 'Bad content' }],
     ['Open', 'open', { ipAddress: '192.0.2.1', timestamp: '2026-03-01T09:00:00.000Z', userAgent: 'x' }],
     ['Click', 'click', { ipAddress: '192.0.2.1', timestamp: '2026-03-01T09:00:00.000Z', link: 'https://example.com' }],
-    ['DeliveryDelay', 'deliveryDelay', { delayType: 'TransientCommunicationFailure', timestamp: '2026-03-01T09:00:00.000Z', delayedRecipients: [{ emailAddress: 'to@example.com' }] }],
+    [
+      'DeliveryDelay',
+      'deliveryDelay',
+      {
+        delayType: 'TransientCommunicationFailure',
+        timestamp: '2026-03-01T09:00:00.000Z',
+        delayedRecipients: [{ emailAddress: 'to@example.com' }],
+      },
+    ],
     ['Rendering Failure', 'failure', { templateName: 't', errorMessage: 'missing' }],
   ])('emits exactly one ignored event for %s, with a reason', (eventType, key, object) => {
     const out = events({ eventType, mail: mail(['To@Example.com', 'other@example.com']), [key]: object });
@@ -295,7 +362,10 @@ describe('SES events we acknowledge without acting', () => {
   });
 
   it("acknowledges SES's AmazonSnsSubscriptionSucceeded notice with an empty recipient", () => {
-    const out = events({ notificationType: 'AmazonSnsSubscriptionSucceeded', message: 'You have successfully subscribed' });
+    const out = events({
+      notificationType: 'AmazonSnsSubscriptionSucceeded',
+      message: 'You have successfully subscribed',
+    });
     expect(out).toEqual([
       expect.objectContaining({ kind: 'ignored', recipient: '', eventId: 'sns-1:', occurredAt: SNS_TS }),
     ]);
@@ -319,7 +389,11 @@ describe('SES document shape', () => {
     ['a JSON array', '[]', 'SNS Message is not a JSON object'],
     ['neither eventType nor notificationType', '{"mail":{}}', NOT_SES_REASON],
     ['an empty eventType', '{"eventType":""}', NOT_SES_REASON],
-    ['conflicting eventType and notificationType', '{"eventType":"Bounce","notificationType":"Delivery"}', CONFLICTING_TYPES_REASON],
+    [
+      'conflicting eventType and notificationType',
+      '{"eventType":"Bounce","notificationType":"Delivery"}',
+      CONFLICTING_TYPES_REASON,
+    ],
     ['a duplicate key', '{"eventType":"Send","eventType":"Bounce"}', 'SNS Message has a duplicate JSON key'],
   ])('acknowledges a Message that is %s as one ignored event', (_why, message, reason) => {
     expect(notificationEvents(message, 'sns-1', SNS_TS, context.raw)).toEqual([

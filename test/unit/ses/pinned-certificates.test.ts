@@ -1,11 +1,11 @@
 /** PinnedDirectoryCertificates: the file is always `<dir>/<basename of the URL path>`, nothing else. */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthenticationError } from '../../../lambdas/core/errors.js';
 import { PinnedDirectoryCertificates } from '../../../lambdas/adapters/sns/certificates.js';
 import { fileNameFor } from '../../../lambdas/adapters/sns/pinned-certificates.js';
+import { AuthenticationError } from '../../../lambdas/core/errors.js';
 import { otherCertificate, rejection, signingCertificate } from './fixtures.js';
 
 const NAME = 'SimpleNotificationService-0123456789abcdef.pem';
@@ -39,14 +39,18 @@ describe('PinnedDirectoryCertificates', () => {
 
   it('treats a missing file as an authentication failure (401), not transient', async () => {
     const error = await rejection(
-      new PinnedDirectoryCertificates(dir).get('https://sns.us-east-1.amazonaws.com/SimpleNotificationService-ffff.pem'),
+      new PinnedDirectoryCertificates(dir).get(
+        'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-ffff.pem',
+      ),
     );
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error.status).toBe(401);
   });
 
   it('treats a missing directory as an authentication failure', async () => {
-    const error = await rejection(new PinnedDirectoryCertificates(path.join(root, 'nope')).get(`https://x.example/${NAME}`));
+    const error = await rejection(
+      new PinnedDirectoryCertificates(path.join(root, 'nope')).get(`https://x.example/${NAME}`),
+    );
     expect(error).toBeInstanceOf(AuthenticationError);
   });
 

@@ -1,25 +1,30 @@
 /** The SES provider end to end: allowlist, check order, freshness, control messages, configuration. */
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AuthenticationError, ForbiddenSenderError, StaleRequestError, TransientError } from '../../../lambdas/core/errors.js';
+import {
+  AuthenticationError,
+  ForbiddenSenderError,
+  StaleRequestError,
+  TransientError,
+} from '../../../lambdas/core/errors.js';
 import type { CertificateSource } from '../../../lambdas/core/provider.js';
 import { sesProvider } from '../../../lambdas/core/providers/ses/index.js';
+import { carriesEvents } from '../support/receipt.js';
 import {
   CERT_URL,
-  NOW,
-  OTHER_TOPIC_ARN,
-  TOPIC_ARN,
   confirmationFields,
   makeDeps,
   makeProvider,
+  NOW,
   notificationFields,
+  OTHER_TOPIC_ARN,
   otherCertificate,
   recordingCertificates,
   rejection,
   signed,
+  TOPIC_ARN,
   toRequest,
 } from './fixtures.js';
-import { carriesEvents } from '../support/receipt.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -32,7 +37,9 @@ describe('sesProvider definition', () => {
   });
 
   it('refuses to build with an allowlist entry that is not a topic ARN', () => {
-    expect(() => sesProvider.create(makeDeps({ credentials: [TOPIC_ARN, 'my-topic'] }))).toThrow(/not an SNS topic ARN/);
+    expect(() => sesProvider.create(makeDeps({ credentials: [TOPIC_ARN, 'my-topic'] }))).toThrow(
+      /not an SNS topic ARN/,
+    );
   });
 
   it('refuses to build with an empty allowlist', () => {
@@ -78,7 +85,9 @@ describe('TopicArn allowlist', () => {
 
   it('matches ARNs exactly (same name, another account)', async () => {
     const error = await rejection(
-      makeProvider().receive(toRequest(signed(notificationFields({ TopicArn: TOPIC_ARN.replace('123456789012', '210987654321') })))),
+      makeProvider().receive(
+        toRequest(signed(notificationFields({ TopicArn: TOPIC_ARN.replace('123456789012', '210987654321') }))),
+      ),
     );
     expect(error.status).toBe(403);
   });
@@ -94,7 +103,13 @@ describe('check order', () => {
   it('allowlist before version, cert URL, freshness and signature', async () => {
     const certificates = recordingCertificates();
     const message = {
-      ...signed(notificationFields({ TopicArn: OTHER_TOPIC_ARN, SigningCertURL: 'https://evil.example/x.pem', Timestamp: iso(0) })),
+      ...signed(
+        notificationFields({
+          TopicArn: OTHER_TOPIC_ARN,
+          SigningCertURL: 'https://evil.example/x.pem',
+          Timestamp: iso(0),
+        }),
+      ),
       SignatureVersion: '9',
       Signature: 'AAAA',
     };
@@ -104,7 +119,10 @@ describe('check order', () => {
   });
 
   it('version before cert URL', async () => {
-    const message = { ...signed(notificationFields({ SigningCertURL: 'https://evil.example/x.pem' })), SignatureVersion: '9' };
+    const message = {
+      ...signed(notificationFields({ SigningCertURL: 'https://evil.example/x.pem' })),
+      SignatureVersion: '9',
+    };
     const error = await rejection(makeProvider().receive(toRequest(message)));
     expect(error.message).toMatch(/SignatureVersion/);
   });
@@ -139,36 +157,50 @@ describe('check order', () => {
   it.each([
     ['not JSON', 'hello'],
     ['JSON but not SES', '{"hello":"world"}'],
-    ['a bounce without recipients', '{"notificationType":"Bounce","bounce":{"bounceType":"Permanent","bouncedRecipients":[]}}'],
+    [
+      'a bounce without recipients',
+      '{"notificationType":"Bounce","bounce":{"bounceType":"Permanent","bouncedRecipients":[]}}',
+    ],
     ['conflicting types', '{"notificationType":"Bounce","eventType":"Complaint"}'],
-  ])('acknowledges an authentic Notification whose Message is %s: one ignored event, never a 400 (SNS would drop it)', async (_, message) => {
-    const certificates = recordingCertificates();
-    const receipt = await makeProvider({ certificates }).receive(toRequest(signed(notificationFields({ Message: message }))));
-    expect(receipt.events).toHaveLength(1);
-    expect(receipt.events[0]).toMatchObject({ kind: 'ignored', recipient: '', provider: 'ses' });
-    expect(receipt.events[0]!.ignoredReason).toMatch(/^unreadable SES message: /);
-    expect(certificates.calls).toEqual([CERT_URL]);
-  });
+  ])(
+    'acknowledges an authentic Notification whose Message is %s: one ignored event, never a 400 (SNS would drop it)',
+    async (_, message) => {
+      const certificates = recordingCertificates();
+      const receipt = await makeProvider({ certificates }).receive(
+        toRequest(signed(notificationFields({ Message: message }))),
+      );
+      expect(receipt.events).toHaveLength(1);
+      expect(receipt.events[0]).toMatchObject({ kind: 'ignored', recipient: '', provider: 'ses' });
+      expect(receipt.events[0]!.ignoredReason).toMatch(/^unreadable SES message: /);
+      expect(certificates.calls).toEqual([CERT_URL]);
+    },
+  );
 
   it('still refuses the same Message when the signature does not verify (401), or the topic is not allowed (403)', async () => {
     const fields = notificationFields({ Message: 'hello' });
     const tampered = { ...signed(fields), Message: 'hello!' };
     expect((await rejection(makeProvider().receive(toRequest(tampered)))).status).toBe(401);
-    expect((await rejection(makeProvider({ credentials: [OTHER_TOPIC_ARN] }).receive(toRequest(signed(fields))))).status).toBe(403);
+    expect(
+      (await rejection(makeProvider({ credentials: [OTHER_TOPIC_ARN] }).receive(toRequest(signed(fields))))).status,
+    ).toBe(403);
   });
 });
 
 describe('certificate source errors', () => {
   it('wraps an unexpected source error as a 503 so SNS retries', async () => {
     const broken: CertificateSource = { get: async () => Promise.reject(new Error('ECONNRESET')) };
-    const error = await rejection(makeProvider({ certificates: broken }).receive(toRequest(signed(notificationFields()))));
+    const error = await rejection(
+      makeProvider({ certificates: broken }).receive(toRequest(signed(notificationFields()))),
+    );
     expect(error).toBeInstanceOf(TransientError);
     expect(error.status).toBe(503);
   });
 
   it("passes the source's own AuthenticationError through (401)", async () => {
     const refusing: CertificateSource = { get: async () => Promise.reject(new AuthenticationError('no such cert')) };
-    const error = await rejection(makeProvider({ certificates: refusing }).receive(toRequest(signed(notificationFields()))));
+    const error = await rejection(
+      makeProvider({ certificates: refusing }).receive(toRequest(signed(notificationFields()))),
+    );
     expect(error.status).toBe(401);
   });
 
@@ -232,7 +264,9 @@ describe('freshness', () => {
   it.each(['2026-03-01 12:00:00Z', '2026-03-01T12:00:00+00:00', '1772366400', 'yesterday', '2026-13-01T12:00:00.000Z'])(
     'rejects a signed Timestamp that is not SNS ISO-8601 UTC (%j)',
     async (timestamp) => {
-      const error = await rejection(makeProvider().receive(toRequest(signed(notificationFields({ Timestamp: timestamp })))));
+      const error = await rejection(
+        makeProvider().receive(toRequest(signed(notificationFields({ Timestamp: timestamp })))),
+      );
       expect(error.status).toBe(400);
     },
   );
@@ -256,7 +290,12 @@ describe('control messages', () => {
     const receipt = await makeProvider({ certificates }).receive(toRequest(signed(fields)));
     expect(receipt).toEqual({
       events: [],
-      control: { type: 'SubscriptionConfirmation', topicArn: TOPIC_ARN, token: fields.Token, messageId: fields.MessageId },
+      control: {
+        type: 'SubscriptionConfirmation',
+        topicArn: TOPIC_ARN,
+        token: fields.Token,
+        messageId: fields.MessageId,
+      },
     });
     expect(certificates.calls).toEqual([CERT_URL]);
     for (const spy of spies) expect(spy).not.toHaveBeenCalled();

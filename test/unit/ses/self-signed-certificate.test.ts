@@ -1,5 +1,5 @@
 /** The pure node:crypto self-signed certificate and its tiny DER encoder. */
-import { X509Certificate, generateKeyPairSync, sign, verify } from 'node:crypto';
+import { generateKeyPairSync, sign, verify, X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { integer, objectIdentifier, time, tlv } from '../../../lib/demo/der.js';
 import { createSelfSignedCertificate } from '../../../lib/demo/self-signed-certificate.js';

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AuthenticationError } from '../../../lambdas/core/errors.js';
 import { parseSnsEnvelope } from '../../../lambdas/core/providers/ses/sns/envelope.js';
 import { verifySnsMessageWithKey, verifySnsSignature } from '../../../lambdas/core/providers/ses/sns/signature.js';
+import { carriesEvents } from '../support/receipt.js';
 import {
   confirmationFields,
   makeProvider,
@@ -15,7 +16,6 @@ import {
   signingCertificate,
   toRequest,
 } from './fixtures.js';
-import { carriesEvents } from '../support/receipt.js';
 
 const key = () => signingCertificate().publicKey;
 
@@ -26,12 +26,16 @@ describe('SNS signature', () => {
   });
 
   it.each(['1', '2'] as const)('accepts a SignatureVersion %s Notification with a Subject', async (version) => {
-    const receipt = await makeProvider().receive(toRequest(signed(notificationFields({ Subject: 'Amazon SES Email Event Notification' }), version)));
+    const receipt = await makeProvider().receive(
+      toRequest(signed(notificationFields({ Subject: 'Amazon SES Email Event Notification' }), version)),
+    );
     expect(receipt.events).toHaveLength(1);
   });
 
   it('accepts an empty Subject that was signed', () => {
-    expect(() => verifySnsMessageWithKey(JSON.stringify(signed(notificationFields({ Subject: '' }))), key())).not.toThrow();
+    expect(() =>
+      verifySnsMessageWithKey(JSON.stringify(signed(notificationFields({ Subject: '' }))), key()),
+    ).not.toThrow();
   });
 
   it('rejects a Subject added after signing (absent was signed)', () => {
@@ -44,14 +48,22 @@ describe('SNS signature', () => {
     expect(() => verifySnsMessageWithKey(JSON.stringify(message), key())).toThrow(AuthenticationError);
   });
 
-  it.each(['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn'])('rejects a Notification with %s altered', (field) => {
-    const message: Record<string, string> = { ...signed(notificationFields({ Subject: 's' })) };
-    message[field] = field === 'Timestamp' ? '2026-03-01T12:00:00.001Z' : `${message[field]}x`;
-    expect(() => verifySnsMessageWithKey(JSON.stringify(message), key())).toThrow(/does not verify/);
-  });
+  it.each(['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn'])(
+    'rejects a Notification with %s altered',
+    (field) => {
+      const message: Record<string, string> = { ...signed(notificationFields({ Subject: 's' })) };
+      message[field] = field === 'Timestamp' ? '2026-03-01T12:00:00.001Z' : `${message[field]}x`;
+      expect(() => verifySnsMessageWithKey(JSON.stringify(message), key())).toThrow(/does not verify/);
+    },
+  );
 
   it('rejects a Notification whose Type was changed to a confirmation', () => {
-    const message = { ...signed(notificationFields()), Type: 'UnsubscribeConfirmation', Token: 't', SubscribeURL: 'https://x' };
+    const message = {
+      ...signed(notificationFields()),
+      Type: 'UnsubscribeConfirmation',
+      Token: 't',
+      SubscribeURL: 'https://x',
+    };
     expect(() => verifySnsMessageWithKey(JSON.stringify(message), key())).toThrow(AuthenticationError);
   });
 
@@ -101,7 +113,9 @@ describe('SNS signature', () => {
   });
 
   it('rejects an empty Signature', async () => {
-    const error = await rejection(makeProvider().receive(toRequest({ ...signed(notificationFields()), Signature: '' })));
+    const error = await rejection(
+      makeProvider().receive(toRequest({ ...signed(notificationFields()), Signature: '' })),
+    );
     expect(error.status).toBe(400);
   });
 
@@ -121,7 +135,9 @@ describe('SNS signature', () => {
     expect(error.message).toMatch(/minimum/);
     expect(certificates.calls).toEqual([]);
     // control: the same provider accepts version 2
-    await expect(provider.receive(toRequest(signed(notificationFields(), '2')))).resolves.toSatisfy(carriesEvents('ses'));
+    await expect(provider.receive(toRequest(signed(notificationFields(), '2')))).resolves.toSatisfy(
+      carriesEvents('ses'),
+    );
   });
 
   it('rejects a certificate key that is not RSA', () => {

@@ -19,15 +19,15 @@ import { verifySnsSignature } from '../../../lambdas/core/providers/ses/sns/sign
 import { parseTopicArn } from '../../../lambdas/core/providers/ses/sns/topic-arn.js';
 import { createSnsVerifier, parseSnsTimestamp } from '../../../lambdas/core/providers/ses/verify.js';
 import {
-  NOW,
-  OTHER_TOPIC_ARN,
-  TOPIC_ARN,
   makeProvider,
+  NOW,
   notificationFields,
+  OTHER_TOPIC_ARN,
   recordingCertificates,
   rejection,
   signed,
   signingCertificate,
+  TOPIC_ARN,
   toRequest,
 } from './fixtures.js';
 
@@ -45,18 +45,33 @@ describe('SigningCertURL refusals name their reason', () => {
     ['an empty port', `${HOST}:${PEM}`, 'SigningCertURL has a port'],
     ['no scheme', `sns.us-east-1.amazonaws.com${PEM}`, 'SigningCertURL is not a URL'],
     ['http', `http://sns.us-east-1.amazonaws.com${PEM}`, 'SigningCertURL is not https'],
-    ['another region', `https://sns.us-west-2.amazonaws.com${PEM}`, "SigningCertURL is not the topic region's SNS host"],
+    [
+      'another region',
+      `https://sns.us-west-2.amazonaws.com${PEM}`,
+      "SigningCertURL is not the topic region's SNS host",
+    ],
     ['another file', `${HOST}/evil.pem`, 'SigningCertURL is not an SNS certificate path'],
-    ['a file name with text after .pem', `${HOST}/SimpleNotificationService-ab.pemx`, 'SigningCertURL is not an SNS certificate path'],
-    ['a path after the file name', `${HOST}/SimpleNotificationService-ab.pem/x`, 'SigningCertURL is not an SNS certificate path'],
+    [
+      'a file name with text after .pem',
+      `${HOST}/SimpleNotificationService-ab.pemx`,
+      'SigningCertURL is not an SNS certificate path',
+    ],
+    [
+      'a path after the file name',
+      `${HOST}/SimpleNotificationService-ab.pem/x`,
+      'SigningCertURL is not an SNS certificate path',
+    ],
     ['an upper-case host', `https://SNS.us-east-1.amazonaws.com${PEM}`, 'SigningCertURL is not in canonical form'],
   ])('%s', (_why, url, message) => {
     expect(() => assertSigningCertUrl(url, useast1)).toThrow(new AuthenticationError(message));
   });
 
-  it.each([`${HOST}/SimpleNotificationService-a.pem`, `${HOST}/SimpleNotificationService-0123456789.pem`])('accepts %s', (url) => {
-    expect(assertSigningCertUrl(url, useast1)).toBe(url);
-  });
+  it.each([`${HOST}/SimpleNotificationService-a.pem`, `${HOST}/SimpleNotificationService-0123456789.pem`])(
+    'accepts %s',
+    (url) => {
+      expect(assertSigningCertUrl(url, useast1)).toBe(url);
+    },
+  );
 });
 
 describe('TopicArn', () => {
@@ -89,9 +104,14 @@ describe('TopicArn', () => {
 });
 
 describe('SNS Timestamp', () => {
-  it.each(['2026-03-01T12:00:00Z', '2026-03-01T12:00:00.1Z', '2026-03-01T12:00:00.123456789Z'])('accepts %s', (value) => {
-    expect(parseSnsTimestamp(value)).toBe(Date.parse('2026-03-01T12:00:00Z') + (value.includes('.1') ? 100 : 0) + (value.includes('.123') ? 23 : 0));
-  });
+  it.each(['2026-03-01T12:00:00Z', '2026-03-01T12:00:00.1Z', '2026-03-01T12:00:00.123456789Z'])(
+    'accepts %s',
+    (value) => {
+      expect(parseSnsTimestamp(value)).toBe(
+        Date.parse('2026-03-01T12:00:00Z') + (value.includes('.1') ? 100 : 0) + (value.includes('.123') ? 23 : 0),
+      );
+    },
+  );
 
   it.each([
     'x2026-03-01T12:00:00Z',
@@ -113,11 +133,15 @@ describe('SNS Timestamp', () => {
     '2026-03-01T12:a0:00Z',
     '2026-03-01T12:00:a0Z',
   ])('refuses %s as not ISO-8601 UTC', (value) => {
-    expect(() => parseSnsTimestamp(value)).toThrow(new MalformedRequestError('SNS Timestamp is not an ISO-8601 UTC time'));
+    expect(() => parseSnsTimestamp(value)).toThrow(
+      new MalformedRequestError('SNS Timestamp is not an ISO-8601 UTC time'),
+    );
   });
 
   it('refuses the right shape holding an impossible time', () => {
-    expect(() => parseSnsTimestamp('2026-13-01T00:00:00Z')).toThrow(new MalformedRequestError('SNS Timestamp is not a timestamp'));
+    expect(() => parseSnsTimestamp('2026-13-01T00:00:00Z')).toThrow(
+      new MalformedRequestError('SNS Timestamp is not a timestamp'),
+    );
   });
 });
 
@@ -176,31 +200,44 @@ describe('signature key and encoding', () => {
 
   it('refuses a key that is not an RSA public key, even the matching private key', () => {
     const message = 'SNS signing certificate does not hold an RSA public key';
-    expect(() => verifySnsSignature(envelope(), signingCertificate().privateKey)).toThrow(new AuthenticationError(message));
+    expect(() => verifySnsSignature(envelope(), signingCertificate().privateKey)).toThrow(
+      new AuthenticationError(message),
+    );
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey;
     expect(() => verifySnsSignature(envelope(), ec)).toThrow(new AuthenticationError(message));
   });
 
   it('refuses a Signature that is not base64, naming the field', () => {
     const broken = { ...envelope(), Signature: 'not base64!' };
-    expect(() => verifySnsSignature(broken, signingCertificate().publicKey)).toThrow(new AuthenticationError('SNS Signature is not base64'));
+    expect(() => verifySnsSignature(broken, signingCertificate().publicKey)).toThrow(
+      new AuthenticationError('SNS Signature is not base64'),
+    );
   });
 });
 
 describe('SNS settings', () => {
   it('defaults: version 1, the inbox TTL (30 days) less one day old, 300 s ahead', () => {
-    expect(readSnsSettings({})).toEqual({ minimumSignatureVersion: '1', window: { maxAgeMs: 29 * 86_400_000, maxFutureMs: 300_000 } });
+    expect(readSnsSettings({})).toEqual({
+      minimumSignatureVersion: '1',
+      window: { maxAgeMs: 29 * 86_400_000, maxFutureMs: 300_000 },
+    });
   });
 
   it('trims the minimum version and allows no future skew at all', () => {
-    expect(readSnsSettings({ SNS_MIN_SIGNATURE_VERSION: ' 2 ', SNS_MAX_FUTURE_SECONDS: '0', SNS_MAX_AGE_SECONDS: '60' })).toEqual({
+    expect(
+      readSnsSettings({ SNS_MIN_SIGNATURE_VERSION: ' 2 ', SNS_MAX_FUTURE_SECONDS: '0', SNS_MAX_AGE_SECONDS: '60' }),
+    ).toEqual({
       minimumSignatureVersion: '2',
       window: { maxAgeMs: 60_000, maxFutureMs: 0 },
     });
   });
 
   it('the provider definition lists its three settings and its window', () => {
-    expect(sesProvider.settings?.map((s) => s.variable)).toEqual(['SNS_MIN_SIGNATURE_VERSION', 'SNS_MAX_AGE_SECONDS', 'SNS_MAX_FUTURE_SECONDS']);
+    expect(sesProvider.settings?.map((s) => s.variable)).toEqual([
+      'SNS_MIN_SIGNATURE_VERSION',
+      'SNS_MAX_AGE_SECONDS',
+      'SNS_MAX_FUTURE_SECONDS',
+    ]);
     for (const setting of sesProvider.settings ?? []) expect(setting.describe).toMatch(/SNS/);
     expect(sesProvider.signatureWindow?.({ SNS_MAX_AGE_SECONDS: '120' })).toEqual({
       window: { maxAgeMs: 120_000, maxFutureMs: 300_000 },

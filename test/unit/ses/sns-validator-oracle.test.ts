@@ -9,20 +9,20 @@ import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SnsFields } from '../../../lib/demo/ses.js';
 import {
   CERT_URL,
-  NOW,
-  OTHER_TOPIC_ARN,
   confirmationFields,
   makeProvider,
+  NOW,
   notificationFields,
+  OTHER_TOPIC_ARN,
   recordingCertificates,
   rejection,
   signed,
   signingCertificate,
   toRequest,
 } from './fixtures.js';
-import type { SnsFields } from '../../../lib/demo/ses.js';
 
 const require = createRequire(import.meta.url);
 const https = require('https') as { get: unknown };
@@ -95,9 +95,15 @@ describe('agreement with sns-validator on valid messages', () => {
 
 describe('where ours is stricter', () => {
   it.each([
-    ['a query that makes the path end in .pem', 'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-0123.pem?x=.pem'],
+    [
+      'a query that makes the path end in .pem',
+      'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-0123.pem?x=.pem',
+    ],
     ['any path with a .pem query', 'https://sns.us-east-1.amazonaws.com/anything?x=.pem'],
-    ['a host label that is not the topic region', 'https://sns.not-a-region.amazonaws.com/SimpleNotificationService-0123.pem'],
+    [
+      'a host label that is not the topic region',
+      'https://sns.not-a-region.amazonaws.com/SimpleNotificationService-0123.pem',
+    ],
     ['another real region than the topic', 'https://sns.eu-west-1.amazonaws.com/SimpleNotificationService-0123.pem'],
     ['an upper-case host', 'https://SNS.US-EAST-1.AMAZONAWS.COM/SimpleNotificationService-0123.pem'],
   ])('sns-validator accepts %s; ours rejects it before fetching', async (_why, url) => {

@@ -27,16 +27,26 @@ const WINDOW = { STANDARD_WEBHOOK_TOLERANCE_SECONDS: '300' };
 function receiveVector(v: Vector, skewMs = 30_000, headers: Partial<Record<string, string>> = {}) {
   const provider = standard([v.secret], Number(v.timestamp) * 1000 + skewMs, WINDOW);
   return provider.receive(
-    request(v.payload, { 'webhook-id': v.msgId, 'webhook-timestamp': v.timestamp, 'webhook-signature': v.signature, ...headers }),
+    request(v.payload, {
+      'webhook-id': v.msgId,
+      'webhook-timestamp': v.timestamp,
+      'webhook-signature': v.signature,
+      ...headers,
+    }),
   );
 }
 
 describe('Standard Webhooks library vectors', () => {
-  it.each(['vector-1.json', 'vector-2.json'])('%s verifies; its body has no event type, so it is acknowledged (ignored)', async (file) => {
-    const v = vector(file);
-    const { events } = await receiveVector(v);
-    expect(events.map((e) => [e.eventId, e.kind, e.ignoredReason])).toEqual([[v.msgId, 'ignored', 'body has no event type']]);
-  });
+  it.each(['vector-1.json', 'vector-2.json'])(
+    '%s verifies; its body has no event type, so it is acknowledged (ignored)',
+    async (file) => {
+      const v = vector(file);
+      const { events } = await receiveVector(v);
+      expect(events.map((e) => [e.eventId, e.kind, e.ignoredReason])).toEqual([
+        [v.msgId, 'ignored', 'body has no event type'],
+      ]);
+    },
+  );
 
   it('vector 2 verifies with the Svix header names too', async () => {
     const v = vector('vector-2.json');
@@ -46,9 +56,11 @@ describe('Standard Webhooks library vectors', () => {
     expect(svix.events.map((e) => [e.eventId, e.kind])).toEqual([[v.msgId, 'ignored']]);
   });
 
-  it('vector 1 with the last signature character changed is refused (401), as in the libraries\' tests', async () => {
+  it("vector 1 with the last signature character changed is refused (401), as in the libraries' tests", async () => {
     const v = vector('vector-1.json');
-    await expect(receiveVector({ ...v, signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OA=' })).rejects.toMatchObject({
+    await expect(
+      receiveVector({ ...v, signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OA=' }),
+    ).rejects.toMatchObject({
       status: 401,
     });
   });
@@ -70,7 +82,11 @@ const SIGNED_AT = '1732318875'; // 2024-11-22T23:41:15Z, a few seconds after the
 /** A Resend body exactly as published, sent the way Resend sends it (svix-* headers). */
 async function receiveResend(file: string, id = 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W') {
   const body = text(`resend/${file}`);
-  const headers = { 'svix-id': id, 'svix-timestamp': SIGNED_AT, 'svix-signature': standardSignature(SECRET, id, SIGNED_AT, body) };
+  const headers = {
+    'svix-id': id,
+    'svix-timestamp': SIGNED_AT,
+    'svix-signature': standardSignature(SECRET, id, SIGNED_AT, body),
+  };
   const { events } = await standard([SECRET], Number(SIGNED_AT) * 1000, WINDOW).receive(request(body, headers));
   return { events, body, id };
 }
@@ -120,7 +136,11 @@ describe('Resend bodies', () => {
   ])('the documented email.bounced with bounce.type %s → %s', async (type, kind) => {
     const body = text('resend/docs-email-bounced.json').replace('"type": "Permanent"', `"type": "${type}"`);
     const id = 'msg_typed';
-    const headers = { 'svix-id': id, 'svix-timestamp': SIGNED_AT, 'svix-signature': standardSignature(SECRET, id, SIGNED_AT, body) };
+    const headers = {
+      'svix-id': id,
+      'svix-timestamp': SIGNED_AT,
+      'svix-signature': standardSignature(SECRET, id, SIGNED_AT, body),
+    };
     const { events } = await standard([SECRET], Number(SIGNED_AT) * 1000, WINDOW).receive(request(body, headers));
     expect(events.map((e) => e.kind)).toEqual([kind]);
   });
@@ -143,7 +163,12 @@ describe('Resend bodies', () => {
   it('contact.updated with unsubscribed:true is an unsubscribe (its invalid data.created_at is never read)', async () => {
     const { events, id } = await receiveResend('changelog-contact-updated.json');
     expect(events.map((e) => [e.eventId, e.recipient, e.kind, e.occurredAt])).toEqual([
-      [`${id}:steve.wozniak@gmail.com`, 'steve.wozniak@gmail.com', 'unsubscribe', Date.parse('2024-10-11T23:47:56.678Z')],
+      [
+        `${id}:steve.wozniak@gmail.com`,
+        'steve.wozniak@gmail.com',
+        'unsubscribe',
+        Date.parse('2024-10-11T23:47:56.678Z'),
+      ],
     ]);
   });
 
@@ -152,7 +177,11 @@ describe('Resend bodies', () => {
     async (type) => {
       const body = text('resend/docs-email-bounced.json').replace('"type": "email.bounced"', `"type": "${type}"`);
       const id = 'msg_other';
-      const headers = { 'svix-id': id, 'svix-timestamp': SIGNED_AT, 'svix-signature': standardSignature(SECRET, id, SIGNED_AT, body) };
+      const headers = {
+        'svix-id': id,
+        'svix-timestamp': SIGNED_AT,
+        'svix-signature': standardSignature(SECRET, id, SIGNED_AT, body),
+      };
       const { events } = await standard([SECRET], Number(SIGNED_AT) * 1000, WINDOW).receive(request(body, headers));
       expect(events.map((e) => [e.kind, e.ignoredReason])).toEqual([['ignored', `event type ${type} is not tracked`]]);
     },

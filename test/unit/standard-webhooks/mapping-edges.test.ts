@@ -24,7 +24,9 @@ describe('bounce kind', () => {
     ['blank', '   '],
     ['a tab', '\t'],
   ])('a %s bounce.type is untyped: hard_bounce (Resend documents email.bounced as permanent)', (_, type) => {
-    expect(events('email.bounced', { to: ['a@example.com'], bounce: { type } }).map((e) => e.kind)).toEqual(['hard_bounce']);
+    expect(events('email.bounced', { to: ['a@example.com'], bounce: { type } }).map((e) => e.kind)).toEqual([
+      'hard_bounce',
+    ]);
   });
 });
 
@@ -44,14 +46,19 @@ describe('display-form addresses', () => {
 
 describe('bounce diagnostic text', () => {
   const diagnostic = (bounce: Record<string, unknown>) =>
-    events('email.bounced', { to: ['a@example.com'], bounce: { type: 'Permanent', ...bounce } })[0]!.detail.diagnosticCode;
+    events('email.bounced', { to: ['a@example.com'], bounce: { type: 'Permanent', ...bounce } })[0]!.detail
+      .diagnosticCode;
 
   it('joins a list of text lines with "; "', () => {
-    expect(diagnostic({ diagnosticCode: ['smtp; 550 5.1.1', 'user unknown'], message: 'm' })).toBe('smtp; 550 5.1.1; user unknown');
+    expect(diagnostic({ diagnosticCode: ['smtp; 550 5.1.1', 'user unknown'], message: 'm' })).toBe(
+      'smtp; 550 5.1.1; user unknown',
+    );
   });
 
   it('takes a single string as it is', () => {
-    expect(diagnostic({ diagnosticCode: 'smtp; 550 5.1.1 user unknown', message: 'm' })).toBe('smtp; 550 5.1.1 user unknown');
+    expect(diagnostic({ diagnosticCode: 'smtp; 550 5.1.1 user unknown', message: 'm' })).toBe(
+      'smtp; 550 5.1.1 user unknown',
+    );
   });
 
   it.each([
@@ -63,7 +70,10 @@ describe('bounce diagnostic text', () => {
   });
 
   it('an empty list without a message leaves no diagnosticCode at all', () => {
-    const [event] = events('email.bounced', { to: ['a@example.com'], bounce: { type: 'Permanent', diagnosticCode: [] } });
+    const [event] = events('email.bounced', {
+      to: ['a@example.com'],
+      bounce: { type: 'Permanent', diagnosticCode: [] },
+    });
     expect(event!.detail).toStrictEqual({ providerEventType: 'email.bounced', bounceType: 'Permanent' });
   });
 });
@@ -93,14 +103,26 @@ describe('bounce detail', () => {
 describe('the invalid-recipient event of an actionable request', () => {
   it('keeps the detail, the time and the raw body of the request', () => {
     const list = standardWebhookEvents(
-      { type: 'email.bounced', created_at: '2026-02-12T10:00:00.000Z', data: { to: ['ok@example.com', 'not an address'], bounce: { type: 'hard', message: 'gone' } } },
+      {
+        type: 'email.bounced',
+        created_at: '2026-02-12T10:00:00.000Z',
+        data: { to: ['ok@example.com', 'not an address'], bounce: { type: 'hard', message: 'gone' } },
+      },
       RAW,
       'msg_1',
       SIGNED_AT_MS,
     );
     const detail = { providerEventType: 'email.bounced', bounceType: 'hard', diagnosticCode: 'gone' };
     expect(list).toStrictEqual([
-      { provider: 'standard', eventId: 'msg_1:ok@example.com', recipient: 'ok@example.com', kind: 'hard_bounce', occurredAt: Date.parse('2026-02-12T10:00:00.000Z'), detail, raw: RAW },
+      {
+        provider: 'standard',
+        eventId: 'msg_1:ok@example.com',
+        recipient: 'ok@example.com',
+        kind: 'hard_bounce',
+        occurredAt: Date.parse('2026-02-12T10:00:00.000Z'),
+        detail,
+        raw: RAW,
+      },
       {
         provider: 'standard',
         eventId: 'msg_1',

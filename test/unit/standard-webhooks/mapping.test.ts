@@ -49,25 +49,40 @@ describe('email events', () => {
     const body = resendBody('email.bounced', { bounce: { type, subType: 'General', message: 'No such user' } });
     expect(await receiveOne(body)).toMatchObject({
       kind,
-      detail: { providerEventType: 'email.bounced', bounceType: type, bounceSubType: 'General', diagnosticCode: 'No such user' },
+      detail: {
+        providerEventType: 'email.bounced',
+        bounceType: type,
+        bounceSubType: 'General',
+        diagnosticCode: 'No such user',
+      },
     });
   });
 
   it('email.bounced without a bounce type → hard_bounce (Resend documents email.bounced as permanent)', async () => {
     expect((await receiveOne(resendBody('email.bounced'))).kind).toBe('hard_bounce');
     expect((await receiveOne(resendBody('email.bounced', { bounce: { message: 'm' } }))).kind).toBe('hard_bounce');
-    expect((await receiveOne(resendBody('email.bounced', { bounce: { type: '', message: 'm' } }))).kind).toBe('hard_bounce');
+    expect((await receiveOne(resendBody('email.bounced', { bounce: { type: '', message: 'm' } }))).kind).toBe(
+      'hard_bounce',
+    );
   });
 
   it('email.bounced with a Transient, Undetermined or unknown type → soft_bounce', async () => {
     for (const type of ['Transient', 'Undetermined', 'undetermined', 'soft', 42]) {
-      expect([type, (await receiveOne(resendBody('email.bounced', { bounce: { type } }))).kind]).toEqual([type, 'soft_bounce']);
+      expect([type, (await receiveOne(resendBody('email.bounced', { bounce: { type } }))).kind]).toEqual([
+        type,
+        'soft_bounce',
+      ]);
     }
   });
 
   it('email.bounced keeps a diagnosticCode array as text', async () => {
     const body = resendBody('email.bounced', {
-      bounce: { type: 'Permanent', subType: 'General', message: 'm', diagnosticCode: ['smtp; 550 5.1.1 user unknown', 'second line'] },
+      bounce: {
+        type: 'Permanent',
+        subType: 'General',
+        message: 'm',
+        diagnosticCode: ['smtp; 550 5.1.1 user unknown', 'second line'],
+      },
     });
     expect((await receiveOne(body)).detail.diagnosticCode).toBe('smtp; 550 5.1.1 user unknown; second line');
   });
@@ -99,7 +114,11 @@ describe('email events', () => {
   });
 
   it('an ignored event does not insist on a shape: no data, no recipient', async () => {
-    expect(await receiveOne('{"type":"domain.updated"}')).toMatchObject({ kind: 'ignored', recipient: '', eventId: MSG_ID });
+    expect(await receiveOne('{"type":"domain.updated"}')).toMatchObject({
+      kind: 'ignored',
+      recipient: '',
+      eventId: MSG_ID,
+    });
   });
 });
 
@@ -111,14 +130,17 @@ describe('contact events (how Resend unsubscribes arrive)', () => {
       data: { id: 'c-1', email: 'Steve@Example.com', unsubscribed, created_at: '2024-01-01T00:00:00Z' },
     });
 
-  it.each(['contact.updated', 'contact.created'])('%s with unsubscribed: true → unsubscribe on data.email', async (type) => {
-    expect(await receiveOne(contact(type, true))).toMatchObject({
-      kind: 'unsubscribe',
-      recipient: 'steve@example.com',
-      eventId: `${MSG_ID}:steve@example.com`,
-      occurredAt: CREATED_AT_MS,
-    });
-  });
+  it.each(['contact.updated', 'contact.created'])(
+    '%s with unsubscribed: true → unsubscribe on data.email',
+    async (type) => {
+      expect(await receiveOne(contact(type, true))).toMatchObject({
+        kind: 'unsubscribe',
+        recipient: 'steve@example.com',
+        eventId: `${MSG_ID}:steve@example.com`,
+        occurredAt: CREATED_AT_MS,
+      });
+    },
+  );
 
   it.each([false, 'true', null])('contact.updated with unsubscribed: %j → ignored', async (value) => {
     expect((await receiveOne(contact('contact.updated', value))).kind).toBe('ignored');
@@ -131,7 +153,10 @@ describe('contact events (how Resend unsubscribes arrive)', () => {
 
 describe('recipients', () => {
   it('several recipients → one event each, eventId `${webhook-id}:${recipient}`, the same raw body', async () => {
-    const body = resendBody('email.bounced', { to: ['a@example.com', 'B@Example.com', 'c@example.com'], bounce: { type: 'Permanent' } });
+    const body = resendBody('email.bounced', {
+      to: ['a@example.com', 'B@Example.com', 'c@example.com'],
+      bounce: { type: 'Permanent' },
+    });
     const events = await receive(body);
     expect(events.map((e) => [e.eventId, e.recipient, e.kind])).toEqual([
       [`${MSG_ID}:a@example.com`, 'a@example.com', 'hard_bounce'],
@@ -147,15 +172,21 @@ describe('recipients', () => {
   });
 
   it('a single string `to` is one recipient', async () => {
-    expect((await receiveOne(resendBody('email.delivered', { to: 'solo@example.com' }))).recipient).toBe('solo@example.com');
+    expect((await receiveOne(resendBody('email.delivered', { to: 'solo@example.com' }))).recipient).toBe(
+      'solo@example.com',
+    );
   });
 
   it('reads the address out of a display form', async () => {
-    expect((await receiveOne(resendBody('email.delivered', { to: ['Jane Doe <Jane@Example.com>'] }))).recipient).toBe('jane@example.com');
+    expect((await receiveOne(resendBody('email.delivered', { to: ['Jane Doe <Jane@Example.com>'] }))).recipient).toBe(
+      'jane@example.com',
+    );
   });
 
   it('a value that is not an address becomes one ignored event; the others still count', async () => {
-    const events = await receive(resendBody('email.bounced', { to: ['ok@example.com', 'not an address', 42], bounce: { type: 'hard' } }));
+    const events = await receive(
+      resendBody('email.bounced', { to: ['ok@example.com', 'not an address', 42], bounce: { type: 'hard' } }),
+    );
     expect(events.map((e) => [e.kind, e.recipient, e.eventId])).toEqual([
       ['hard_bounce', 'ok@example.com', `${MSG_ID}:ok@example.com`],
       ['ignored', '', MSG_ID],
@@ -174,7 +205,12 @@ describe('occurredAt', () => {
     JSON.stringify({ type: 'email.delivered', ...envelope, data: { to: ['a@example.com'], ...data } });
 
   it('prefers the envelope created_at', async () => {
-    const event = await receiveOne(body({ created_at: '2025-01-15T11:59:00Z', timestamp: '2025-01-15T11:58:00Z' }, { created_at: '2025-01-15T11:57:00Z' }));
+    const event = await receiveOne(
+      body(
+        { created_at: '2025-01-15T11:59:00Z', timestamp: '2025-01-15T11:58:00Z' },
+        { created_at: '2025-01-15T11:57:00Z' },
+      ),
+    );
     expect(event.occurredAt).toBe(Date.parse('2025-01-15T11:59:00Z'));
   });
 
@@ -184,7 +220,9 @@ describe('occurredAt', () => {
   });
 
   it('then data.created_at', async () => {
-    expect((await receiveOne(body({}, { created_at: '2025-01-15T11:57:00Z' }))).occurredAt).toBe(Date.parse('2025-01-15T11:57:00Z'));
+    expect((await receiveOne(body({}, { created_at: '2025-01-15T11:57:00Z' }))).occurredAt).toBe(
+      Date.parse('2025-01-15T11:57:00Z'),
+    );
   });
 
   it('and only then the signed webhook-timestamp', async () => {
@@ -192,9 +230,9 @@ describe('occurredAt', () => {
   });
 
   it('skips an unparseable created_at on an actionable event: the next source, never a 400', async () => {
-    expect((await receiveOne(body({ created_at: 'yesterday' }, { created_at: '2025-01-15T11:57:00Z' }))).occurredAt).toBe(
-      Date.parse('2025-01-15T11:57:00Z'),
-    );
+    expect(
+      (await receiveOne(body({ created_at: 'yesterday' }, { created_at: '2025-01-15T11:57:00Z' }))).occurredAt,
+    ).toBe(Date.parse('2025-01-15T11:57:00Z'));
     expect((await receiveOne(body({ created_at: 'yesterday' }))).occurredAt).toBe(NOW_MS);
   });
 });
@@ -205,17 +243,19 @@ describe('malformed bodies (signed, so 400)', () => {
     ['a non-string type', '{"type":7,"data":{"to":["a@example.com"]}}'],
   ])('acknowledges %s as ignored (authentic: never a 4xx)', async (_, body) => {
     const { events } = await standard().receive(signed(body));
-    expect(events.map((e) => [e.kind, e.ignoredReason, e.recipient])).toEqual([['ignored', 'body has no event type', 'a@example.com']]);
+    expect(events.map((e) => [e.kind, e.ignoredReason, e.recipient])).toEqual([
+      ['ignored', 'body has no event type', 'a@example.com'],
+    ]);
   });
 
   it('acknowledges an actionable type without data as ignored: there is nobody to suppress', async () => {
     const { events } = await standard().receive(signed('{"type":"email.bounced"}'));
-    expect(events.map((e) => [e.kind, e.ignoredReason, e.recipient])).toEqual([['ignored', 'recipient is not an email address', '']]);
+    expect(events.map((e) => [e.kind, e.ignoredReason, e.recipient])).toEqual([
+      ['ignored', 'recipient is not an email address', ''],
+    ]);
   });
 
-  it.each([
-    ['a JSON array', '[{"type":"email.delivered"}]'],
-  ])('rejects %s', async (_, body) => {
+  it.each([['a JSON array', '[{"type":"email.delivered"}]']])('rejects %s', async (_, body) => {
     await expect(standard().receive(signed(body))).rejects.toBeInstanceOf(MalformedRequestError);
   });
 });
@@ -241,7 +281,14 @@ describe('standardWebhooksDemo', () => {
   });
 
   it('is refused with another demo secret', async () => {
-    const signedDemo = standardWebhooksDemo.sign('complaint', 'demo.user@example.com', standardWebhooksDemo.createCredentials(), NOW_MS);
-    await expect(provider.receive({ body: Buffer.from(signedDemo.body), headers: signedDemo.headers })).rejects.toMatchObject({ status: 401 });
+    const signedDemo = standardWebhooksDemo.sign(
+      'complaint',
+      'demo.user@example.com',
+      standardWebhooksDemo.createCredentials(),
+      NOW_MS,
+    );
+    await expect(
+      provider.receive({ body: Buffer.from(signedDemo.body), headers: signedDemo.headers }),
+    ).rejects.toMatchObject({ status: 401 });
   });
 });

@@ -1,6 +1,5 @@
 /** The reference library (standardwebhooks@1.1.1) as an oracle: what it signs, we verify, and vice versa. */
 import fc from 'fast-check';
-import { propertyRuns } from '../support/property-runs.js';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthenticationError } from '../../../lambdas/core/errors.js';
@@ -8,6 +7,7 @@ import { decodeStandardSecrets } from '../../../lambdas/core/providers/standard-
 import { verifyStandardWebhook } from '../../../lambdas/core/providers/standard-webhooks/verify.js';
 import { SYMMETRIC_FIVE_MINUTES } from '../../../lambdas/core/time.js';
 import { standardWebhooksDemo } from '../../../lib/demo/standard-webhooks.js';
+import { propertyRuns } from '../support/property-runs.js';
 import { NOW_MS, NOW_SECONDS, request } from '../support/provider.js';
 import { SECRET, VECTOR_1 } from './support.js';
 
@@ -55,7 +55,9 @@ describe('standardwebhooks@1.1.1 oracle', () => {
 
   it('we verify whatever it signs: arbitrary Unicode bodies, ids and secrets', () => {
     const id = fc.stringMatching(/^[A-Za-z0-9_:-]{1,64}$/);
-    const secret = fc.uint8Array({ minLength: 24, maxLength: 64 }).map((bytes) => `whsec_${Buffer.from(bytes).toString('base64')}`);
+    const secret = fc
+      .uint8Array({ minLength: 24, maxLength: 64 })
+      .map((bytes) => `whsec_${Buffer.from(bytes).toString('base64')}`);
     const skew = fc.integer({ min: -300, max: 300 });
     fc.assert(
       fc.property(secret, id, skew, fc.string({ unit: 'grapheme', maxLength: 500 }), (key, msgId, delta, payload) => {
@@ -101,7 +103,12 @@ describe('standardwebhooks@1.1.1 oracle', () => {
     const headers = { ...librarySigned(SECRET, 'msg_1', seconds, body), 'webhook-timestamp': `${seconds}abc` };
     expect(theirs(SECRET, body, headers)).toBe(true);
     expect(() =>
-      verifyStandardWebhook(request(body, headers), decodeStandardSecrets([SECRET]), seconds * 1000 + 10_000, SYMMETRIC_FIVE_MINUTES),
+      verifyStandardWebhook(
+        request(body, headers),
+        decodeStandardSecrets([SECRET]),
+        seconds * 1000 + 10_000,
+        SYMMETRIC_FIVE_MINUTES,
+      ),
     ).toThrow(AuthenticationError);
   });
 });

@@ -14,7 +14,7 @@ import {
   standardWindow,
 } from '../../../lambdas/core/providers/standard-webhooks/index.js';
 import { standardSignature } from '../../../lib/demo/standard-webhooks.js';
-import { NOW_SECONDS, request, type Headers } from '../support/provider.js';
+import { type Headers, NOW_SECONDS, request } from '../support/provider.js';
 import { MSG_ID, resendBody, SECRET, signed, standard } from './support.js';
 
 const BODY = resendBody('email.delivered');
@@ -58,7 +58,9 @@ describe('header refusals (401 authentication_failed)', () => {
     ['timestamp', String(Number(NOW_SECONDS) - 1)],
     ['signature', 'v1,AAAA'],
   ])('webhook-%s and svix-%s that disagree: "webhook-… and svix-… disagree"', async (name, other) => {
-    expect(await refusal({ ...goodHeaders(), [`svix-${name}`]: other })).toEqual(authFailure(`webhook-${name} and svix-${name} disagree`));
+    expect(await refusal({ ...goodHeaders(), [`svix-${name}`]: other })).toEqual(
+      authFailure(`webhook-${name} and svix-${name} disagree`),
+    );
   });
 
   it('an id with a dot: "webhook-id is not a valid id"', async () => {
@@ -67,12 +69,18 @@ describe('header refusals (401 authentication_failed)', () => {
 
   it('a timestamp that is not digits: "webhook-timestamp is not a Unix timestamp"', async () => {
     const timestamp = `${NOW_SECONDS}abc`;
-    const headers = { 'webhook-id': MSG_ID, 'webhook-timestamp': timestamp, 'webhook-signature': standardSignature(SECRET, MSG_ID, timestamp, BODY) };
+    const headers = {
+      'webhook-id': MSG_ID,
+      'webhook-timestamp': timestamp,
+      'webhook-signature': standardSignature(SECRET, MSG_ID, timestamp, BODY),
+    };
     expect(await refusal(headers)).toEqual(authFailure('webhook-timestamp is not a Unix timestamp'));
   });
 
   it('no v1 entry that matches: "no matching v1 signature"', async () => {
-    expect(await refusal({ ...goodHeaders(), 'webhook-signature': 'v1,AAAA' })).toEqual(authFailure('no matching v1 signature'));
+    expect(await refusal({ ...goodHeaders(), 'webhook-signature': 'v1,AAAA' })).toEqual(
+      authFailure('no matching v1 signature'),
+    );
     expect(await refusal(goodHeaders(), `${BODY} `)).toEqual(authFailure('no matching v1 signature'));
   });
 });
@@ -81,7 +89,12 @@ describe('webhook-id: printable ASCII without a dot, 1 to 256 characters', () =>
   it.each([
     ['one character', '!'],
     ['256 characters', 'a'.repeat(256)],
-    ['every printable character but the dot', Array.from({ length: 0x7e - 0x21 + 1 }, (_, i) => String.fromCharCode(0x21 + i)).join('').replace('.', '')],
+    [
+      'every printable character but the dot',
+      Array.from({ length: 0x7e - 0x21 + 1 }, (_, i) => String.fromCharCode(0x21 + i))
+        .join('')
+        .replace('.', ''),
+    ],
   ])('accepts %s', async (_, id) => {
     const { events } = await standard().receive(signed(BODY, id));
     expect(events.map((e) => e.eventId)).toEqual([`${id}:delivered@resend.dev`]);
@@ -104,7 +117,9 @@ describe('secrets at create()', () => {
     ['another six-character prefix', 'whsk__MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
     ['a colon instead of the underscore', 'whsec:MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
   ])('refuses %s even when the rest is valid base64', (_, secret) => {
-    expect(() => decodeStandardSecrets([SECRET, secret])).toThrow('STANDARD_WEBHOOK_SECRETS entry 2 is not whsec_ + base64');
+    expect(() => decodeStandardSecrets([SECRET, secret])).toThrow(
+      'STANDARD_WEBHOOK_SECRETS entry 2 is not whsec_ + base64',
+    );
   });
 
   it('decodes the base64 after whsec_ into the key bytes', () => {
@@ -125,7 +140,8 @@ describe('the provider definition', () => {
     expect(standardWebhooksProvider.settings).toEqual([
       {
         variable: 'STANDARD_WEBHOOK_TOLERANCE_SECONDS',
-        describe: 'How old a signed timestamp may be, whole seconds up to 48 h; ahead, the same capped at 5 min (default 300)',
+        describe:
+          'How old a signed timestamp may be, whole seconds up to 48 h; ahead, the same capped at 5 min (default 300)',
       },
     ]);
   });
@@ -139,8 +155,14 @@ describe('the provider definition', () => {
       window: { maxAgeMs: 3_600_000, maxFutureMs: 300_000 },
       variables: ['STANDARD_WEBHOOK_TOLERANCE_SECONDS'],
     });
-    expect(standardWindow({ STANDARD_WEBHOOK_TOLERANCE_SECONDS: '60' })).toEqual({ maxAgeMs: 60_000, maxFutureMs: 60_000 });
-    expect(standardWindow({ OTHER_WEBHOOK_TOLERANCE_SECONDS: '60' })).toEqual({ maxAgeMs: 300_000, maxFutureMs: 300_000 });
+    expect(standardWindow({ STANDARD_WEBHOOK_TOLERANCE_SECONDS: '60' })).toEqual({
+      maxAgeMs: 60_000,
+      maxFutureMs: 60_000,
+    });
+    expect(standardWindow({ OTHER_WEBHOOK_TOLERANCE_SECONDS: '60' })).toEqual({
+      maxAgeMs: 300_000,
+      maxFutureMs: 300_000,
+    });
   });
 
   it('creates a receiver named after the route', () => {

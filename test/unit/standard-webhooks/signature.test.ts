@@ -6,6 +6,7 @@ import { verifyStandardWebhook } from '../../../lambdas/core/providers/standard-
 import { SYMMETRIC_FIVE_MINUTES } from '../../../lambdas/core/time.js';
 import { standardSignature } from '../../../lib/demo/standard-webhooks.js';
 import { NOW_MS, NOW_SECONDS, request } from '../support/provider.js';
+import { carriesEvents } from '../support/receipt.js';
 import {
   MSG_ID,
   OTHER_SECRET,
@@ -15,10 +16,9 @@ import {
   standard,
   VECTOR_1,
   VECTOR_2,
-  vectorHeaders,
   type Vector,
+  vectorHeaders,
 } from './support.js';
-import { carriesEvents } from '../support/receipt.js';
 
 const BODY = resendBody('email.delivered');
 
@@ -41,18 +41,24 @@ describe('official vectors', () => {
   });
 
   it('our demo signer reproduces both expected signatures', () => {
-    for (const v of [VECTOR_1, VECTOR_2]) expect(standardSignature(v.secret, v.id, v.timestamp, v.payload)).toBe(v.signature);
+    for (const v of [VECTOR_1, VECTOR_2])
+      expect(standardSignature(v.secret, v.id, v.timestamp, v.payload)).toBe(v.signature);
   });
 
   it('vector 1 with its last signature character changed fails', () => {
-    expect(() => verifyVector(VECTOR_1, vectorHeaders(VECTOR_1, 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OA='))).toThrow(
-      AuthenticationError,
-    );
+    expect(() =>
+      verifyVector(VECTOR_1, vectorHeaders(VECTOR_1, 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OA=')),
+    ).toThrow(AuthenticationError);
   });
 
   it('vector 1 is stale under the real clock', () => {
     expect(() =>
-      verifyStandardWebhook(request(VECTOR_1.payload, vectorHeaders(VECTOR_1)), decodeStandardSecrets([VECTOR_1.secret]), Date.now(), SYMMETRIC_FIVE_MINUTES),
+      verifyStandardWebhook(
+        request(VECTOR_1.payload, vectorHeaders(VECTOR_1)),
+        decodeStandardSecrets([VECTOR_1.secret]),
+        Date.now(),
+        SYMMETRIC_FIVE_MINUTES,
+      ),
     ).toThrow(StaleRequestError);
   });
 
@@ -70,7 +76,9 @@ describe('signature header parsing', () => {
   const valid = () => standardSignature(SECRET, MSG_ID, NOW_SECONDS, BODY);
   const mac = () => valid().slice('v1,'.length);
   const receive = (signature: string) =>
-    standard().receive(request(BODY, { 'webhook-id': MSG_ID, 'webhook-timestamp': NOW_SECONDS, 'webhook-signature': signature }));
+    standard().receive(
+      request(BODY, { 'webhook-id': MSG_ID, 'webhook-timestamp': NOW_SECONDS, 'webhook-signature': signature }),
+    );
 
   it('accepts the valid entry alone', async () => {
     await expect(receive(valid())).resolves.toSatisfy(carriesEvents('standard'));
@@ -91,7 +99,9 @@ describe('signature header parsing', () => {
   });
 
   it('skips garbled entries and still finds the v1 entry', async () => {
-    await expect(receive(`v1,!!!garbage!!! v1,${mac().slice(0, -1)} ${valid()}`)).resolves.toSatisfy(carriesEvents('standard'));
+    await expect(receive(`v1,!!!garbage!!! v1,${mac().slice(0, -1)} ${valid()}`)).resolves.toSatisfy(
+      carriesEvents('standard'),
+    );
   });
 
   it('tolerates repeated spaces between entries', async () => {
@@ -102,13 +112,21 @@ describe('signature header parsing', () => {
     ['garbled base64', 'v1,!!!garbage!!!'],
     ['unpadded base64', () => `v1,${mac().replace(/=$/, '')}`],
     ['a truncated MAC (wrong length)', () => `v1,${Buffer.from(mac(), 'base64').subarray(0, 31).toString('base64')}`],
-    ['an extended MAC (wrong length)', () => `v1,${Buffer.concat([Buffer.from(mac(), 'base64'), Buffer.from([0])]).toString('base64')}`],
+    [
+      'an extended MAC (wrong length)',
+      () => `v1,${Buffer.concat([Buffer.from(mac(), 'base64'), Buffer.from([0])]).toString('base64')}`,
+    ],
     ['the MAC in hex', () => `v1,${Buffer.from(mac(), 'base64').toString('hex')}`],
     // Entries are compared as text with the MAC's base64, not decoded: these are the edge cases of that.
     ['the right length (44) with a non-base64 character', () => `v1,${mac().slice(0, 10)}*${mac().slice(11)}`],
-    ['a non-ASCII character whose low byte is the right one', () => `v1,${String.fromCharCode(0x100 + mac().charCodeAt(0))}${mac().slice(1)}`],
+    [
+      'a non-ASCII character whose low byte is the right one',
+      () => `v1,${String.fromCharCode(0x100 + mac().charCodeAt(0))}${mac().slice(1)}`,
+    ],
   ])('rejects %s', async (_, signature) => {
-    await expect(receive(typeof signature === 'string' ? signature : signature())).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(receive(typeof signature === 'string' ? signature : signature())).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
   });
 
   it('rejects a non-canonical spelling of the right MAC (non-zero padding bits), as the reference library does', async () => {
@@ -124,13 +142,18 @@ describe('signature header parsing', () => {
 describe('what the signature binds', () => {
   it('a tampered body fails', async () => {
     const req = signed(BODY);
-    const tampered = request(BODY.replace('delivered@resend.dev', 'victim@resend.dev'), req.headers as Record<string, string>);
+    const tampered = request(
+      BODY.replace('delivered@resend.dev', 'victim@resend.dev'),
+      req.headers as Record<string, string>,
+    );
     await expect(standard().receive(tampered)).rejects.toBeInstanceOf(AuthenticationError);
   });
 
   it('a trailing newline added to the body fails (raw bytes, not re-serialized JSON)', async () => {
     const req = signed(BODY);
-    await expect(standard().receive(request(`${BODY}\n`, req.headers as Record<string, string>))).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(
+      standard().receive(request(`${BODY}\n`, req.headers as Record<string, string>)),
+    ).rejects.toBeInstanceOf(AuthenticationError);
   });
 
   it('changing webhook-id breaks it: the id is signed', async () => {
@@ -139,7 +162,10 @@ describe('what the signature binds', () => {
   });
 
   it('changing webhook-timestamp breaks it, even to another fresh value', async () => {
-    const headers = { ...(signed(BODY).headers as Record<string, string>), 'webhook-timestamp': String(Number(NOW_SECONDS) - 1) };
+    const headers = {
+      ...(signed(BODY).headers as Record<string, string>),
+      'webhook-timestamp': String(Number(NOW_SECONDS) - 1),
+    };
     await expect(standard().receive(request(BODY, headers))).rejects.toBeInstanceOf(AuthenticationError);
   });
 
@@ -151,13 +177,21 @@ describe('what the signature binds', () => {
 describe('rotation', () => {
   it('accepts a request signed with any configured secret', async () => {
     const provider = standard([OTHER_SECRET, SECRET]);
-    await expect(provider.receive(signed(BODY, MSG_ID, NOW_SECONDS, SECRET))).resolves.toSatisfy(carriesEvents('standard'));
-    await expect(provider.receive(signed(BODY, MSG_ID, NOW_SECONDS, OTHER_SECRET))).resolves.toSatisfy(carriesEvents('standard'));
+    await expect(provider.receive(signed(BODY, MSG_ID, NOW_SECONDS, SECRET))).resolves.toSatisfy(
+      carriesEvents('standard'),
+    );
+    await expect(provider.receive(signed(BODY, MSG_ID, NOW_SECONDS, OTHER_SECRET))).resolves.toSatisfy(
+      carriesEvents('standard'),
+    );
   });
 
   it("accepts a sender's two signatures (old and new secret) when we know only one", async () => {
     const signature = `${standardSignature(OTHER_SECRET, MSG_ID, NOW_SECONDS, BODY)} ${standardSignature(SECRET, MSG_ID, NOW_SECONDS, BODY)}`;
-    const req = request(BODY, { 'webhook-id': MSG_ID, 'webhook-timestamp': NOW_SECONDS, 'webhook-signature': signature });
+    const req = request(BODY, {
+      'webhook-id': MSG_ID,
+      'webhook-timestamp': NOW_SECONDS,
+      'webhook-signature': signature,
+    });
     await expect(standard([SECRET]).receive(req)).resolves.toSatisfy(carriesEvents('standard'));
   });
 });
@@ -187,7 +221,9 @@ describe('timestamp', () => {
   });
 
   it.each(['abc', '-1', '0x10', '5m'])('refuses a STANDARD_WEBHOOK_TOLERANCE_SECONDS of %j at create()', (value) => {
-    expect(() => standard([SECRET], NOW_MS, { STANDARD_WEBHOOK_TOLERANCE_SECONDS: value })).toThrow(/STANDARD_WEBHOOK_TOLERANCE_SECONDS/);
+    expect(() => standard([SECRET], NOW_MS, { STANDARD_WEBHOOK_TOLERANCE_SECONDS: value })).toThrow(
+      /STANDARD_WEBHOOK_TOLERANCE_SECONDS/,
+    );
   });
 
   it.each([
@@ -210,17 +246,22 @@ describe('timestamp', () => {
 describe('headers', () => {
   const headers = () => signed(BODY).headers as Record<string, string>;
 
-  it.each(['webhook-id', 'webhook-timestamp', 'webhook-signature'])('rejects a request without %s (401)', async (name) => {
-    const { [name]: _, ...rest } = headers();
-    const error = await standard()
-      .receive(request(BODY, rest))
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AuthenticationError);
-    expect((error as Error).message).toContain(name);
-  });
+  it.each(['webhook-id', 'webhook-timestamp', 'webhook-signature'])(
+    'rejects a request without %s (401)',
+    async (name) => {
+      const { [name]: _, ...rest } = headers();
+      const error = await standard()
+        .receive(request(BODY, rest))
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AuthenticationError);
+      expect((error as Error).message).toContain(name);
+    },
+  );
 
   it.each(['webhook-id', 'webhook-timestamp', 'webhook-signature'])('rejects a blank %s (401)', async (name) => {
-    await expect(standard().receive(request(BODY, { ...headers(), [name]: ' ' }))).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(standard().receive(request(BODY, { ...headers(), [name]: ' ' }))).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
   });
 
   it.each([
@@ -253,30 +294,45 @@ describe('svix-* aliases (Resend)', () => {
 
   it('treats each svix-* header as the alias of its webhook-* header (mixed spellings verify)', async () => {
     const h = webhookHeaders();
-    const mixed = { 'webhook-id': h['webhook-id'], 'svix-timestamp': h['webhook-timestamp'], 'svix-signature': h['webhook-signature'] };
+    const mixed = {
+      'webhook-id': h['webhook-id'],
+      'svix-timestamp': h['webhook-timestamp'],
+      'svix-signature': h['webhook-signature'],
+    };
     await expect(standard().receive(request(BODY, mixed))).resolves.toSatisfy(carriesEvents('standard'));
   });
 
-  it.each(['id', 'timestamp', 'signature'])('rejects webhook-%s and svix-%s that disagree, whichever one is valid', async (name) => {
-    const h = webhookHeaders();
-    const bogus = name === 'timestamp' ? String(Number(NOW_SECONDS) - 1) : name === 'id' ? 'msg_other' : 'v1,AAAA';
-    await expect(standard().receive(request(BODY, { ...h, [`svix-${name}`]: bogus }))).rejects.toBeInstanceOf(AuthenticationError);
-    // The valid value under svix-*, a bogus one under webhook-*: still rejected, not "svix wins".
-    const valid = h[`webhook-${name}`]!;
-    await expect(
-      standard().receive(request(BODY, { ...h, [`webhook-${name}`]: bogus, [`svix-${name}`]: valid })),
-    ).rejects.toBeInstanceOf(AuthenticationError);
-  });
+  it.each(['id', 'timestamp', 'signature'])(
+    'rejects webhook-%s and svix-%s that disagree, whichever one is valid',
+    async (name) => {
+      const h = webhookHeaders();
+      const bogus = name === 'timestamp' ? String(Number(NOW_SECONDS) - 1) : name === 'id' ? 'msg_other' : 'v1,AAAA';
+      await expect(standard().receive(request(BODY, { ...h, [`svix-${name}`]: bogus }))).rejects.toBeInstanceOf(
+        AuthenticationError,
+      );
+      // The valid value under svix-*, a bogus one under webhook-*: still rejected, not "svix wins".
+      const valid = h[`webhook-${name}`]!;
+      await expect(
+        standard().receive(request(BODY, { ...h, [`webhook-${name}`]: bogus, [`svix-${name}`]: valid })),
+      ).rejects.toBeInstanceOf(AuthenticationError);
+    },
+  );
 
   it('rejects a svix-signature that does not verify', async () => {
     const s = svix(webhookHeaders());
-    await expect(standard().receive(request(BODY, { ...s, 'svix-id': 'msg_other' }))).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(standard().receive(request(BODY, { ...s, 'svix-id': 'msg_other' }))).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
   });
 });
 
 describe('authentication before parsing', () => {
   it('an unsigned non-JSON body is 401, not 400', async () => {
-    const req = request('{not json', { 'webhook-id': MSG_ID, 'webhook-timestamp': NOW_SECONDS, 'webhook-signature': 'v1,AAAA' });
+    const req = request('{not json', {
+      'webhook-id': MSG_ID,
+      'webhook-timestamp': NOW_SECONDS,
+      'webhook-signature': 'v1,AAAA',
+    });
     await expect(standard().receive(req)).rejects.toBeInstanceOf(AuthenticationError);
   });
 
@@ -313,8 +369,12 @@ describe('secrets at create()', () => {
 
   it('does not echo a refused secret', () => {
     for (const secret of ['MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'whsec_not*base64*at*all!']) {
-      expect(() => standard([secret])).toThrow(expect.objectContaining({ message: expect.not.stringContaining('base64*at') }));
-      expect(() => standard([secret])).toThrow(expect.objectContaining({ message: expect.not.stringContaining('MfKQ9r8G') }));
+      expect(() => standard([secret])).toThrow(
+        expect.objectContaining({ message: expect.not.stringContaining('base64*at') }),
+      );
+      expect(() => standard([secret])).toThrow(
+        expect.objectContaining({ message: expect.not.stringContaining('MfKQ9r8G') }),
+      );
     }
   });
 });

@@ -18,7 +18,11 @@ export function standard(
 }
 
 /** A Resend-shaped body. */
-export function resendBody(type: string, data: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): string {
+export function resendBody(
+  type: string,
+  data: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): string {
   return JSON.stringify({
     type,
     created_at: '2025-01-15T11:59:58.123Z',

@@ -15,7 +15,12 @@ const TOPIC = `resend:topic:${TOPIC_ID}`;
 const DETAIL = { providerEventType: 'contact.topics.updated' };
 
 function topicsUpdated(topics: unknown, email: unknown = 'Steve@Example.com') {
-  return standardWebhookEvents({ type: 'contact.topics.updated', created_at: CREATED_AT, data: { email, topics } }, RAW, 'msg_1', SIGNED_AT_MS);
+  return standardWebhookEvents(
+    { type: 'contact.topics.updated', created_at: CREATED_AT, data: { email, topics } },
+    RAW,
+    'msg_1',
+    SIGNED_AT_MS,
+  );
 }
 
 describe('an opt-out whose topic id cannot make a topic name', () => {
@@ -69,11 +74,10 @@ describe('an opt-in whose topic id cannot make a topic name', () => {
   });
 
   it('does not disturb a named change beside it', () => {
-    const events = topicsUpdated([
-      { subscription: 'opt_in' },
-      { id: TOPIC_ID, subscription: 'opt_out' },
+    const events = topicsUpdated([{ subscription: 'opt_in' }, { id: TOPIC_ID, subscription: 'opt_out' }]);
+    expect(events.map((e) => [e.kind, e.eventId, e.topic])).toEqual([
+      ['unsubscribe', `msg_1:steve@example.com:${TOPIC}`, TOPIC],
     ]);
-    expect(events.map((e) => [e.kind, e.eventId, e.topic])).toEqual([['unsubscribe', `msg_1:steve@example.com:${TOPIC}`, TOPIC]]);
   });
 });
 
@@ -83,7 +87,9 @@ describe('the same topic twice in one request', () => {
       { id: TOPIC_ID, subscription: 'opt_out' },
       { id: TOPIC_ID, subscription: 'opt_in' },
     ]);
-    expect(events.map((e) => [e.kind, e.topic, e.eventId])).toEqual([['unsubscribe', TOPIC, `msg_1:steve@example.com:${TOPIC}`]]);
+    expect(events.map((e) => [e.kind, e.topic, e.eventId])).toEqual([
+      ['unsubscribe', TOPIC, `msg_1:steve@example.com:${TOPIC}`],
+    ]);
   });
 
   it('opt-in then opt-out: the opt-out wins too', () => {
@@ -121,7 +127,10 @@ describe('a named change', () => {
 
   it('falls back to the signed time when the body carries none', () => {
     const events = standardWebhookEvents(
-      { type: 'contact.topics.updated', data: { email: 'steve@example.com', topics: [{ id: TOPIC_ID, subscription: 'opt_out' }] } },
+      {
+        type: 'contact.topics.updated',
+        data: { email: 'steve@example.com', topics: [{ id: TOPIC_ID, subscription: 'opt_out' }] },
+      },
       RAW,
       'msg_1',
       SIGNED_AT_MS,

@@ -36,12 +36,18 @@ export function providerDeps(credentials: readonly string[], options: DepsOption
   };
 }
 
-export function createProvider(definition: ProviderDefinition, credentials: readonly string[], options: DepsOptions = {}): WebhookProvider {
+export function createProvider(
+  definition: ProviderDefinition,
+  credentials: readonly string[],
+  options: DepsOptions = {},
+): WebhookProvider {
   return definition.create(providerDeps(credentials, options));
 }
 
 /** A raw request: a string or bytes as given, anything else as its JSON text. */
 export function request(body: string | Buffer | object, headers: Headers = {}, sourceIp?: string): WebhookRequest {
-  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
+  const bytes = Buffer.isBuffer(body)
+    ? body
+    : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
   return sourceIp === undefined ? { body: bytes, headers } : { body: bytes, headers, sourceIp };
 }

@@ -8,5 +8,6 @@ import type { Receipt } from '../../../lambdas/core/provider.js';
 export function carriesEvents(provider: string): (receipt: Receipt) => boolean {
   return (receipt) =>
     receipt.control !== undefined ||
-    (receipt.events.length > 0 && receipt.events.every((e) => e.provider === provider && e.eventId !== '' && typeof e.raw === 'string'));
+    (receipt.events.length > 0 &&
+      receipt.events.every((e) => e.provider === provider && e.eventId !== '' && typeof e.raw === 'string'));
 }

@@ -4,9 +4,14 @@
  * and the result does not depend on the order events and the reactivation arrive in.
  */
 import { describe, expect, it } from 'vitest';
-import { applyEvent, DEFAULT_RATCHET_POLICY, reactivate, type SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
+import {
+  applyEvent,
+  DEFAULT_RATCHET_POLICY,
+  reactivate,
+  type SuppressionRecord,
+} from '../../../lambdas/core/suppression/index.js';
 import { sameRecord } from '../../../lambdas/core/suppression/result.js';
-import { CAPPED_POLICY, DAY, EMAIL, ev, fold, T0, type Op } from './support.js';
+import { CAPPED_POLICY, DAY, EMAIL, ev, fold, type Op, T0 } from './support.js';
 
 const at = (days: number) => T0 + days * DAY;
 const reactivateOp = (days: number): Op => ({ type: 'reactivate', actor: 'ops', reason: 'confirmed', at: at(days) });
@@ -17,7 +22,13 @@ describe('reactivation keeps what it discounts', () => {
     record = applyEvent(record, ev('hard_bounce', at(2), { id: 'h1' })).record;
     const reactivated = reactivate(record, { actor: 'ops', reason: 'confirmed', at: at(3) });
     expect(reactivated.effect).toBe('reactivated');
-    expect(reactivated.record).toMatchObject({ status: 'active', transactionalStatus: 'active', reasons: [], evidence: {}, reactivatedAt: at(3) });
+    expect(reactivated.record).toMatchObject({
+      status: 'active',
+      transactionalStatus: 'active',
+      reasons: [],
+      evidence: {},
+      reactivatedAt: at(3),
+    });
     expect(Object.values(reactivated.record.discounted ?? {}).map((e) => [e.kind, e.occurredAt])).toEqual([
       ['complaint', at(1)],
       ['hard_bounce', at(2)],
@@ -29,8 +40,14 @@ describe('reactivation keeps what it discounts', () => {
   });
 
   it('an event dated before the reactivation that arrives after it lands in discounted too: the same record either way', () => {
-    const before = fold([{ type: 'event', event: ev('complaint', at(1), { id: 'late' }) }, reactivateOp(3)], DEFAULT_RATCHET_POLICY)!;
-    const after = fold([reactivateOp(3), { type: 'event', event: ev('complaint', at(1), { id: 'late' }) }], DEFAULT_RATCHET_POLICY)!;
+    const before = fold(
+      [{ type: 'event', event: ev('complaint', at(1), { id: 'late' }) }, reactivateOp(3)],
+      DEFAULT_RATCHET_POLICY,
+    )!;
+    const after = fold(
+      [reactivateOp(3), { type: 'event', event: ev('complaint', at(1), { id: 'late' }) }],
+      DEFAULT_RATCHET_POLICY,
+    )!;
     expect(sameRecord(before, after)).toBe(true);
     expect(after.status).toBe('active');
     expect(Object.keys(after.discounted ?? {})).toEqual(['complaint:ses#late']);

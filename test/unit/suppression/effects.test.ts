@@ -8,12 +8,12 @@ import {
   applyEvent,
   changeTopicManually,
   emptyRecord,
-  importEntry,
-  reactivate,
-  suppressManually,
   type ImportedEntry,
+  importEntry,
   type RatchetPolicy,
+  reactivate,
   type SuppressionRecord,
+  suppressManually,
 } from '../../../lambdas/core/suppression/index.js';
 import { EMAIL, ev } from './support.js';
 
@@ -48,10 +48,24 @@ describe('applyEvent guards', () => {
 
 describe('applyEvent evidence', () => {
   it('keeps non-empty detail strings, clipped, and a boolean echo', () => {
-    const detail = { bounceType: '', bounceSubType: 'General', status: 's'.repeat(60), diagnosticCode: 'd'.repeat(200), echo: false };
+    const detail = {
+      bounceType: '',
+      bounceSubType: 'General',
+      status: 's'.repeat(60),
+      diagnosticCode: 'd'.repeat(200),
+      echo: false,
+    };
     const { record } = applyEvent(undefined, ev('hard_bounce', 1, { id: 'h', detail }));
     expect(record.evidence).toStrictEqual({
-      'hard_bounce:ses#h': { kind: 'hard_bounce', occurredAt: 1, provider: 'ses', bounceSubType: 'General', status: 's'.repeat(48), diagnosticCode: 'd'.repeat(160), echo: false },
+      'hard_bounce:ses#h': {
+        kind: 'hard_bounce',
+        occurredAt: 1,
+        provider: 'ses',
+        bounceSubType: 'General',
+        status: 's'.repeat(48),
+        diagnosticCode: 'd'.repeat(160),
+        echo: false,
+      },
     });
   });
 
@@ -62,9 +76,17 @@ describe('applyEvent evidence', () => {
   });
 
   it('stores a topic entry with only kind, time, provider and the provider event type when there is one', () => {
-    const withType = { ...ev('unsubscribe', 2, { id: 'u', detail: { providerEventType: 'group_unsubscribe', bounceType: 'x' } }), topic: 'news' };
+    const withType = {
+      ...ev('unsubscribe', 2, { id: 'u', detail: { providerEventType: 'group_unsubscribe', bounceType: 'x' } }),
+      topic: 'news',
+    };
     expect(applyEvent(undefined, withType).record.topics['news']!.evidence).toStrictEqual({
-      'unsubscribe:ses#u': { kind: 'unsubscribe', occurredAt: 2, provider: 'ses', providerEventType: 'group_unsubscribe' },
+      'unsubscribe:ses#u': {
+        kind: 'unsubscribe',
+        occurredAt: 2,
+        provider: 'ses',
+        providerEventType: 'group_unsubscribe',
+      },
     });
     const without = { ...ev('unsubscribe', 2, { id: 'u' }), topic: 'news' };
     expect(applyEvent(undefined, without).record.topics['news']!.evidence).toStrictEqual({
@@ -74,7 +96,10 @@ describe('applyEvent evidence', () => {
 });
 
 describe('applyEvent topic effects', () => {
-  const topicEvent = (kind: 'unsubscribe' | 'subscribe', at: number, id: string) => ({ ...ev(kind, at, { id }), topic: 'news' });
+  const topicEvent = (kind: 'unsubscribe' | 'subscribe', at: number, id: string) => ({
+    ...ev(kind, at, { id }),
+    topic: 'news',
+  });
 
   it('reports status moves, added evidence, repeats and capped-out entries', () => {
     const first = applyEvent(undefined, topicEvent('unsubscribe', 10, 'a'));
@@ -113,13 +138,27 @@ describe('manual actions', () => {
   });
 
   it('refuse a malformed action with its message', () => {
-    expect(() => suppressManually(undefined, EMAIL, { actor: '  ', reason: 'r', at: 1 })).toThrow(new TypeError('a manual action needs an actor'));
-    expect(() => suppressManually(undefined, EMAIL, { actor: undefined as unknown as string, reason: 'r', at: 1 })).toThrow(new TypeError('a manual action needs an actor'));
-    expect(() => reactivate(emptyRecord(EMAIL), { actor: 7 as unknown as string, reason: 'r', at: 1 })).toThrow(new TypeError('a manual action needs an actor'));
-    expect(() => suppressManually(undefined, EMAIL, { actor: 'ops', reason: 5 as unknown as string, at: 1 })).toThrow(new TypeError('a manual action needs a reason'));
-    expect(() => suppressManually(undefined, EMAIL, { actor: 'ops', reason: 'r', at: Number.NaN })).toThrow(new TypeError('a manual action needs a time'));
-    expect(() => changeTopicManually(undefined, EMAIL, 'not a topic!', 'unsubscribe', ops(1))).toThrow(new TypeError('not a topic name'));
-    expect(() => changeTopicManually(undefined, EMAIL, 'news', 'maybe' as 'subscribe', ops(1))).toThrow(new TypeError('a topic change is unsubscribe or subscribe'));
+    expect(() => suppressManually(undefined, EMAIL, { actor: '  ', reason: 'r', at: 1 })).toThrow(
+      new TypeError('a manual action needs an actor'),
+    );
+    expect(() =>
+      suppressManually(undefined, EMAIL, { actor: undefined as unknown as string, reason: 'r', at: 1 }),
+    ).toThrow(new TypeError('a manual action needs an actor'));
+    expect(() => reactivate(emptyRecord(EMAIL), { actor: 7 as unknown as string, reason: 'r', at: 1 })).toThrow(
+      new TypeError('a manual action needs an actor'),
+    );
+    expect(() => suppressManually(undefined, EMAIL, { actor: 'ops', reason: 5 as unknown as string, at: 1 })).toThrow(
+      new TypeError('a manual action needs a reason'),
+    );
+    expect(() => suppressManually(undefined, EMAIL, { actor: 'ops', reason: 'r', at: Number.NaN })).toThrow(
+      new TypeError('a manual action needs a time'),
+    );
+    expect(() => changeTopicManually(undefined, EMAIL, 'not a topic!', 'unsubscribe', ops(1))).toThrow(
+      new TypeError('not a topic name'),
+    );
+    expect(() => changeTopicManually(undefined, EMAIL, 'news', 'maybe' as 'subscribe', ops(1))).toThrow(
+      new TypeError('a topic change is unsubscribe or subscribe'),
+    );
   });
 
   it('a manual suppression of an already suppressed address adds its reason, it does not suppress again', () => {
@@ -135,17 +174,36 @@ describe('manual actions', () => {
   it('store the trimmed actor', () => {
     const { record } = suppressManually(undefined, EMAIL, { actor: ' ops ', reason: ' why ', at: 3 });
     expect(record.audit).toStrictEqual([{ action: 'suppress', actor: 'ops', reason: ' why ', at: 3 }]);
-    expect(record.evidence).toStrictEqual({ 'manual:3': { kind: 'manual', occurredAt: 3, provider: 'manual', actor: 'ops', note: ' why ' } });
+    expect(record.evidence).toStrictEqual({
+      'manual:3': { kind: 'manual', occurredAt: 3, provider: 'manual', actor: 'ops', note: ' why ' },
+    });
   });
 
   it('store a manual topic change as exact evidence, with the scope under an alias', () => {
     const plain = changeTopicManually(undefined, EMAIL, 'news', 'unsubscribe', ops(5));
     expect(plain.effect).toBe('topic_unsubscribed');
-    expect(plain.record.topics['news']!.evidence).toStrictEqual({ 'unsubscribe:manual#5': { kind: 'unsubscribe', occurredAt: 5, provider: 'manual', actor: 'ops', note: 'r' } });
-    const aliased = changeTopicManually(undefined, EMAIL, 'news', 'subscribe', ops(6), { softBounceLimit: 3, softBounceWindowMs: 1, topicAliases: new Map([['news', 'n']]) });
+    expect(plain.record.topics['news']!.evidence).toStrictEqual({
+      'unsubscribe:manual#5': { kind: 'unsubscribe', occurredAt: 5, provider: 'manual', actor: 'ops', note: 'r' },
+    });
+    const aliased = changeTopicManually(undefined, EMAIL, 'news', 'subscribe', ops(6), {
+      softBounceLimit: 3,
+      softBounceWindowMs: 1,
+      topicAliases: new Map([['news', 'n']]),
+    });
     expect(Object.keys(aliased.record.topics)).toEqual(['n']);
-    expect(aliased.record.topics['n']!.evidence).toStrictEqual({ 'subscribe:manual#6': { kind: 'subscribe', occurredAt: 6, provider: 'manual', actor: 'ops', note: 'r', scope: 'news' } });
-    expect(aliased.record.audit).toStrictEqual([{ action: 'reactivate', actor: 'ops', reason: 'r', at: 6, topic: 'n' }]);
+    expect(aliased.record.topics['n']!.evidence).toStrictEqual({
+      'subscribe:manual#6': {
+        kind: 'subscribe',
+        occurredAt: 6,
+        provider: 'manual',
+        actor: 'ops',
+        note: 'r',
+        scope: 'news',
+      },
+    });
+    expect(aliased.record.audit).toStrictEqual([
+      { action: 'reactivate', actor: 'ops', reason: 'r', at: 6, topic: 'n' },
+    ]);
   });
 
   it('report each suppression effect', () => {
@@ -164,11 +222,19 @@ describe('manual actions', () => {
 });
 
 describe('importEntry effects', () => {
-  const entry = (kind: ImportedEntry['kind'], occurredAt: number, entryId: string): ImportedEntry => ({ kind, occurredAt, entryId, actor: 'import:f.csv', source: 'sendgrid-bounces' });
+  const entry = (kind: ImportedEntry['kind'], occurredAt: number, entryId: string): ImportedEntry => ({
+    kind,
+    occurredAt,
+    entryId,
+    actor: 'import:f.csv',
+    source: 'sendgrid-bounces',
+  });
 
   it('checks the policy and the time', () => {
     expect(() => importEntry(undefined, EMAIL, entry('complaint', 1, 'a'), BAD_POLICY)).toThrow(RangeError);
-    expect(() => importEntry(undefined, EMAIL, entry('complaint', Number.NaN, 'a'))).toThrow(new TypeError('an imported entry needs a time'));
+    expect(() => importEntry(undefined, EMAIL, entry('complaint', Number.NaN, 'a'))).toThrow(
+      new TypeError('an imported entry needs a time'),
+    );
   });
 
   it('reports each effect', () => {

@@ -1,7 +1,7 @@
 /** Imported entries: evidence of the source's kind with an actor, idempotent, and never a way out of suppression. */
 import { describe, expect, it } from 'vitest';
-import { applyEvent, importEntry, reactivate, type ImportedEntry } from '../../../lambdas/core/suppression/index.js';
-import { DAY, EMAIL, T0, ev } from './support.js';
+import { applyEvent, type ImportedEntry, importEntry, reactivate } from '../../../lambdas/core/suppression/index.js';
+import { DAY, EMAIL, ev, T0 } from './support.js';
 
 const entry = (over: Partial<ImportedEntry> = {}): ImportedEntry => ({
   kind: 'hard_bounce',
@@ -17,9 +17,22 @@ describe('importEntry', () => {
   it('suppresses with evidence of the matching kind, dated by the entry, with its actor', () => {
     const result = importEntry(undefined, ' Someone@Example.com ', entry());
     expect(result.effect).toBe('suppressed');
-    expect(result.record).toMatchObject({ email: EMAIL, status: 'suppressed', reason: 'hard_bounce', suppressedAt: T0, firstEventAt: T0 });
+    expect(result.record).toMatchObject({
+      email: EMAIL,
+      status: 'suppressed',
+      reason: 'hard_bounce',
+      suppressedAt: T0,
+      firstEventAt: T0,
+    });
     expect(result.record.evidence).toEqual({
-      'hard_bounce:import#e1': { kind: 'hard_bounce', occurredAt: T0, provider: 'import', actor: 'import:bounces.csv', providerEventType: 'mailgun-bounces', note: '550 No such mailbox' },
+      'hard_bounce:import#e1': {
+        kind: 'hard_bounce',
+        occurredAt: T0,
+        provider: 'import',
+        actor: 'import:bounces.csv',
+        providerEventType: 'mailgun-bounces',
+        note: '550 No such mailbox',
+      },
     });
   });
 
@@ -45,7 +58,9 @@ describe('importEntry', () => {
     const old = importEntry(active, EMAIL, entry({ entryId: 'e2', occurredAt: T0 + DAY }));
     expect(old.effect).toBe('ignored_before_reactivation');
     expect(old.record.status).toBe('active');
-    expect(importEntry(active, EMAIL, entry({ entryId: 'e3', occurredAt: T0 + 2 * DAY })).record.status).toBe('suppressed');
+    expect(importEntry(active, EMAIL, entry({ entryId: 'e3', occurredAt: T0 + 2 * DAY })).record.status).toBe(
+      'suppressed',
+    );
   });
 
   it('a soft bounce entry spends the budget instead of suppressing', () => {

@@ -9,10 +9,21 @@
  * soft_bounce_limit whenever the bounces that count at the end cross the limit anyway.
  */
 import fc from 'fast-check';
-import { propertyRuns } from '../support/property-runs.js';
 import { describe, expect, it } from 'vitest';
 import { emptyRecord, mergeRecords, type SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
-import { CAPPED_POLICY, EMAIL, ev, fold, oracle, PER_MESSAGE_POLICY, PROPERTY_POLICY, setAndArrival, withoutSticky, type Op } from './support.js';
+import { propertyRuns } from '../support/property-runs.js';
+import {
+  CAPPED_POLICY,
+  EMAIL,
+  ev,
+  fold,
+  type Op,
+  oracle,
+  PER_MESSAGE_POLICY,
+  PROPERTY_POLICY,
+  setAndArrival,
+  withoutSticky,
+} from './support.js';
 
 const orEmpty = (r: SuppressionRecord | undefined): SuppressionRecord => r ?? emptyRecord(EMAIL);
 
@@ -28,7 +39,11 @@ describe('mergeRecords', () => {
         fc.property(setAndArrival(12, 30), fc.nat(), ({ set, arrival }, cut) => {
           const at = cut % (arrival.length + 1);
           const whole = orEmpty(fold(arrival, policy));
-          const merged = mergeRecords(orEmpty(fold(arrival.slice(0, at), policy)), orEmpty(fold(arrival.slice(at), policy)), policy);
+          const merged = mergeRecords(
+            orEmpty(fold(arrival.slice(0, at), policy)),
+            orEmpty(fold(arrival.slice(at), policy)),
+            policy,
+          );
           const expected = oracle(set, policy);
           if (expected.exact) {
             exact++;
@@ -55,7 +70,9 @@ describe('mergeRecords', () => {
           op.type === 'event' ? { ...op, event: { ...op.event, eventId: `b-${op.event.eventId}` } } : op,
         );
         const y = orEmpty(fold(renamed, PROPERTY_POLICY));
-        expect(JSON.stringify(mergeRecords(x, y, PROPERTY_POLICY))).toBe(JSON.stringify(mergeRecords(y, x, PROPERTY_POLICY)));
+        expect(JSON.stringify(mergeRecords(x, y, PROPERTY_POLICY))).toBe(
+          JSON.stringify(mergeRecords(y, x, PROPERTY_POLICY)),
+        );
         expect(JSON.stringify(mergeRecords(x, x, PROPERTY_POLICY))).toBe(JSON.stringify(x));
         // Without a reactivation on either side, a suppression one side holds survives the merge.
         if (x.status === 'suppressed' && x.reactivatedAt === undefined && y.reactivatedAt === undefined) {
@@ -70,7 +87,16 @@ describe('mergeRecords', () => {
     const soft = (t: number): Op => ({ type: 'event', event: ev('soft_bounce', t) });
     const a = orEmpty(fold([soft(1), soft(2), soft(3)], PROPERTY_POLICY)); // crossed at 1
     const b = orEmpty(
-      fold([{ type: 'reactivate', actor: 'ops', reason: 'r', at: 5 }, soft(11), soft(12), soft(13), { type: 'event', event: ev('delivered', 14) }], PROPERTY_POLICY),
+      fold(
+        [
+          { type: 'reactivate', actor: 'ops', reason: 'r', at: 5 },
+          soft(11),
+          soft(12),
+          soft(13),
+          { type: 'event', event: ev('delivered', 14) },
+        ],
+        PROPERTY_POLICY,
+      ),
     ); // crossed at 11, after its reactivation; the bounces themselves were pruned by the delivery
     expect(b.softBounceLimitAt).toBe(11);
     for (const merged of [mergeRecords(a, b, PROPERTY_POLICY), mergeRecords(b, a, PROPERTY_POLICY)]) {

@@ -4,17 +4,25 @@
  * later crossing that stands.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyRecord, mergeRecords, type RatchetPolicy, type SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
+import {
+  emptyRecord,
+  mergeRecords,
+  type RatchetPolicy,
+  type SuppressionRecord,
+} from '../../../lambdas/core/suppression/index.js';
 import { EMAIL } from './support.js';
 
 /** A stored record carrying only these facts (readFacts ignores the derived fields). */
-const stored = (facts: Record<string, unknown>): SuppressionRecord => ({ ...emptyRecord(EMAIL), ...facts }) as SuppressionRecord;
+const stored = (facts: Record<string, unknown>): SuppressionRecord =>
+  ({ ...emptyRecord(EMAIL), ...facts }) as SuppressionRecord;
 
 describe('mergeRecords guards', () => {
   it('checks the policy', () => {
     const bad = { softBounceLimit: 0, softBounceWindowMs: 1 } as RatchetPolicy;
     expect(() => mergeRecords(emptyRecord(EMAIL), emptyRecord(EMAIL), bad)).toThrow(RangeError);
-    expect(() => mergeRecords(emptyRecord(EMAIL), emptyRecord(EMAIL), bad)).toThrow(/^softBounceLimit must be a whole number between 1 and \d+$/);
+    expect(() => mergeRecords(emptyRecord(EMAIL), emptyRecord(EMAIL), bad)).toThrow(
+      /^softBounceLimit must be a whole number between 1 and \d+$/,
+    );
   });
 
   it('refuses records of different addresses, saying so', () => {
@@ -25,7 +33,7 @@ describe('mergeRecords guards', () => {
 });
 
 describe('mergeRecords: sticky soft-bounce limits against the merged reactivation', () => {
-  it('drops a crossing dated before the other copy\'s reactivation, and keeps the later one that stands', () => {
+  it("drops a crossing dated before the other copy's reactivation, and keeps the later one that stands", () => {
     const a = stored({ softBounceLimitAt: 10 });
     const b = stored({ reactivatedAt: 20, softBounceLimitAt: 30 });
     for (const merged of [mergeRecords(a, b), mergeRecords(b, a)]) {

@@ -4,16 +4,44 @@
  * audit union, min/max helpers and key orders are pinned to exact values.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RATCHET_POLICY, type AuditEntry, type SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
-import { maxDefined, minDefined, normalize, readFacts, unionAudit, type Facts } from '../../../lambdas/core/suppression/normalize.js';
+import {
+  type AuditEntry,
+  DEFAULT_RATCHET_POLICY,
+  type SuppressionRecord,
+} from '../../../lambdas/core/suppression/index.js';
+import {
+  type Facts,
+  maxDefined,
+  minDefined,
+  normalize,
+  readFacts,
+  unionAudit,
+} from '../../../lambdas/core/suppression/normalize.js';
 import { EMAIL } from './support.js';
 
 const POLICY = DEFAULT_RATCHET_POLICY;
-const base = { email: EMAIL, status: 'active', transactionalStatus: 'active', reasons: [], evidence: {}, softBounces: {}, topics: {}, audit: [] };
-const item = (overrides: Record<string, unknown>): SuppressionRecord => ({ ...base, ...overrides }) as unknown as SuppressionRecord;
+const base = {
+  email: EMAIL,
+  status: 'active',
+  transactionalStatus: 'active',
+  reasons: [],
+  evidence: {},
+  softBounces: {},
+  topics: {},
+  audit: [],
+};
+const item = (overrides: Record<string, unknown>): SuppressionRecord =>
+  ({ ...base, ...overrides }) as unknown as SuppressionRecord;
 const complaint = { kind: 'complaint', occurredAt: 5, provider: 'ses' };
 const audit = { action: 'suppress', actor: 'ops', reason: 'asked', at: 7 };
-const facts = (overrides: Partial<Facts> = {}): Facts => ({ email: EMAIL, evidence: {}, softBounces: {}, topics: {}, audit: [], ...overrides });
+const facts = (overrides: Partial<Facts> = {}): Facts => ({
+  email: EMAIL,
+  evidence: {},
+  softBounces: {},
+  topics: {},
+  audit: [],
+  ...overrides,
+});
 
 describe('readFacts refuses a malformed item, naming the field', () => {
   const cases: Array<[string, Record<string, unknown>, string]> = [
@@ -26,21 +54,41 @@ describe('readFacts refuses a malformed item, naming the field', () => {
     ['boolean reactivatedAt', { reactivatedAt: true }, 'reactivatedAt'],
     ['NaN softBounceLimitAt', { softBounceLimitAt: Number.NaN }, 'softBounceLimitAt'],
     ['evidence not a map', { evidence: 'x' }, 'evidence'],
-    ['evidence holding a soft bounce', { evidence: { k: { ...complaint, kind: 'soft_bounce' } } }, 'evidence holds a soft_bounce entry'],
-    ['evidence holding a subscribe', { evidence: { k: { ...complaint, kind: 'subscribe' } } }, 'evidence holds a subscribe entry'],
+    [
+      'evidence holding a soft bounce',
+      { evidence: { k: { ...complaint, kind: 'soft_bounce' } } },
+      'evidence holds a soft_bounce entry',
+    ],
+    [
+      'evidence holding a subscribe',
+      { evidence: { k: { ...complaint, kind: 'subscribe' } } },
+      'evidence holds a subscribe entry',
+    ],
     ['softBounces not a map', { softBounces: 3 }, 'softBounces'],
     ['softBounces holding a complaint', { softBounces: { k: complaint } }, 'softBounces holds a complaint entry'],
     ['evidence entry not an object', { evidence: { k: 'x' } }, 'evidence entry'],
     ['evidence entry of unknown kind', { evidence: { k: { ...complaint, kind: 'spam' } } }, 'evidence kind'],
     ['evidence entry without a time', { evidence: { k: { ...complaint, occurredAt: '5' } } }, 'evidence occurredAt'],
-    ['evidence entry with a NaN time', { evidence: { k: { ...complaint, occurredAt: Number.NaN } } }, 'evidence occurredAt'],
+    [
+      'evidence entry with a NaN time',
+      { evidence: { k: { ...complaint, occurredAt: Number.NaN } } },
+      'evidence occurredAt',
+    ],
     ['evidence entry without provider', { evidence: { k: { ...complaint, provider: 1 } } }, 'evidence provider'],
-    ['evidence entry with a numeric bounceType', { evidence: { k: { ...complaint, bounceType: 1 } } }, 'evidence bounceType'],
+    [
+      'evidence entry with a numeric bounceType',
+      { evidence: { k: { ...complaint, bounceType: 1 } } },
+      'evidence bounceType',
+    ],
     ['evidence entry with a boolean note', { evidence: { k: { ...complaint, note: false } } }, 'evidence note'],
     ['evidence entry with a string echo', { evidence: { k: { ...complaint, echo: 'yes' } } }, 'evidence echo'],
     ['topic state null', { topics: { news: null } }, 'topic state'],
     ['topic state a string', { topics: { news: 'unsubscribed' } }, 'topic state'],
-    ['topic evidence holding a hard bounce', { topics: { news: { evidence: { k: { ...complaint, kind: 'hard_bounce' } } } } }, 'topic evidence holds a hard_bounce entry'],
+    [
+      'topic evidence holding a hard bounce',
+      { topics: { news: { evidence: { k: { ...complaint, kind: 'hard_bounce' } } } } },
+      'topic evidence holds a hard_bounce entry',
+    ],
     ['topic evidence not a map', { topics: { news: { evidence: 'x' } } }, 'topic evidence'],
     ['audit not a list', { audit: {} }, 'audit'],
     ['audit entry not an object', { audit: [null] }, 'audit entry'],
@@ -71,8 +119,14 @@ describe('readFacts on a well-formed item', () => {
       version: 7,
       updatedAt: 'x',
       evidence: { 'complaint:ses#a': { ...complaint, bounceType: 'b', echo: false, note: null, actor: undefined } },
-      softBounces: { 'ses#b': { kind: 'soft_bounce', occurredAt: 6, provider: 'ses', echo: null, diagnosticCode: 'd' } },
-      audit: [audit, { action: 'reactivate', actor: 'a', reason: 'r', at: 8, topic: 'news' }, { ...audit, topic: null }],
+      softBounces: {
+        'ses#b': { kind: 'soft_bounce', occurredAt: 6, provider: 'ses', echo: null, diagnosticCode: 'd' },
+      },
+      audit: [
+        audit,
+        { action: 'reactivate', actor: 'a', reason: 'r', at: 8, topic: 'news' },
+        { ...audit, topic: null },
+      ],
     });
     expect(readFacts(stored)).toStrictEqual({
       email: EMAIL,
@@ -81,7 +135,9 @@ describe('readFacts on a well-formed item', () => {
       lastDeliveredAt: 3,
       reactivatedAt: 1,
       softBounceLimitAt: 4,
-      evidence: { 'complaint:ses#a': { kind: 'complaint', occurredAt: 5, provider: 'ses', bounceType: 'b', echo: false } },
+      evidence: {
+        'complaint:ses#a': { kind: 'complaint', occurredAt: 5, provider: 'ses', bounceType: 'b', echo: false },
+      },
       topics: {},
       softBounces: { 'ses#b': { kind: 'soft_bounce', occurredAt: 6, provider: 'ses', diagnosticCode: 'd' } },
       audit: [audit, { action: 'reactivate', actor: 'a', reason: 'r', at: 8, topic: 'news' }, audit],
@@ -89,7 +145,14 @@ describe('readFacts on a well-formed item', () => {
   });
 
   it('treats null history fields and a missing audit as absent', () => {
-    const stored = item({ firstEventAt: null, lastEventAt: null, lastDeliveredAt: null, reactivatedAt: null, softBounceLimitAt: null, audit: undefined });
+    const stored = item({
+      firstEventAt: null,
+      lastEventAt: null,
+      lastDeliveredAt: null,
+      reactivatedAt: null,
+      softBounceLimitAt: null,
+      audit: undefined,
+    });
     expect(readFacts(stored)).toStrictEqual(facts());
   });
 
@@ -134,7 +197,16 @@ describe('readFacts on a well-formed item', () => {
 describe('normalize', () => {
   it('omits every optional field of an empty record (no undefined keys)', () => {
     const record = normalize(facts(), POLICY);
-    expect(Object.keys(record)).toEqual(['email', 'status', 'transactionalStatus', 'reasons', 'evidence', 'softBounces', 'topics', 'audit']);
+    expect(Object.keys(record)).toEqual([
+      'email',
+      'status',
+      'transactionalStatus',
+      'reasons',
+      'evidence',
+      'softBounces',
+      'topics',
+      'audit',
+    ]);
   });
 
   it('drops a sticky soft-bounce limit dated at or before the reactivation', () => {
@@ -147,7 +219,10 @@ describe('normalize', () => {
   });
 
   it('keeps soft bounces out of the evidence map', () => {
-    const record = normalize(facts({ softBounces: { 'ses#s': { kind: 'soft_bounce', occurredAt: 5, provider: 'ses' } } }), POLICY);
+    const record = normalize(
+      facts({ softBounces: { 'ses#s': { kind: 'soft_bounce', occurredAt: 5, provider: 'ses' } } }),
+      POLICY,
+    );
     expect(record.evidence).toEqual({});
     expect(Object.keys(record.softBounces)).toEqual(['ses#s']);
   });

@@ -15,22 +15,22 @@
  * quietly swallow the test.
  */
 import fc from 'fast-check';
-import { propertyRuns } from '../support/property-runs.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RatchetPolicy, SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
+import { propertyRuns } from '../support/property-runs.js';
 import {
   all,
   CAPPED_POLICY,
   fold,
-  PER_MESSAGE_POLICY,
+  type Op,
   observed,
   opSet,
   oracle,
+  PER_MESSAGE_POLICY,
   PROPERTY_POLICY,
   runOp,
   setAndArrival,
   withoutSticky,
-  type Op,
 } from './support.js';
 
 const counts = { exact: 0, inexact: 0, suppressed: 0, softLimit: 0, active: 0 };
@@ -66,7 +66,11 @@ describe('order independence', () => {
   it('holds for EVERY permutation of every set of up to 5 operations', () => {
     fc.assert(
       fc.property(opSet(5), (set) => {
-        checkOutcomes(set, all(set).map((order) => fold(order, PROPERTY_POLICY)), PROPERTY_POLICY);
+        checkOutcomes(
+          set,
+          all(set).map((order) => fold(order, PROPERTY_POLICY)),
+          PROPERTY_POLICY,
+        );
       }),
       { numRuns: propertyRuns(1_000) },
     );
@@ -89,7 +93,8 @@ describe('order independence', () => {
         // The cap really bounds the item.
         const record = fold(arrival, CAPPED_POLICY);
         const perKind = new Map<string, number>();
-        for (const e of [...Object.values(record?.evidence ?? {}), ...Object.values(record?.softBounces ?? {})]) perKind.set(e.kind, (perKind.get(e.kind) ?? 0) + 1);
+        for (const e of [...Object.values(record?.evidence ?? {}), ...Object.values(record?.softBounces ?? {})])
+          perKind.set(e.kind, (perKind.get(e.kind) ?? 0) + 1);
         for (const n of perKind.values()) expect(n).toBeLessThanOrEqual(4);
       }),
       { numRuns: propertyRuns(2_000) },
@@ -105,7 +110,8 @@ describe('order independence', () => {
         const record = fold(arrival, PER_MESSAGE_POLICY);
         const perMessage = new Map<string, number>();
         for (const e of Object.values(record?.softBounces ?? {})) {
-          if (e.messageId !== undefined) perMessage.set(`${e.provider} ${e.messageId}`, (perMessage.get(`${e.provider} ${e.messageId}`) ?? 0) + 1);
+          if (e.messageId !== undefined)
+            perMessage.set(`${e.provider} ${e.messageId}`, (perMessage.get(`${e.provider} ${e.messageId}`) ?? 0) + 1);
         }
         for (const n of perMessage.values()) expect(n).toBeLessThanOrEqual(2);
         if ([...perMessage.values()].includes(2)) full++;
@@ -137,7 +143,8 @@ describe('idempotence', () => {
         expect(twice.becameSuppressed).toBe(false);
         expect(twice.record).toEqual(once.record);
         expect(JSON.stringify(twice.record)).toBe(JSON.stringify(once.record));
-        if (op.type === 'event') expect(['no_change', 'ignored_before_reactivation', 'superseded_by_delivery']).toContain(twice.effect);
+        if (op.type === 'event')
+          expect(['no_change', 'ignored_before_reactivation', 'superseded_by_delivery']).toContain(twice.effect);
       }),
       { numRuns: propertyRuns(2_000) },
     );

@@ -40,10 +40,14 @@ describe('assertPolicy', () => {
 
 describe('policyFromSettings', () => {
   it('names the expected range when the limit does not parse', () => {
-    expect(() => policyFromSettings({ SOFT_BOUNCE_LIMIT: 'x' })).toThrow(new Error('SOFT_BOUNCE_LIMIT must be a whole number between 1 and 20, got "x"'));
+    expect(() => policyFromSettings({ SOFT_BOUNCE_LIMIT: 'x' })).toThrow(
+      new Error('SOFT_BOUNCE_LIMIT must be a whole number between 1 and 20, got "x"'),
+    );
   });
   it('carries topic aliases only when some are set', () => {
-    expect(policyFromSettings({ SOFT_BOUNCE_LIMIT: '2', SOFT_BOUNCE_WINDOW_DAYS: '1', TOPIC_ALIASES: 'news=n' })).toEqual({
+    expect(
+      policyFromSettings({ SOFT_BOUNCE_LIMIT: '2', SOFT_BOUNCE_WINDOW_DAYS: '1', TOPIC_ALIASES: 'news=n' }),
+    ).toEqual({
       softBounceLimit: 2,
       softBounceWindowMs: 86_400_000,
       topicAliases: new Map([['news', 'n']]),

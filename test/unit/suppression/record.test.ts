@@ -11,8 +11,8 @@ import {
   mergeRecords,
   policyFromSettings,
   reactivate,
-  suppressManually,
   type SuppressionRecord,
+  suppressManually,
 } from '../../../lambdas/core/suppression/index.js';
 import { earliestCrossingStart } from '../../../lambdas/core/suppression/soft-bounce.js';
 import { DAY, EMAIL, ev, T0 } from './support.js';
@@ -38,7 +38,11 @@ function assertPlainJson(value: unknown, path = 'record'): void {
 describe('the stored record', () => {
   it('is plain JSON with a fixed key order, round-tripping unchanged', () => {
     let record: SuppressionRecord | undefined;
-    for (const e of [ev('delivered', T0), ev('soft_bounce', T0 + DAY, { detail: { bounceType: 'Transient' } }), ev('complaint', T0 + 2 * DAY)]) {
+    for (const e of [
+      ev('delivered', T0),
+      ev('soft_bounce', T0 + DAY, { detail: { bounceType: 'Transient' } }),
+      ev('complaint', T0 + 2 * DAY),
+    ]) {
       record = applyEvent(record, e).record;
     }
     record = reactivate(record!, { actor: 'ops', reason: 'r', at: T0 + 3 * DAY }).record;
@@ -62,7 +66,16 @@ describe('the stored record', () => {
       'topics',
       'audit',
     ]);
-    expect(emptyRecord(EMAIL)).toEqual({ email: EMAIL, status: 'active', transactionalStatus: 'active', reasons: [], evidence: {}, softBounces: {}, topics: {}, audit: [] });
+    expect(emptyRecord(EMAIL)).toEqual({
+      email: EMAIL,
+      status: 'active',
+      transactionalStatus: 'active',
+      reasons: [],
+      evidence: {},
+      softBounces: {},
+      topics: {},
+      audit: [],
+    });
   });
 
   it('treats an event id of __proto__ as an ordinary key', () => {
@@ -109,7 +122,8 @@ describe('the stored record', () => {
       { ...good, audit: [{ action: 'delete', actor: 'a', reason: 'r', at: 1 }] },
       { ...good, reactivatedAt: '2024-01-01' },
     ];
-    for (const record of bad) expect(() => applyEvent(record as SuppressionRecord, ev('delivered', T0))).toThrow(TypeError);
+    for (const record of bad)
+      expect(() => applyEvent(record as SuppressionRecord, ev('delivered', T0))).toThrow(TypeError);
     // Missing collections are fine: an item written by hand with only the key.
     expect(applyEvent({ email: EMAIL } as SuppressionRecord, ev('complaint', T0)).record.status).toBe('suppressed');
   });
@@ -119,7 +133,13 @@ describe('the stored record', () => {
     for (let i = 1; i <= 30; i++) record = applyEvent(record, ev('complaint', T0 + i)).record;
     const kinds = Object.values(record.evidence).map((e) => e.kind);
     expect(kinds.filter((k) => k === 'complaint')).toHaveLength(20);
-    expect(Math.min(...Object.values(record.evidence).filter((e) => e.kind === 'complaint').map((e) => e.occurredAt))).toBe(T0 + 11);
+    expect(
+      Math.min(
+        ...Object.values(record.evidence)
+          .filter((e) => e.kind === 'complaint')
+          .map((e) => e.occurredAt),
+      ),
+    ).toBe(T0 + 11);
     expect(record.reasons).toEqual(['complaint', 'unsubscribe']);
     for (let i = 0; i < 60; i++) record = reactivate(record, { actor: `a${i}`, reason: 'r', at: T0 - 1000 + i }).record;
     expect(record.audit).toHaveLength(30);
@@ -130,7 +150,15 @@ describe('the stored record', () => {
   it('stays far below the 400 KB item limit in the worst case the caps allow', () => {
     const policy = { softBounceLimit: 20, softBounceWindowMs: 0 }; // the largest soft-bounce map
     const long = '€'.repeat(5000); // 3 UTF-8 bytes per UTF-16 unit: the worst case for the clip
-    const detail = { bounceType: long, bounceSubType: long, status: long, diagnosticCode: long, complaintFeedbackType: long, providerEventType: long, echo: true };
+    const detail = {
+      bounceType: long,
+      bounceSubType: long,
+      status: long,
+      diagnosticCode: long,
+      complaintFeedbackType: long,
+      providerEventType: long,
+      echo: true,
+    };
     let record: SuppressionRecord | undefined;
     let n = 0;
     for (const kind of ['complaint', 'hard_bounce', 'unsubscribe', 'soft_bounce'] as const) {
@@ -138,11 +166,17 @@ describe('the stored record', () => {
         // Every message distinct, each id at its longest: the most entries, each the largest.
         const messageId = `${String(n).padStart(8, '0')}${'m'.repeat(248)}`;
         const id = `${String(n++).padStart(36, '0')}:${'x'.repeat(300)}@example.com`;
-        record = applyEvent(record, ev(kind, T0 + i * DAY, { id, provider: 'standard-webhooks', detail, messageId }), policy).record;
+        record = applyEvent(
+          record,
+          ev(kind, T0 + i * DAY, { id, provider: 'standard-webhooks', detail, messageId }),
+          policy,
+        ).record;
       }
     }
-    for (let i = 0; i < 100; i++) record = suppressManually(record, EMAIL, { actor: long, reason: long, at: T0 + i }, policy).record;
-    for (let i = 0; i < 100; i++) record = reactivate(record!, { actor: long, reason: long, at: T0 - 1 - i }, policy).record;
+    for (let i = 0; i < 100; i++)
+      record = suppressManually(record, EMAIL, { actor: long, reason: long, at: T0 + i }, policy).record;
+    for (let i = 0; i < 100; i++)
+      record = reactivate(record!, { actor: long, reason: long, at: T0 - 1 - i }, policy).record;
     expect(Object.keys(record!.softBounces)).toHaveLength(40);
     expect(Object.keys(record!.evidence)).toHaveLength(80);
     expect(record!.audit).toHaveLength(30);
@@ -172,14 +206,18 @@ describe('input checks', () => {
     expect(() => applyEvent(record, ev('delivered', T0, { recipient: 'other@example.com' }))).toThrow(TypeError);
     expect(() => applyEvent(record, ev('delivered', Number.POSITIVE_INFINITY))).toThrow(TypeError);
     expect(() => applyEvent(record, { ...ev('delivered', T0), eventId: '' })).toThrow(TypeError);
-    expect(() => applyEvent(record, ev('delivered', T0), { softBounceLimit: 0, softBounceWindowMs: 1 })).toThrow(RangeError);
+    expect(() => applyEvent(record, ev('delivered', T0), { softBounceLimit: 0, softBounceWindowMs: 1 })).toThrow(
+      RangeError,
+    );
   });
 
   it('isSuppressedRecord', () => {
     expect(isSuppressedRecord(undefined)).toBe(false);
     expect(isSuppressedRecord(emptyRecord(EMAIL))).toBe(false);
     expect(isSuppressedRecord(applyEvent(undefined, ev('complaint', T0)).record)).toBe(true);
-    expect(isSuppressedRecord(mergeRecords(emptyRecord(EMAIL), applyEvent(undefined, ev('complaint', T0)).record))).toBe(true);
+    expect(
+      isSuppressedRecord(mergeRecords(emptyRecord(EMAIL), applyEvent(undefined, ev('complaint', T0)).record)),
+    ).toBe(true);
   });
 });
 
@@ -188,7 +226,10 @@ describe('policyFromSettings', () => {
     [{}, DEFAULT_RATCHET_POLICY],
     [{ SOFT_BOUNCE_LIMIT: '', SOFT_BOUNCE_WINDOW_DAYS: '  ' }, DEFAULT_RATCHET_POLICY],
     [{ SOFT_BOUNCE_LIMIT: '5' }, { softBounceLimit: 5, softBounceWindowMs: 30 * DAY }],
-    [{ SOFT_BOUNCE_LIMIT: ' 1 ', SOFT_BOUNCE_WINDOW_DAYS: '7' }, { softBounceLimit: 1, softBounceWindowMs: 7 * DAY }],
+    [
+      { SOFT_BOUNCE_LIMIT: ' 1 ', SOFT_BOUNCE_WINDOW_DAYS: '7' },
+      { softBounceLimit: 1, softBounceWindowMs: 7 * DAY },
+    ],
     [{ SOFT_BOUNCE_WINDOW_DAYS: '0.5' }, { softBounceLimit: 3, softBounceWindowMs: DAY / 2 }],
   ])('%j → %j', (settings, policy) => {
     expect(policyFromSettings(settings)).toEqual(policy);
@@ -221,7 +262,16 @@ describe('earliestCrossingStart', () => {
     [[1, 20, 21, 22], 3, 2, 20],
     [[5, 5, 5], 3, 0, 5],
     [[7], 1, 0, 7],
-  ])('%j, limit %i, window %i → %s (one bounce per strike: what every record written before message ids holds)', (times, limit, window, start) => {
-    expect(earliestCrossingStart(times.map((t) => ({ times: [t], full: false })), limit, window)).toBe(start);
-  });
+  ])(
+    '%j, limit %i, window %i → %s (one bounce per strike: what every record written before message ids holds)',
+    (times, limit, window, start) => {
+      expect(
+        earliestCrossingStart(
+          times.map((t) => ({ times: [t], full: false })),
+          limit,
+          window,
+        ),
+      ).toBe(start);
+    },
+  );
 });

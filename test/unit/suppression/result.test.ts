@@ -5,7 +5,8 @@ import { clip, sameRecord } from '../../../lambdas/core/suppression/result.js';
 import { EMAIL } from './support.js';
 
 /** A record whose `evidence` field holds an arbitrary JSON value, so sameJson sees it as is. */
-const holding = (value: unknown): SuppressionRecord => ({ ...emptyRecord(EMAIL), evidence: value }) as unknown as SuppressionRecord;
+const holding = (value: unknown): SuppressionRecord =>
+  ({ ...emptyRecord(EMAIL), evidence: value }) as unknown as SuppressionRecord;
 
 describe('sameRecord', () => {
   const cases: Array<[string, unknown, unknown, boolean]> = [

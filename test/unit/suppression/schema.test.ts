@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { applyEvent, refusalReason, type SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
-import { readFacts, normalize } from '../../../lambdas/core/suppression/normalize.js';
+import { normalize, readFacts } from '../../../lambdas/core/suppression/normalize.js';
 import { DEFAULT_RATCHET_POLICY } from '../../../lambdas/core/suppression/policy.js';
 import {
   CURRENT_SUPPRESSION_SCHEMA,
@@ -18,12 +18,14 @@ import {
 } from '../../../lambdas/core/suppression/schema.js';
 
 type Fixture = Record<string, Record<string, unknown>>;
-const fixture = (name: string): Fixture => JSON.parse(readFileSync(new URL(`../../fixtures/suppression-schema/${name}`, import.meta.url), 'utf8')) as Fixture;
+const fixture = (name: string): Fixture =>
+  JSON.parse(readFileSync(new URL(`../../fixtures/suppression-schema/${name}`, import.meta.url), 'utf8')) as Fixture;
 const beforeTopics = fixture('v1-before-topics.json');
 const withTopics = fixture('v1-with-topics.json');
 
 /** What today's core makes of an item: the facts it reads, normalized again. */
-const renormalized = (item: Record<string, unknown>) => normalize(readFacts(item as unknown as SuppressionRecord), DEFAULT_RATCHET_POLICY);
+const renormalized = (item: Record<string, unknown>) =>
+  normalize(readFacts(item as unknown as SuppressionRecord), DEFAULT_RATCHET_POLICY);
 const withoutBookkeeping = (item: Record<string, unknown>) => {
   const { version: _version, updatedAt: _updatedAt, [SUPPRESSION_SCHEMA_ATTRIBUTE]: _schema, ...record } = item;
   return record;
@@ -45,12 +47,26 @@ describe('the attribute and the version', () => {
     expect(suppressionSchemaOf({})).toBe(1);
     expect(suppressionSchemaOf({ schemaVersion: null })).toBe(1);
     expect(suppressionSchemaOf({ schemaVersion: 2, version: 7 })).toBe(2);
-    expect(() => suppressionSchemaOf({ schemaVersion: '2' })).toThrow('suppression item has a string schemaVersion, not a version number');
-    expect(() => upgradeSuppressionRecord({ schemaVersion: 0 })).toThrow('suppression schema version 0 is not a version');
+    expect(() => suppressionSchemaOf({ schemaVersion: '2' })).toThrow(
+      'suppression item has a string schemaVersion, not a version number',
+    );
+    expect(() => upgradeSuppressionRecord({ schemaVersion: 0 })).toThrow(
+      'suppression schema version 0 is not a version',
+    );
   });
 
   it('knows which items newer code wrote', () => {
-    expect([{}, { schemaVersion: 1 }, { schemaVersion: 2 }, { schemaVersion: 3 }, { schemaVersion: 4 }, { schemaVersion: 5 }, { schemaVersion: 6 }].map(isNewerSuppressionSchema)).toEqual([false, false, false, false, false, false, true]);
+    expect(
+      [
+        {},
+        { schemaVersion: 1 },
+        { schemaVersion: 2 },
+        { schemaVersion: 3 },
+        { schemaVersion: 4 },
+        { schemaVersion: 5 },
+        { schemaVersion: 6 },
+      ].map(isNewerSuppressionSchema),
+    ).toEqual([false, false, false, false, false, false, true]);
   });
 });
 
@@ -76,9 +92,19 @@ describe('version 1, before topics (as commit 04dd03f wrote it)', () => {
   });
 
   it('an event applied to it changes only what the event changes', () => {
-    const upgraded = withoutBookkeeping(upgradeSuppressionRecord(beforeTopics['unsubscribed']!)) as unknown as SuppressionRecord;
+    const upgraded = withoutBookkeeping(
+      upgradeSuppressionRecord(beforeTopics['unsubscribed']!),
+    ) as unknown as SuppressionRecord;
     // A duplicate of the stored unsubscribe: nothing to write, now that the reader brought the shape up to date.
-    const replay = applyEvent(upgraded, { provider: 'ses', eventId: 'u1', recipient: 'old@example.com', kind: 'unsubscribe', occurredAt: upgraded.suppressedAt!, detail: { providerEventType: 'Subscription' }, raw: '' });
+    const replay = applyEvent(upgraded, {
+      provider: 'ses',
+      eventId: 'u1',
+      recipient: 'old@example.com',
+      kind: 'unsubscribe',
+      occurredAt: upgraded.suppressedAt!,
+      detail: { providerEventType: 'Subscription' },
+      raw: '',
+    });
     expect(replay).toMatchObject({ changed: false, effect: 'no_change' });
   });
 
@@ -93,7 +119,9 @@ describe('version 1, with topics (as commit ba7bc91 wrote it, before the attribu
   it('keeps its topics and transactionalStatus as stored, only the version is added', () => {
     const old = withTopics['unsubscribed']!;
     expect(upgradeSuppressionRecord(old)).toEqual({ ...old, schemaVersion: 5 });
-    expect(refusalReason(upgradeSuppressionRecord(old), { transactional: true, topic: 'offers' })).toBe('topic_unsubscribed');
+    expect(refusalReason(upgradeSuppressionRecord(old), { transactional: true, topic: 'offers' })).toBe(
+      'topic_unsubscribed',
+    );
   });
 });
 
@@ -108,7 +136,11 @@ describe('the version 1 → 2 step on its own (it also runs on the projections t
   const upgrade = SUPPRESSION_SCHEMA_STEPS[0]!.upgrade;
   it.each<[string, Record<string, unknown>, string]>([
     ['an unsubscribe only', { status: 'suppressed', reasons: ['unsubscribe'] }, 'active'],
-    ['a reason besides the unsubscribe', { status: 'suppressed', reasons: ['unsubscribe', 'soft_bounce_limit'] }, 'suppressed'],
+    [
+      'a reason besides the unsubscribe',
+      { status: 'suppressed', reasons: ['unsubscribe', 'soft_bounce_limit'] },
+      'suppressed',
+    ],
     ['a listed complaint, whatever the status says', { status: 'active', reasons: ['complaint'] }, 'suppressed'],
     ['suppressed with an empty list: fail closed', { status: 'suppressed', reasons: [] }, 'suppressed'],
     ['suppressed with no list: fail closed', { status: 'suppressed' }, 'suppressed'],
@@ -123,7 +155,9 @@ describe('the version 1 → 2 step on its own (it also runs on the projections t
 
   it('never replaces a stored transactionalStatus or topics map, and leaves other attributes alone', () => {
     const topics = { news: { status: 'unsubscribed' } };
-    expect(upgrade({ status: 'suppressed', reasons: ['complaint'], transactionalStatus: 'active', topics, email: 'a@x' })).toEqual({
+    expect(
+      upgrade({ status: 'suppressed', reasons: ['complaint'], transactionalStatus: 'active', topics, email: 'a@x' }),
+    ).toEqual({
       status: 'suppressed',
       reasons: ['complaint'],
       transactionalStatus: 'active',

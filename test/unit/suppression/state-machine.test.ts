@@ -8,18 +8,26 @@ import type { ActionableKind } from '../../../lambdas/core/event.js';
 import {
   applyEvent,
   DEFAULT_RATCHET_POLICY,
-  reactivate,
-  suppressManually,
   type Effect,
+  reactivate,
   type SuppressionReason,
   type SuppressionRecord,
+  suppressManually,
 } from '../../../lambdas/core/suppression/index.js';
-import { DAY, EMAIL, ev, fold, T0, type Op } from './support.js';
+import { DAY, EMAIL, ev, fold, type Op, T0 } from './support.js';
 
 const P = DEFAULT_RATCHET_POLICY;
 const at = (days: number): number => T0 + days * DAY;
-const event = (kind: ActionableKind, days: number, id?: string): Op => ({ type: 'event', event: ev(kind, at(days), id === undefined ? {} : { id }) });
-const reactivateOp = (days: number): Op => ({ type: 'reactivate', actor: 'ops', reason: 'confirmed with the recipient', at: at(days) });
+const event = (kind: ActionableKind, days: number, id?: string): Op => ({
+  type: 'event',
+  event: ev(kind, at(days), id === undefined ? {} : { id }),
+});
+const reactivateOp = (days: number): Op => ({
+  type: 'reactivate',
+  actor: 'ops',
+  reason: 'confirmed with the recipient',
+  at: at(days),
+});
 const suppressOp = (days: number): Op => ({ type: 'suppress', actor: 'ops', reason: 'asked by phone', at: at(days) });
 const build = (...ops: Op[]): SuppressionRecord | undefined => fold(ops, P);
 
@@ -147,13 +155,41 @@ describe('reasons', () => {
   });
 
   it('keeps every event as evidence, with its small detail', () => {
-    const complaint = ev('complaint', at(1), { id: 'c1', provider: 'sendgrid', detail: { complaintFeedbackType: 'abuse', providerEventType: 'spamreport' } });
-    const bounce = ev('hard_bounce', at(2), { id: 'b1', detail: { bounceType: 'Permanent', bounceSubType: 'General', status: '5.1.1', diagnosticCode: 'x'.repeat(1000), echo: false } });
+    const complaint = ev('complaint', at(1), {
+      id: 'c1',
+      provider: 'sendgrid',
+      detail: { complaintFeedbackType: 'abuse', providerEventType: 'spamreport' },
+    });
+    const bounce = ev('hard_bounce', at(2), {
+      id: 'b1',
+      detail: {
+        bounceType: 'Permanent',
+        bounceSubType: 'General',
+        status: '5.1.1',
+        diagnosticCode: 'x'.repeat(1000),
+        echo: false,
+      },
+    });
     const emoji = ev('unsubscribe', at(3), { id: 'u1', detail: { bounceType: `${'a'.repeat(47)}😀` } });
     const record = applyEvent(applyEvent(applyEvent(undefined, complaint).record, bounce).record, emoji).record;
     expect(record.evidence).toEqual({
-      'complaint:sendgrid#c1': { kind: 'complaint', occurredAt: at(1), provider: 'sendgrid', complaintFeedbackType: 'abuse', providerEventType: 'spamreport' },
-      'hard_bounce:ses#b1': { kind: 'hard_bounce', occurredAt: at(2), provider: 'ses', bounceType: 'Permanent', bounceSubType: 'General', status: '5.1.1', diagnosticCode: 'x'.repeat(160), echo: false },
+      'complaint:sendgrid#c1': {
+        kind: 'complaint',
+        occurredAt: at(1),
+        provider: 'sendgrid',
+        complaintFeedbackType: 'abuse',
+        providerEventType: 'spamreport',
+      },
+      'hard_bounce:ses#b1': {
+        kind: 'hard_bounce',
+        occurredAt: at(2),
+        provider: 'ses',
+        bounceType: 'Permanent',
+        bounceSubType: 'General',
+        status: '5.1.1',
+        diagnosticCode: 'x'.repeat(160),
+        echo: false,
+      },
       // Clipped to 48 UTF-16 units, without splitting the emoji's surrogate pair.
       'unsubscribe:ses#u1': { kind: 'unsubscribe', occurredAt: at(3), provider: 'ses', bounceType: 'a'.repeat(47) },
     });
@@ -167,11 +203,23 @@ describe('soft-bounce budget', () => {
     ['one below the limit', [soft(0), soft(1)], false],
     ['the limit, spread wider than the window', [soft(0), soft(15), soft(30.001)], false],
     ['a run inside a longer spread', [soft(0), soft(40), soft(41), soft(80), soft(42)], true],
-    ['a delivery older than the bounces does not reset them', [soft(1), soft(2), event('delivered', 0.5), soft(3)], true],
+    [
+      'a delivery older than the bounces does not reset them',
+      [soft(1), soft(2), event('delivered', 0.5), soft(3)],
+      true,
+    ],
     ['a newer delivery resets the count', [soft(1), soft(2), event('delivered', 2.5), soft(3), soft(4)], false],
-    ['a bounce at the same time as the delivery does not count', [soft(1), soft(2), event('delivered', 3), soft(3)], false],
+    [
+      'a bounce at the same time as the delivery does not count',
+      [soft(1), soft(2), event('delivered', 3), soft(3)],
+      false,
+    ],
     ['a replayed soft bounce is counted once', [soft(1, 's1'), soft(1, 's1'), soft(1, 's1'), soft(2, 's2')], false],
-    ['the same id from another provider is another bounce', [soft(1, 's1'), { type: 'event', event: ev('soft_bounce', at(1), { id: 's1', provider: 'sendgrid' }) }, soft(2)], true],
+    [
+      'the same id from another provider is another bounce',
+      [soft(1, 's1'), { type: 'event', event: ev('soft_bounce', at(1), { id: 's1', provider: 'sendgrid' }) }, soft(2)],
+      true,
+    ],
     ['bounces at/before a reactivation do not count', [soft(1), soft(2), reactivateOp(2), soft(3), soft(4)], false],
   ];
   it.each(cases)('%s', (_name, ops, suppressed) => {
@@ -220,7 +268,14 @@ describe('late events', () => {
 });
 
 describe('manual reactivation', () => {
-  const suppressed = () => build(event('complaint', 1), event('soft_bounce', 2), event('soft_bounce', 3), event('soft_bounce', 4), suppressOp(5))!;
+  const suppressed = () =>
+    build(
+      event('complaint', 1),
+      event('soft_bounce', 2),
+      event('soft_bounce', 3),
+      event('soft_bounce', 4),
+      suppressOp(5),
+    )!;
 
   it('makes the address active, prunes what it covers and records who and why', () => {
     const result = reactivate(suppressed(), { actor: 'alice', reason: 'ticket 42', at: at(10) });
@@ -247,7 +302,11 @@ describe('manual reactivation', () => {
       expect(late.record.status).toBe('active');
     }
     expect(applyEvent(reactivated, ev('complaint', at(10) + 1)).record.reason).toBe('complaint');
-    const bounces = fold([event('soft_bounce', 11), event('soft_bounce', 12), event('soft_bounce', 13)], P, reactivated)!;
+    const bounces = fold(
+      [event('soft_bounce', 11), event('soft_bounce', 12), event('soft_bounce', 13)],
+      P,
+      reactivated,
+    )!;
     expect(bounces.reason).toBe('soft_bounce_limit');
   });
 
@@ -274,7 +333,11 @@ describe('manual reactivation', () => {
 
 describe('manual suppression', () => {
   it('suppresses with reason manual, audited, with evidence keyed manual:<at>', () => {
-    const result = suppressManually(undefined, '  Someone@Example.com ', { actor: 'ops', reason: 'asked by phone', at: at(5) });
+    const result = suppressManually(undefined, '  Someone@Example.com ', {
+      actor: 'ops',
+      reason: 'asked by phone',
+      at: at(5),
+    });
     expect(result.record).toEqual({
       email: EMAIL,
       status: 'suppressed',
@@ -282,13 +345,23 @@ describe('manual suppression', () => {
       reason: 'manual',
       reasons: ['manual'],
       suppressedAt: at(5),
-      evidence: { [`manual:${at(5)}`]: { kind: 'manual', occurredAt: at(5), provider: 'manual', actor: 'ops', note: 'asked by phone' } },
+      evidence: {
+        [`manual:${at(5)}`]: {
+          kind: 'manual',
+          occurredAt: at(5),
+          provider: 'manual',
+          actor: 'ops',
+          note: 'asked by phone',
+        },
+      },
       softBounces: {},
       topics: {},
       audit: [{ action: 'suppress', actor: 'ops', reason: 'asked by phone', at: at(5) }],
     });
     expect(result).toMatchObject({ changed: true, effect: 'suppressed', becameSuppressed: true });
-    expect(suppressManually(result.record, EMAIL, { actor: 'ops', reason: 'asked by phone', at: at(5) }).changed).toBe(false);
+    expect(suppressManually(result.record, EMAIL, { actor: 'ops', reason: 'asked by phone', at: at(5) }).changed).toBe(
+      false,
+    );
   });
 
   it('is cleared by a reactivation dated at or after it, not by one before it', () => {
@@ -305,7 +378,9 @@ describe('manual suppression', () => {
   });
 
   it('refuses a record of another address and a malformed address', () => {
-    expect(() => suppressManually(build(suppressOp(1)), 'other@example.com', { actor: 'a', reason: 'r', at: 1 })).toThrow(TypeError);
+    expect(() =>
+      suppressManually(build(suppressOp(1)), 'other@example.com', { actor: 'a', reason: 'r', at: 1 }),
+    ).toThrow(TypeError);
     expect(() => suppressManually(undefined, 'not an address', { actor: 'a', reason: 'r', at: 1 })).toThrow();
   });
 });

@@ -11,8 +11,8 @@ import {
   applyEvent,
   DEFAULT_RATCHET_POLICY,
   mergeRecords,
-  reactivate,
   type RatchetPolicy,
+  reactivate,
   type SuppressionRecord,
 } from '../../../lambdas/core/suppression/index.js';
 import { softBouncesPerMessage } from '../../../lambdas/core/suppression/policy.js';
@@ -20,7 +20,9 @@ import { earliestCrossingStart, groupStrikes, strikeKey } from '../../../lambdas
 import { DAY, ev, T0 } from './support.js';
 
 const FIXTURES = new URL('../../fixtures/', import.meta.url);
-const TEMPORARY = JSON.parse(readFileSync(new URL('genuine/mailgun/symfony-temporary-failure.json', FIXTURES), 'utf8')) as { 'event-data': Record<string, any> };
+const TEMPORARY = JSON.parse(
+  readFileSync(new URL('genuine/mailgun/symfony-temporary-failure.json', FIXTURES), 'utf8'),
+) as { 'event-data': Record<string, any> };
 
 /**
  * Symfony's genuine Mailgun temporary failure, as attempt `attempt` of the message `messageId`: a
@@ -53,11 +55,15 @@ describe('the worked example (Mailgun, genuine shapes)', () => {
     expect(record.reasons).toEqual([]);
     expect(record.softBounceLimitAt).toBeUndefined();
     // Every attempt is kept as evidence, each naming its message.
-    expect(Object.values(record.softBounces).map((e) => [e.messageId, e.occurredAt])).toEqual(times.map((t) => [GREYLISTED, t]));
+    expect(Object.values(record.softBounces).map((e) => [e.messageId, e.occurredAt])).toEqual(
+      times.map((t) => [GREYLISTED, t]),
+    );
   });
 
   it('three distinct messages each soft-bouncing once inside the window: suppressed with soft_bounce_limit, dated by the first', () => {
-    const events = ['a@mg.example.com', 'b@mg.example.com', 'c@mg.example.com'].map((m, i) => mailgunAttempt(m, 1, T0 + i * DAY));
+    const events = ['a@mg.example.com', 'b@mg.example.com', 'c@mg.example.com'].map((m, i) =>
+      mailgunAttempt(m, 1, T0 + i * DAY),
+    );
     const record = apply(events)!;
     expect(record.status).toBe('suppressed');
     expect(record.reasons).toEqual(['soft_bounce_limit']);
@@ -66,9 +72,19 @@ describe('the worked example (Mailgun, genuine shapes)', () => {
   });
 
   it('the same three with a delivery dated after the second: active', () => {
-    const [a, b, c] = ['a@mg.example.com', 'b@mg.example.com', 'c@mg.example.com'].map((m, i) => mailgunAttempt(m, 1, T0 + i * DAY));
-    const delivered = ev('delivered', T0 + 1.5 * DAY, { provider: 'mailgun', recipient: 'alice@example.com', messageId: 'd@mg.example.com' });
-    for (const order of [[a!, b!, delivered, c!], [delivered, c!, b!, a!], [c!, a!, delivered, b!]]) {
+    const [a, b, c] = ['a@mg.example.com', 'b@mg.example.com', 'c@mg.example.com'].map((m, i) =>
+      mailgunAttempt(m, 1, T0 + i * DAY),
+    );
+    const delivered = ev('delivered', T0 + 1.5 * DAY, {
+      provider: 'mailgun',
+      recipient: 'alice@example.com',
+      messageId: 'd@mg.example.com',
+    });
+    for (const order of [
+      [a!, b!, delivered, c!],
+      [delivered, c!, b!, a!],
+      [c!, a!, delivered, b!],
+    ]) {
       const record = apply(order)!;
       expect(record.status).toBe('active');
       expect(Object.keys(record.softBounces)).toHaveLength(1);
@@ -100,7 +116,9 @@ describe('duplicates under new event ids', () => {
     expect(withCopies.status).toBe('active');
     expect(withCopies.softBounceLimitAt).toBeUndefined();
     const third = ev('soft_bounce', T0 + 2 * DAY, { provider: 'sendgrid', messageId: 'msg-c' });
-    expect(apply([third], DEFAULT_RATCHET_POLICY, base)!.softBounceLimitAt).toBe(apply([third], DEFAULT_RATCHET_POLICY, withCopies)!.softBounceLimitAt);
+    expect(apply([third], DEFAULT_RATCHET_POLICY, base)!.softBounceLimitAt).toBe(
+      apply([third], DEFAULT_RATCHET_POLICY, withCopies)!.softBounceLimitAt,
+    );
   });
 
   it('one message id means one strike per provider: the same id from two providers is two messages', () => {
@@ -110,7 +128,9 @@ describe('duplicates under new event ids', () => {
       ev('soft_bounce', T0 + 2, { provider: 'ses', messageId: 'same' }),
     ];
     expect(apply(events)!.status).toBe('active');
-    expect(apply([...events, ev('soft_bounce', T0 + 3, { provider: 'mailgun', messageId: 'same' })])!.reasons).toEqual(['soft_bounce_limit']);
+    expect(apply([...events, ev('soft_bounce', T0 + 3, { provider: 'mailgun', messageId: 'same' })])!.reasons).toEqual([
+      'soft_bounce_limit',
+    ]);
   });
 
   it('events without a message id each count on their own, as before', () => {
@@ -120,7 +140,9 @@ describe('duplicates under new event ids', () => {
 });
 
 describe('records written before message ids were kept', () => {
-  const OLD = JSON.parse(readFileSync(new URL('suppression/record-before-message-ids.json', FIXTURES), 'utf8')) as SuppressionRecord;
+  const OLD = JSON.parse(
+    readFileSync(new URL('suppression/record-before-message-ids.json', FIXTURES), 'utf8'),
+  ) as SuppressionRecord;
   const email = OLD.email;
 
   it('the fixture really is an old item: no entry names a message', () => {
@@ -129,7 +151,10 @@ describe('records written before message ids were kept', () => {
   });
 
   it('each old entry counts alone: one more soft bounce of any message is the third strike', () => {
-    const next = applyEvent(OLD, ev('soft_bounce', OLD.lastEventAt! + MINUTE, { recipient: email, provider: 'mailgun', messageId: GREYLISTED }));
+    const next = applyEvent(
+      OLD,
+      ev('soft_bounce', OLD.lastEventAt! + MINUTE, { recipient: email, provider: 'mailgun', messageId: GREYLISTED }),
+    );
     expect(next.effect).toBe('suppressed');
     expect(next.record.softBounceLimitAt).toBe(Object.values(OLD.softBounces)[0]!.occurredAt);
     // The old entries are kept as they were, next to the new one.
@@ -151,7 +176,9 @@ describe('the per-message cap', () => {
     const events = Array.from({ length: 12 }, (_, i) => mailgunAttempt(GREYLISTED, i + 1, T0 + i * 10 * MINUTE));
     const record = apply(events)!;
     expect(record.status).toBe('active');
-    expect(Object.values(record.softBounces).map((e) => e.occurredAt)).toEqual(events.slice(4).map((e) => e.occurredAt));
+    expect(Object.values(record.softBounces).map((e) => e.occurredAt)).toEqual(
+      events.slice(4).map((e) => e.occurredAt),
+    );
   });
 
   it('a message at its cap counts in every window that starts at or before its newest bounce', () => {
@@ -177,33 +204,53 @@ describe('the per-message cap', () => {
     [{ softBounceLimit: 5, softBounceWindowMs: 1 }, 4],
     [{ softBounceLimit: 20, softBounceWindowMs: 1 }, 2],
     [{ softBounceLimit: 2, softBounceWindowMs: 1, evidencePerKind: 4 }, 3],
-  ] as Array<[RatchetPolicy, number]>)('%j keeps %i per message, so a full cap always spans the limit in messages', (policy, perMessage) => {
-    expect(softBouncesPerMessage(policy)).toBe(perMessage);
-    const cap = Math.max(policy.evidencePerKind ?? 20, 2 * policy.softBounceLimit);
-    expect(Math.ceil(cap / perMessage)).toBeGreaterThanOrEqual(policy.softBounceLimit);
-  });
+  ] as Array<[RatchetPolicy, number]>)(
+    '%j keeps %i per message, so a full cap always spans the limit in messages',
+    (policy, perMessage) => {
+      expect(softBouncesPerMessage(policy)).toBe(perMessage);
+      const cap = Math.max(policy.evidencePerKind ?? 20, 2 * policy.softBounceLimit);
+      expect(Math.ceil(cap / perMessage)).toBeGreaterThanOrEqual(policy.softBounceLimit);
+    },
+  );
 });
 
 describe('evidence keeps the message id', () => {
   it('on soft-bounce and suppressing entries, and reads it back', () => {
-    const record = apply([ev('soft_bounce', T0, { messageId: 'm-1' }), ev('hard_bounce', T0 + 1, { id: 'h', messageId: 'm-2' })])!;
+    const record = apply([
+      ev('soft_bounce', T0, { messageId: 'm-1' }),
+      ev('hard_bounce', T0 + 1, { id: 'h', messageId: 'm-2' }),
+    ])!;
     expect(Object.values(record.softBounces)[0]!.messageId).toBe('m-1');
     expect(record.evidence['hard_bounce:ses#h']!.messageId).toBe('m-2');
     expect(mergeRecords(record, record)).toEqual(record);
-    const malformed = { ...record, evidence: { k: { kind: 'complaint', occurredAt: 1, provider: 'ses', messageId: 7 } } };
-    expect(() => applyEvent(malformed as unknown as SuppressionRecord, ev('delivered', T0))).toThrow('evidence messageId');
+    const malformed = {
+      ...record,
+      evidence: { k: { kind: 'complaint', occurredAt: 1, provider: 'ses', messageId: 7 } },
+    };
+    expect(() => applyEvent(malformed as unknown as SuppressionRecord, ev('delivered', T0))).toThrow(
+      'evidence messageId',
+    );
   });
 
   it('refuses an event whose messageId is not a message id (a caller bug)', () => {
     for (const messageId of ['', 'has space', 'x'.repeat(257), 'caf\u00e9', 7]) {
-      expect(() => applyEvent(undefined, { ...ev('soft_bounce', T0), messageId } as NormalizedEvent)).toThrow('event messageId is not a message id');
+      expect(() => applyEvent(undefined, { ...ev('soft_bounce', T0), messageId } as NormalizedEvent)).toThrow(
+        'event messageId is not a message id',
+      );
     }
-    expect(applyEvent(undefined, ev('soft_bounce', T0, { messageId: 'x'.repeat(256) })).record.softBounces).not.toEqual({});
+    expect(applyEvent(undefined, ev('soft_bounce', T0, { messageId: 'x'.repeat(256) })).record.softBounces).not.toEqual(
+      {},
+    );
   });
 });
 
 describe('strike arithmetic', () => {
-  const entry = (messageId?: string, provider = 'ses') => ({ kind: 'soft_bounce' as const, occurredAt: 0, provider, ...(messageId === undefined ? {} : { messageId }) });
+  const entry = (messageId?: string, provider = 'ses') => ({
+    kind: 'soft_bounce' as const,
+    occurredAt: 0,
+    provider,
+    ...(messageId === undefined ? {} : { messageId }),
+  });
 
   it('strikeKey: by provider and message id; an entry without one is its own strike', () => {
     expect(strikeKey('ses#1', entry('m'))).toBe(strikeKey('ses#2', entry('m')));
@@ -214,8 +261,15 @@ describe('strike arithmetic', () => {
   });
 
   it('groupStrikes keeps the newest per message and marks only full message strikes', () => {
-    const keyed = (key: string, at: number, messageId?: string) => [key, { ...entry(messageId), occurredAt: at }] as [string, ReturnType<typeof entry>];
-    const newestFirst = [keyed('a3', 9, 'a'), keyed('x', 8), keyed('a2', 7, 'a'), keyed('a1', 5, 'a'), keyed('b1', 4, 'b')];
+    const keyed = (key: string, at: number, messageId?: string) =>
+      [key, { ...entry(messageId), occurredAt: at }] as [string, ReturnType<typeof entry>];
+    const newestFirst = [
+      keyed('a3', 9, 'a'),
+      keyed('x', 8),
+      keyed('a2', 7, 'a'),
+      keyed('a1', 5, 'a'),
+      keyed('b1', 4, 'b'),
+    ];
     const { kept, strikes } = groupStrikes(newestFirst, 2);
     expect(kept.map(([k]) => k)).toEqual(['a3', 'x', 'a2', 'b1']);
     expect(strikes).toEqual([
@@ -229,24 +283,64 @@ describe('strike arithmetic', () => {
   });
 
   it.each([
-    ['a strike spread over the window counts by the bounce inside it, dated by its first', [[0, 20], [25], [28]], 3, 10, 0],
+    [
+      'a strike spread over the window counts by the bounce inside it, dated by its first',
+      [[0, 20], [25], [28]],
+      3,
+      10,
+      0,
+    ],
     ['two strikes are not three however many bounces', [[1, 2, 3], [4]], 3, 10, undefined],
     ['the window edge is inclusive', [[0], [5], [10]], 3, 10, 0],
     ['one past the edge is outside', [[0], [5], [11]], 3, 10, undefined],
     ['the earliest run wins', [[0], [50], [51], [52]], 3, 5, 50],
     ['limit 1: the first bounce', [[7, 9]], 1, 0, 7],
-    ['a later span can date an earlier run: the minimum over every span, not the first found', [[10], [11], [12], [0, 20], [21], [22]], 3, 2, 0],
+    [
+      'a later span can date an earlier run: the minimum over every span, not the first found',
+      [[10], [11], [12], [0, 20], [21], [22]],
+      3,
+      2,
+      0,
+    ],
   ] as const)('%s', (_name, times, limit, window, start) => {
-    expect(earliestCrossingStart(times.map((t) => ({ times: [...t], full: false })), limit, window)).toBe(start);
+    expect(
+      earliestCrossingStart(
+        times.map((t) => ({ times: [...t], full: false })),
+        limit,
+        window,
+      ),
+    ).toBe(start);
   });
 
   it('a full strike counts up to its newest bounce, and only then; a non-full one does not', () => {
-    const others = [{ times: [0], full: false }, { times: [1], full: false }];
+    const others = [
+      { times: [0], full: false },
+      { times: [1], full: false },
+    ];
     expect(earliestCrossingStart([...others, { times: [40, 41], full: true }], 3, 5)).toBe(0);
     expect(earliestCrossingStart([...others, { times: [40, 41], full: false }], 3, 5)).toBeUndefined();
     // Starting after its newest bounce, it is not in the window.
-    expect(earliestCrossingStart([{ times: [50], full: false }, { times: [51], full: false }, { times: [40, 41], full: true }], 3, 5)).toBeUndefined();
-    expect(earliestCrossingStart([{ times: [41], full: false }, { times: [42], full: false }, { times: [40, 41], full: true }], 3, 5)).toBe(40);
+    expect(
+      earliestCrossingStart(
+        [
+          { times: [50], full: false },
+          { times: [51], full: false },
+          { times: [40, 41], full: true },
+        ],
+        3,
+        5,
+      ),
+    ).toBeUndefined();
+    expect(
+      earliestCrossingStart(
+        [
+          { times: [41], full: false },
+          { times: [42], full: false },
+          { times: [40, 41], full: true },
+        ],
+        3,
+        5,
+      ),
+    ).toBe(40);
   });
 });
-

@@ -6,14 +6,14 @@
 import fc from 'fast-check';
 import type { ActionableKind, NormalizedEvent } from '../../../lambdas/core/event.js';
 import {
+  type ApplyResult,
   applyEvent,
   emptyRecord,
-  reactivate,
-  suppressManually,
-  type ApplyResult,
   type RatchetPolicy,
+  reactivate,
   type SuppressionReason,
   type SuppressionRecord,
+  suppressManually,
 } from '../../../lambdas/core/suppression/index.js';
 
 export const EMAIL = 'someone@example.com';
@@ -25,7 +25,13 @@ let sequence = 0;
 export function ev(
   kind: ActionableKind,
   occurredAt: number,
-  options: { id?: string; provider?: string; recipient?: string; detail?: NormalizedEvent['detail']; messageId?: string | undefined } = {},
+  options: {
+    id?: string;
+    provider?: string;
+    recipient?: string;
+    detail?: NormalizedEvent['detail'];
+    messageId?: string | undefined;
+  } = {},
 ): NormalizedEvent {
   const event: NormalizedEvent = {
     provider: options.provider ?? 'ses',
@@ -57,7 +63,11 @@ export function runOp(record: SuppressionRecord | undefined, op: Op, policy: Rat
   }
 }
 
-export function fold(ops: readonly Op[], policy: RatchetPolicy, start?: SuppressionRecord): SuppressionRecord | undefined {
+export function fold(
+  ops: readonly Op[],
+  policy: RatchetPolicy,
+  start?: SuppressionRecord,
+): SuppressionRecord | undefined {
   let record = start;
   for (const op of ops) record = runOp(record, op, policy).record;
   return record;
@@ -104,8 +114,24 @@ function opShape(deliveryWeight: number) {
         messageId: fc.constantFrom(undefined, 'm1', 'm2', 'm3', 'm4'),
       }),
     },
-    { weight: 1, arbitrary: fc.record({ type: fc.constant('reactivate' as const), actor: fc.constantFrom('ops', 'alice'), reason: fc.constantFrom('ticket 1', 'fixed'), at: time }) },
-    { weight: 1, arbitrary: fc.record({ type: fc.constant('suppress' as const), actor: fc.constantFrom('ops', 'alice'), reason: fc.constantFrom('asked', 'legal'), at: time }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        type: fc.constant('reactivate' as const),
+        actor: fc.constantFrom('ops', 'alice'),
+        reason: fc.constantFrom('ticket 1', 'fixed'),
+        at: time,
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        type: fc.constant('suppress' as const),
+        actor: fc.constantFrom('ops', 'alice'),
+        reason: fc.constantFrom('asked', 'legal'),
+        at: time,
+      }),
+    },
   );
 }
 
@@ -118,7 +144,10 @@ export function opSet(maxLength: number): fc.Arbitrary<Op[]> {
       shapes.map((s, i): Op => {
         if (s.type !== 'event') return s;
         const detail = s.bounceType === undefined ? {} : { bounceType: s.bounceType };
-        return { type: 'event', event: ev(s.kind, s.at, { id: `e${i}`, provider: s.provider, detail, messageId: s.messageId }) };
+        return {
+          type: 'event',
+          event: ev(s.kind, s.at, { id: `e${i}`, provider: s.provider, detail, messageId: s.messageId }),
+        };
       }),
     );
 }
@@ -128,7 +157,9 @@ export function setAndArrival(maxDistinct: number, maxLength: number): fc.Arbitr
   return opSet(maxDistinct).chain((set) =>
     fc
       .array(fc.nat({ max: set.length - 1 }), { maxLength: Math.max(0, maxLength - set.length) })
-      .chain((extra) => fc.shuffledSubarray([...set.map((_, i) => i), ...extra], { minLength: set.length + extra.length }))
+      .chain((extra) =>
+        fc.shuffledSubarray([...set.map((_, i) => i), ...extra], { minLength: set.length + extra.length }),
+      )
       .map((order) => ({ set, arrival: order.map((i) => set[i]!) })),
   );
 }
@@ -177,7 +208,10 @@ function perMessageCap(policy: RatchetPolicy, softCap: number): number {
 }
 
 /** Each message's newest `cap` bounces (ties: the larger key first), whether any was let go, and whether it is full. */
-function byMessage(bounces: Bounce[], cap: number): { kept: Bounce[]; messages: Array<{ times: number[]; full: boolean }>; dropped: boolean } {
+function byMessage(
+  bounces: Bounce[],
+  cap: number,
+): { kept: Bounce[]; messages: Array<{ times: number[]; full: boolean }>; dropped: boolean } {
   const groups = new Map<string, Bounce[]>();
   for (const b of bounces) groups.set(b.message, [...(groups.get(b.message) ?? []), b]);
   const kept: Bounce[] = [];
@@ -198,12 +232,18 @@ function byMessage(bounces: Bounce[], cap: number): { kept: Bounce[]; messages: 
  * of its bounces is inside, or when the message is full and its newest bounce is at or after the
  * window's start; `limit` messages in one window cross, dated by the earliest bounce of those messages.
  */
-function strikeStart(messages: Array<{ times: number[]; full: boolean }>, limit: number, window: number): number | undefined {
+function strikeStart(
+  messages: Array<{ times: number[]; full: boolean }>,
+  limit: number,
+  window: number,
+): number | undefined {
   const all = messages.flatMap((m) => m.times);
   if (all.length === 0) return undefined;
   const starts: number[] = [];
   for (let from = Math.min(...all) - window; from <= Math.max(...all); from++) {
-    const inWindow = messages.filter((m) => m.times.some((t) => from <= t && t <= from + window) || (m.full && Math.max(...m.times) >= from));
+    const inWindow = messages.filter(
+      (m) => m.times.some((t) => from <= t && t <= from + window) || (m.full && Math.max(...m.times) >= from),
+    );
     if (inWindow.length >= limit) starts.push(Math.min(...inWindow.flatMap((m) => m.times)));
   }
   return minOf(starts);
@@ -240,7 +280,12 @@ export function oracle(set: readonly Op[], policy: RatchetPolicy): Expected {
   const messageOf = new Map(events.map((e) => [`${e.provider}#${e.eventId}`, e]));
   const bounce = ([key, , at]: [string, string, number]): Bounce => {
     const messageId = messageOf.get(key)!.messageId;
-    return { key, at, message: messageId === undefined ? `alone ${key}` : `${messageOf.get(key)!.provider} ${messageId}`, hasMessageId: messageId !== undefined };
+    return {
+      key,
+      at,
+      message: messageId === undefined ? `alone ${key}` : `${messageOf.get(key)!.provider} ${messageId}`,
+      hasMessageId: messageId !== undefined,
+    };
   };
   const perMessage = perMessageCap(policy, softCap);
   const counting = byMessage(unique.filter((x) => x[1] === 'soft_bounce').map(bounce), perMessage);
@@ -248,7 +293,11 @@ export function oracle(set: readonly Op[], policy: RatchetPolicy): Expected {
   kept.push(...keptSoft.map((b): [string, string, number] => [b.key, 'soft_bounce', b.at]));
   const overflow = counting.kept.length >= softCap;
   let softBounceLimitAt = strikeStart(counting.messages, policy.softBounceLimit, policy.softBounceWindowMs);
-  if (overflow) softBounceLimitAt = minOf([...(softBounceLimitAt === undefined ? [] : [softBounceLimitAt]), ...keptSoft.map((b) => b.at)]);
+  if (overflow)
+    softBounceLimitAt = minOf([
+      ...(softBounceLimitAt === undefined ? [] : [softBounceLimitAt]),
+      ...keptSoft.map((b) => b.at),
+    ]);
 
   // Where order can matter: bounces that count once deliveries are ignored (Z) could cross the limit
   // in a run that a delivery later covers; or Z could reach a cap (the per-message one, or the total)
@@ -289,15 +338,26 @@ export function oracle(set: readonly Op[], policy: RatchetPolicy): Expected {
     firstEventAt: minOf(times),
     lastEventAt: maxOf(times),
   };
-  for (const [k, v] of Object.entries(optional)) if (v !== undefined) (expected as unknown as Record<string, unknown>)[k] = v;
+  for (const [k, v] of Object.entries(optional))
+    if (v !== undefined) (expected as unknown as Record<string, unknown>)[k] = v;
   return expected;
 }
 
 /** The fields an Expected describes, read off a record. */
 export function observed(record: SuppressionRecord | undefined): Omit<Expected, 'exact' | 'limitCrossedAtEnd'> {
   const r = record ?? emptyRecord(EMAIL);
-  const out: Record<string, unknown> = { reasons: r.reasons, evidenceKeys: [...Object.keys(r.evidence), ...Object.keys(r.softBounces)].sort() };
-  for (const k of ['suppressedAt', 'softBounceLimitAt', 'lastDeliveredAt', 'reactivatedAt', 'firstEventAt', 'lastEventAt'] as const) {
+  const out: Record<string, unknown> = {
+    reasons: r.reasons,
+    evidenceKeys: [...Object.keys(r.evidence), ...Object.keys(r.softBounces)].sort(),
+  };
+  for (const k of [
+    'suppressedAt',
+    'softBounceLimitAt',
+    'lastDeliveredAt',
+    'reactivatedAt',
+    'firstEventAt',
+    'lastEventAt',
+  ] as const) {
     const v = (r as Partial<SuppressionRecord>)[k];
     if (v !== undefined) out[k] = v;
   }
@@ -307,7 +367,15 @@ export function observed(record: SuppressionRecord | undefined): Omit<Expected, 
 /** The record without the fields the sticky soft-bounce limit is allowed to influence. */
 export function withoutSticky(record: SuppressionRecord | undefined): unknown {
   if (!record) return undefined;
-  const { status: _s, transactionalStatus: _t, reason: _r, reasons: _rs, suppressedAt: _sa, softBounceLimitAt: _l, ...rest } = record;
+  const {
+    status: _s,
+    transactionalStatus: _t,
+    reason: _r,
+    reasons: _rs,
+    suppressedAt: _sa,
+    softBounceLimitAt: _l,
+    ...rest
+  } = record;
   return rest;
 }
 

@@ -8,10 +8,10 @@ import {
   changeTopicManually,
   emptyRecord,
   policyFromSettings,
-  reactivate,
-  suppressManually,
   type RatchetPolicy,
+  reactivate,
   type SuppressionRecord,
+  suppressManually,
 } from '../../../lambdas/core/suppression/index.js';
 import { deriveTopics } from '../../../lambdas/core/suppression/topics.js';
 import { parseTopicAliases } from '../../../lambdas/core/topics.js';
@@ -53,7 +53,10 @@ describe('a topic opt-out', () => {
   it('is restored by an opt-in dated after it, whichever arrives first', () => {
     const out = topicEv('unsubscribe', 1);
     const back = topicEv('subscribe', 2);
-    for (const order of [[out, back], [back, out]]) {
+    for (const order of [
+      [out, back],
+      [back, out],
+    ]) {
       const t = build(order).topics['sendgrid:group:4242']!;
       expect(t).toMatchObject({ status: 'subscribed', changedAt: at(2) });
       expect(Object.keys(t.evidence)).toHaveLength(2);
@@ -66,7 +69,10 @@ describe('a topic opt-out', () => {
   });
 
   it('wins a tie: at the same event time an opt-out beats an opt-in, in any order and whatever the ids', () => {
-    for (const [outId, inId] of [['a', 'z'], ['z', 'a']]) {
+    for (const [outId, inId] of [
+      ['a', 'z'],
+      ['z', 'a'],
+    ]) {
       const out = topicEv('unsubscribe', 5, 'news', outId);
       const back = topicEv('subscribe', 5, 'news', inId);
       expect(build([out, back]).topics['news']!.status).toBe('unsubscribed');
@@ -75,7 +81,9 @@ describe('a topic opt-out', () => {
   });
 
   it('keeps the newest 20 entries per topic, and the winner among them', () => {
-    const events = Array.from({ length: 25 }, (_, i) => topicEv(i % 2 === 0 ? 'unsubscribe' : 'subscribe', i, 'news', `e${i}`));
+    const events = Array.from({ length: 25 }, (_, i) =>
+      topicEv(i % 2 === 0 ? 'unsubscribe' : 'subscribe', i, 'news', `e${i}`),
+    );
     const state = build(events.reverse()).topics['news']!;
     expect(Object.keys(state.evidence)).toHaveLength(20);
     expect(state).toMatchObject({ status: 'unsubscribed', changedAt: at(24) });
@@ -91,9 +99,17 @@ describe('a topic opt-out', () => {
 });
 
 describe('stored topic evidence', () => {
-  it('lists a topic\'s entries oldest first, newest last (like evidence)', () => {
-    const record = build([topicEv('unsubscribe', 5, 'news', 'late'), topicEv('subscribe', 1, 'news', 'early'), topicEv('unsubscribe', 3, 'news', 'mid')]);
-    expect(Object.keys(record.topics['news']!.evidence)).toEqual(['subscribe:sendgrid#early', 'unsubscribe:sendgrid#mid', 'unsubscribe:sendgrid#late']);
+  it("lists a topic's entries oldest first, newest last (like evidence)", () => {
+    const record = build([
+      topicEv('unsubscribe', 5, 'news', 'late'),
+      topicEv('subscribe', 1, 'news', 'early'),
+      topicEv('unsubscribe', 3, 'news', 'mid'),
+    ]);
+    expect(Object.keys(record.topics['news']!.evidence)).toEqual([
+      'subscribe:sendgrid#early',
+      'unsubscribe:sendgrid#mid',
+      'unsubscribe:sendgrid#late',
+    ]);
     expect(record.topics['news']!.status).toBe('unsubscribed');
     expect(record.topics['news']!.changedAt).toBe(at(5));
   });
@@ -108,7 +124,11 @@ describe('stored topic evidence', () => {
 
 describe('transactionalStatus', () => {
   it('stays active after a global unsubscribe, which suppresses status', () => {
-    expect(build([ev('unsubscribe', at(1))])).toMatchObject({ status: 'suppressed', transactionalStatus: 'active', reasons: ['unsubscribe'] });
+    expect(build([ev('unsubscribe', at(1))])).toMatchObject({
+      status: 'suppressed',
+      transactionalStatus: 'active',
+      reasons: ['unsubscribe'],
+    });
   });
 
   it.each(['complaint', 'hard_bounce'] as const)('is suppressed by a %s, with or without an unsubscribe', (kind) => {
@@ -117,7 +137,9 @@ describe('transactionalStatus', () => {
   });
 
   it('is suppressed by a manual suppression and by the soft-bounce limit', () => {
-    expect(suppressManually(undefined, EMAIL, { actor: 'ops', reason: 'r', at: at(1) }).record.transactionalStatus).toBe('suppressed');
+    expect(
+      suppressManually(undefined, EMAIL, { actor: 'ops', reason: 'r', at: at(1) }).record.transactionalStatus,
+    ).toBe('suppressed');
     const soft = build([1, 2, 3].map((d) => ev('soft_bounce', at(d))));
     expect(soft).toMatchObject({ reasons: ['soft_bounce_limit'], transactionalStatus: 'suppressed' });
   });
@@ -129,22 +151,38 @@ describe('aliases', () => {
   it('store a provider scope under the alias, keeping the canonical name in the evidence', () => {
     const record = build([topicEv('unsubscribe', 1, 'sendgrid:group:4242', 'g1')], policy);
     expect(Object.keys(record.topics)).toEqual(['newsletter']);
-    expect(record.topics['newsletter']!.evidence['unsubscribe:sendgrid#g1']).toMatchObject({ scope: 'sendgrid:group:4242' });
+    expect(record.topics['newsletter']!.evidence['unsubscribe:sendgrid#g1']).toMatchObject({
+      scope: 'sendgrid:group:4242',
+    });
   });
 
   it('make one topic of two providers: an SES opt-in after a SendGrid opt-out restores it', () => {
-    const record = build([topicEv('unsubscribe', 1, 'sendgrid:group:4242'), { ...ev('subscribe', at(2)), topic: 'ses:main:weekly' }], policy);
+    const record = build(
+      [topicEv('unsubscribe', 1, 'sendgrid:group:4242'), { ...ev('subscribe', at(2)), topic: 'ses:main:weekly' }],
+      policy,
+    );
     expect(record.topics).toMatchObject({ newsletter: { status: 'subscribed', changedAt: at(2) } });
   });
 
   it('leave unmapped scopes under their canonical names', () => {
-    expect(Object.keys(build([topicEv('unsubscribe', 1, 'sendgrid:group:7')], policy).topics)).toEqual(['sendgrid:group:7']);
+    expect(Object.keys(build([topicEv('unsubscribe', 1, 'sendgrid:group:7')], policy).topics)).toEqual([
+      'sendgrid:group:7',
+    ]);
   });
 
   it('apply to manual topic changes too', () => {
-    const result = changeTopicManually(undefined, EMAIL, 'ses:main:weekly', 'unsubscribe', { actor: 'ops', reason: 'asked', at: at(1) }, policy);
+    const result = changeTopicManually(
+      undefined,
+      EMAIL,
+      'ses:main:weekly',
+      'unsubscribe',
+      { actor: 'ops', reason: 'asked', at: at(1) },
+      policy,
+    );
     expect(result.record.topics['newsletter']!.status).toBe('unsubscribed');
-    expect(result.record.audit).toEqual([{ action: 'suppress', actor: 'ops', reason: 'asked', at: at(1), topic: 'newsletter' }]);
+    expect(result.record.audit).toEqual([
+      { action: 'suppress', actor: 'ops', reason: 'asked', at: at(1), topic: 'newsletter' },
+    ]);
   });
 });
 
@@ -185,13 +223,30 @@ describe('parseTopicAliases', () => {
 
 describe('manual topic changes', () => {
   it('opt out and restore one topic, audited, never touching global state', () => {
-    const out = changeTopicManually(undefined, ' Someone@Example.com', 'news', 'unsubscribe', { actor: 'ops', reason: 'asked', at: at(1) });
+    const out = changeTopicManually(undefined, ' Someone@Example.com', 'news', 'unsubscribe', {
+      actor: 'ops',
+      reason: 'asked',
+      at: at(1),
+    });
     expect(out).toMatchObject({ changed: true, effect: 'topic_unsubscribed', becameSuppressed: false });
     expect(out.record.topics['news']!.evidence).toEqual({
-      [`unsubscribe:manual#${at(1)}`]: { kind: 'unsubscribe', occurredAt: at(1), provider: 'manual', actor: 'ops', note: 'asked' },
+      [`unsubscribe:manual#${at(1)}`]: {
+        kind: 'unsubscribe',
+        occurredAt: at(1),
+        provider: 'manual',
+        actor: 'ops',
+        note: 'asked',
+      },
     });
-    const back = changeTopicManually(out.record, EMAIL, 'news', 'subscribe', { actor: 'al', reason: 'asked again', at: at(2) });
-    expect(back).toMatchObject({ effect: 'topic_subscribed', record: { status: 'active', transactionalStatus: 'active', topics: { news: { status: 'subscribed' } } } });
+    const back = changeTopicManually(out.record, EMAIL, 'news', 'subscribe', {
+      actor: 'al',
+      reason: 'asked again',
+      at: at(2),
+    });
+    expect(back).toMatchObject({
+      effect: 'topic_subscribed',
+      record: { status: 'active', transactionalStatus: 'active', topics: { news: { status: 'subscribed' } } },
+    });
     expect(back.record.audit.map((a) => [a.action, a.topic])).toEqual([
       ['suppress', 'news'],
       ['reactivate', 'news'],
@@ -201,14 +256,18 @@ describe('manual topic changes', () => {
   it('refuses a name that is not a topic name, and another address', () => {
     const action = { actor: 'ops', reason: 'r', at: at(1) };
     expect(() => changeTopicManually(undefined, EMAIL, 'my list', 'unsubscribe', action)).toThrow(TypeError);
-    expect(() => changeTopicManually(emptyRecord('other@example.com'), EMAIL, 'news', 'unsubscribe', action)).toThrow(TypeError);
+    expect(() => changeTopicManually(emptyRecord('other@example.com'), EMAIL, 'news', 'unsubscribe', action)).toThrow(
+      TypeError,
+    );
   });
 });
 
 describe('events the ratchet refuses (caller bugs)', () => {
   it('a subscribe without a topic, a topic on another kind, a topic that is not a name', () => {
     expect(() => applyEvent(undefined, ev('subscribe', at(1)))).toThrow(/needs a topic/);
-    expect(() => applyEvent(undefined, { ...ev('hard_bounce', at(1)), topic: 'news' })).toThrow(/only unsubscribe and subscribe/);
+    expect(() => applyEvent(undefined, { ...ev('hard_bounce', at(1)), topic: 'news' })).toThrow(
+      /only unsubscribe and subscribe/,
+    );
     expect(() => applyEvent(undefined, { ...ev('unsubscribe', at(1)), topic: 'my list' })).toThrow(/not a topic name/);
   });
 });
@@ -232,21 +291,40 @@ describe('records written before topics existed', () => {
   it('read correctly (transactionalStatus derived from reasons) and are brought up to date by any write', () => {
     const result = applyEvent(old, ev('delivered', at(0)));
     expect(result.changed).toBe(true);
-    expect(result.record).toMatchObject({ status: 'suppressed', transactionalStatus: 'active', topics: {}, firstEventAt: at(0) });
+    expect(result.record).toMatchObject({
+      status: 'suppressed',
+      transactionalStatus: 'active',
+      topics: {},
+      firstEventAt: at(0),
+    });
     // Even an event that changes no fact rewrites the record in the new shape.
     const replay = applyEvent(old, { ...ev('unsubscribe', at(1), { id: 'e1' }) });
-    expect(replay).toMatchObject({ changed: true, effect: 'no_change', record: { transactionalStatus: 'active', topics: {} } });
+    expect(replay).toMatchObject({
+      changed: true,
+      effect: 'no_change',
+      record: { transactionalStatus: 'active', topics: {} },
+    });
     expect(applyEvent(replay.record, { ...ev('unsubscribe', at(1), { id: 'e1' }) }).changed).toBe(false);
   });
 
   it('refuse malformed topics rather than dropping them', () => {
     const bad = (topics: unknown) => applyEvent({ ...old, topics } as SuppressionRecord, ev('delivered', at(2)));
-    expect(() => bad({ news: { status: 'unsubscribed', changedAt: 1, evidence: {} } })).toThrow(/topic without evidence/);
-    expect(() => bad({ news: { evidence: { k: { kind: 'complaint', occurredAt: 1, provider: 'x' } } } })).toThrow(/holds a complaint entry/);
-    expect(() => bad('news')).toThrow(/topics/);
-    expect(() => applyEvent({ ...old, evidence: { k: { kind: 'subscribe', occurredAt: 1, provider: 'x' } } } as unknown as SuppressionRecord, ev('delivered', at(2)))).toThrow(
-      /holds a subscribe entry/,
+    expect(() => bad({ news: { status: 'unsubscribed', changedAt: 1, evidence: {} } })).toThrow(
+      /topic without evidence/,
     );
+    expect(() => bad({ news: { evidence: { k: { kind: 'complaint', occurredAt: 1, provider: 'x' } } } })).toThrow(
+      /holds a complaint entry/,
+    );
+    expect(() => bad('news')).toThrow(/topics/);
+    expect(() =>
+      applyEvent(
+        {
+          ...old,
+          evidence: { k: { kind: 'subscribe', occurredAt: 1, provider: 'x' } },
+        } as unknown as SuppressionRecord,
+        ev('delivered', at(2)),
+      ),
+    ).toThrow(/holds a subscribe entry/);
   });
 });
 
@@ -255,7 +333,14 @@ describe('item size', () => {
     let record: SuppressionRecord | undefined;
     for (let t = 0; t < 50; t++) {
       for (let i = 0; i < 21; i++) {
-        const e = { ...ev(i % 2 ? 'subscribe' : 'unsubscribe', at(i), { provider: 'sendgrid', id: `${t}-${i}-`.padEnd(100, 'x'), detail: { providerEventType: 'group_unsubscribe', diagnosticCode: 'd'.repeat(160) } }), topic: `sendgrid:group:${1_000_000 + t}` };
+        const e = {
+          ...ev(i % 2 ? 'subscribe' : 'unsubscribe', at(i), {
+            provider: 'sendgrid',
+            id: `${t}-${i}-`.padEnd(100, 'x'),
+            detail: { providerEventType: 'group_unsubscribe', diagnosticCode: 'd'.repeat(160) },
+          }),
+          topic: `sendgrid:group:${1_000_000 + t}`,
+        };
         record = applyEvent(record, e).record;
       }
     }

@@ -8,12 +8,18 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyEvent, reactivate, suppressManually, DEFAULT_RATCHET_POLICY, type SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
-import { manuallyReactivated, planSync, providerScopes, type PlanContext } from '../../../lambdas/core/sync/plan.js';
-import { recordOutcome, type ProviderSyncState } from '../../../lambdas/core/sync/state.js';
+import {
+  applyEvent,
+  DEFAULT_RATCHET_POLICY,
+  reactivate,
+  type SuppressionRecord,
+  suppressManually,
+} from '../../../lambdas/core/suppression/index.js';
+import { manuallyReactivated, type PlanContext, planSync, providerScopes } from '../../../lambdas/core/sync/plan.js';
+import { type ProviderSyncState, recordOutcome } from '../../../lambdas/core/sync/state.js';
 import { parseTopicAliases } from '../../../lambdas/core/topics.js';
 import { MemorySyncTarget } from '../../support/memory-sync-target.js';
-import { ev, EMAIL, T0 } from '../suppression/support.js';
+import { EMAIL, ev, T0 } from '../suppression/support.js';
 
 const aliases = parseTopicAliases('sendgrid:group:7=newsletter,postmark:stream:broadcast=newsletter');
 const policy = { ...DEFAULT_RATCHET_POLICY, topicAliases: aliases };
@@ -28,8 +34,17 @@ type Step =
 
 const at = fc.integer({ min: 0, max: 20 }).map((n) => T0 + n * 1000);
 const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ t: fc.constant('event' as const), kind: fc.constantFrom('complaint', 'hard_bounce', 'unsubscribe', 'soft_bounce', 'delivered'), at }),
-  fc.record({ t: fc.constant('topic' as const), kind: fc.constantFrom('unsubscribe', 'subscribe'), topic: fc.constantFrom(...TOPICS), at }),
+  fc.record({
+    t: fc.constant('event' as const),
+    kind: fc.constantFrom('complaint', 'hard_bounce', 'unsubscribe', 'soft_bounce', 'delivered'),
+    at,
+  }),
+  fc.record({
+    t: fc.constant('topic' as const),
+    kind: fc.constantFrom('unsubscribe', 'subscribe'),
+    topic: fc.constantFrom(...TOPICS),
+    at,
+  }),
   fc.record({ t: fc.constant('reactivate' as const), at }),
   fc.record({ t: fc.constant('manual' as const), at }),
   fc.constant({ t: 'sync' as const }),
@@ -57,7 +72,12 @@ function apply(record: SuppressionRecord | undefined, s: Step): SuppressionRecor
   }
 }
 
-async function syncRound(record: SuppressionRecord | undefined, pushed: ProviderSyncState | undefined, context: PlanContext, target: MemorySyncTarget) {
+async function syncRound(
+  record: SuppressionRecord | undefined,
+  pushed: ProviderSyncState | undefined,
+  context: PlanContext,
+  target: MemorySyncTarget,
+) {
   let state = pushed;
   for (const operation of planSync(record, state, context)) {
     if (operation.op === 'unsuppress') expect(record !== undefined && manuallyReactivated(record)).toBe(true);
@@ -70,7 +90,10 @@ describe('planSync properties', () => {
   it.each(contexts)('%s: idempotent, faithful and one-way over random histories', async (provider, context) => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { maxLength: 25 }), async (steps) => {
-        const target = new MemorySyncTarget(provider as 'ses', { globalLists: () => ['global'], scopePrefixes: provider === 'ses' ? [] : [`${provider}:`] });
+        const target = new MemorySyncTarget(provider as 'ses', {
+          globalLists: () => ['global'],
+          scopePrefixes: provider === 'ses' ? [] : [`${provider}:`],
+        });
         let record: SuppressionRecord | undefined;
         let pushed: ProviderSyncState | undefined;
         let everPushedGlobally = false;
@@ -85,7 +108,8 @@ describe('planSync properties', () => {
           else expect(held).toBe(everPushedGlobally && !(record !== undefined && manuallyReactivated(record)));
           if (!held) everPushedGlobally = false;
           for (const [topic, state] of Object.entries(record?.topics ?? {})) {
-            for (const scope of providerScopes(topic, context)) expect(target.has(scope, EMAIL)).toBe(state.status === 'unsubscribed');
+            for (const scope of providerScopes(topic, context))
+              expect(target.has(scope, EMAIL)).toBe(state.status === 'unsubscribed');
           }
         }
       }),

@@ -3,11 +3,18 @@
  * hand, so the planner is tested on shapes the table really holds.
  */
 import { describe, expect, it } from 'vitest';
-import { applyEvent, reactivate, suppressManually, changeTopicManually, DEFAULT_RATCHET_POLICY, type SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
-import { planSync, providerScopes, manuallyReactivated, type PlanContext } from '../../../lambdas/core/sync/plan.js';
-import { recordOutcome, type ProviderSyncState } from '../../../lambdas/core/sync/state.js';
-import { parseTopicAliases, NO_TOPIC_ALIASES } from '../../../lambdas/core/topics.js';
-import { ev, EMAIL, T0 } from '../suppression/support.js';
+import {
+  applyEvent,
+  changeTopicManually,
+  DEFAULT_RATCHET_POLICY,
+  reactivate,
+  type SuppressionRecord,
+  suppressManually,
+} from '../../../lambdas/core/suppression/index.js';
+import { manuallyReactivated, type PlanContext, planSync, providerScopes } from '../../../lambdas/core/sync/plan.js';
+import { type ProviderSyncState, recordOutcome } from '../../../lambdas/core/sync/state.js';
+import { NO_TOPIC_ALIASES, parseTopicAliases } from '../../../lambdas/core/topics.js';
+import { EMAIL, ev, T0 } from '../suppression/support.js';
 
 const aliases = parseTopicAliases('sendgrid:group:7=newsletter,postmark:stream:broadcast=newsletter');
 const policy = { ...DEFAULT_RATCHET_POLICY, topicAliases: aliases };
@@ -20,7 +27,12 @@ function complained(at = T0): SuppressionRecord {
   return applyEvent(undefined, ev('complaint', at), policy).record;
 }
 
-function topicEvent(kind: 'unsubscribe' | 'subscribe', topic: string, at: number, record?: SuppressionRecord): SuppressionRecord {
+function topicEvent(
+  kind: 'unsubscribe' | 'subscribe',
+  topic: string,
+  at: number,
+  record?: SuppressionRecord,
+): SuppressionRecord {
   return applyEvent(record, { ...ev(kind, at, { provider: 'sendgrid' }), topic }, policy).record;
 }
 
@@ -64,7 +76,9 @@ describe('planSync: global suppression', () => {
     const pushed = pushedGlobal(record, ['complaints@a.example', 'complaints@b.example']);
     const active = reactivate(record, ACTION, policy).record;
     expect(active.status).toBe('active');
-    expect(planSync(active, pushed, ses)).toEqual([{ op: 'unsuppress', email: EMAIL, lists: ['complaints@a.example', 'complaints@b.example'] }]);
+    expect(planSync(active, pushed, ses)).toEqual([
+      { op: 'unsuppress', email: EMAIL, lists: ['complaints@a.example', 'complaints@b.example'] },
+    ]);
   });
 
   it('a reactivation of an address never pushed: nothing to remove', () => {
@@ -73,14 +87,24 @@ describe('planSync: global suppression', () => {
   });
 
   it('reactivated, but evidence dated after it keeps it suppressed: nothing is lifted', () => {
-    const record = applyEvent(reactivate(complained(), ACTION, policy).record, ev('hard_bounce', ACTION.at + 1), policy).record;
+    const record = applyEvent(
+      reactivate(complained(), ACTION, policy).record,
+      ev('hard_bounce', ACTION.at + 1),
+      policy,
+    ).record;
     expect(record.status).toBe('suppressed');
     const pushed = pushedGlobal(complained());
     expect(planSync(record, pushed, ses)).toEqual([{ op: 'suppress', email: EMAIL, reason: 'hard_bounce' }]);
   });
 
   it('active without an audited reactivation (an impossible record): nothing automatic lifts a suppression', () => {
-    const forged: SuppressionRecord = { ...complained(), status: 'active', reasons: [], reason: undefined, reactivatedAt: T0 + 5 };
+    const forged: SuppressionRecord = {
+      ...complained(),
+      status: 'active',
+      reasons: [],
+      reason: undefined,
+      reactivatedAt: T0 + 5,
+    };
     expect(manuallyReactivated(forged)).toBe(false);
     expect(planSync(forged, pushedGlobal(complained()), ses)).toEqual([]);
   });
@@ -95,23 +119,40 @@ describe('planSync: topics and TOPIC_ALIASES', () => {
   it('a group-7 unsubscribe reaches SendGrid group 7 and Postmark broadcast, never globally', () => {
     const record = topicEvent('unsubscribe', 'sendgrid:group:7', T0);
     expect(record.status).toBe('active');
-    expect(planSync(record, undefined, sendgrid)).toEqual([{ op: 'suppressScope', email: EMAIL, scope: 'sendgrid:group:7' }]);
-    expect(planSync(record, undefined, postmark)).toEqual([{ op: 'suppressScope', email: EMAIL, scope: 'postmark:stream:broadcast' }]);
+    expect(planSync(record, undefined, sendgrid)).toEqual([
+      { op: 'suppressScope', email: EMAIL, scope: 'sendgrid:group:7' },
+    ]);
+    expect(planSync(record, undefined, postmark)).toEqual([
+      { op: 'suppressScope', email: EMAIL, scope: 'postmark:stream:broadcast' },
+    ]);
     expect(planSync(record, undefined, ses)).toEqual([]);
   });
 
   it('an opt-in after an opt-out pushed: unsuppressScope where Ratchet suppressed it', () => {
     const out = topicEvent('unsubscribe', 'sendgrid:group:7', T0);
-    const pushed = recordOutcome(undefined, { op: 'suppressScope', email: EMAIL, scope: 'postmark:stream:broadcast' }, { lists: ['stream:broadcast'] }, T0);
+    const pushed = recordOutcome(
+      undefined,
+      { op: 'suppressScope', email: EMAIL, scope: 'postmark:stream:broadcast' },
+      { lists: ['stream:broadcast'] },
+      T0,
+    );
     const back = topicEvent('subscribe', 'postmark:stream:broadcast', T0 + 1, out);
-    expect(planSync(back, pushed, postmark)).toEqual([{ op: 'unsuppressScope', email: EMAIL, scope: 'postmark:stream:broadcast' }]);
+    expect(planSync(back, pushed, postmark)).toEqual([
+      { op: 'unsuppressScope', email: EMAIL, scope: 'postmark:stream:broadcast' },
+    ]);
     expect(planSync(back, undefined, sendgrid)).toEqual([]);
   });
 
   it('an unmapped topic goes only to the scope it names', () => {
-    const record = applyEvent(undefined, { ...ev('unsubscribe', T0), topic: 'sendgrid:group:9' }, { ...policy, topicAliases: NO_TOPIC_ALIASES }).record;
+    const record = applyEvent(
+      undefined,
+      { ...ev('unsubscribe', T0), topic: 'sendgrid:group:9' },
+      { ...policy, topicAliases: NO_TOPIC_ALIASES },
+    ).record;
     const context = { aliases: NO_TOPIC_ALIASES, handlesScope: sendgrid.handlesScope };
-    expect(planSync(record, undefined, context)).toEqual([{ op: 'suppressScope', email: EMAIL, scope: 'sendgrid:group:9' }]);
+    expect(planSync(record, undefined, context)).toEqual([
+      { op: 'suppressScope', email: EMAIL, scope: 'sendgrid:group:9' },
+    ]);
   });
 
   it('a topic stored under its canonical name before an alias was set speaks for nothing (the alias does)', () => {
@@ -131,7 +172,12 @@ describe('planSync: topics and TOPIC_ALIASES', () => {
 
 describe('recordOutcome', () => {
   it('suppress records reason, provider reason and lists; unsuppress clears them and keeps the answer', () => {
-    const suppressed = recordOutcome(undefined, { op: 'suppress', email: EMAIL, reason: 'unsubscribe' }, { lists: ['account'], providerReason: 'BOUNCE' }, 5);
+    const suppressed = recordOutcome(
+      undefined,
+      { op: 'suppress', email: EMAIL, reason: 'unsubscribe' },
+      { lists: ['account'], providerReason: 'BOUNCE' },
+      5,
+    );
     expect(suppressed).toEqual({ at: 5, reason: 'unsubscribe', providerReason: 'BOUNCE', lists: ['account'] });
     const removed = recordOutcome(
       suppressed,
@@ -149,8 +195,15 @@ describe('recordOutcome', () => {
   });
 
   it('a later suppress clears a failed mark and unions lists', () => {
-    const state: ProviderSyncState = { at: 1, lists: ['bounces@a'], reason: 'hard_bounce', failed: { at: 1, change: 3, error: 'x' } };
-    expect(recordOutcome(state, { op: 'suppress', email: EMAIL, reason: 'complaint' }, { lists: ['complaints@a'] }, 2)).toEqual({
+    const state: ProviderSyncState = {
+      at: 1,
+      lists: ['bounces@a'],
+      reason: 'hard_bounce',
+      failed: { at: 1, change: 3, error: 'x' },
+    };
+    expect(
+      recordOutcome(state, { op: 'suppress', email: EMAIL, reason: 'complaint' }, { lists: ['complaints@a'] }, 2),
+    ).toEqual({
       at: 2,
       lists: ['bounces@a', 'complaints@a'],
       reason: 'complaint',
@@ -158,9 +211,19 @@ describe('recordOutcome', () => {
   });
 
   it('scopes are added and removed one by one', () => {
-    const a = recordOutcome(undefined, { op: 'suppressScope', email: EMAIL, scope: 'sendgrid:group:7' }, { lists: ['group:7'] }, 1);
+    const a = recordOutcome(
+      undefined,
+      { op: 'suppressScope', email: EMAIL, scope: 'sendgrid:group:7' },
+      { lists: ['group:7'] },
+      1,
+    );
     expect(a.scopes).toEqual({ 'sendgrid:group:7': ['group:7'] });
-    const b = recordOutcome(a, { op: 'unsuppressScope', email: EMAIL, scope: 'sendgrid:group:7' }, { lists: ['group:7'] }, 2);
+    const b = recordOutcome(
+      a,
+      { op: 'unsuppressScope', email: EMAIL, scope: 'sendgrid:group:7' },
+      { lists: ['group:7'] },
+      2,
+    );
     expect(b.scopes).toBeUndefined();
   });
 });

@@ -12,7 +12,13 @@ import { applyEvent, DEFAULT_RATCHET_POLICY } from '../../../lambdas/core/suppre
 import type { MarkerUpdate, SyncLedger, SyncView } from '../../../lambdas/core/sync/ledger.js';
 import { encodeSyncMessage } from '../../../lambdas/core/sync/message.js';
 import type { SyncMap } from '../../../lambdas/core/sync/state.js';
-import { SyncRateLimitedError, SyncRefusedError, SyncTransientError, type SyncOperation, type SyncProviderName } from '../../../lambdas/core/sync/target.js';
+import {
+  type SyncOperation,
+  type SyncProviderName,
+  SyncRateLimitedError,
+  SyncRefusedError,
+  SyncTransientError,
+} from '../../../lambdas/core/sync/target.js';
 import { NO_TOPIC_ALIASES } from '../../../lambdas/core/topics.js';
 import { createSyncWorkerHandler } from '../../../lambdas/handlers/sync-worker-handler.js';
 import { recordingLog } from '../support/log.js';
@@ -33,17 +39,32 @@ class Ledger implements SyncLedger {
   async commit(email: string, version: number, sync: SyncMap, marker: MarkerUpdate) {
     const view = this.views.get(email)!;
     if (view.version !== version) return false;
-    this.views.set(email, { ...view, sync, version: version + 1, due: marker === 'keep' ? view.due : marker === 'clear' ? undefined : marker.due });
+    this.views.set(email, {
+      ...view,
+      sync,
+      version: version + 1,
+      due: marker === 'keep' ? view.due : marker === 'clear' ? undefined : marker.due,
+    });
     return true;
   }
 }
 
-function record(email: string, provider: SyncProviderName, attributes: { sentAt?: number; receives?: number } = {}, body?: string): SQSRecord {
+function record(
+  email: string,
+  provider: SyncProviderName,
+  attributes: { sentAt?: number; receives?: number } = {},
+  body?: string,
+): SQSRecord {
   return {
     messageId: `${email}-${provider}`,
     receiptHandle: `rh-${email}-${provider}`,
     body: body ?? encodeSyncMessage({ email, provider }),
-    attributes: { ApproximateReceiveCount: String(attributes.receives ?? 1), SentTimestamp: String(attributes.sentAt ?? NOW - 1000), SenderId: 'x', ApproximateFirstReceiveTimestamp: String(NOW) },
+    attributes: {
+      ApproximateReceiveCount: String(attributes.receives ?? 1),
+      SentTimestamp: String(attributes.sentAt ?? NOW - 1000),
+      SenderId: 'x',
+      ApproximateFirstReceiveTimestamp: String(NOW),
+    },
     messageAttributes: {},
     md5OfBody: '',
     eventSource: 'aws:sqs',
@@ -58,7 +79,13 @@ function setup(apply: (provider: SyncProviderName, op: SyncOperation) => Promise
   const dead: Array<{ body: string; provider: string; error: string }> = [];
   const counters = new MemoryCounters();
   const handler = createSyncWorkerHandler({
-    push: { ledger, providers: ['ses', 'resend'], now: () => NOW, plan: () => ({ aliases: NO_TOPIC_ALIASES, handlesScope: () => false }), apply },
+    push: {
+      ledger,
+      providers: ['ses', 'resend'],
+      now: () => NOW,
+      plan: () => ({ aliases: NO_TOPIC_ALIASES, handlesScope: () => false }),
+      apply,
+    },
     queue: {
       hide: async (receipt, seconds) => void hidden.push({ receipt, seconds }),
       deadLetter: async (body, reason) => void dead.push({ body, ...reason }),
@@ -94,7 +121,11 @@ describe('sync worker handler', () => {
       throw new SyncTransientError('ses', '503');
     });
     s.ledger.add('a@x');
-    for (const [receives, seconds] of [[1, 5], [3, 20], [12, 900]] as const) {
+    for (const [receives, seconds] of [
+      [1, 5],
+      [3, 20],
+      [12, 900],
+    ] as const) {
       await s.handler(event(record('a@x', 'ses', { receives })));
       expect(s.hidden.at(-1)).toEqual({ receipt: 'rh-a@x-ses', seconds });
     }
@@ -108,8 +139,18 @@ describe('sync worker handler', () => {
     s.ledger.add('a@x');
     const response = await s.handler(event(record('a@x', 'resend', { sentAt: NOW - 3_600_000, receives: 14 })));
     expect(response.batchItemFailures).toEqual([]);
-    expect(s.dead).toEqual([{ body: encodeSyncMessage({ email: 'a@x', provider: 'resend' }), provider: 'resend', error: 'SyncTransientError: connect ECONNREFUSED' }]);
-    expect(s.ledger.views.get('a@x')!.sync.resend?.failed).toEqual({ at: NOW, change: 1, error: 'SyncTransientError: connect ECONNREFUSED' });
+    expect(s.dead).toEqual([
+      {
+        body: encodeSyncMessage({ email: 'a@x', provider: 'resend' }),
+        provider: 'resend',
+        error: 'SyncTransientError: connect ECONNREFUSED',
+      },
+    ]);
+    expect(s.ledger.views.get('a@x')!.sync.resend?.failed).toEqual({
+      at: NOW,
+      change: 1,
+      error: 'SyncTransientError: connect ECONNREFUSED',
+    });
     expect(s.counters.totals.get('SyncFailed{provider=resend}')).toBe(1);
   });
 
@@ -135,6 +176,8 @@ describe('sync worker handler', () => {
   it('a malformed message goes to the dead letters, not back to the queue', async () => {
     const s = setup(async () => ({ lists: [] }));
     expect((await s.handler(event(record('a@x', 'ses', {}, '{"email":"a@x"}')))).batchItemFailures).toEqual([]);
-    expect(s.dead).toEqual([{ body: '{"email":"a@x"}', provider: 'unknown', error: 'sync message has no known provider' }]);
+    expect(s.dead).toEqual([
+      { body: '{"email":"a@x"}', provider: 'unknown', error: 'sync message has no known provider' },
+    ]);
   });
 });

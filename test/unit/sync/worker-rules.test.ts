@@ -1,13 +1,13 @@
 /** The worker's pure rules (retry schedule, settings, outbox marker, sweep) and the per-provider gate. */
 import { describe, expect, it } from 'vitest';
+import { type PauseStore, ProviderGate } from '../../../lambdas/adapters/sync-gate.js';
+import { applyEvent, DEFAULT_RATCHET_POLICY } from '../../../lambdas/core/suppression/index.js';
+import { DEAD_DUE_MS, laggingProviders, markerAfter, syncProjection } from '../../../lambdas/core/sync/ledger.js';
+import { encodeSyncMessage, parseSyncMessage } from '../../../lambdas/core/sync/message.js';
 import { backoffSeconds, exhausted, pauseSeconds, RETRY_CAP_SECONDS } from '../../../lambdas/core/sync/retry.js';
 import { parseSyncProviders, syncSettings } from '../../../lambdas/core/sync/settings.js';
-import { DEAD_DUE_MS, laggingProviders, markerAfter, syncProjection } from '../../../lambdas/core/sync/ledger.js';
 import { sweepMessages } from '../../../lambdas/core/sync/sweep.js';
-import { parseSyncMessage, encodeSyncMessage } from '../../../lambdas/core/sync/message.js';
-import { ProviderGate, type PauseStore } from '../../../lambdas/adapters/sync-gate.js';
 import { SyncRateLimitedError } from '../../../lambdas/core/sync/target.js';
-import { applyEvent, DEFAULT_RATCHET_POLICY } from '../../../lambdas/core/suppression/index.js';
 import { ev, T0 } from '../suppression/support.js';
 
 describe('retry schedule', () => {
@@ -35,7 +35,9 @@ describe('settings', () => {
   it('SYNC_PROVIDERS: unset is none; names are checked', () => {
     expect(parseSyncProviders(undefined)).toEqual([]);
     expect(parseSyncProviders(' ses, SendGrid ')).toEqual(['ses', 'sendgrid']);
-    expect(() => parseSyncProviders('ses,sparkpost')).toThrow('SYNC_PROVIDERS: "sparkpost" is not one of ses, sendgrid, postmark, mailgun, resend');
+    expect(() => parseSyncProviders('ses,sparkpost')).toThrow(
+      'SYNC_PROVIDERS: "sparkpost" is not one of ses, sendgrid, postmark, mailgun, resend',
+    );
     expect(() => parseSyncProviders('ses,ses')).toThrow('SYNC_PROVIDERS names ses twice');
   });
 
@@ -58,11 +60,20 @@ describe('the outbox marker', () => {
   });
 
   it('is kept while anyone lags, cleared when all caught up, parked when only dead ones are left', () => {
-    expect(laggingProviders({ change: 2, sync: { ses: { at: 0, lists: [], change: 2 } } }, providers)).toEqual(['sendgrid']);
+    expect(laggingProviders({ change: 2, sync: { ses: { at: 0, lists: [], change: 2 } } }, providers)).toEqual([
+      'sendgrid',
+    ]);
     expect(markerAfter({ change: 2, sync: { ses: { at: 0, lists: [], change: 2 } } }, providers)).toBe('keep');
-    expect(markerAfter({ change: 2, sync: { ses: { at: 0, lists: [], change: 2 }, sendgrid: { at: 0, lists: [], change: 2 } } }, providers)).toBe('clear');
+    expect(
+      markerAfter(
+        { change: 2, sync: { ses: { at: 0, lists: [], change: 2 }, sendgrid: { at: 0, lists: [], change: 2 } } },
+        providers,
+      ),
+    ).toBe('clear');
     const dead = { at: 0, lists: [], change: 1, failed: { at: 0, change: 2, error: 'x' } };
-    expect(markerAfter({ change: 2, sync: { ses: { at: 0, lists: [], change: 2 }, sendgrid: dead } }, providers)).toEqual({ due: DEAD_DUE_MS });
+    expect(
+      markerAfter({ change: 2, sync: { ses: { at: 0, lists: [], change: 2 }, sendgrid: dead } }, providers),
+    ).toEqual({ due: DEAD_DUE_MS });
   });
 
   it('the sweeper sends one message per lagging provider', () => {
@@ -78,8 +89,13 @@ describe('the outbox marker', () => {
   });
 
   it('messages round-trip; a bad one is refused', () => {
-    expect(parseSyncMessage(encodeSyncMessage({ email: 'a@x', provider: 'ses' }))).toEqual({ email: 'a@x', provider: 'ses' });
-    expect(() => parseSyncMessage('{"email":"a@x","provider":"sparkpost"}')).toThrow('sync message has no known provider');
+    expect(parseSyncMessage(encodeSyncMessage({ email: 'a@x', provider: 'ses' }))).toEqual({
+      email: 'a@x',
+      provider: 'ses',
+    });
+    expect(() => parseSyncMessage('{"email":"a@x","provider":"sparkpost"}')).toThrow(
+      'sync message has no known provider',
+    );
     expect(() => parseSyncMessage('nope')).toThrow('sync message is not JSON');
   });
 });
@@ -88,9 +104,18 @@ describe('ProviderGate', () => {
   it('after a 429 no call is made before the named time, and the pause is shared', async () => {
     let now = 1_000;
     const shared = new Map<string, number>();
-    const store: PauseStore = { pausedUntil: async (p) => shared.get(p), pause: async (p, until) => void shared.set(p, until) };
-    const gate = new ProviderGate('sendgrid', { concurrency: 2, rate: 1000 }, { shared: store, now: () => now, wait: async () => undefined });
-    await expect(gate.run(() => Promise.reject(new SyncRateLimitedError('sendgrid', 3_000)))).rejects.toThrow(SyncRateLimitedError);
+    const store: PauseStore = {
+      pausedUntil: async (p) => shared.get(p),
+      pause: async (p, until) => void shared.set(p, until),
+    };
+    const gate = new ProviderGate(
+      'sendgrid',
+      { concurrency: 2, rate: 1000 },
+      { shared: store, now: () => now, wait: async () => undefined },
+    );
+    await expect(gate.run(() => Promise.reject(new SyncRateLimitedError('sendgrid', 3_000)))).rejects.toThrow(
+      SyncRateLimitedError,
+    );
     expect(shared.get('sendgrid')).toBe(3_000);
     let called = 0;
     now = 2_999;
@@ -100,7 +125,11 @@ describe('ProviderGate', () => {
     await expect(gate.run(async () => ++called)).resolves.toBe(1);
 
     // A second worker learns the pause from the shared row, without a call of its own.
-    const other = new ProviderGate('sendgrid', { concurrency: 2, rate: 1000 }, { shared: store, now: () => now, wait: async () => undefined });
+    const other = new ProviderGate(
+      'sendgrid',
+      { concurrency: 2, rate: 1000 },
+      { shared: store, now: () => now, wait: async () => undefined },
+    );
     shared.set('sendgrid', 9_000);
     await expect(other.run(async () => ++called)).rejects.toMatchObject({ retryAtMs: 9_000 });
     expect(called).toBe(1);
@@ -109,7 +138,11 @@ describe('ProviderGate', () => {
   it('holds calls to the rate and the concurrency', async () => {
     let now = 0;
     const waits: number[] = [];
-    const gate = new ProviderGate('resend', { concurrency: 1, rate: 2 }, { now: () => now, wait: async (ms) => void waits.push(ms) });
+    const gate = new ProviderGate(
+      'resend',
+      { concurrency: 1, rate: 2 },
+      { now: () => now, wait: async (ms) => void waits.push(ms) },
+    );
     let inFlight = 0;
     let maxInFlight = 0;
     const call = async () => {

@@ -19,11 +19,20 @@ describe('the client: tokens, URLs and RFC 8058 headers', () => {
     expect(headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
     const match = /^<https:\/\/unsub\.example\.org\/unsubscribe\/([A-Za-z0-9_-]+)>$/.exec(headers['List-Unsubscribe']);
     expect(match).not.toBeNull();
-    expect(verifyToken(match![1]!, deriveTokenKeys([SECRET]), Date.now())).toMatchObject({ ok: true, claims: { topic: '*' } });
+    expect(verifyToken(match![1]!, deriveTokenKeys([SECRET]), Date.now())).toMatchObject({
+      ok: true,
+      claims: { topic: '*' },
+    });
   });
 
   it('takes secrets and base URL from options over the environment', () => {
-    const url = unsubscribeUrl({ email: 'a@example.com', topic: 'news', secrets: [OLD], baseUrl: 'http://localhost:4100', env: {} });
+    const url = unsubscribeUrl({
+      email: 'a@example.com',
+      topic: 'news',
+      secrets: [OLD],
+      baseUrl: 'http://localhost:4100',
+      env: {},
+    });
     expect(url).toMatch(/^http:\/\/localhost:4100\/unsubscribe\/[A-Za-z0-9_-]+$/);
     const token = url.split('/').pop()!;
     expect(verifyToken(token, deriveTokenKeys([OLD]), Date.now()).ok).toBe(true);
@@ -31,14 +40,26 @@ describe('the client: tokens, URLs and RFC 8058 headers', () => {
   });
 
   it('refuses a plain-http link in headers unless it points at this machine', () => {
-    expect(() => unsubscribeHeaders({ email: 'a@example.com', topic: 'news', baseUrl: 'http://mail.example.org', env })).toThrow(/https/);
-    expect(unsubscribeHeaders({ email: 'a@example.com', topic: 'news', baseUrl: 'http://127.0.0.1:3000', env })['List-Unsubscribe']).toMatch(/^<http:\/\/127\.0\.0\.1:3000\/unsubscribe\//);
+    expect(() =>
+      unsubscribeHeaders({ email: 'a@example.com', topic: 'news', baseUrl: 'http://mail.example.org', env }),
+    ).toThrow(/https/);
+    expect(
+      unsubscribeHeaders({ email: 'a@example.com', topic: 'news', baseUrl: 'http://127.0.0.1:3000', env })[
+        'List-Unsubscribe'
+      ],
+    ).toMatch(/^<http:\/\/127\.0\.0\.1:3000\/unsubscribe\//);
   });
 
   it('fails clearly without a secret or a base URL, or with a base URL carrying a query', () => {
-    expect(() => issueUnsubscribeToken({ email: 'a@example.com', topic: 'news', env: {} })).toThrow(/UNSUBSCRIBE_SECRETS/);
-    expect(() => unsubscribeUrl({ email: 'a@example.com', topic: 'news', env: { UNSUBSCRIBE_SECRETS: SECRET } })).toThrow(/UNSUBSCRIBE_BASE_URL/);
-    expect(() => unsubscribeUrl({ email: 'a@example.com', topic: 'news', baseUrl: 'https://x.example/?a=1', env })).toThrow(/query/);
+    expect(() => issueUnsubscribeToken({ email: 'a@example.com', topic: 'news', env: {} })).toThrow(
+      /UNSUBSCRIBE_SECRETS/,
+    );
+    expect(() =>
+      unsubscribeUrl({ email: 'a@example.com', topic: 'news', env: { UNSUBSCRIBE_SECRETS: SECRET } }),
+    ).toThrow(/UNSUBSCRIBE_BASE_URL/);
+    expect(() =>
+      unsubscribeUrl({ email: 'a@example.com', topic: 'news', baseUrl: 'https://x.example/?a=1', env }),
+    ).toThrow(/query/);
   });
 
   it('parses secret lists as JSON arrays or comma-separated strings', () => {

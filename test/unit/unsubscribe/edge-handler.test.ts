@@ -1,10 +1,15 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { createEdgeHandler } from '../../../lambdas/handlers/edge-handler.js';
 import type { WebhookEdge } from '../../../lambdas/core/pipeline/edge.js';
 import type { UnsubscribeEndpoint, UnsubscribeHttpRequest } from '../../../lambdas/core/unsubscribe/endpoint.js';
+import { createEdgeHandler } from '../../../lambdas/handlers/edge-handler.js';
 
-function apiEvent(method: string, rawPath: string, pathParameters: Record<string, string> | undefined, body = ''): APIGatewayProxyEventV2 {
+function apiEvent(
+  method: string,
+  rawPath: string,
+  pathParameters: Record<string, string> | undefined,
+  body = '',
+): APIGatewayProxyEventV2 {
   return {
     rawPath,
     pathParameters,
@@ -17,9 +22,16 @@ function apiEvent(method: string, rawPath: string, pathParameters: Record<string
 
 describe('the edge handler routes /unsubscribe/{token}', () => {
   const calls: Array<{ kind: string; request: unknown }> = [];
-  const edge = { receive: async (provider: string) => (calls.push({ kind: 'webhook', request: provider }), { status: 200, body: { ok: true } }) } as unknown as WebhookEdge;
+  const edge = {
+    receive: async (provider: string) => (
+      calls.push({ kind: 'webhook', request: provider }), { status: 200, body: { ok: true } }
+    ),
+  } as unknown as WebhookEdge;
   const endpoint = {
-    handle: async (request: UnsubscribeHttpRequest) => (calls.push({ kind: 'unsubscribe', request }), { status: 200, headers: { 'content-type': 'text/html' }, body: '<p>ok</p>' }),
+    handle: async (request: UnsubscribeHttpRequest) => (
+      calls.push({ kind: 'unsubscribe', request }),
+      { status: 200, headers: { 'content-type': 'text/html' }, body: '<p>ok</p>' }
+    ),
   } as unknown as UnsubscribeEndpoint;
   const handler = createEdgeHandler(edge, { unsubscribe: endpoint });
 
@@ -31,7 +43,11 @@ describe('the edge handler routes /unsubscribe/{token}', () => {
     expect(b.statusCode).toBe(200);
     expect(calls.map((c) => c.kind)).toEqual(['unsubscribe', 'unsubscribe']);
     const first = calls[0]!.request as UnsubscribeHttpRequest;
-    expect(first).toMatchObject({ method: 'POST', token: 'abc', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' } });
+    expect(first).toMatchObject({
+      method: 'POST',
+      token: 'abc',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+    });
     expect(first.body.toString()).toBe('List-Unsubscribe=One-Click');
     expect((calls[1]!.request as UnsubscribeHttpRequest).token).toBe('def');
   });

@@ -40,7 +40,8 @@ function setup(options: { secrets?: string[] | Error; edgeStatus?: number } = {}
     settings: {},
     log,
   });
-  const call = (r: Partial<UnsubscribeHttpRequest>) => endpoint.handle({ method: 'GET', token, headers: {}, body: Buffer.alloc(0), ...r });
+  const call = (r: Partial<UnsubscribeHttpRequest>) =>
+    endpoint.handle({ method: 'GET', token, headers: {}, body: Buffer.alloc(0), ...r });
   return { call, lines, received };
 }
 
@@ -80,24 +81,41 @@ describe('POST answers', () => {
   it('a problem as text without Accept: the heading and the advice on one line', async () => {
     const response = await setup().call({ method: 'POST', headers: FORM, body: Buffer.from('List-Unsubscribe=Maybe') });
     expect(response.status).toBe(400);
-    expect(response.body).toBe('This request was not understood. Open the unsubscribe link again and use the button on the page.\n');
+    expect(response.body).toBe(
+      'This request was not understood. Open the unsubscribe link again and use the button on the page.\n',
+    );
   });
 
   it('accepts a body of exactly MAX_FORM_BYTES, and answers 413 for one byte more', async () => {
     const { call, received } = setup();
-    const exact = Buffer.concat([ONE_CLICK, Buffer.from('&pad='), Buffer.alloc(MAX_FORM_BYTES - ONE_CLICK.length - 5, 'a')]);
+    const exact = Buffer.concat([
+      ONE_CLICK,
+      Buffer.from('&pad='),
+      Buffer.alloc(MAX_FORM_BYTES - ONE_CLICK.length - 5, 'a'),
+    ]);
     expect(exact).toHaveLength(MAX_FORM_BYTES);
     expect((await call({ method: 'POST', headers: FORM, body: exact })).status).toBe(200);
-    const over = await call({ method: 'POST', headers: { accept: 'application/json' }, body: Buffer.concat([exact, Buffer.from('a')]) });
+    const over = await call({
+      method: 'POST',
+      headers: { accept: 'application/json' },
+      body: Buffer.concat([exact, Buffer.from('a')]),
+    });
     expect([over.status, over.body]).toEqual([413, '{"error":"bad_request"}']);
     expect(received).toHaveLength(1);
   });
 
   it('reads the body by its content type: multipart is read, JSON is refused', async () => {
     const { call, received } = setup();
-    const multipart = Buffer.from('--b\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--b--\r\n');
-    expect((await call({ method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=b' }, body: multipart })).status).toBe(200);
-    expect((await call({ method: 'POST', headers: { 'content-type': 'application/json' }, body: ONE_CLICK })).status).toBe(400);
+    const multipart = Buffer.from(
+      '--b\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--b--\r\n',
+    );
+    expect(
+      (await call({ method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=b' }, body: multipart }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await call({ method: 'POST', headers: { 'content-type': 'application/json' }, body: ONE_CLICK })).status,
+    ).toBe(400);
     expect(received).toHaveLength(1);
   });
 });
@@ -138,7 +156,13 @@ describe('logs', () => {
     const { call, lines } = setup({ secrets: ['too-short'] });
     const response = await call({ headers: { accept: 'application/json' } });
     expect([response.status, response.body]).toEqual([503, '{"error":"unavailable"}']);
-    expect(lines).toEqual([['error', 'configuration_error', { provider: 'unsubscribe', error: 'unsubscribe secrets must be at least 32 characters' }]]);
+    expect(lines).toEqual([
+      [
+        'error',
+        'configuration_error',
+        { provider: 'unsubscribe', error: 'unsubscribe secrets must be at least 32 characters' },
+      ],
+    ]);
     expect(JSON.stringify(lines)).not.toContain('too-short');
   });
 });

@@ -23,7 +23,8 @@ function setup(options: { secrets?: string[] | Error; edgeStatus?: number; setti
       async receive(name, request) {
         expect(name).toBe('unsubscribe');
         received.push(request);
-        if (options.edgeStatus && options.edgeStatus !== 200) return { status: options.edgeStatus, body: { error: 'x' } };
+        if (options.edgeStatus && options.edgeStatus !== 200)
+          return { status: options.edgeStatus, body: { error: 'x' } };
         events.push(...(await provider.receive(request)).events);
         return { status: 200, body: { ok: true } };
       },
@@ -51,7 +52,11 @@ describe('GET /unsubscribe/{token}', () => {
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(response.body).toContain('Unsubscribe j•••@example.com from <em>Weekly newsletter</em>?');
-    expect(response.headers).toMatchObject({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' });
+    expect(response.headers).toMatchObject({
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+      'x-robots-tag': 'noindex',
+    });
     expect(response.headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'sha256-/);
     expect(received).toHaveLength(0);
   });
@@ -60,11 +65,20 @@ describe('GET /unsubscribe/{token}', () => {
     const { call, received } = setup();
     const bytes = Buffer.from(topicToken, 'base64url');
     bytes[bytes.length - 1]! ^= 1;
-    const other = issueToken({ email: 'jane@example.com', topic: 'newsletter' }, deriveTokenKeys(['another-secret-0123456789abcdefghijkl']), NOW);
+    const other = issueToken(
+      { email: 'jane@example.com', topic: 'newsletter' },
+      deriveTokenKeys(['another-secret-0123456789abcdefghijkl']),
+      NOW,
+    );
     const old = issueToken({ email: 'jane@example.com', topic: 'newsletter' }, keys, NOW - 401 * 86_400_000);
     for (const token of [bytes.toString('base64url'), other, 'garbage', old]) {
       for (const method of ['GET', 'POST']) {
-        const html = await call({ method, token, headers: { ...FORM, accept: 'text/html' }, body: Buffer.from('List-Unsubscribe=One-Click') });
+        const html = await call({
+          method,
+          token,
+          headers: { ...FORM, accept: 'text/html' },
+          body: Buffer.from('List-Unsubscribe=One-Click'),
+        });
         expect(html.status).toBe(400);
         expect(html.body).toMatch(/<h1>This unsubscribe link (does not work|has expired)<\/h1>/);
         const json = await call({ method, token, headers: { accept: 'application/json' } });
@@ -108,29 +122,55 @@ describe('POST /unsubscribe/{token}', () => {
 
   it('a global token unsubscribes with no topic, and cannot be resubscribed', async () => {
     const { call, events } = setup();
-    expect((await call({ method: 'POST', token: globalToken, headers: FORM, body: Buffer.from('List-Unsubscribe=One-Click') })).status).toBe(200);
+    expect(
+      (
+        await call({
+          method: 'POST',
+          token: globalToken,
+          headers: FORM,
+          body: Buffer.from('List-Unsubscribe=One-Click'),
+        })
+      ).status,
+    ).toBe(200);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ kind: 'unsubscribe' });
     expect(events[0]).not.toHaveProperty('topic');
-    expect((await call({ method: 'POST', token: globalToken, headers: FORM, body: Buffer.from('action=resubscribe') })).status).toBe(400);
+    expect(
+      (await call({ method: 'POST', token: globalToken, headers: FORM, body: Buffer.from('action=resubscribe') }))
+        .status,
+    ).toBe(400);
     expect(events).toHaveLength(1);
   });
 
   it('the page buttons: confirmation with Resubscribe, then a `subscribe` event with another dedup key', async () => {
     const { call, events } = setup();
-    const done = await call({ method: 'POST', headers: { ...FORM, accept: 'text/html' }, body: Buffer.from('List-Unsubscribe=One-Click') });
+    const done = await call({
+      method: 'POST',
+      headers: { ...FORM, accept: 'text/html' },
+      body: Buffer.from('List-Unsubscribe=One-Click'),
+    });
     expect(done.body).toContain('<h1>You are unsubscribed</h1>');
     expect(done.body).toContain('>Resubscribe</button>');
-    const again = await call({ method: 'POST', headers: { ...FORM, accept: 'text/html' }, body: Buffer.from('action=resubscribe') });
+    const again = await call({
+      method: 'POST',
+      headers: { ...FORM, accept: 'text/html' },
+      body: Buffer.from('action=resubscribe'),
+    });
     expect(again.status).toBe(200);
     expect(again.body).toContain('<h1>You are subscribed again</h1>');
-    expect(events[1]).toMatchObject({ kind: 'subscribe', topic: 'newsletter', eventId: unsubscribeEventId(topicToken, 'resubscribe') });
+    expect(events[1]).toMatchObject({
+      kind: 'subscribe',
+      topic: 'newsletter',
+      eventId: unsubscribeEventId(topicToken, 'resubscribe'),
+    });
     expect(unsubscribeEventId(topicToken, 'resubscribe')).not.toBe(unsubscribeEventId(topicToken, 'unsubscribe'));
   });
 
   it('refuses a body that is not a one-click or a resubscribe, and other methods, writing nothing', async () => {
     const { call, received } = setup();
-    expect((await call({ method: 'POST', headers: FORM, body: Buffer.from('List-Unsubscribe=Maybe') })).status).toBe(400);
+    expect((await call({ method: 'POST', headers: FORM, body: Buffer.from('List-Unsubscribe=Maybe') })).status).toBe(
+      400,
+    );
     expect((await call({ method: 'POST', headers: FORM, body: Buffer.alloc(20_000, 'a') })).status).toBe(413);
     const put = await call({ method: 'PUT' });
     expect(put.status).toBe(405);
@@ -140,7 +180,11 @@ describe('POST /unsubscribe/{token}', () => {
 
   it('passes on a transient admission failure as 503, so the mailbox provider retries', async () => {
     const { call } = setup({ edgeStatus: 503 });
-    const response = await call({ method: 'POST', headers: { ...FORM, accept: 'application/json' }, body: Buffer.from('List-Unsubscribe=One-Click') });
+    const response = await call({
+      method: 'POST',
+      headers: { ...FORM, accept: 'application/json' },
+      body: Buffer.from('List-Unsubscribe=One-Click'),
+    });
     expect(response.status).toBe(503);
     expect(JSON.parse(response.body)).toEqual({ error: 'unavailable' });
   });
@@ -149,8 +193,12 @@ describe('POST /unsubscribe/{token}', () => {
 describe('the unsubscribe provider', () => {
   it('verifies the token itself: a request built around a bad token is refused', async () => {
     const provider = unsubscribeProvider(SECRET, NOW);
-    await expect(provider.receive({ body: Buffer.from(JSON.stringify({ token: 'AAAA', action: 'unsubscribe' })), headers: {} })).rejects.toMatchObject({ status: 401 });
-    await expect(provider.receive({ body: Buffer.from('{"token":1}'), headers: {} })).rejects.toMatchObject({ status: 400 });
+    await expect(
+      provider.receive({ body: Buffer.from(JSON.stringify({ token: 'AAAA', action: 'unsubscribe' })), headers: {} }),
+    ).rejects.toMatchObject({ status: 401 });
+    await expect(provider.receive({ body: Buffer.from('{"token":1}'), headers: {} })).rejects.toMatchObject({
+      status: 400,
+    });
     await expect(provider.receive({ body: Buffer.from('nope'), headers: {} })).rejects.toMatchObject({ status: 400 });
   });
 });

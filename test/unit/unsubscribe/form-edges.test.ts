@@ -24,7 +24,9 @@ describe('form-encoded bodies', () => {
 
   it('reads text/plain and a content type with blanks around it, in any case', () => {
     expect(parseUnsubscribeForm(Buffer.from('List-Unsubscribe=One-Click'), 'text/plain')).toBe('unsubscribe');
-    expect(parseUnsubscribeForm(Buffer.from('List-Unsubscribe=One-Click'), ` ${FORM.toUpperCase()} ; charset=utf-8`)).toBe('unsubscribe');
+    expect(
+      parseUnsubscribeForm(Buffer.from('List-Unsubscribe=One-Click'), ` ${FORM.toUpperCase()} ; charset=utf-8`),
+    ).toBe('unsubscribe');
   });
 
   it('refuses a one-click that also names another action', () => {
@@ -52,7 +54,8 @@ describe('multipart bodies', () => {
   });
 
   it('reads the disposition from the headers only, never from the value', () => {
-    const valueLooksLikeAHeader = '\r\nContent-Type: text/plain\r\n\r\nContent-Disposition: form-data; name="action"\r\n';
+    const valueLooksLikeAHeader =
+      '\r\nContent-Type: text/plain\r\n\r\nContent-Disposition: form-data; name="action"\r\n';
     expect(parseUnsubscribeForm(multipart(valueLooksLikeAHeader, ONE_CLICK_PART), TYPE)).toBe('unsubscribe');
   });
 

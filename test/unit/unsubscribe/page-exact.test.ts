@@ -6,12 +6,12 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   confirmPage,
+  type ProblemKind,
   problemPage,
   problemText,
   resubscribedPage,
   STYLE_HASH,
   unsubscribedPage,
-  type ProblemKind,
 } from '../../../lambdas/core/unsubscribe/page.js';
 import { maskAddress, pageSettingsFrom } from '../../../lambdas/core/unsubscribe/settings.js';
 import type { UnsubscribeClaims } from '../../../lambdas/core/unsubscribe/token.js';
@@ -80,14 +80,24 @@ describe('the pages, exactly', () => {
   it('unsubscribed from every list: no form', () => {
     const html = unsubscribedPage(claims('*'), 'TOK-4', plain);
     expect(html).toBe(
-      frame('You are unsubscribed', styleOf(html), ['', '<h1>You are unsubscribed</h1>', '<p>j•••@example.com will no longer receive our mailing lists.</p>', '']),
+      frame('You are unsubscribed', styleOf(html), [
+        '',
+        '<h1>You are unsubscribed</h1>',
+        '<p>j•••@example.com will no longer receive our mailing lists.</p>',
+        '',
+      ]),
     );
   });
 
   it('subscribed again, an unlabelled topic shown by its name', () => {
     const html = resubscribedPage(claims('product'), plain);
     expect(html).toBe(
-      frame('You are subscribed again', styleOf(html), ['', '<h1>You are subscribed again</h1>', '<p>j•••@example.com will receive product again.</p>', '']),
+      frame('You are subscribed again', styleOf(html), [
+        '',
+        '<h1>You are subscribed again</h1>',
+        '<p>j•••@example.com will receive product again.</p>',
+        '',
+      ]),
     );
   });
 
@@ -108,7 +118,14 @@ describe('the pages, exactly', () => {
   for (const [kind, [heading, text]] of Object.entries(problems) as Array<[ProblemKind, [string, string]]>) {
     it(`problem ${kind}: the page and the one-line text`, () => {
       const html = problemPage(kind, branded);
-      expect(html).toBe(frame(`${heading} · Acme &#38; Co`, styleOf(html), ['<p class="brand">Acme &#38; Co</p>', `<h1>${heading}</h1>`, `<p>${text}</p>`, '']));
+      expect(html).toBe(
+        frame(`${heading} · Acme &#38; Co`, styleOf(html), [
+          '<p class="brand">Acme &#38; Co</p>',
+          `<h1>${heading}</h1>`,
+          `<p>${text}</p>`,
+          '',
+        ]),
+      );
       expect(problemText(kind)).toBe(`${heading}. ${text}\n`);
     });
   }
@@ -116,8 +133,17 @@ describe('the pages, exactly', () => {
 
 describe('page settings, exactly', () => {
   it('trims topics, labels and the brand, and skips blank entries', () => {
-    const settings = pageSettingsFrom({ TOPIC_LABELS: ' newsletter = Weekly newsletter , ,product=Product news,', UNSUBSCRIBE_BRAND: '  Acme  ' });
-    expect(settings).toEqual({ brand: 'Acme', labels: new Map([['newsletter', 'Weekly newsletter'], ['product', 'Product news']]) });
+    const settings = pageSettingsFrom({
+      TOPIC_LABELS: ' newsletter = Weekly newsletter , ,product=Product news,',
+      UNSUBSCRIBE_BRAND: '  Acme  ',
+    });
+    expect(settings).toEqual({
+      brand: 'Acme',
+      labels: new Map([
+        ['newsletter', 'Weekly newsletter'],
+        ['product', 'Product news'],
+      ]),
+    });
   });
 
   it('accepts labels and brands of 120 characters, refuses 121, and refuses a pair without a topic or a label', () => {
@@ -129,7 +155,9 @@ describe('page settings, exactly', () => {
     for (const value of [`n=${'l'.repeat(121)}`, 'newsletter=', 'newsletter= ', '=Label', ' =Label', 'newsletter']) {
       expect(() => pageSettingsFrom({ TOPIC_LABELS: value }), value).toThrow(new Error(pairs));
     }
-    expect(() => pageSettingsFrom({ UNSUBSCRIBE_BRAND: 'b'.repeat(121) })).toThrow(new Error('UNSUBSCRIBE_BRAND is longer than 120 characters'));
+    expect(() => pageSettingsFrom({ UNSUBSCRIBE_BRAND: 'b'.repeat(121) })).toThrow(
+      new Error('UNSUBSCRIBE_BRAND is longer than 120 characters'),
+    );
   });
 
   it('masks an address with an empty local part to its domain alone', () => {

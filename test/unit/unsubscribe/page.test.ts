@@ -1,11 +1,27 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { confirmPage, escapeHtml, problemPage, SECURITY_HEADERS, STYLE_HASH, unsubscribedPage } from '../../../lambdas/core/unsubscribe/page.js';
+import {
+  confirmPage,
+  escapeHtml,
+  problemPage,
+  SECURITY_HEADERS,
+  STYLE_HASH,
+  unsubscribedPage,
+} from '../../../lambdas/core/unsubscribe/page.js';
 import { maskAddress, pageSettingsFrom, topicLabel } from '../../../lambdas/core/unsubscribe/settings.js';
 import type { UnsubscribeClaims } from '../../../lambdas/core/unsubscribe/token.js';
 
-const claims = (over: Partial<UnsubscribeClaims> = {}): UnsubscribeClaims => ({ email: 'jane@example.com', topic: 'newsletter', issuedAt: 0, keyId: '0000', ...over });
-const page = pageSettingsFrom({ TOPIC_LABELS: 'newsletter=Weekly newsletter, product=Product <b>news</b>', UNSUBSCRIBE_BRAND: 'Acme & Co' });
+const claims = (over: Partial<UnsubscribeClaims> = {}): UnsubscribeClaims => ({
+  email: 'jane@example.com',
+  topic: 'newsletter',
+  issuedAt: 0,
+  keyId: '0000',
+  ...over,
+});
+const page = pageSettingsFrom({
+  TOPIC_LABELS: 'newsletter=Weekly newsletter, product=Product <b>news</b>',
+  UNSUBSCRIBE_BRAND: 'Acme & Co',
+});
 
 describe('the unsubscribe page', () => {
   it('asks about the masked address and the topic label, with one labelled button posting to the same URL', () => {
@@ -55,13 +71,24 @@ describe('the unsubscribe page', () => {
     expect(SECURITY_HEADERS['content-security-policy']).toBe(
       `default-src 'none'; style-src '${STYLE_HASH}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
     );
-    expect(SECURITY_HEADERS).toMatchObject({ 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex', 'cache-control': 'no-store' });
+    expect(SECURITY_HEADERS).toMatchObject({
+      'referrer-policy': 'no-referrer',
+      'x-robots-tag': 'noindex',
+      'cache-control': 'no-store',
+    });
   });
 
   it('has a visible focus style and AA contrast for every text colour pair', () => {
     const html = confirmPage(claims(), 't', page);
     expect(html).toMatch(/button:focus-visible\{outline:3px solid #111827/);
-    const pairs: Array<[string, string]> = [['#111827', '#ffffff'], ['#374151', '#ffffff'], ['#4b5563', '#ffffff'], ['#ffffff', '#1d4ed8'], ['#1d4ed8', '#ffffff'], ['#ffffff', '#1e40af']];
+    const pairs: Array<[string, string]> = [
+      ['#111827', '#ffffff'],
+      ['#374151', '#ffffff'],
+      ['#4b5563', '#ffffff'],
+      ['#ffffff', '#1d4ed8'],
+      ['#1d4ed8', '#ffffff'],
+      ['#ffffff', '#1e40af'],
+    ];
     for (const [fg, bg] of pairs) {
       expect(html).toContain(fg === '#ffffff' ? bg : fg);
       expect(contrast(fg, bg), `${fg} on ${bg}`).toBeGreaterThanOrEqual(4.5);
@@ -78,7 +105,9 @@ describe('the unsubscribe page', () => {
 
 function contrast(a: string, b: string): number {
   const lum = (hex: string) => {
-    const [r, g, bl] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    const [r, g, bl] = [1, 3, 5]
+      .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+      .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
     return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
   };
   const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);

@@ -15,16 +15,23 @@ const topicToken = issueToken({ email: 'jane@example.com', topic: 'newsletter' }
 const globalToken = issueToken({ email: 'jane@example.com', topic: '*' }, keys, NOW - 1000);
 
 const provider = unsubscribeProvider(SECRET, NOW);
-const receive = (body: string | Buffer) => provider.receive({ body: Buffer.isBuffer(body) ? body : Buffer.from(body), headers: {} });
+const receive = (body: string | Buffer) =>
+  provider.receive({ body: Buffer.isBuffer(body) ? body : Buffer.from(body), headers: {} });
 
 describe('the unsubscribe provider', () => {
   it('the request body is the canonical JSON of token and action, in UTF-8', () => {
-    expect(unsubscribeRequestBody('tök', 'resubscribe')).toEqual(Buffer.from('{"token":"tök","action":"resubscribe"}', 'utf8'));
+    expect(unsubscribeRequestBody('tök', 'resubscribe')).toEqual(
+      Buffer.from('{"token":"tök","action":"resubscribe"}', 'utf8'),
+    );
   });
 
   it('the event id is the SHA-256 of `action\\ntoken`, so each link and action is one event', () => {
-    expect(unsubscribeEventId('TOKEN', 'unsubscribe')).toBe('14eb820969360c4cf8782de8e19534893fd39d1437392f5e481208f10631d019');
-    expect(unsubscribeEventId('TOKEN', 'resubscribe')).toBe('c2b9e8ede194818b7b765ba6a19c3f3b95af296c5cd37938d590fe1ff4e92ea3');
+    expect(unsubscribeEventId('TOKEN', 'unsubscribe')).toBe(
+      '14eb820969360c4cf8782de8e19534893fd39d1437392f5e481208f10631d019',
+    );
+    expect(unsubscribeEventId('TOKEN', 'resubscribe')).toBe(
+      'c2b9e8ede194818b7b765ba6a19c3f3b95af296c5cd37938d590fe1ff4e92ea3',
+    );
   });
 
   it('a resubscribe to a topic is a `subscribe` event of type resubscribe', async () => {
@@ -72,8 +79,14 @@ describe('the unsubscribe provider', () => {
     const refused = receive(JSON.stringify({ token: 'AAAA', action: 'unsubscribe' }));
     await expect(refused).rejects.toBeInstanceOf(AuthenticationError);
     await expect(refused).rejects.toThrow('unsubscribe token malformed');
-    const other = issueToken({ email: 'jane@example.com', topic: 'newsletter' }, deriveTokenKeys(['provider-other-secret-0123456789abcdefgh']), NOW);
-    await expect(receive(JSON.stringify({ token: other, action: 'unsubscribe' }))).rejects.toThrow('unsubscribe token unknown_key');
+    const other = issueToken(
+      { email: 'jane@example.com', topic: 'newsletter' },
+      deriveTokenKeys(['provider-other-secret-0123456789abcdefgh']),
+      NOW,
+    );
+    await expect(receive(JSON.stringify({ token: other, action: 'unsubscribe' }))).rejects.toThrow(
+      'unsubscribe token unknown_key',
+    );
   });
 
   it('refuses a body that is not JSON', async () => {

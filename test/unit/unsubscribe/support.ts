@@ -7,7 +7,11 @@ export function unsubscribeProvider(secret: string, now: number) {
     now: () => now,
     nonces: { claim: async () => true },
     // The unsubscribe provider verifies its own tokens and never fetches a certificate.
-    certificates: { get: async () => { throw new Error('unused'); } },
+    certificates: {
+      get: async () => {
+        throw new Error('unused');
+      },
+    },
     settings: {},
   });
 }

@@ -4,7 +4,13 @@
  */
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { deriveTokenKeys, issueToken, parseSecretList, verifyToken, type TokenKey } from '../../../lambdas/core/unsubscribe/token.js';
+import {
+  deriveTokenKeys,
+  issueToken,
+  parseSecretList,
+  type TokenKey,
+  verifyToken,
+} from '../../../lambdas/core/unsubscribe/token.js';
 
 const SECRET_A = 'a'.repeat(16) + 'secret-number-one-0123456789';
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -45,7 +51,10 @@ describe('token wire format', () => {
   it('derives the documented key id and still verifies a token issued by an earlier build', () => {
     expect(key.id.toString('hex')).toBe('a3fb');
     expect(key.key.export().toString('hex')).toBe('9cfbaca627cfe47572e947c3d80681327b8fc32aa4717069f3b90c6d5763dd58');
-    expect(verifyToken(GOLDEN, keys, NOW)).toEqual({ ok: true, claims: { email: EMAIL, topic: 'newsletter', issuedAt: NOW, keyId: 'a3fb' } });
+    expect(verifyToken(GOLDEN, keys, NOW)).toEqual({
+      ok: true,
+      claims: { email: EMAIL, topic: 'newsletter', issuedAt: NOW, keyId: 'a3fb' },
+    });
   });
 
   it('issues the documented layout: version 1, key id, issue second, then a tag-checked ciphertext', () => {
@@ -58,7 +67,10 @@ describe('token wire format', () => {
   });
 
   it('reads a token sealed by hand the same way as an issued one (so the helpers below are faithful)', () => {
-    expect(verifyToken(seal(plaintext('news', 'a@b.co')), keys, NOW)).toEqual({ ok: true, claims: { email: 'a@b.co', topic: 'news', issuedAt: NOW, keyId: 'a3fb' } });
+    expect(verifyToken(seal(plaintext('news', 'a@b.co')), keys, NOW)).toEqual({
+      ok: true,
+      claims: { email: 'a@b.co', topic: 'news', issuedAt: NOW, keyId: 'a3fb' },
+    });
   });
 
   it('refuses to issue without a key', () => {
@@ -94,7 +106,10 @@ describe('verifyToken refusals, each with its reason', () => {
   });
 
   it('another version byte is malformed, not forged', () => {
-    expect(verifyToken(seal(plaintext('news', 'a@b.co'), key, NOW, 2), keys, NOW)).toEqual({ ok: false, reason: 'malformed' });
+    expect(verifyToken(seal(plaintext('news', 'a@b.co'), key, NOW, 2), keys, NOW)).toEqual({
+      ok: false,
+      reason: 'malformed',
+    });
   });
 
   it('a genuine tag over an unreadable plaintext is malformed: bad topic, unnormalized address, too short', () => {
@@ -121,10 +136,12 @@ describe('verifyToken refusals, each with its reason', () => {
 describe('secrets', () => {
   it('accepts a secret of exactly 32 characters and refuses 31', () => {
     expect(deriveTokenKeys(['s'.repeat(32)])).toHaveLength(1);
-    expect(() => deriveTokenKeys(['s'.repeat(31)])).toThrow(new Error('unsubscribe secrets must be at least 32 characters'));
+    expect(() => deriveTokenKeys(['s'.repeat(31)])).toThrow(
+      new Error('unsubscribe secrets must be at least 32 characters'),
+    );
   });
 
-  it('caches each secret\'s derived key (same object), across calls and other secrets', () => {
+  it("caches each secret's derived key (same object), across calls and other secrets", () => {
     const first = deriveTokenKeys([SECRET_A])[0];
     deriveTokenKeys(['cache-other-secret-0123456789abcdefgh']);
     expect(deriveTokenKeys([SECRET_A])[0]).toBe(first);
@@ -172,6 +189,8 @@ describe('parseSecretList', () => {
 
   it('refuses an array with anything but strings', () => {
     expect(() => parseSecretList('["a", 1]')).toThrow(new Error('unsubscribe secrets must be a JSON array of strings'));
-    expect(() => parseSecretList('[{"a":1}]')).toThrow(new Error('unsubscribe secrets must be a JSON array of strings'));
+    expect(() => parseSecretList('[{"a":1}]')).toThrow(
+      new Error('unsubscribe secrets must be a JSON array of strings'),
+    );
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { deriveTokenKeys, issueToken, maxAgeDaysFromSettings, verifyToken } from '../../../lambdas/core/unsubscribe/token.js';
+import {
+  deriveTokenKeys,
+  issueToken,
+  maxAgeDaysFromSettings,
+  verifyToken,
+} from '../../../lambdas/core/unsubscribe/token.js';
 
 const SECRET_A = 'a'.repeat(16) + 'secret-number-one-0123456789';
 const SECRET_B = 'b'.repeat(16) + 'secret-number-two-0123456789';
@@ -14,7 +19,10 @@ describe('unsubscribe tokens', () => {
   it('round-trips the address, the topic, the issue time and the key id', () => {
     const token = issueToken({ email: ' Jane.Doe@Example.com ', topic: 'newsletter' }, keys, NOW + 999);
     const result = verifyToken(token, keys, NOW + DAY);
-    expect(result).toEqual({ ok: true, claims: { email: EMAIL, topic: 'newsletter', issuedAt: NOW, keyId: keys[0]!.id.toString('hex') } });
+    expect(result).toEqual({
+      ok: true,
+      claims: { email: EMAIL, topic: 'newsletter', issuedAt: NOW, keyId: keys[0]!.id.toString('hex') },
+    });
   });
 
   it('round-trips a global unsubscribe (`*`)', () => {
@@ -58,7 +66,10 @@ describe('unsubscribe tokens', () => {
     expect(verifyToken(token.slice(0, -1), keys, NOW).ok).toBe(false);
     expect(verifyToken(`${token}A`, keys, NOW).ok).toBe(false);
     expect(verifyToken(`${token}=`, keys, NOW)).toEqual({ ok: false, reason: 'malformed' });
-    expect(verifyToken(`${token.slice(0, 10)}+${token.slice(11)}`, keys, NOW)).toEqual({ ok: false, reason: 'malformed' });
+    expect(verifyToken(`${token.slice(0, 10)}+${token.slice(11)}`, keys, NOW)).toEqual({
+      ok: false,
+      reason: 'malformed',
+    });
     expect(verifyToken('', keys, NOW)).toEqual({ ok: false, reason: 'malformed' });
     expect(verifyToken('x'.repeat(5000), keys, NOW)).toEqual({ ok: false, reason: 'malformed' });
   });
@@ -118,11 +129,17 @@ describe('unsubscribe tokens', () => {
     expect(maxAgeDaysFromSettings({})).toBe(400);
     expect(maxAgeDaysFromSettings({ UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS: '30' })).toBe(30);
     expect(maxAgeDaysFromSettings({ UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS: ' 0.5 ' })).toBe(0.5);
-    expect(() => maxAgeDaysFromSettings({ UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS: '0' })).toThrow('UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS must be a positive number of days, got "0"');
-    expect(() => maxAgeDaysFromSettings({ UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS: 'soon' })).toThrow(/^UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS must be/);
+    expect(() => maxAgeDaysFromSettings({ UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS: '0' })).toThrow(
+      'UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS must be a positive number of days, got "0"',
+    );
+    expect(() => maxAgeDaysFromSettings({ UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS: 'soon' })).toThrow(
+      /^UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS must be/,
+    );
     // The one number parser's syntax: plain decimals only (before, anything Number() read passed).
     for (const raw of ['1e3', '0x10', '+30', '.5']) {
-      expect(() => maxAgeDaysFromSettings({ UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS: raw })).toThrow(/^UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS must be/);
+      expect(() => maxAgeDaysFromSettings({ UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS: raw })).toThrow(
+        /^UNSUBSCRIBE_TOKEN_MAX_AGE_DAYS must be/,
+      );
     }
   });
 });
@@ -132,7 +149,11 @@ describe('nonces', () => {
     const keys = deriveTokenKeys([SECRET_A]);
     const nonces = new Set<string>();
     for (let i = 0; i < 1000; i++) {
-      nonces.add(Buffer.from(issueToken({ email: EMAIL, topic: 'n' }, keys, NOW), 'base64url').subarray(7, 19).toString('hex'));
+      nonces.add(
+        Buffer.from(issueToken({ email: EMAIL, topic: 'n' }, keys, NOW), 'base64url')
+          .subarray(7, 19)
+          .toString('hex'),
+      );
     }
     expect(nonces.size).toBe(1000);
   });

@@ -41,7 +41,9 @@ export function genericSecretKeys(credentials: readonly string[]): Buffer[] {
   return credentials.map((secret, index) => {
     const key = Buffer.from(secret, 'utf8');
     if (key.length < GENERIC_MIN_SECRET_BYTES) {
-      throw new Error(`${GENERIC_CREDENTIALS_VARIABLE} entry ${index + 1} is shorter than ${GENERIC_MIN_SECRET_BYTES} bytes`);
+      throw new Error(
+        `${GENERIC_CREDENTIALS_VARIABLE} entry ${index + 1} is shorter than ${GENERIC_MIN_SECRET_BYTES} bytes`,
+      );
     }
     return key;
   });

@@ -1,6 +1,12 @@
 /** Rules 5–8 of the generic contract (see index.ts): an authenticated body → its one normalized event. */
 import { MalformedRequestError } from '../../errors.js';
-import { MAX_MESSAGE_ID_LENGTH, messageIdField, normalizeRecipient, type ActionableKind, type NormalizedEvent } from '../../event.js';
+import {
+  type ActionableKind,
+  MAX_MESSAGE_ID_LENGTH,
+  messageIdField,
+  type NormalizedEvent,
+  normalizeRecipient,
+} from '../../event.js';
 import { parseEventTime } from '../../time.js';
 import { isTopicName, TOPIC_NAME_PATTERN } from '../../topics.js';
 import { GENERIC_HEADERS } from './verify.js';
@@ -21,7 +27,12 @@ export const GENERIC_EVENT_TYPES: readonly ActionableKind[] = [
  * Rules 5–8, on an authenticated body. These are 400s: the request is genuine but does not follow
  * the contract, and retrying it will not help.
  */
-export function genericEvent(body: Record<string, unknown>, raw: string, id: string, signedAtMs: number): NormalizedEvent {
+export function genericEvent(
+  body: Record<string, unknown>,
+  raw: string,
+  id: string,
+  signedAtMs: number,
+): NormalizedEvent {
   // The body id must repeat the header id. Both are signed, so a mismatch is a sender bug, not a forgery.
   if (body['id'] !== id) throw new MalformedRequestError(`body id does not equal ${GENERIC_HEADERS.id}`);
   const type = body['type'];
@@ -51,7 +62,8 @@ export function genericEvent(body: Record<string, unknown>, raw: string, id: str
 function genericMessageId(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   const messageId = messageIdField(value);
-  if (messageId === undefined) throw new MalformedRequestError(`message_id is not 1 to ${MAX_MESSAGE_ID_LENGTH} printable ASCII characters`);
+  if (messageId === undefined)
+    throw new MalformedRequestError(`message_id is not 1 to ${MAX_MESSAGE_ID_LENGTH} printable ASCII characters`);
   return messageId;
 }
 
@@ -61,7 +73,8 @@ function genericTopic(type: string, value: unknown): string | undefined {
     if (type === 'subscribe') throw new MalformedRequestError('subscribe needs a topic');
     return undefined;
   }
-  if (type !== 'unsubscribe' && type !== 'subscribe') throw new MalformedRequestError('topic is only allowed on unsubscribe and subscribe');
+  if (type !== 'unsubscribe' && type !== 'subscribe')
+    throw new MalformedRequestError('topic is only allowed on unsubscribe and subscribe');
   if (!isTopicName(value)) throw new MalformedRequestError(`topic does not match ${TOPIC_NAME_PATTERN.source}`);
   return value;
 }

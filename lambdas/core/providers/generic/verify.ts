@@ -33,7 +33,8 @@ export function verifyGenericWebhook(
 
   if (!EVENT_ID.test(id)) throw new AuthenticationError(`${GENERIC_HEADERS.id} is not 1..200 printable characters`);
   const signedAtMs = parseUnixSeconds(timestamp, GENERIC_HEADERS.timestamp) * 1000;
-  if (!SIGNATURE.test(signature)) throw new AuthenticationError(`${GENERIC_HEADERS.signature} is not exactly one v1=<64 hex>`);
+  if (!SIGNATURE.test(signature))
+    throw new AuthenticationError(`${GENERIC_HEADERS.signature} is not exactly one v1=<64 hex>`);
   // Compared as lower-case hex text, not decoded: a text digest is cheaper than a Buffer one. The
   // pattern has proved the value ASCII hex, so latin1 gives its exact bytes; lower-casing it is how
   // upper-case hex is accepted, and is not secret-dependent (it is the sender's text).

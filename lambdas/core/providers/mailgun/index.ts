@@ -13,8 +13,8 @@ import { isWebhookError, MalformedRequestError, ReplayError, TransientError } fr
 import { assertNoDuplicateKeys, isRecord, parseJsonSyntax } from '../../json.js';
 import type { NonceStore, ProviderDefinition, ProviderDeps, Receipt, WebhookProvider } from '../../provider.js';
 import { bodyText, type WebhookRequest } from '../../request.js';
+import { assertFresh, type Clock, FIVE_MINUTES_MS, type Window } from '../../time.js';
 import { toleranceSetting } from '../tolerance.js';
-import { assertFresh, FIVE_MINUTES_MS, type Clock, type Window } from '../../time.js';
 import { MAILGUN, mailgunEvent } from './map.js';
 import { verifyMailgunSignature } from './verify.js';
 
@@ -100,4 +100,3 @@ async function receiveMailgun(
 export function claimExpiresAtMs(signedAtMs: number, window: Window): number {
   return signedAtMs + window.maxAgeMs + CLAIM_MARGIN_MS;
 }
-

@@ -4,9 +4,9 @@
  * (`permanent_fail`, `temporary_fail`) both deliver `event: "failed"`, told apart by `severity`.
  * Field reference: https://documentation.mailgun.com/docs/mailgun/user-manual/events/event-types
  */
-import { compactDetail, stringField, withRecipient, type Classification } from '../../classification.js';
+import { type Classification, compactDetail, stringField, withRecipient } from '../../classification.js';
 import { MalformedRequestError } from '../../errors.js';
-import { messageIdField, type EventDetail, type NormalizedEvent } from '../../event.js';
+import { type EventDetail, messageIdField, type NormalizedEvent } from '../../event.js';
 import { isRecord } from '../../json.js';
 import { parseEventTime } from '../../time.js';
 
@@ -107,7 +107,8 @@ export function classifyMailgunEvent(event: string, data: Readonly<Record<string
  */
 function deliveryStatusDetail(value: unknown): EventDetail {
   if (!isRecord(value)) return {};
-  const code = typeof value.code === 'number' && Number.isInteger(value.code) ? String(value.code) : stringField(value.code);
+  const code =
+    typeof value.code === 'number' && Number.isInteger(value.code) ? String(value.code) : stringField(value.code);
   return {
     status: stringField(value['enhanced-code']) ?? code,
     diagnosticCode: stringField(value.message) ?? stringField(value.description),

@@ -5,9 +5,9 @@
  * Reference: /work/shared/reference/providers/postmark.md §3–§7.
  */
 import { createHash } from 'node:crypto';
-import { compactDetail, stringField, withRecipient, type Classification } from '../../classification.js';
+import { type Classification, compactDetail, stringField, withRecipient } from '../../classification.js';
 import { MalformedRequestError } from '../../errors.js';
-import { messageIdField, type EventDetail, type NormalizedEvent } from '../../event.js';
+import { type EventDetail, messageIdField, type NormalizedEvent } from '../../event.js';
 import { parseEventTime } from '../../time.js';
 import { canonicalTopic } from '../../topics.js';
 
@@ -78,7 +78,8 @@ function classifyBounce(type: string, inactive: boolean): Decision {
   if (type === 'SpamComplaint') return { kind: 'complaint' }; // legacy: complaints on the bounce hook
   // An "unsubscribe me" NDR is the recipient asking to stop: postmark.md §4 maps it to unsubscribe.
   if (type === 'Unsubscribe') return { kind: 'unsubscribe' };
-  if (NON_FAILURE_TYPES.has(type)) return { kind: 'ignored', ignoredReason: `bounce type ${type} is not a delivery failure` };
+  if (NON_FAILURE_TYPES.has(type))
+    return { kind: 'ignored', ignoredReason: `bounce type ${type} is not a delivery failure` };
   if (inactive || HARD_BOUNCE_TYPES.has(type)) return { kind: 'hard_bounce' };
   if (SOFT_BOUNCE_TYPES.has(type)) return { kind: 'soft_bounce' };
   return { kind: 'soft_bounce' }; // a Type newer than this table: a failure, but not a proven permanent one
@@ -97,7 +98,9 @@ function classifySubscriptionChange(record: Record<string, unknown>): Decision {
   if (typeof suppress !== 'boolean') return { kind: 'ignored', ignoredReason: 'SuppressSending is not a boolean' };
   const topic = canonicalTopic.postmarkStream(record['MessageStream']);
   if (!suppress) {
-    return topic === undefined ? { kind: 'ignored', ignoredReason: 'reactivation without a usable MessageStream' } : { kind: 'subscribe', topic };
+    return topic === undefined
+      ? { kind: 'ignored', ignoredReason: 'reactivation without a usable MessageStream' }
+      : { kind: 'subscribe', topic };
   }
   const reason = record['SuppressionReason'];
   switch (reason) {

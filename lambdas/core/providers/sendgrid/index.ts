@@ -9,8 +9,8 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { ProviderDefinition, ProviderDeps, Receipt, WebhookProvider } from '../../provider.js';
 import { bodyText, decodeBase64Strict, type WebhookRequest } from '../../request.js';
-import { toleranceSetting } from '../tolerance.js';
 import { assertFresh, type Window } from '../../time.js';
+import { toleranceSetting } from '../tolerance.js';
 import { parseSendgridBatch, SENDGRID } from './map.js';
 import { verifySendgridSignature } from './verify.js';
 
@@ -79,4 +79,3 @@ function receiveSendgrid(request: WebhookRequest, keys: readonly KeyObject[], wi
   assertFresh(signedAtSeconds * 1000, nowMs, window);
   return { events: parseSendgridBatch(bodyText(request.body)) };
 }
-

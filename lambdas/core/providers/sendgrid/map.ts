@@ -3,9 +3,9 @@
  * so the policy is reviewable in one place).
  * Field reference: https://www.twilio.com/docs/sendgrid/for-developers/tracking-events/event
  */
-import { compactDetail, stringField, withRecipient, type Classification } from '../../classification.js';
+import { type Classification, compactDetail, stringField, withRecipient } from '../../classification.js';
 import { MalformedRequestError } from '../../errors.js';
-import { messageIdField, type EventDetail, type NormalizedEvent } from '../../event.js';
+import { type EventDetail, messageIdField, type NormalizedEvent } from '../../event.js';
 import { arrayElementTexts, isRecord, parseJsonStrict } from '../../json.js';
 import { parseEventTime } from '../../time.js';
 import { canonicalTopic } from '../../topics.js';
@@ -84,7 +84,8 @@ export function classifySendgridEvent(event: string, element: Readonly<Record<st
 
 /** An enhanced status code (`5.0.0`), or failing that an SMTP reply code leading `reason`, of class 5. */
 function permanentStatus(element: Readonly<Record<string, unknown>>): boolean {
-  if (typeof element.status === 'string' && element.status.trim() !== '') return /^5\.\d{1,3}\.\d{1,3}$/.test(element.status.trim());
+  if (typeof element.status === 'string' && element.status.trim() !== '')
+    return /^5\.\d{1,3}\.\d{1,3}$/.test(element.status.trim());
   return typeof element.reason === 'string' && /^5\d\d\b/.test(element.reason.trim());
 }
 
@@ -130,7 +131,13 @@ function toEvent(element: unknown, raw: string): NormalizedEvent {
   if (classified.kind === 'ignored') {
     // Nothing acts on it, so its shape is not insisted on: SendGrid has posted test events and
     // `dropped`/`Invalid` events with no sg_event_id. 0 means "time unknown".
-    return { provider: SENDGRID, eventId: eventId ?? '', occurredAt: lenientTime(element.timestamp), raw, ...classified };
+    return {
+      provider: SENDGRID,
+      eventId: eventId ?? '',
+      occurredAt: lenientTime(element.timestamp),
+      raw,
+      ...classified,
+    };
   }
   if (eventId === '') return unusable('no valid sg_event_id');
   // Seconds per the docs; Marketing Single Sends have been seen with milliseconds, which this also reads.
@@ -142,7 +149,14 @@ function toEvent(element: unknown, raw: string): NormalizedEvent {
     return unusable('no readable timestamp', eventId);
   }
   const messageId = sendgridMessageId(element.sg_message_id);
-  return { provider: SENDGRID, eventId, occurredAt, raw, ...classified, ...(messageId === undefined ? {} : { messageId }) };
+  return {
+    provider: SENDGRID,
+    eventId,
+    occurredAt,
+    raw,
+    ...classified,
+    ...(messageId === undefined ? {} : { messageId }),
+  };
 }
 
 /**

@@ -4,7 +4,7 @@
  * Plain node:crypto (OpenSSL): ~20x faster than @sendgrid/eventwebhook's pure-JS ECDSA, which the
  * tests keep as an oracle only.
  */
-import { verify, type KeyObject } from 'node:crypto';
+import { type KeyObject, verify } from 'node:crypto';
 import { AuthenticationError } from '../../errors.js';
 import { decodeBase64Strict, parseUnixSeconds, requireHeader, type WebhookRequest } from '../../request.js';
 
@@ -34,7 +34,8 @@ export function verifySendgridSignature(request: WebhookRequest, keys: readonly 
   const timestampHeader = requireHeader(request, TIMESTAMP_HEADER).trim();
   // A comma-joined duplicate fails both strict parses below; we never pick one of the copies.
   const signedAtSeconds = parseUnixSeconds(timestampHeader, 'SendGrid timestamp header');
-  if (signatureHeader.length > MAX_SIGNATURE_CHARS) throw new AuthenticationError('SendGrid signature has the wrong length');
+  if (signatureHeader.length > MAX_SIGNATURE_CHARS)
+    throw new AuthenticationError('SendGrid signature has the wrong length');
   const signature = decodeBase64Strict(signatureHeader, 'SendGrid signature');
   if (signature.length < MIN_SIGNATURE_BYTES) throw new AuthenticationError('SendGrid signature has the wrong length');
   // The exact header text is signed, so it is concatenated as received (it is all digits by now).

@@ -5,9 +5,9 @@
 import { MalformedRequestError } from '../../errors.js';
 import type { NormalizedEvent } from '../../event.js';
 import type { ProviderDefinition, Receipt, WebhookProvider } from '../../provider.js';
+import { sesEventsFromMessage } from './map.js';
 import { readSnsSettings, SNS_SETTING } from './sns/settings.js';
 import { createSnsVerifier } from './verify.js';
-import { sesEventsFromMessage } from './map.js';
 
 export const SES_PROVIDER_NAME = 'ses';
 /** SES's credentials are not secrets: the allowed SNS TopicArns, which the stack writes itself. */
@@ -16,13 +16,24 @@ export const SES_TOPIC_ARNS_VARIABLE = 'SNS_TOPIC_ARNS';
 export const sesProvider: ProviderDefinition = {
   name: SES_PROVIDER_NAME,
   credentialsVariable: SES_TOPIC_ARNS_VARIABLE,
-  describeCredentials: "The allowed SNS topic ARNs, SES's credential (the stack sets its own topic and `extraTopicArns`)",
+  describeCredentials:
+    "The allowed SNS topic ARNs, SES's credential (the stack sets its own topic and `extraTopicArns`)",
   // At-least-once: a notification SES publishes twice reaches us under two SNS MessageIds.
   keysByContent: true,
   settings: [
-    { variable: SNS_SETTING.minimumSignatureVersion, describe: 'Lowest accepted SNS SignatureVersion, 1 (SHA-1) or 2 (SHA-256) (default 1)' },
-    { variable: SNS_SETTING.maxAgeSeconds, describe: 'How old an SNS Timestamp may be, whole seconds below the inbox TTL (default INBOX_TTL_DAYS less one day)' },
-    { variable: SNS_SETTING.maxFutureSeconds, describe: 'How far ahead an SNS Timestamp may be, whole seconds up to 48 h (default 300)' },
+    {
+      variable: SNS_SETTING.minimumSignatureVersion,
+      describe: 'Lowest accepted SNS SignatureVersion, 1 (SHA-1) or 2 (SHA-256) (default 1)',
+    },
+    {
+      variable: SNS_SETTING.maxAgeSeconds,
+      describe:
+        'How old an SNS Timestamp may be, whole seconds below the inbox TTL (default INBOX_TTL_DAYS less one day)',
+    },
+    {
+      variable: SNS_SETTING.maxFutureSeconds,
+      describe: 'How far ahead an SNS Timestamp may be, whole seconds up to 48 h (default 300)',
+    },
   ],
   signatureWindow: (settings) => ({
     window: readSnsSettings(settings).window,
@@ -40,7 +51,9 @@ export const sesProvider: ProviderDefinition = {
     return {
       name: SES_PROVIDER_NAME,
       async receive(request, options): Promise<Receipt> {
-        const { envelope, timestampMs, text } = await verify(request, { waiveMaxAge: options?.fromSnsDeadLetterQueue === true });
+        const { envelope, timestampMs, text } = await verify(request, {
+          waiveMaxAge: options?.fromSnsDeadLetterQueue === true,
+        });
         switch (envelope.Type) {
           case 'SubscriptionConfirmation':
             // Never fetched here: confirming is the edge's (or an operator's) explicit decision.
@@ -73,7 +86,12 @@ export const sesProvider: ProviderDefinition = {
  * event, whose reason the edge logs; the raw envelope is in the log line's provider and message id.
  * Unusable recipients inside a readable message are handled per recipient (map.ts).
  */
-export function notificationEvents(message: string, snsMessageId: string, snsTimestampMs: number, raw: string): NormalizedEvent[] {
+export function notificationEvents(
+  message: string,
+  snsMessageId: string,
+  snsTimestampMs: number,
+  raw: string,
+): NormalizedEvent[] {
   try {
     return sesEventsFromMessage(message, { provider: SES_PROVIDER_NAME, snsMessageId, snsTimestampMs, raw });
   } catch (error) {

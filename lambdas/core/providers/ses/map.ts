@@ -5,11 +5,11 @@
  */
 import { compactDetail, stringField, withRecipient } from '../../classification.js';
 import { MalformedRequestError } from '../../errors.js';
-import { messageIdField, type EventDetail, type EventKind, type NormalizedEvent } from '../../event.js';
+import { type EventDetail, type EventKind, messageIdField, type NormalizedEvent } from '../../event.js';
 import { isRecord, parseJsonObject } from '../../json.js';
 import { parseEventTime } from '../../time.js';
-import { EVENT_OBJECT_KEY, IGNORED } from './event-types.js';
 import { canonicalTopic } from '../../topics.js';
+import { EVENT_OBJECT_KEY, IGNORED } from './event-types.js';
 
 export interface SesMessageContext {
   provider: string;
@@ -22,7 +22,6 @@ export interface SesMessageContext {
 }
 
 type Json = Record<string, unknown>;
-
 
 export function sesEventsFromMessage(message: string, context: SesMessageContext): NormalizedEvent[] {
   const payload = parseJsonObject(message, 'SNS Message');
@@ -51,7 +50,6 @@ export function sesEventsFromMessage(message: string, context: SesMessageContext
     }
   }
 }
-
 
 export const NOT_SES_REASON = 'SNS message is not an SES notification';
 export const CONFLICTING_TYPES_REASON = 'SES message has conflicting eventType and notificationType';
@@ -132,7 +130,9 @@ function subscriptionEvents(subscription: Json, builder: EventBuilder): Normaliz
   const changes = subscriptionChanges(subscription);
   const destination = builder.mail?.['destination'];
   if (changes.length === 0) {
-    return [builder.ignored(firstDestination(builder.mail), 'subscription change without an opt-out or a topic', occurredAt)];
+    return [
+      builder.ignored(firstDestination(builder.mail), 'subscription change without an opt-out or a topic', occurredAt),
+    ];
   }
   // The subscription object does not name the recipient; SES puts it in mail.destination. With more
   // than one destination we cannot tell whose preferences changed, so we record the event instead of guessing.
@@ -141,7 +141,13 @@ function subscriptionEvents(subscription: Json, builder: EventBuilder): Normaliz
     return [builder.ignored('', 'subscription change with several destinations: recipient is ambiguous', occurredAt)];
   }
   return changes.flatMap((change) =>
-    builder.perRecipient(destinations, (address) => ({ address, kind: change.kind, occurredAt, detail: {}, topic: change.topic })),
+    builder.perRecipient(destinations, (address) => ({
+      address,
+      kind: change.kind,
+      occurredAt,
+      detail: {},
+      topic: change.topic,
+    })),
   );
 }
 
@@ -216,7 +222,9 @@ class EventBuilder {
       if (seen.has(checked.recipient)) continue;
       seen.add(checked.recipient);
       const topic = checked.kind === 'ignored' ? undefined : s.topic;
-      events.push(this.event(checked.recipient, checked.kind, s.occurredAt, checked.detail, checked.ignoredReason, topic));
+      events.push(
+        this.event(checked.recipient, checked.kind, s.occurredAt, checked.detail, checked.ignoredReason, topic),
+      );
     }
     return events;
   }
@@ -237,7 +245,10 @@ class EventBuilder {
     const event: NormalizedEvent = {
       provider: this.context.provider,
       // Global events keep `<MessageId>:<recipient>`, so rows admitted before topics existed still dedupe.
-      eventId: topic === undefined ? `${this.context.snsMessageId}:${recipient}` : `${this.context.snsMessageId}:${recipient}:${topic}`,
+      eventId:
+        topic === undefined
+          ? `${this.context.snsMessageId}:${recipient}`
+          : `${this.context.snsMessageId}:${recipient}:${topic}`,
       recipient,
       kind,
       occurredAt,
@@ -274,7 +285,8 @@ function requireRecord(value: unknown, what: string): Json {
 }
 
 function requireString(value: unknown, what: string): string {
-  if (typeof value !== 'string' || value === '') throw new MalformedRequestError(`SES ${what} is missing or not a string`);
+  if (typeof value !== 'string' || value === '')
+    throw new MalformedRequestError(`SES ${what} is missing or not a string`);
   return value;
 }
 
@@ -285,4 +297,3 @@ function requireList(value: unknown, what: string): unknown[] {
   }
   return value;
 }
-

@@ -6,14 +6,14 @@
  * forged request for a foreign topic or a foreign host never makes us fetch anything.
  */
 import type { KeyObject } from 'node:crypto';
-import { ForbiddenSenderError, MalformedRequestError, TransientError, isWebhookError } from '../../errors.js';
+import { ForbiddenSenderError, isWebhookError, MalformedRequestError, TransientError } from '../../errors.js';
 import type { CertificateSource } from '../../provider.js';
 import { bodyText, type WebhookRequest } from '../../request.js';
-import { assertFresh, parseEventTime, type Clock, type Window } from '../../time.js';
+import { assertFresh, type Clock, parseEventTime, type Window } from '../../time.js';
 import { assertSigningCertUrl } from './sns/cert-url.js';
 import { readSnsRequest, type SnsEnvelope } from './sns/envelope.js';
+import { parseSignatureVersion, type SnsSignatureVersion, verifySnsSignature } from './sns/signature.js';
 import { parseTopicArn, type TopicArn } from './sns/topic-arn.js';
-import { parseSignatureVersion, verifySnsSignature, type SnsSignatureVersion } from './sns/signature.js';
 
 export interface SnsVerifierOptions {
   /** The allowed TopicArns; must be non-empty and each a valid SNS topic ARN. */
@@ -48,7 +48,11 @@ export function createSnsVerifier(options: SnsVerifierOptions): SnsVerifier {
     const certUrl = assertSigningCertUrl(envelope.SigningCertURL, topic);
     const timestampMs = parseSnsTimestamp(envelope.Timestamp);
     // A dead-lettered message is old by design; a timestamp in the future is never accepted.
-    assertFresh(timestampMs, now(), verifyOptions?.waiveMaxAge === true ? { ...window, maxAgeMs: Number.POSITIVE_INFINITY } : window);
+    assertFresh(
+      timestampMs,
+      now(),
+      verifyOptions?.waiveMaxAge === true ? { ...window, maxAgeMs: Number.POSITIVE_INFINITY } : window,
+    );
     const key = await fetchKey(certificates, certUrl);
     verifySnsSignature(envelope, key, minimumSignatureVersion);
     return { envelope, topic, timestampMs, text: bodyText(request.body) };

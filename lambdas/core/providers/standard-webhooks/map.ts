@@ -26,8 +26,14 @@
  * and so do the recipients of an actionable request that are not addresses (one ignored event for all).
  * The webhook id is signed and stays the same across retries and manual replays (resend.md §4).
  */
-import { compactDetail, INVALID_RECIPIENT_REASON, stringField, withRecipient, type Classification } from '../../classification.js';
-import { messageIdField, type EventDetail, type NormalizedEvent } from '../../event.js';
+import {
+  type Classification,
+  compactDetail,
+  INVALID_RECIPIENT_REASON,
+  stringField,
+  withRecipient,
+} from '../../classification.js';
+import { type EventDetail, messageIdField, type NormalizedEvent } from '../../event.js';
 import { isRecord } from '../../json.js';
 import { parseEventTime } from '../../time.js';
 import { canonicalTopic } from '../../topics.js';
@@ -48,7 +54,9 @@ const HARD_BOUNCE_TYPES = new Set(['hard', 'permanent']);
 function bounceKind(bounceType: unknown): 'hard_bounce' | 'soft_bounce' {
   if (bounceType === undefined || bounceType === null) return 'hard_bounce';
   if (typeof bounceType === 'string' && bounceType.trim() === '') return 'hard_bounce';
-  return typeof bounceType === 'string' && HARD_BOUNCE_TYPES.has(bounceType.trim().toLowerCase()) ? 'hard_bounce' : 'soft_bounce';
+  return typeof bounceType === 'string' && HARD_BOUNCE_TYPES.has(bounceType.trim().toLowerCase())
+    ? 'hard_bounce'
+    : 'soft_bounce';
 }
 
 function decide(type: string, data: Record<string, unknown>): Decision {
@@ -150,7 +158,8 @@ export function standardWebhookEvents(
   const type = typeof body['type'] === 'string' ? body['type'] : '';
   const data = isRecord(body['data']) ? body['data'] : {};
   if (type === 'contact.topics.updated') return topicEvents(body, data, raw, webhookId, signedAtMs);
-  const decision: Decision = type === '' ? { kind: 'ignored', ignoredReason: 'body has no event type' } : decide(type, data);
+  const decision: Decision =
+    type === '' ? { kind: 'ignored', ignoredReason: 'body has no event type' } : decide(type, data);
   const detail = detailOf(type, data);
 
   if (decision.kind === 'ignored') {
@@ -195,7 +204,13 @@ export function standardWebhookEvents(
  * `data.email`. Entries we cannot read are skipped; an `opt_out` whose id cannot make a topic name
  * becomes a global unsubscribe (never lost). Nothing usable → one ignored event, as elsewhere.
  */
-function topicEvents(body: Record<string, unknown>, data: Record<string, unknown>, raw: string, webhookId: string, signedAtMs: number): NormalizedEvent[] {
+function topicEvents(
+  body: Record<string, unknown>,
+  data: Record<string, unknown>,
+  raw: string,
+  webhookId: string,
+  signedAtMs: number,
+): NormalizedEvent[] {
   const type = 'contact.topics.updated';
   const detail = detailOf(type, data);
   const changes = new Map<string, Decision>();
@@ -207,24 +222,39 @@ function topicEvents(body: Record<string, unknown>, data: Record<string, unknown
       if (optOut) changes.set('', { kind: 'unsubscribe' });
       continue;
     }
-    if (changes.get(topic)?.kind !== 'unsubscribe') changes.set(topic, { kind: optOut ? 'unsubscribe' : 'subscribe', topic });
+    if (changes.get(topic)?.kind !== 'unsubscribe')
+      changes.set(topic, { kind: optOut ? 'unsubscribe' : 'subscribe', topic });
   }
   const { valid } = recipientsOf(type, data);
   if (changes.size === 0 || valid.length === 0) {
-    const reason = changes.size === 0 ? 'contact.topics.updated without a usable topic change' : INVALID_RECIPIENT_REASON;
-    return [{ provider: STANDARD, eventId: webhookId, recipient: '', kind: 'ignored', ignoredReason: reason, occurredAt: 0, detail, raw }];
+    const reason =
+      changes.size === 0 ? 'contact.topics.updated without a usable topic change' : INVALID_RECIPIENT_REASON;
+    return [
+      {
+        provider: STANDARD,
+        eventId: webhookId,
+        recipient: '',
+        kind: 'ignored',
+        ignoredReason: reason,
+        occurredAt: 0,
+        detail,
+        raw,
+      },
+    ];
   }
   const when = occurredAt(body, data, signedAtMs);
   return valid.flatMap((recipient) =>
-    [...changes.values()].map((change): NormalizedEvent => ({
-      provider: STANDARD,
-      eventId: change.topic === undefined ? `${webhookId}:${recipient}` : `${webhookId}:${recipient}:${change.topic}`,
-      recipient,
-      kind: change.kind,
-      occurredAt: when,
-      detail: { ...detail },
-      raw,
-      ...(change.topic === undefined ? {} : { topic: change.topic }),
-    })),
+    [...changes.values()].map(
+      (change): NormalizedEvent => ({
+        provider: STANDARD,
+        eventId: change.topic === undefined ? `${webhookId}:${recipient}` : `${webhookId}:${recipient}:${change.topic}`,
+        recipient,
+        kind: change.kind,
+        occurredAt: when,
+        detail: { ...detail },
+        raw,
+        ...(change.topic === undefined ? {} : { topic: change.topic }),
+      }),
+    ),
   );
 }

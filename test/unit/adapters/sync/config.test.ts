@@ -43,11 +43,18 @@ describe('readSyncConfig', () => {
     });
     expect(result.ok && result.config.mailgun?.apiUrl).toBe('https://api.eu.mailgun.net');
     expect(result.ok && result.config.postmark?.streams).toEqual(['outbound', 'broadcast']);
-    expect(result.ok && result.config.ses).toEqual({ region: 'eu-west-1', endpoint: 'http://127.0.0.1:4566', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    expect(result.ok && result.config.ses).toEqual({
+      region: 'eu-west-1',
+      endpoint: 'http://127.0.0.1:4566',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
   });
 
   it('names each missing variable on its own line, and never echoes a key', () => {
-    const result = readSyncConfig({ SYNC_PROVIDERS: 'ses,sendgrid,postmark,mailgun,resend', MAILGUN_API_KEY: 'mg-secret' });
+    const result = readSyncConfig({
+      SYNC_PROVIDERS: 'ses,sendgrid,postmark,mailgun,resend',
+      MAILGUN_API_KEY: 'mg-secret',
+    });
     expect(result).toEqual({
       ok: false,
       problems: [
@@ -62,7 +69,12 @@ describe('readSyncConfig', () => {
   });
 
   it('refuses an unknown provider, a bad URL and a bad domain', () => {
-    const result = readSyncConfig({ ...FULL, SYNC_PROVIDERS: 'sendgrid,sparkpost,mailgun', SENDGRID_API_URL: 'ftp://x', MAILGUN_DOMAINS: 'mg.example.com,not a domain' });
+    const result = readSyncConfig({
+      ...FULL,
+      SYNC_PROVIDERS: 'sendgrid,sparkpost,mailgun',
+      SENDGRID_API_URL: 'ftp://x',
+      MAILGUN_DOMAINS: 'mg.example.com,not a domain',
+    });
     expect(result).toEqual({
       ok: false,
       problems: [
@@ -76,7 +88,13 @@ describe('readSyncConfig', () => {
   it('createSyncTargets builds one target per configured provider, in the port’s order', () => {
     const result = readSyncConfig(FULL);
     if (!result.ok) throw new Error('config');
-    expect(createSyncTargets(result.config).map((t) => t.provider)).toEqual(['ses', 'sendgrid', 'postmark', 'mailgun', 'resend']);
+    expect(createSyncTargets(result.config).map((t) => t.provider)).toEqual([
+      'ses',
+      'sendgrid',
+      'postmark',
+      'mailgun',
+      'resend',
+    ]);
     expect(createSyncTargets({ resend: result.config.resend }).map((t) => t.provider)).toEqual(['resend']);
   });
 });

@@ -3,7 +3,7 @@
  * provider accepts, not that the fake accepts anything), and their scripted faults behave as described.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProviderFakes, type ProviderFakes } from '../../../fakes/providers/index.js';
+import { type ProviderFakes, startProviderFakes } from '../../../fakes/providers/index.js';
 
 let fakes: ProviderFakes;
 beforeAll(async () => {
@@ -28,15 +28,24 @@ describe('SendGrid fake', () => {
   const auth = () => ({ authorization: `Bearer ${fakes.sendgrid.apiKey}`, 'content-type': 'application/json' });
   it('refuses a missing or wrong key with 401 and SendGrid’s error shape', async () => {
     for (const authorization of [undefined, 'Bearer SG.nope', fakes.sendgrid.apiKey]) {
-      const answer = await call(`${fakes.sendgrid.url}/v3/asm/groups`, { headers: authorization ? { authorization } : {} });
-      expect(answer).toMatchObject({ status: 401, body: { errors: [{ field: null, message: 'authorization required' }] } });
+      const answer = await call(`${fakes.sendgrid.url}/v3/asm/groups`, {
+        headers: authorization ? { authorization } : {},
+      });
+      expect(answer).toMatchObject({
+        status: 401,
+        body: { errors: [{ field: null, message: 'authorization required' }] },
+      });
     }
   });
   it('refuses a body without recipient_emails, or with a bad address, and writes nothing', async () => {
     const url = `${fakes.sendgrid.url}/v3/asm/suppressions/global`;
     expect((await call(url, { method: 'POST', headers: auth(), body: json({}) })).status).toBe(400);
-    expect((await call(url, { method: 'POST', headers: auth(), body: json({ recipient_emails: [] }) })).status).toBe(400);
-    expect((await call(url, { method: 'POST', headers: auth(), body: json({ recipient_emails: ['no-at-sign'] }) })).status).toBe(400);
+    expect((await call(url, { method: 'POST', headers: auth(), body: json({ recipient_emails: [] }) })).status).toBe(
+      400,
+    );
+    expect(
+      (await call(url, { method: 'POST', headers: auth(), body: json({ recipient_emails: ['no-at-sign'] }) })).status,
+    ).toBe(400);
     expect(fakes.sendgrid.list('unsubscribes')).toEqual([]);
   });
   it('refuses a page larger than 500 and carries the rate-limit headers on every answer', async () => {
@@ -45,22 +54,47 @@ describe('SendGrid fake', () => {
     expect(Number(answer.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
   });
   it('has no route to add a bounce (the real API cannot)', async () => {
-    expect((await call(`${fakes.sendgrid.url}/v3/suppression/bounces`, { method: 'POST', headers: auth(), body: json([{ email: 'a@example.com' }]) })).status).toBe(404);
+    expect(
+      (
+        await call(`${fakes.sendgrid.url}/v3/suppression/bounces`, {
+          method: 'POST',
+          headers: auth(),
+          body: json([{ email: 'a@example.com' }]),
+        })
+      ).status,
+    ).toBe(404);
   });
 });
 
 describe('Postmark fake', () => {
   const auth = () => ({ 'x-postmark-server-token': fakes.postmark.serverToken, 'content-type': 'application/json' });
   it('refuses a wrong token with 401 ErrorCode 10', async () => {
-    const answer = await call(`${fakes.postmark.url}/message-streams/outbound/suppressions/dump`, { headers: { 'x-postmark-server-token': 'nope' } });
+    const answer = await call(`${fakes.postmark.url}/message-streams/outbound/suppressions/dump`, {
+      headers: { 'x-postmark-server-token': 'nope' },
+    });
     expect(answer).toMatchObject({ status: 401, body: { ErrorCode: 10 } });
   });
   it('refuses invalid JSON, a missing Suppressions array and an unknown stream with 422; a bad address fails per row', async () => {
     const url = `${fakes.postmark.url}/message-streams/outbound/suppressions`;
-    expect(await call(url, { method: 'POST', headers: auth(), body: '{' })).toMatchObject({ status: 422, body: { ErrorCode: 402 } });
+    expect(await call(url, { method: 'POST', headers: auth(), body: '{' })).toMatchObject({
+      status: 422,
+      body: { ErrorCode: 402 },
+    });
     expect((await call(url, { method: 'POST', headers: auth(), body: json({}) })).status).toBe(422);
-    expect((await call(`${fakes.postmark.url}/message-streams/nope/suppressions`, { method: 'POST', headers: auth(), body: json({ Suppressions: [{ EmailAddress: 'a@example.com' }] }) })).status).toBe(422);
-    const bad = await call(url, { method: 'POST', headers: auth(), body: json({ Suppressions: [{ EmailAddress: 'bad' }] }) });
+    expect(
+      (
+        await call(`${fakes.postmark.url}/message-streams/nope/suppressions`, {
+          method: 'POST',
+          headers: auth(),
+          body: json({ Suppressions: [{ EmailAddress: 'a@example.com' }] }),
+        })
+      ).status,
+    ).toBe(422);
+    const bad = await call(url, {
+      method: 'POST',
+      headers: auth(),
+      body: json({ Suppressions: [{ EmailAddress: 'bad' }] }),
+    });
     expect(bad).toMatchObject({ status: 200, body: { Suppressions: [{ EmailAddress: 'bad', Status: 'Failed' }] } });
     expect(fakes.postmark.stream('outbound')).toEqual([]);
   });
@@ -69,7 +103,9 @@ describe('Postmark fake', () => {
 describe('Mailgun fake', () => {
   const basic = (key: string) => `Basic ${Buffer.from(`api:${key}`).toString('base64')}`;
   it('refuses a wrong key with 401 Forbidden', async () => {
-    const answer = await call(`${fakes.mailgun.url}/v3/mg.example.com/bounces`, { headers: { authorization: basic('wrong') } });
+    const answer = await call(`${fakes.mailgun.url}/v3/mg.example.com/bounces`, {
+      headers: { authorization: basic('wrong') },
+    });
     expect(answer).toEqual(expect.objectContaining({ status: 401, body: 'Forbidden' }));
   });
   it('refuses a bad address, a non-array JSON body, an unknown domain and an unknown content type; writes nothing', async () => {
@@ -77,27 +113,66 @@ describe('Mailgun fake', () => {
     const url = `${fakes.mailgun.url}/v3/mg.example.com/complaints`;
     expect((await call(url, { method: 'POST', headers, body: json([{ address: 'bad' }]) })).status).toBe(400);
     expect((await call(url, { method: 'POST', headers, body: json({ address: 'a@example.com' }) })).status).toBe(400);
-    expect((await call(url, { method: 'POST', headers: { ...headers, 'content-type': 'text/plain' }, body: 'a@example.com' })).status).toBe(400);
-    expect((await call(`${fakes.mailgun.url}/v3/other.example.com/complaints`, { method: 'POST', headers, body: json([{ address: 'a@example.com' }]) })).status).toBe(404);
+    expect(
+      (
+        await call(url, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'text/plain' },
+          body: 'a@example.com',
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await call(`${fakes.mailgun.url}/v3/other.example.com/complaints`, {
+          method: 'POST',
+          headers,
+          body: json([{ address: 'a@example.com' }]),
+        })
+      ).status,
+    ).toBe(404);
     expect(fakes.mailgun.list('mg.example.com', 'complaints')).toEqual([]);
   });
   it('accepts one record as form data too, and a delete of an absent address is 404', async () => {
     const headers = { authorization: basic(fakes.mailgun.apiKey), 'content-type': 'application/x-www-form-urlencoded' };
-    expect((await call(`${fakes.mailgun.url}/v3/mg.example.com/unsubscribes`, { method: 'POST', headers, body: 'address=f%40example.com&tag=*' })).status).toBe(200);
-    expect(fakes.mailgun.list('mg.example.com', 'unsubscribes')).toMatchObject([{ address: 'f@example.com', tags: ['*'] }]);
-    expect((await call(`${fakes.mailgun.url}/v3/mg.example.com/bounces/none%40example.com`, { method: 'DELETE', headers })).status).toBe(404);
+    expect(
+      (
+        await call(`${fakes.mailgun.url}/v3/mg.example.com/unsubscribes`, {
+          method: 'POST',
+          headers,
+          body: 'address=f%40example.com&tag=*',
+        })
+      ).status,
+    ).toBe(200);
+    expect(fakes.mailgun.list('mg.example.com', 'unsubscribes')).toMatchObject([
+      { address: 'f@example.com', tags: ['*'] },
+    ]);
+    expect(
+      (await call(`${fakes.mailgun.url}/v3/mg.example.com/bounces/none%40example.com`, { method: 'DELETE', headers }))
+        .status,
+    ).toBe(404);
   });
 });
 
 describe('Resend fake', () => {
   it('answers 401 missing_api_key without a key and 403 invalid_api_key with a wrong one', async () => {
-    expect(await call(`${fakes.resend.url}/suppressions`)).toMatchObject({ status: 401, body: { name: 'missing_api_key' } });
-    expect(await call(`${fakes.resend.url}/suppressions`, { headers: { authorization: 'Bearer re_no' } })).toMatchObject({ status: 403, body: { name: 'invalid_api_key' } });
+    expect(await call(`${fakes.resend.url}/suppressions`)).toMatchObject({
+      status: 401,
+      body: { name: 'missing_api_key' },
+    });
+    expect(
+      await call(`${fakes.resend.url}/suppressions`, { headers: { authorization: 'Bearer re_no' } }),
+    ).toMatchObject({ status: 403, body: { name: 'invalid_api_key' } });
   });
   it('refuses a missing or bad email and a limit over 100', async () => {
     const headers = { authorization: `Bearer ${fakes.resend.apiKey}`, 'content-type': 'application/json' };
-    expect((await call(`${fakes.resend.url}/suppressions`, { method: 'POST', headers, body: json({}) })).status).toBe(422);
-    expect((await call(`${fakes.resend.url}/suppressions`, { method: 'POST', headers, body: json({ email: 'bad' }) })).status).toBe(400);
+    expect((await call(`${fakes.resend.url}/suppressions`, { method: 'POST', headers, body: json({}) })).status).toBe(
+      422,
+    );
+    expect(
+      (await call(`${fakes.resend.url}/suppressions`, { method: 'POST', headers, body: json({ email: 'bad' }) }))
+        .status,
+    ).toBe(400);
     expect((await call(`${fakes.resend.url}/suppressions?limit=101`, { headers })).status).toBe(422);
     expect(fakes.resend.entries()).toEqual([]);
   });
@@ -107,7 +182,9 @@ describe('SES fake', () => {
   const good = (date = '20260101') =>
     `AWS4-HMAC-SHA256 Credential=${fakes.ses.credentials.accessKeyId}/${date}/${fakes.ses.region}/ses/aws4_request, SignedHeaders=host;x-amz-date, Signature=${'a'.repeat(64)}`;
   const get = (authorization?: string) =>
-    call(`${fakes.ses.url}/v2/email/suppression/addresses`, { headers: { ...(authorization ? { authorization } : {}), 'x-amz-date': '20260101T000000Z' } });
+    call(`${fakes.ses.url}/v2/email/suppression/addresses`, {
+      headers: { ...(authorization ? { authorization } : {}), 'x-amz-date': '20260101T000000Z' },
+    });
   it('accepts a well-formed SigV4 header for service ses', async () => {
     expect((await get(good())).status).toBe(200);
   });
@@ -127,7 +204,8 @@ describe('SES fake', () => {
   });
   it('refuses a bad Reason, a bad address and a bad NextToken with 400', async () => {
     const headers = { authorization: good(), 'x-amz-date': '20260101T000000Z', 'content-type': 'application/json' };
-    const put = (body: unknown) => call(`${fakes.ses.url}/v2/email/suppression/addresses`, { method: 'PUT', headers, body: json(body) });
+    const put = (body: unknown) =>
+      call(`${fakes.ses.url}/v2/email/suppression/addresses`, { method: 'PUT', headers, body: json(body) });
     expect((await put({ EmailAddress: 'a@example.com', Reason: 'UNSUBSCRIBE' })).status).toBe(400);
     expect((await put({ EmailAddress: 'bad', Reason: 'BOUNCE' })).status).toBe(400);
     const token = await call(`${fakes.ses.url}/v2/email/suppression/addresses?NextToken=garbage`, { headers });
@@ -157,7 +235,13 @@ describe('scripted faults', () => {
     await fake.down(200, 'refused');
     await expect(fetch(`${fake.url}/message-streams/outbound/suppressions/dump`)).rejects.toThrow();
     await new Promise((r) => setTimeout(r, 300));
-    expect((await call(`${fake.url}/message-streams/outbound/suppressions/dump`, { headers: { 'x-postmark-server-token': fake.serverToken } })).status).toBe(200);
+    expect(
+      (
+        await call(`${fake.url}/message-streams/outbound/suppressions/dump`, {
+          headers: { 'x-postmark-server-token': fake.serverToken },
+        })
+      ).status,
+    ).toBe(200);
   });
   it('"down" in 503 mode answers 503 for the time given', async () => {
     const fake = fakes.mailgun;
@@ -176,6 +260,10 @@ describe('scripted faults', () => {
       MAILGUN_DOMAINS: 'mg.example.com,mg2.example.com',
       RESEND_API_URL: fakes.resend.url,
     });
-    expect(Object.values(fakes.env).filter((v) => v.startsWith('http')).every((v) => v.startsWith('http://127.0.0.1:'))).toBe(true);
+    expect(
+      Object.values(fakes.env)
+        .filter((v) => v.startsWith('http'))
+        .every((v) => v.startsWith('http://127.0.0.1:')),
+    ).toBe(true);
   });
 });

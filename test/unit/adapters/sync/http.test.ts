@@ -23,7 +23,9 @@ describe('redactEmail and scrub', () => {
     expect(redactEmail('nobody')).toBe('***');
   });
   it('redacts every address in a provider message and blanks the secrets', () => {
-    expect(scrub('Address bob@example.com is on "carol@x.org"; key SG.secret', ['SG.secret'])).toBe('Address b***@example.com is on "c***@x.org"; key ***');
+    expect(scrub('Address bob@example.com is on "carol@x.org"; key SG.secret', ['SG.secret'])).toBe(
+      'Address b***@example.com is on "c***@x.org"; key ***',
+    );
     expect(scrub('x'.repeat(300), [])).toHaveLength(201);
   });
 });

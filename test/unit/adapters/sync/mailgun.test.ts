@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MailgunSyncTarget } from '../../../../lambdas/adapters/sync/mailgun.js';
 import { SyncRateLimitedError, SyncRefusedError, SyncTransientError } from '../../../../lambdas/core/sync/target.js';
-import { startMailgunFake, type MailgunFake } from '../../../fakes/providers/mailgun.js';
+import { type MailgunFake, startMailgunFake } from '../../../fakes/providers/mailgun.js';
 import { listAll, rejection } from './support.js';
 
 const NOW = 1_800_000_000_000;
@@ -12,11 +12,15 @@ let target: MailgunSyncTarget;
 
 beforeEach(async () => {
   fake = await startMailgunFake({ domains: DOMAINS });
-  target = new MailgunSyncTarget({ apiKey: fake.apiKey, apiUrl: fake.url, domains: DOMAINS }, { now: () => NOW, timeoutMs: 2000 });
+  target = new MailgunSyncTarget(
+    { apiKey: fake.apiKey, apiUrl: fake.url, domains: DOMAINS },
+    { now: () => NOW, timeoutMs: 2000 },
+  );
 });
 afterEach(() => fake.close());
 
-const on = (domain: string, list: 'bounces' | 'complaints' | 'unsubscribes') => fake.list(domain, list).map((e) => e.address);
+const on = (domain: string, list: 'bounces' | 'complaints' | 'unsubscribes') =>
+  fake.list(domain, list).map((e) => e.address);
 
 describe('Mailgun sync target', () => {
   it('complaint → complaints, hard bounce → bounces, the rest → unsubscribes tag *, in every domain, twice harmlessly', async () => {
@@ -38,11 +42,21 @@ describe('Mailgun sync target', () => {
 
   it('unsuppress removes from the listed lists only, and an absent address (404) is already gone', async () => {
     await target.apply({ op: 'suppress', email: 'x@example.com', reason: 'complaint' });
-    const outcome = await target.apply({ op: 'unsuppress', email: 'x@example.com', lists: ['complaints@mg2.example.com'] });
+    const outcome = await target.apply({
+      op: 'unsuppress',
+      email: 'x@example.com',
+      lists: ['complaints@mg2.example.com'],
+    });
     expect(outcome).toEqual({ lists: ['complaints@mg2.example.com'] });
     expect(on('mg.example.com', 'complaints')).toEqual(['x@example.com']);
     expect(on('mg2.example.com', 'complaints')).toEqual([]);
-    expect(await target.apply({ op: 'unsuppress', email: 'x@example.com', lists: ['complaints@mg2.example.com', 'tags@mg.example.com'] })).toEqual({
+    expect(
+      await target.apply({
+        op: 'unsuppress',
+        email: 'x@example.com',
+        lists: ['complaints@mg2.example.com', 'tags@mg.example.com'],
+      }),
+    ).toEqual({
       lists: ['complaints@mg2.example.com'],
       refused: [{ list: 'tags@mg.example.com', why: 'not a list Ratchet writes at Mailgun' }],
     });
@@ -50,51 +64,102 @@ describe('Mailgun sync target', () => {
 
   it('holds no topic scope', async () => {
     expect(target.handlesScope('sendgrid:group:7')).toBe(false);
-    expect(await target.apply({ op: 'suppressScope', email: 'x@example.com', scope: 'postmark:stream:broadcast' })).toEqual({ lists: [] });
+    expect(
+      await target.apply({ op: 'suppressScope', email: 'x@example.com', scope: 'postmark:stream:broadcast' }),
+    ).toEqual({ lists: [] });
     expect(fake.calls).toHaveLength(0);
   });
 
   it('lists every list of every domain by following paging.next until a page is empty', async () => {
-    for (let i = 0; i < 5; i += 1) fake.seed('mg.example.com', 'bounces', { address: `b${i}@example.com`, createdAt: Date.UTC(2026, 0, 1 + i), code: '550', error: 'No such user' });
+    for (let i = 0; i < 5; i += 1)
+      fake.seed('mg.example.com', 'bounces', {
+        address: `b${i}@example.com`,
+        createdAt: Date.UTC(2026, 0, 1 + i),
+        code: '550',
+        error: 'No such user',
+      });
     fake.seed('mg2.example.com', 'complaints', { address: 'c@example.com', createdAt: Date.UTC(2026, 1, 1) });
-    fake.seed('mg2.example.com', 'unsubscribes', { address: 'all@example.com', createdAt: Date.UTC(2026, 1, 2), tags: ['*'] });
-    fake.seed('mg2.example.com', 'unsubscribes', { address: 'news@example.com', createdAt: Date.UTC(2026, 1, 3), tags: ['newsletter'] });
+    fake.seed('mg2.example.com', 'unsubscribes', {
+      address: 'all@example.com',
+      createdAt: Date.UTC(2026, 1, 2),
+      tags: ['*'],
+    });
+    fake.seed('mg2.example.com', 'unsubscribes', {
+      address: 'news@example.com',
+      createdAt: Date.UTC(2026, 1, 3),
+      tags: ['newsletter'],
+    });
     const small = new MailgunSyncTarget({ apiKey: fake.apiKey, apiUrl: fake.url, domains: DOMAINS }, { pageLimit: 2 });
     const { entries } = await listAll(small);
     const bouncePages = fake.calls.filter((c) => c.path === '/v3/mg.example.com/bounces');
     expect(bouncePages).toHaveLength(4); // 2 + 2 + 1, then the empty page that ends it
     expect(bouncePages.slice(1).every((c) => c.query.includes('page=next'))).toBe(true);
     expect(entries.filter((e) => e.list === 'bounces@mg.example.com')).toHaveLength(5);
-    expect(entries.find((e) => e.email === 'b2@example.com')).toEqual({ email: 'b2@example.com', list: 'bounces@mg.example.com', reason: '550 No such user', date: Date.UTC(2026, 0, 3) });
-    expect(entries.find((e) => e.email === 'c@example.com')).toEqual({ email: 'c@example.com', list: 'complaints@mg2.example.com', reason: 'complaint', date: Date.UTC(2026, 1, 1) });
-    expect(entries.find((e) => e.email === 'all@example.com')).toEqual({ email: 'all@example.com', list: 'unsubscribes@mg2.example.com', reason: 'unsubscribe', date: Date.UTC(2026, 1, 2) });
+    expect(entries.find((e) => e.email === 'b2@example.com')).toEqual({
+      email: 'b2@example.com',
+      list: 'bounces@mg.example.com',
+      reason: '550 No such user',
+      date: Date.UTC(2026, 0, 3),
+    });
+    expect(entries.find((e) => e.email === 'c@example.com')).toEqual({
+      email: 'c@example.com',
+      list: 'complaints@mg2.example.com',
+      reason: 'complaint',
+      date: Date.UTC(2026, 1, 1),
+    });
+    expect(entries.find((e) => e.email === 'all@example.com')).toEqual({
+      email: 'all@example.com',
+      list: 'unsubscribes@mg2.example.com',
+      reason: 'unsubscribe',
+      date: Date.UTC(2026, 1, 2),
+    });
     expect(entries.find((e) => e.email === 'news@example.com')?.scope).toBe('mailgun:tag:newsletter');
   });
 
   it('never follows a paging link to another host (the key would go with it)', async () => {
     const evil = 'http://127.0.0.2:9/v3/mg.example.com/bounces?page=next';
     const seen: string[] = [];
-    const stub = new MailgunSyncTarget({ apiKey: 'k', apiUrl: 'http://127.0.0.1:1', domains: ['mg.example.com'] }, {
-      fetch: async (url) => {
-        seen.push(url);
-        const items = url.includes('/bounces') && !url.includes('page=next') ? [{ address: 'a@example.com' }] : [];
-        return new Response(JSON.stringify({ items, paging: { next: evil } }), { status: 200, headers: { 'content-type': 'application/json' } });
+    const stub = new MailgunSyncTarget(
+      { apiKey: 'k', apiUrl: 'http://127.0.0.1:1', domains: ['mg.example.com'] },
+      {
+        fetch: async (url) => {
+          seen.push(url);
+          const items = url.includes('/bounces') && !url.includes('page=next') ? [{ address: 'a@example.com' }] : [];
+          return new Response(JSON.stringify({ items, paging: { next: evil } }), {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+          });
+        },
       },
-    });
+    );
     await listAll(stub);
     expect(seen.some((u) => u.startsWith('http://127.0.0.2'))).toBe(false);
   });
 
   it('429 with Retry-After pauses until then, without it the default pause', async () => {
     fake.rateLimit(1, { 'retry-after': '4' });
-    expect(((await rejection(target.apply({ op: 'suppress', email: 'r@example.com', reason: 'complaint' }))) as SyncRateLimitedError).retryAtMs).toBe(NOW + 4000);
+    expect(
+      (
+        (await rejection(
+          target.apply({ op: 'suppress', email: 'r@example.com', reason: 'complaint' }),
+        )) as SyncRateLimitedError
+      ).retryAtMs,
+    ).toBe(NOW + 4000);
     fake.rateLimit(1, {});
-    expect(((await rejection(target.apply({ op: 'suppress', email: 'r@example.com', reason: 'complaint' }))) as SyncRateLimitedError).retryAtMs).toBe(NOW + 1000);
+    expect(
+      (
+        (await rejection(
+          target.apply({ op: 'suppress', email: 'r@example.com', reason: 'complaint' }),
+        )) as SyncRateLimitedError
+      ).retryAtMs,
+    ).toBe(NOW + 1000);
   });
 
   it('5xx is transient', async () => {
     await fake.down(5000, '503');
-    expect(await rejection(target.apply({ op: 'suppress', email: 'd@example.com', reason: 'complaint' }))).toBeInstanceOf(SyncTransientError);
+    expect(
+      await rejection(target.apply({ op: 'suppress', email: 'd@example.com', reason: 'complaint' })),
+    ).toBeInstanceOf(SyncTransientError);
   });
 
   it('a wrong key is SyncRefusedError 401 whose message names neither the key, its Basic form, nor the address', async () => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSyncTargets } from '../../../../lambdas/adapters/sync/index.js';
 import type { SyncOperation, SyncTarget } from '../../../../lambdas/core/sync/target.js';
-import { startProviderFakes, type ProviderFakes } from '../../../fakes/providers/index.js';
+import { type ProviderFakes, startProviderFakes } from '../../../fakes/providers/index.js';
 import { everythingIn, rejection } from './support.js';
 
 const ADDRESS = 'very.private.person@example.com';
@@ -16,12 +16,28 @@ beforeAll(async () => {
 });
 afterAll(() => fakes.close());
 
-const WRONG = { sendgrid: 'SG.WRONG-sendgrid-key', postmark: 'WRONG-postmark-token', mailgun: 'WRONG-mailgun-key', resend: 're_WRONG_resend_key' };
+const WRONG = {
+  sendgrid: 'SG.WRONG-sendgrid-key',
+  postmark: 'WRONG-postmark-token',
+  mailgun: 'WRONG-mailgun-key',
+  resend: 're_WRONG_resend_key',
+};
 
-function targets(keys: { sendgrid: string; postmark: string; mailgun: string; resend: string; sesKeyId: string; sesSecret: string }): SyncTarget[] {
+function targets(keys: {
+  sendgrid: string;
+  postmark: string;
+  mailgun: string;
+  resend: string;
+  sesKeyId: string;
+  sesSecret: string;
+}): SyncTarget[] {
   return createSyncTargets(
     {
-      ses: { region: fakes.ses.region, endpoint: fakes.ses.url, credentials: { accessKeyId: keys.sesKeyId, secretAccessKey: keys.sesSecret } },
+      ses: {
+        region: fakes.ses.region,
+        endpoint: fakes.ses.url,
+        credentials: { accessKeyId: keys.sesKeyId, secretAccessKey: keys.sesSecret },
+      },
       sendgrid: { apiKey: keys.sendgrid, apiUrl: fakes.sendgrid.url },
       postmark: { serverToken: keys.postmark, apiUrl: fakes.postmark.url, streams: ['outbound'] },
       mailgun: { apiKey: keys.mailgun, apiUrl: fakes.mailgun.url, domains: ['mg.example.com'] },
@@ -33,7 +49,14 @@ function targets(keys: { sendgrid: string; postmark: string; mailgun: string; re
 
 describe('sync errors never carry a key or an address', () => {
   it('on every failure path of every provider', async () => {
-    const right = { sendgrid: fakes.sendgrid.apiKey, postmark: fakes.postmark.serverToken, mailgun: fakes.mailgun.apiKey, resend: fakes.resend.apiKey, sesKeyId: fakes.ses.credentials.accessKeyId, sesSecret: fakes.ses.credentials.secretAccessKey };
+    const right = {
+      sendgrid: fakes.sendgrid.apiKey,
+      postmark: fakes.postmark.serverToken,
+      mailgun: fakes.mailgun.apiKey,
+      resend: fakes.resend.apiKey,
+      sesKeyId: fakes.ses.credentials.accessKeyId,
+      sesSecret: fakes.ses.credentials.secretAccessKey,
+    };
     const secrets = [
       ...Object.values(right),
       ...Object.values(WRONG),
@@ -42,13 +65,27 @@ describe('sync errors never carry a key or an address', () => {
       Buffer.from(`api:${right.mailgun}`).toString('base64'),
       Buffer.from(`api:${WRONG.mailgun}`).toString('base64'),
     ];
-    const console_ = [vi.spyOn(console, 'log'), vi.spyOn(console, 'warn'), vi.spyOn(console, 'error'), vi.spyOn(console, 'info'), vi.spyOn(console, 'debug')];
+    const console_ = [
+      vi.spyOn(console, 'log'),
+      vi.spyOn(console, 'warn'),
+      vi.spyOn(console, 'error'),
+      vi.spyOn(console, 'info'),
+      vi.spyOn(console, 'debug'),
+    ];
     const errors: Error[] = [];
     const suppress: SyncOperation = { op: 'suppress', email: ADDRESS, reason: 'complaint' };
-    const remove: SyncOperation = { op: 'unsuppress', email: ADDRESS, lists: ['account', 'global_unsubscribes', 'stream:outbound', 'complaints@mg.example.com', 'suppressions'] };
+    const remove: SyncOperation = {
+      op: 'unsuppress',
+      email: ADDRESS,
+      lists: ['account', 'global_unsubscribes', 'stream:outbound', 'complaints@mg.example.com', 'suppressions'],
+    };
 
     for (const target of targets({ ...WRONG, sesKeyId: 'AKIDWRONGSES', sesSecret: 'wrong-ses-secret' })) {
-      errors.push(await rejection(target.apply(suppress)), await rejection(target.apply(remove)), await rejection(target.list(() => undefined)));
+      errors.push(
+        await rejection(target.apply(suppress)),
+        await rejection(target.apply(remove)),
+        await rejection(target.list(() => undefined)),
+      );
     }
     const good = targets(right);
     // An address the provider refuses: a 4xx error, or (Postmark) a `refused` row in the outcome.
@@ -62,10 +99,20 @@ describe('sync errors never carry a key or an address', () => {
     expect(errors.length + outcomes.length).toBe(5 * 3 + 5);
     for (const fake of [fakes.ses, fakes.sendgrid, fakes.postmark, fakes.mailgun, fakes.resend]) {
       fake.rateLimit(1, { 'retry-after': '1' });
-      fake.script({ status: 503, body: { message: `down for ${ADDRESS}`, Message: `down for ${ADDRESS}`, errors: [{ field: null, message: `down for ${ADDRESS}` }] } });
+      fake.script({
+        status: 503,
+        body: {
+          message: `down for ${ADDRESS}`,
+          Message: `down for ${ADDRESS}`,
+          errors: [{ field: null, message: `down for ${ADDRESS}` }],
+        },
+      });
     }
-    for (const target of good) errors.push(await rejection(target.apply(suppress)), await rejection(target.apply(suppress)));
-    await Promise.all([fakes.ses, fakes.sendgrid, fakes.postmark, fakes.mailgun, fakes.resend].map((f) => f.down(300, 'refused')));
+    for (const target of good)
+      errors.push(await rejection(target.apply(suppress)), await rejection(target.apply(suppress)));
+    await Promise.all(
+      [fakes.ses, fakes.sendgrid, fakes.postmark, fakes.mailgun, fakes.resend].map((f) => f.down(300, 'refused')),
+    );
     for (const target of good) errors.push(await rejection(target.apply(remove)));
     await new Promise((r) => setTimeout(r, 400));
 

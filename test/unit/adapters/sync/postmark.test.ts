@@ -2,7 +2,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PostmarkSyncTarget } from '../../../../lambdas/adapters/sync/postmark.js';
 import { SyncRateLimitedError, SyncRefusedError, SyncTransientError } from '../../../../lambdas/core/sync/target.js';
-import { POSTMARK_SPAM_COMPLAINT_REFUSAL, startPostmarkFake, type PostmarkFake } from '../../../fakes/providers/postmark.js';
+import {
+  POSTMARK_SPAM_COMPLAINT_REFUSAL,
+  type PostmarkFake,
+  startPostmarkFake,
+} from '../../../fakes/providers/postmark.js';
 import { listAll, rejection } from './support.js';
 
 const NOW = 1_800_000_000_000;
@@ -12,7 +16,12 @@ let target: PostmarkSyncTarget;
 beforeEach(async () => {
   fake = await startPostmarkFake({ streams: ['outbound', 'transactional', 'broadcast'] });
   target = new PostmarkSyncTarget(
-    { serverToken: fake.serverToken, apiUrl: fake.url, streams: ['outbound', 'transactional'], topicStreams: ['broadcast'] },
+    {
+      serverToken: fake.serverToken,
+      apiUrl: fake.url,
+      streams: ['outbound', 'transactional'],
+      topicStreams: ['broadcast'],
+    },
     { now: () => NOW, timeoutMs: 2000 },
   );
 });
@@ -24,7 +33,10 @@ describe('Postmark sync target', () => {
   it('puts a global suppression in every configured stream (and not the topic stream), twice harmlessly', async () => {
     const outcome = await target.apply({ op: 'suppress', email: 'c@example.com', reason: 'complaint' });
     await target.apply({ op: 'suppress', email: 'c@example.com', reason: 'complaint' });
-    expect(outcome).toEqual({ lists: ['stream:outbound', 'stream:transactional'], providerReason: 'ManualSuppression' });
+    expect(outcome).toEqual({
+      lists: ['stream:outbound', 'stream:transactional'],
+      providerReason: 'ManualSuppression',
+    });
     expect(emails('outbound')).toEqual(['c@example.com']);
     expect(emails('transactional')).toEqual(['c@example.com']);
     expect(emails('broadcast')).toEqual([]);
@@ -34,10 +46,14 @@ describe('Postmark sync target', () => {
   it('puts a stream scope in that stream only, and an opt-in takes it out', async () => {
     expect(target.handlesScope('postmark:stream:broadcast')).toBe(true);
     expect(target.handlesScope('sendgrid:group:7')).toBe(false);
-    expect(await target.apply({ op: 'suppressScope', email: 't@example.com', scope: 'postmark:stream:broadcast' })).toEqual({ lists: ['stream:broadcast'] });
+    expect(
+      await target.apply({ op: 'suppressScope', email: 't@example.com', scope: 'postmark:stream:broadcast' }),
+    ).toEqual({ lists: ['stream:broadcast'] });
     expect(emails('broadcast')).toEqual(['t@example.com']);
     expect(emails('outbound')).toEqual([]);
-    expect(await target.apply({ op: 'unsuppressScope', email: 't@example.com', scope: 'postmark:stream:broadcast' })).toEqual({ lists: ['stream:broadcast'] });
+    expect(
+      await target.apply({ op: 'unsuppressScope', email: 't@example.com', scope: 'postmark:stream:broadcast' }),
+    ).toEqual({ lists: ['stream:broadcast'] });
     await target.apply({ op: 'unsuppressScope', email: 't@example.com', scope: 'postmark:stream:broadcast' });
     expect(emails('broadcast')).toEqual([]);
   });
@@ -53,8 +69,15 @@ describe('Postmark sync target', () => {
   it('reports a SpamComplaint entry Postmark will not delete in `refused`, without throwing', async () => {
     fake.seed('outbound', 's@example.com', 'SpamComplaint');
     fake.seed('transactional', 's@example.com', 'HardBounce');
-    const outcome = await target.apply({ op: 'unsuppress', email: 's@example.com', lists: ['stream:outbound', 'stream:transactional'] });
-    expect(outcome).toEqual({ lists: ['stream:transactional'], refused: [{ list: 'stream:outbound', why: POSTMARK_SPAM_COMPLAINT_REFUSAL }] });
+    const outcome = await target.apply({
+      op: 'unsuppress',
+      email: 's@example.com',
+      lists: ['stream:outbound', 'stream:transactional'],
+    });
+    expect(outcome).toEqual({
+      lists: ['stream:transactional'],
+      refused: [{ list: 'stream:outbound', why: POSTMARK_SPAM_COMPLAINT_REFUSAL }],
+    });
     expect(fake.stream('outbound')).toMatchObject([{ email: 's@example.com', reason: 'SpamComplaint' }]);
     expect(emails('transactional')).toEqual([]);
   });
@@ -68,13 +91,25 @@ describe('Postmark sync target', () => {
     expect(entries).toEqual([
       { email: 'hb@example.com', list: 'stream:outbound', reason: 'HardBounce', date: Date.UTC(2026, 0, 2) },
       { email: 'sc@example.com', list: 'stream:transactional', reason: 'SpamComplaint', date: Date.UTC(2026, 0, 3) },
-      { email: 'opt@example.com', list: 'stream:broadcast', scope: 'postmark:stream:broadcast', reason: 'ManualSuppression', date: Date.UTC(2026, 0, 4) },
+      {
+        email: 'opt@example.com',
+        list: 'stream:broadcast',
+        scope: 'postmark:stream:broadcast',
+        reason: 'ManualSuppression',
+        date: Date.UTC(2026, 0, 4),
+      },
     ]);
   });
 
   it('429: Retry-After when given, the default pause otherwise (Postmark publishes no reset header)', async () => {
     fake.rateLimit(1, { 'retry-after': '5' });
-    expect(((await rejection(target.apply({ op: 'suppress', email: 'r@example.com', reason: 'complaint' }))) as SyncRateLimitedError).retryAtMs).toBe(NOW + 5000);
+    expect(
+      (
+        (await rejection(
+          target.apply({ op: 'suppress', email: 'r@example.com', reason: 'complaint' }),
+        )) as SyncRateLimitedError
+      ).retryAtMs,
+    ).toBe(NOW + 5000);
     fake.rateLimit(1, {});
     const error = await rejection(target.apply({ op: 'suppress', email: 'r@example.com', reason: 'complaint' }));
     expect(error).toBeInstanceOf(SyncRateLimitedError);
@@ -83,7 +118,9 @@ describe('Postmark sync target', () => {
 
   it('5xx and a closed port are transient', async () => {
     fake.script({ status: 500, body: { ErrorCode: 100, Message: 'Maintenance' } });
-    expect(await rejection(target.apply({ op: 'suppress', email: 'd@example.com', reason: 'complaint' }))).toBeInstanceOf(SyncTransientError);
+    expect(
+      await rejection(target.apply({ op: 'suppress', email: 'd@example.com', reason: 'complaint' })),
+    ).toBeInstanceOf(SyncTransientError);
     await fake.down(5000, 'refused');
     const error = await rejection(target.apply({ op: 'suppress', email: 'd@example.com', reason: 'complaint' }));
     expect(error).toBeInstanceOf(SyncTransientError);
@@ -91,7 +128,11 @@ describe('Postmark sync target', () => {
   });
 
   it('a wrong server token is SyncRefusedError 401, naming neither the token nor the address', async () => {
-    const wrong = new PostmarkSyncTarget({ serverToken: 'pm-wrong-token-xyz', apiUrl: fake.url, streams: ['outbound'] });
+    const wrong = new PostmarkSyncTarget({
+      serverToken: 'pm-wrong-token-xyz',
+      apiUrl: fake.url,
+      streams: ['outbound'],
+    });
     const error = await rejection(wrong.apply({ op: 'suppress', email: 'who@example.com', reason: 'complaint' }));
     expect(error).toBeInstanceOf(SyncRefusedError);
     expect((error as SyncRefusedError).status).toBe(401);
@@ -101,7 +142,9 @@ describe('Postmark sync target', () => {
   });
 
   it('a stream Postmark does not have is refused (422)', async () => {
-    const error = await rejection(target.apply({ op: 'suppressScope', email: 'n@example.com', scope: 'postmark:stream:nope' }));
+    const error = await rejection(
+      target.apply({ op: 'suppressScope', email: 'n@example.com', scope: 'postmark:stream:nope' }),
+    );
     expect((error as SyncRefusedError).status).toBe(422);
   });
 });

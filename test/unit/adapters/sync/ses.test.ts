@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SesSyncTarget } from '../../../../lambdas/adapters/sync/ses.js';
 import { SyncRateLimitedError, SyncRefusedError, SyncTransientError } from '../../../../lambdas/core/sync/target.js';
-import { startSesFake, type SesFake } from '../../../fakes/providers/ses.js';
+import { type SesFake, startSesFake } from '../../../fakes/providers/ses.js';
 import { listAll, rejection } from './support.js';
 
 const NOW = 1_800_000_000_000;
@@ -11,7 +11,10 @@ let target: SesSyncTarget;
 
 beforeAll(async () => {
   fake = await startSesFake();
-  target = new SesSyncTarget({ region: fake.region, endpoint: fake.url, credentials: fake.credentials }, { now: () => NOW, timeoutMs: 2000 });
+  target = new SesSyncTarget(
+    { region: fake.region, endpoint: fake.url, credentials: fake.credentials },
+    { now: () => NOW, timeoutMs: 2000 },
+  );
 });
 afterAll(() => fake.close());
 
@@ -30,39 +33,56 @@ describe('SES sync target', () => {
     expect(fake.entries().map((e) => [e.email, e.reason])).toEqual([['c1@example.com', 'COMPLAINT']]);
   });
 
-  it.each(['hard_bounce', 'unsubscribe', 'soft_bounce_limit', 'manual'] as const)('stores %s as BOUNCE', async (reason) => {
-    await clear();
-    const outcome = await target.apply({ op: 'suppress', email: `${reason}@example.com`, reason });
-    expect(outcome).toEqual({ lists: ['account'], providerReason: 'BOUNCE' });
-    expect(fake.get(`${reason}@example.com`)?.reason).toBe('BOUNCE');
-  });
+  it.each(['hard_bounce', 'unsubscribe', 'soft_bounce_limit', 'manual'] as const)(
+    'stores %s as BOUNCE',
+    async (reason) => {
+      await clear();
+      const outcome = await target.apply({ op: 'suppress', email: `${reason}@example.com`, reason });
+      expect(outcome).toEqual({ lists: ['account'], providerReason: 'BOUNCE' });
+      expect(fake.get(`${reason}@example.com`)?.reason).toBe('BOUNCE');
+    },
+  );
 
   it('removes only when asked for the account list, and a second removal still succeeds', async () => {
     await clear();
     await target.apply({ op: 'suppress', email: 'r@example.com', reason: 'manual' });
     expect(await target.apply({ op: 'unsuppress', email: 'r@example.com', lists: [] })).toEqual({ lists: [] });
     expect(fake.get('r@example.com')).toBeDefined();
-    expect(await target.apply({ op: 'unsuppress', email: 'r@example.com', lists: ['account'] })).toEqual({ lists: ['account'] });
+    expect(await target.apply({ op: 'unsuppress', email: 'r@example.com', lists: ['account'] })).toEqual({
+      lists: ['account'],
+    });
     expect(fake.get('r@example.com')).toBeUndefined();
-    expect(await target.apply({ op: 'unsuppress', email: 'r@example.com', lists: ['account'] })).toEqual({ lists: ['account'] });
+    expect(await target.apply({ op: 'unsuppress', email: 'r@example.com', lists: ['account'] })).toEqual({
+      lists: ['account'],
+    });
   });
 
   it('holds no topic scope', async () => {
     expect(target.handlesScope('sendgrid:group:7')).toBe(false);
-    expect(await target.apply({ op: 'suppressScope', email: 's@example.com', scope: 'postmark:stream:broadcast' })).toEqual({ lists: [] });
+    expect(
+      await target.apply({ op: 'suppressScope', email: 's@example.com', scope: 'postmark:stream:broadcast' }),
+    ).toEqual({ lists: [] });
     expect(fake.get('s@example.com')).toBeUndefined();
   });
 
   it('lists every entry page by page with NextToken, with reason and date', async () => {
     await clear();
     for (let i = 0; i < 5; i += 1) fake.seed(`p${i}@example.com`, i % 2 ? 'COMPLAINT' : 'BOUNCE', NOW - i * 1000);
-    const small = new SesSyncTarget({ region: fake.region, endpoint: fake.url, credentials: fake.credentials }, { pageSize: 2 });
+    const small = new SesSyncTarget(
+      { region: fake.region, endpoint: fake.url, credentials: fake.credentials },
+      { pageSize: 2 },
+    );
     fake.clearCalls();
     const { entries, pages } = await listAll(small);
     expect(pages).toBe(3);
     expect(fake.calls.filter((c) => c.query.includes('NextToken'))).toHaveLength(2);
     expect(entries).toHaveLength(5);
-    expect(entries.find((e) => e.email === 'p1@example.com')).toEqual({ email: 'p1@example.com', list: 'account', reason: 'COMPLAINT', date: NOW - 1000 });
+    expect(entries.find((e) => e.email === 'p1@example.com')).toEqual({
+      email: 'p1@example.com',
+      list: 'account',
+      reason: 'COMPLAINT',
+      date: NOW - 1000,
+    });
   });
 
   it('turns 429 TooManyRequestsException into SyncRateLimitedError at the Retry-After time', async () => {
@@ -82,16 +102,29 @@ describe('SES sync target', () => {
 
   it('turns a 5xx and a closed port into SyncTransientError', async () => {
     fake.script({ status: 500, headers: { 'x-amzn-errortype': 'InternalFailure' }, body: { message: 'boom' } });
-    expect(await rejection(target.apply({ op: 'suppress', email: 'u@example.com', reason: 'complaint' }))).toBeInstanceOf(SyncTransientError);
+    expect(
+      await rejection(target.apply({ op: 'suppress', email: 'u@example.com', reason: 'complaint' })),
+    ).toBeInstanceOf(SyncTransientError);
     await fake.down(300, 'refused');
-    expect(await rejection(target.apply({ op: 'suppress', email: 'u@example.com', reason: 'complaint' }))).toBeInstanceOf(SyncTransientError);
+    expect(
+      await rejection(target.apply({ op: 'suppress', email: 'u@example.com', reason: 'complaint' })),
+    ).toBeInstanceOf(SyncTransientError);
     await new Promise((r) => setTimeout(r, 400));
-    expect(await target.apply({ op: 'suppress', email: 'u@example.com', reason: 'complaint' })).toEqual({ lists: ['account'], providerReason: 'COMPLAINT' });
+    expect(await target.apply({ op: 'suppress', email: 'u@example.com', reason: 'complaint' })).toEqual({
+      lists: ['account'],
+      providerReason: 'COMPLAINT',
+    });
   });
 
   it('turns unknown credentials into SyncRefusedError 403 that names neither the key nor the address', async () => {
-    const wrong = new SesSyncTarget({ region: fake.region, endpoint: fake.url, credentials: { accessKeyId: 'AKIDWRONGKEY', secretAccessKey: 'wrong-secret-value' } });
-    const error = await rejection(wrong.apply({ op: 'suppress', email: 'secret.person@example.com', reason: 'complaint' }));
+    const wrong = new SesSyncTarget({
+      region: fake.region,
+      endpoint: fake.url,
+      credentials: { accessKeyId: 'AKIDWRONGKEY', secretAccessKey: 'wrong-secret-value' },
+    });
+    const error = await rejection(
+      wrong.apply({ op: 'suppress', email: 'secret.person@example.com', reason: 'complaint' }),
+    );
     expect(error).toBeInstanceOf(SyncRefusedError);
     expect((error as SyncRefusedError).status).toBe(403);
     expect(error.message).toContain('UnrecognizedClientException');

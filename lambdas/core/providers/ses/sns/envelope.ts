@@ -37,7 +37,14 @@ export interface SnsConfirmation extends SnsEnvelopeBase {
 export type SnsEnvelope = SnsNotification | SnsConfirmation;
 
 /** Fields every Type carries and that must be non-empty strings. */
-const COMMON_FIELDS = ['MessageId', 'TopicArn', 'Timestamp', 'SignatureVersion', 'Signature', 'SigningCertURL'] as const;
+const COMMON_FIELDS = [
+  'MessageId',
+  'TopicArn',
+  'Timestamp',
+  'SignatureVersion',
+  'Signature',
+  'SigningCertURL',
+] as const;
 const CONFIRMATION_FIELDS = ['Token', 'SubscribeURL'] as const;
 
 export const MESSAGE_TYPE_HEADER = 'x-amz-sns-message-type';

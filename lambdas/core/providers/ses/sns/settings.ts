@@ -3,7 +3,7 @@
  * loudly instead of quietly falling back to a default the operator did not choose.
  */
 import { DEFAULT_INBOX_TTL_DAYS, INBOX_TTL_RULE, INBOX_TTL_VARIABLE } from '../../../inbox-ttl.js';
-import { numberFromSettings, secondsFromSettings, type Settings } from '../../../settings.js';
+import { numberFromSettings, type Settings, secondsFromSettings } from '../../../settings.js';
 import type { Window } from '../../../time.js';
 import type { SnsSignatureVersion } from './signature.js';
 
@@ -51,7 +51,9 @@ export function readSnsSettings(settings: Settings): SnsSettings {
   });
   assertBelowInboxTtl(maxAge, inboxTtlDays);
   // Clock skew only: 0..48 h, like every provider's.
-  const maxFuture = secondsFromSettings(settings, SNS_SETTING.maxFutureSeconds, DEFAULT_SNS_MAX_FUTURE_SECONDS, { min: 0 });
+  const maxFuture = secondsFromSettings(settings, SNS_SETTING.maxFutureSeconds, DEFAULT_SNS_MAX_FUTURE_SECONDS, {
+    min: 0,
+  });
   return { minimumSignatureVersion: version, window: { maxAgeMs: maxAge * 1000, maxFutureMs: maxFuture * 1000 } };
 }
 

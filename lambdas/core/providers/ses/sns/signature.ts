@@ -3,7 +3,7 @@
  * "1" and SHA-256 for "2". Pure and synchronous given the certificate's public key, so the
  * benchmark can time exactly this against a bare `crypto.verify`.
  */
-import { verify, type KeyObject } from 'node:crypto';
+import { type KeyObject, verify } from 'node:crypto';
 import { AuthenticationError } from '../../../errors.js';
 import { decodeBase64Strict } from '../../../request.js';
 import { parseSnsEnvelope, type SnsEnvelope } from './envelope.js';
@@ -43,11 +43,7 @@ export function verifySnsSignature(envelope: SnsEnvelope, key: KeyObject, minimu
  * Parse + shape + string-to-sign + verify for an SNS body, given the already-fetched key. This is the
  * whole per-request cryptographic cost; the gates around it (allowlist, URL, freshness) are string checks.
  */
-export function verifySnsMessageWithKey(
-  body: string,
-  key: KeyObject,
-  minimum: SnsSignatureVersion = '1',
-): SnsEnvelope {
+export function verifySnsMessageWithKey(body: string, key: KeyObject, minimum: SnsSignatureVersion = '1'): SnsEnvelope {
   const envelope = parseSnsEnvelope(body);
   verifySnsSignature(envelope, key, minimum);
   return envelope;
