@@ -12,7 +12,13 @@
  * the condition treats an expired row as absent.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  ScanCommand,
+  type ScanCommandOutput,
+} from '@aws-sdk/lib-dynamodb';
 import { PayloadTooLargeError, TransientError } from '../core/errors.js';
 import type { NormalizedEvent } from '../core/event.js';
 import type { InboxStore, PreparedRow } from '../core/pipeline/ports.js';
@@ -170,7 +176,7 @@ export class DynamoInbox implements InboxStore {
     const newest: Array<Record<string, unknown>> = [];
     let startKey: Record<string, unknown> | undefined;
     do {
-      let page;
+      let page: ScanCommandOutput;
       try {
         page = await this.client.send(
           new ScanCommand({

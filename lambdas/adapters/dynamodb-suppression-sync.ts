@@ -127,7 +127,7 @@ export class DynamoSuppressionSync implements SyncLedger {
   async pending(dueBefore: number, onPage: (items: PendingItem[]) => Promise<void> | void): Promise<void> {
     let startKey: Record<string, unknown> | undefined;
     do {
-      let page;
+      let page: { Items?: Record<string, unknown>[]; LastEvaluatedKey?: Record<string, unknown> };
       try {
         page = this.indexMissing
           ? await this.scanPage(dueBefore, startKey)

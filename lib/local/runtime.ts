@@ -20,28 +20,28 @@ import {
   type RuntimeConfig,
 } from '../../lambdas/adapters/wiring.js';
 import { assertInboxOutlivesWindows } from '../../lambdas/core/inbox-retention.js';
-import type { ConsumerDeps } from '../../lambdas/core/pipeline/consume.js';
-import type { EdgeDeps } from '../../lambdas/core/pipeline/edge.js';
-import type { Counters, Log } from '../../lambdas/core/pipeline/ports.js';
+import type { Counters } from '../../lambdas/core/pipeline/ports.js';
 import { syncSettings } from '../../lambdas/core/sync/settings.js';
-import type { SyncProviderName, SyncTarget } from '../../lambdas/core/sync/target.js';
 import { createConsumerHandler } from '../../lambdas/handlers/consumer-handler.js';
 import { createEdgeHandler } from '../../lambdas/handlers/edge-handler.js';
 import { createSesFeedHandler } from '../../lambdas/handlers/ses-feed-handler.js';
 import { QUEUE, SES_FEED } from '../definitions.js';
-import { ensureQueues, ensureTables, LOCAL_QUEUE, type Queues } from './bootstrap.js';
+import { ensureQueues, ensureTables, LOCAL_QUEUE } from './bootstrap.js';
 import { applyDemoDefaults, ensureDemoCredentials } from './demo-credentials.js';
 import { type Emulator, startDynamo, startSqs } from './emulators.js';
 import { startHttpFront } from './http-front.js';
 import { acquireLock } from './lock.js';
 import { QueuePoller } from './poller.js';
 import { resendStored } from './recovery.js';
+import type { LocalRuntime, LocalRuntimeOptions } from './runtime-types.js';
 import { assertStartable, readPort } from './startup-checks.js';
 import { StartupError } from './startup-error.js';
 import { clearState, writeState } from './state.js';
-import { createSuppressionTableWithSyncIndex, type LocalSync, startLocalSync } from './sync.js';
+import { createSuppressionTableWithSyncIndex, startLocalSync } from './sync.js';
 import { localSyncTargets } from './sync-targets.js';
 import { applyUnsubscribeDemoKey } from './unsubscribe-demo.js';
+
+export type { LocalRuntime, LocalRuntimeOptions } from './runtime-types.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -50,56 +50,6 @@ type Env = Record<string, string | undefined>;
  * batch takes milliseconds here, and after a kill -9 what was in flight is back within this.
  */
 export const LOCAL_VISIBILITY_TIMEOUT_SECONDS = LOCAL_QUEUE.visibilityTimeoutSeconds;
-
-export interface LocalRuntimeOptions {
-  /** Defaults to process.env. */
-  env?: Env;
-  /** 0 picks a free port. Defaults to PORT or 3000. */
-  port?: number;
-  /** Defaults to RATCHET_DATA_DIR or `.data`. */
-  dataDir?: string;
-  /** Keep dynalite's store on disk under the data dir (default true). */
-  persist?: boolean;
-  /** Start the background poller (default true); tests may drive it by hand. */
-  background?: boolean;
-  pollerConcurrency?: number;
-  /** Receive loops on the SES feed (default SES_FEED.maxConcurrency, like the event source's limit). */
-  sesFeedConcurrency?: number;
-  retryDelaySeconds?: number;
-  /** Write `.data/local.json` for the CLIs (default true). */
-  writeStateFile?: boolean;
-  log?: Log;
-  clients?: Partial<Clients>;
-  /** Overrides for the webhook edge only (its queue, clock, providers...). */
-  edge?: Partial<EdgeDeps>;
-  /** Overrides for the unsubscribe endpoint's own edge, kept apart from `edge` so a fault injected there stays there. */
-  unsubscribe?: Partial<EdgeDeps>;
-  consumer?: Partial<ConsumerDeps>;
-  /** Sync targets to use instead of the provider adapters (tests). */
-  syncTargets?: ReadonlyMap<SyncProviderName, SyncTarget>;
-  /** The sync sweeper's interval (default 60 s). */
-  syncSweepIntervalMs?: number;
-}
-
-export interface LocalRuntime {
-  url: string;
-  port: number;
-  dataDir: string;
-  config: RuntimeConfig;
-  clients: Clients;
-  queues: Queues;
-  counters: MemoryCounters;
-  /** Providers running on generated demo credentials. */
-  usingDemo: string[];
-  /** Where unsubscribe links point, and whether they are signed with the generated demo key. */
-  unsubscribe: { baseUrl: string; usingDemoKey: boolean };
-  poller: QueuePoller;
-  /** Drains the SES feed into the edge, as the SES feed's event source does. */
-  sesFeed: QueuePoller;
-  /** Present when SYNC_PROVIDERS is set. */
-  sync?: LocalSync;
-  stop(): Promise<void>;
-}
 
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const env: Env = { ...(options.env ?? process.env) };

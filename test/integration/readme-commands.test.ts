@@ -18,7 +18,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const SKIP_MARK = '# not run in tests';
 const CLI = /^(npx ratchet(-send)?\b|npm run -s (ratchet|send)\b|npm run (ratchet|send) --)/;
 
-export interface ReadmeCommand {
+interface ReadmeCommand {
   file: string;
   line: number;
   /** The CLI command itself, without a `| jq …` tail or a `VAR=$(…)` wrapper. */
@@ -33,7 +33,7 @@ export interface ReadmeCommand {
  * README.md and the docs/*.md files it links to, in that order (plus any in README_COMMANDS_EXTRA,
  * comma-separated, to try a page before the README links it).
  */
-export function documents(root = ROOT): string[] {
+function documents(root = ROOT): string[] {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const linked = [...readme.matchAll(/\]\((?:\.\/)?(docs\/[^)#\s]+\.md)(?:#[^)]*)?\)/g)].map((m) => m[1]!);
   const extra = (process.env.README_COMMANDS_EXTRA ?? '')
@@ -44,7 +44,7 @@ export function documents(root = ROOT): string[] {
 }
 
 /** The runnable CLI lines of a document's shell blocks. */
-export function extractCommands(file: string, text: string): ReadmeCommand[] {
+function extractCommands(file: string, text: string): ReadmeCommand[] {
   const commands: ReadmeCommand[] = [];
   let inShell = false;
   let pending = '';

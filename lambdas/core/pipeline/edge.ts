@@ -134,7 +134,7 @@ export class WebhookEdge {
         admissions.map((a) => a.events),
         true,
       );
-      admitted.forEach((answer, k) => (answers[admissions[k]!.index] = answer));
+      for (const [k, answer] of admitted.entries()) answers[admissions[k]!.index] = answer;
     } catch (error) {
       for (const { index } of admissions) answers[index] = this.reject(providerName, error);
     }

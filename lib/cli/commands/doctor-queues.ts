@@ -70,7 +70,7 @@ export async function queueChecks(ctx: Context, probe: DeploymentProbe): Promise
       detail: 'DLQ_URL not set: not checked',
       fix: 'set DLQ_URL from the stack outputs',
     });
-  let ses;
+  let ses: Awaited<ReturnType<DeploymentProbe['queueDepth']>>;
   try {
     ses = await probe.queueDepth(target.sesDeadLetterQueue ?? SES_DEAD_LETTER_QUEUE_DEFAULT);
   } catch (error) {
@@ -107,7 +107,7 @@ export async function queueChecks(ctx: Context, probe: DeploymentProbe): Promise
 async function ageCheck(probe: DeploymentProbe, check: string, url: string, fix: string): Promise<CheckResult> {
   const thresholdSeconds = ALARMS.queueAgeSeconds;
   const limit = `alarm at ${duration(thresholdSeconds)}`;
-  let age;
+  let age: Awaited<ReturnType<DeploymentProbe['oldestMessage']>>;
   try {
     age = await probe.oldestMessage(url);
   } catch (error) {

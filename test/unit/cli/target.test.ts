@@ -11,7 +11,9 @@ import { localStackUrl, resolveTarget, TargetError } from '../../../lib/cli/targ
 import { QUEUE } from '../../../lib/definitions.js';
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 function dataDir(state?: Record<string, unknown>): string {
   const dir = mkdtempSync(join(tmpdir(), 'ratchet-target-'));
   dirs.push(dir);
