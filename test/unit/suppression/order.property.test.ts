@@ -118,7 +118,8 @@ describe('order independence', () => {
       }),
       { numRuns: propertyRuns(2_000) },
     );
-    expect(full).toBeGreaterThan(propertyRuns(200));
+    // About 15 % of the runs fill a message to the cap; a tenth of the runs made is the floor, at any scale.
+    expect(full).toBeGreaterThan(Math.floor(propertyRuns(2_000) / 10));
   });
 
   afterAll(() => {
