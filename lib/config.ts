@@ -4,6 +4,7 @@
  * synth here with the key's name; the construct applies the defaults and refuses a combination that
  * would lose events, with the same kind of message.
  */
+
 import type { Node } from 'constructs';
 import { INBOX_TTL_CONTEXT } from '../lambdas/core/inbox-ttl.js';
 import type { ProviderDefinition } from '../lambdas/core/provider.js';
@@ -16,6 +17,7 @@ import {
   SNS_MAX_AGE_CONTEXT,
 } from './constructs/ratchet-props.js';
 import { boolean, type Getter, isUnset, list, oneOf, positiveInteger, positiveNumber } from './context-values.js';
+import { syncPropsFromContext } from './sync-config.js';
 
 export {
   assertSnsMaxAgeBelowInboxTtl,
@@ -67,6 +69,7 @@ export function readConfig(node: Node): RatchetProps {
     rejectedRequestsAlarmThreshold: positiveInteger(get, 'rejectedRequestsAlarmThreshold'),
     topicAliases: list(get, 'topicAliases'),
     topicLabels: list(get, 'topicLabels'),
+    ...syncPropsFromContext(node),
   };
 }
 

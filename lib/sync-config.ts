@@ -17,12 +17,30 @@ export interface SyncContext {
   readonly mailgunDomains?: readonly string[];
 }
 
-export function readSyncContext(node: Node): SyncContext | undefined {
+/** The sync props as CDK context gives them, key for key (the construct checks them: resolveSync). */
+export interface SyncProps {
+  /** Providers to push suppressions to. @default - none: nothing is synced and no sync resources exist */
+  readonly syncProviders?: readonly string[];
+  /** Postmark message streams a global suppression goes to. @default ['outbound'] */
+  readonly postmarkStreams?: readonly string[];
+  /** Mailgun sending domains; required with mailgun. @default - none */
+  readonly mailgunDomains?: readonly string[];
+}
+
+export function syncPropsFromContext(node: Node): SyncProps {
   const get = (key: string): unknown => node.tryGetContext(key);
-  const providers = parseSyncProviders(list(get, 'syncProviders')?.join(','), 'context syncProviders');
+  return {
+    syncProviders: list(get, 'syncProviders'),
+    postmarkStreams: list(get, 'postmarkStreams'),
+    mailgunDomains: list(get, 'mailgunDomains'),
+  };
+}
+
+/** The sync configuration, or undefined when no provider is listed; throws the problems `npm start` would give. */
+export function resolveSync(props: SyncProps): SyncContext | undefined {
+  const providers = parseSyncProviders(props.syncProviders?.join(','), 'context syncProviders');
   if (providers.length === 0) return undefined;
-  const postmarkStreams = list(get, 'postmarkStreams');
-  const mailgunDomains = list(get, 'mailgunDomains');
+  const { postmarkStreams, mailgunDomains } = props;
   const env: Record<string, string> = { SYNC_PROVIDERS: providers.join(','), AWS_REGION: 'us-east-1' };
   for (const provider of providers) {
     const variable = SYNC_KEY_VARIABLE[provider];

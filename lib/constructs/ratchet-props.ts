@@ -5,6 +5,7 @@
  * given (`context sesRouteRateLimit (99) is below the SNS pace ...`): `readConfig` (lib/config.ts) only
  * maps context to these props, and the construct checks them, so both paths fail the same way.
  */
+
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { INBOX_TTL_CONTEXT } from '../../lambdas/core/inbox-ttl.js';
 import { topicAliases, topicLabels } from '../context-topics.js';
@@ -19,6 +20,7 @@ import {
   positiveNumber,
 } from '../context-values.js';
 import { API, DEFAULT_INBOX_TTL_DAYS, DEFAULT_RESOURCE_PREFIX, FUNCTION_URL } from '../definitions.js';
+import type { SyncProps } from '../sync-config.js';
 import type { ProviderRoute } from './provider-secrets.js';
 
 /** `api-gateway`: HTTP API with per-route throttles. `function-url`: a Lambda Function URL, cheaper. */
@@ -36,7 +38,7 @@ export const DEFAULT_REJECTED_REQUESTS_ALARM_THRESHOLD = 25;
 /** The context key (and prop) for SNS_MAX_AGE_SECONDS. */
 export const SNS_MAX_AGE_CONTEXT = 'snsMaxAgeSeconds';
 
-export interface RatchetProps {
+export interface RatchetProps extends SyncProps {
   /**
    * Start of every physical name (tables, queues, secrets): one per stack in an account and region.
    * 2-40 lower-case letters, digits and dashes, starting with a letter.

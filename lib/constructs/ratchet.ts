@@ -21,7 +21,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import { API, CONSUMER, EDGE, resourceNames } from '../definitions.js';
-import { readSyncContext } from '../sync-config.js';
+import { resolveSync } from '../sync-config.js';
 import { RatchetAlarms } from './alarms.js';
 import { RatchetDashboard } from './dashboard.js';
 import { consumerEnvironment, edgeEnvironment } from './environments.js';
@@ -211,7 +211,7 @@ export class Ratchet extends Construct {
       functions: this.functions(),
       front: metrics,
     });
-    const sync = readSyncContext(this.node);
+    const sync = resolveSync(props);
     if (sync) {
       const deps = {
         config,

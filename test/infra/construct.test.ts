@@ -123,4 +123,17 @@ describe('the Ratchet construct in a plain Stack', { timeout: 180_000 }, () => {
       },
     ]);
   });
+
+  it('sync is a prop like the others: syncProviders set in code (no context) creates the worker, and a bad list is refused', () => {
+    const stack = freshStack();
+    const r = new Ratchet(stack, 'Ratchet', { syncProviders: ['ses', 'mailgun'], mailgunDomains: ['mg.example.com'] });
+    expect(r.sync).toBeDefined();
+    const resources = Template.fromStack(stack).toJSON().Resources as Resources;
+    const names = Object.values(resources)
+      .filter((x) => x.Type === 'AWS::SQS::Queue')
+      .map((x) => x.Properties.QueueName);
+    expect(names).toContain('ratchet-sync');
+    expect(new Ratchet(freshStack(), 'Ratchet').sync).toBeUndefined();
+    expect(() => new Ratchet(freshStack(), 'Ratchet', { syncProviders: ['mailgun'] })).toThrow(/MAILGUN_DOMAINS/);
+  });
 });
