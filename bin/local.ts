@@ -62,6 +62,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     console.log(`${signal} received, shutting down`);
     setTimeout(() => {
       console.error(`shutdown took longer than ${STOP_DEADLINE_MS / 1000} s; exiting anyway`);
+      runtime.abandon();
       process.exit(1);
     }, STOP_DEADLINE_MS).unref();
     runtime.stop().then(

@@ -59,4 +59,6 @@ export interface LocalRuntime {
   /** Present when SYNC_PROVIDERS is set. */
   sync?: LocalSync;
   stop(): Promise<void>;
+  /** Clears the state file and releases the lock at once, for a process exiting before `stop` finished. */
+  abandon(): void;
 }

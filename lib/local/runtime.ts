@@ -230,6 +230,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         if (options.writeStateFile !== false) clearState(dataDir);
         lock.release();
       },
+      abandon() {
+        // Synchronous, for a process about to exit mid-stop: what it leaves behind must not block the next start.
+        if (options.writeStateFile !== false) clearState(dataDir);
+        lock.release();
+      },
     };
   } catch (error) {
     await shutdown();
