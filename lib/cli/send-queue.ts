@@ -5,6 +5,7 @@
  * SQS_ENDPOINT (with SES_QUEUE_NAME, default ratchet-ses-notifications), or the running `npm start`'s
  * `.data/local.json`. The demo certificate is pinned only by a local stack, so there is no AWS fallback.
  */
+
 import { resolve } from 'node:path';
 import { GetQueueUrlCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { createSqsClient } from '../../lambdas/adapters/aws-clients.js';
@@ -16,6 +17,7 @@ import { sesEventsFromMessage } from '../../lambdas/core/providers/ses/map.js';
 import { readState, statePath } from '../local/state.js';
 import type { Env } from './context.js';
 import type { Io } from './io.js';
+import { isAlive } from './target.js';
 
 export interface FeedTarget {
   region: string;
@@ -103,15 +105,5 @@ export async function sendToFeed(env: Env, body: string, io: Io): Promise<number
     return 1;
   } finally {
     client.destroy();
-  }
-}
-
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
