@@ -174,6 +174,30 @@ describe('compareAddress: missingInRatchet (global)', () => {
     expect(compareAddress(EMAIL, bare, undefined, [], groups)).toStrictEqual(empty);
   });
 
+  it('stored state from older writes (no lists, no refused, no topics map) is read as empty, not as an error', () => {
+    const legacy = { at: T } as ProviderSyncState;
+    expect(compareAddress(EMAIL, suppressed(), legacy, [], noScopes).missingAtProvider).toStrictEqual([
+      { email: EMAIL, list: 'global' },
+    ]);
+    const bare = record();
+    delete (bare as Partial<SuppressionRecord>).topics;
+    const got = compareAddress(
+      EMAIL,
+      bare,
+      { at: T, lists: [] },
+      [entry('bounces'), entry('group:7', { scope: 'sendgrid:group:7', date: T })],
+      groups,
+    );
+    expect(got.missingInRatchet).toStrictEqual([
+      { email: EMAIL, list: 'bounces' },
+      { email: EMAIL, list: 'group:7', date: T },
+    ]);
+    expect(got.imports.map((i) => [i.kind, i.topic])).toStrictEqual([
+      ['hard_bounce', undefined],
+      ['unsubscribe', 'sendgrid:group:7'],
+    ]);
+  });
+
   it('a suppressed status without a reason, or a reason without the status, is not a suppression', () => {
     const noReason = record({ status: 'suppressed' });
     const noStatus = record({ reason: 'complaint' });
