@@ -45,6 +45,8 @@ describe('planSync edge cases', () => {
   it('a suppressed status without a reason, or a reason on an active record, pushes no suppression', () => {
     expect(planSync(record({ status: 'suppressed' }), undefined, everything)).toStrictEqual([]);
     expect(planSync(record({ reason: 'complaint' }), undefined, everything)).toStrictEqual([]);
+    // Pushed before: still no suppression with an undefined reason (and no unsuppress without a reactivation).
+    expect(planSync(record({ status: 'suppressed' }), pushed, everything)).toStrictEqual([]);
   });
 
   it('topic operations come in topic order whatever order the record keeps them in', () => {
@@ -85,6 +87,14 @@ describe('planSync edge cases', () => {
     };
     expect(providerScopes('news', context)).toStrictEqual(['sendgrid:group:7']);
     expect(providerScopes('postmark:stream:x', context)).toStrictEqual([]);
+    const two: PlanContext = {
+      aliases: new Map([
+        ['sendgrid:group:9', 'news'],
+        ['sendgrid:group:7', 'news'],
+      ]),
+      handlesScope: () => true,
+    };
+    expect(providerScopes('news', two)).toStrictEqual(['news', 'sendgrid:group:7', 'sendgrid:group:9']);
   });
 });
 

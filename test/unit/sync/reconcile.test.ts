@@ -168,6 +168,13 @@ describe('compareAddress: missingInRatchet (global)', () => {
     );
   });
 
+  it('no record at all, a scope entry: imported as a topic opt-out', () => {
+    const got = compareAddress(EMAIL, undefined, undefined, [entry('group:7', { scope: 'sendgrid:group:7' })], groups);
+    expect(got.imports).toStrictEqual([
+      { entry: { email: EMAIL, list: 'group:7' }, kind: 'unsubscribe', topic: 'sendgrid:group:7' },
+    ]);
+  });
+
   it('a record whose topics map is absent is read as no topics', () => {
     const bare = record();
     delete (bare as Partial<SuppressionRecord>).topics;
