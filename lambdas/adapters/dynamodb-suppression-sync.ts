@@ -5,18 +5,13 @@
  * The worker never rewrites the record itself: an UpdateItem sets only `sync`, the marker and the
  * version, and bumps the version so a concurrent record writer re-reads and carries the new map.
  */
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  ScanCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TransientError } from '../core/errors.js';
 import type { SuppressionRecord } from '../core/suppression/record.js';
 import type { MarkerUpdate, SyncLedger, SyncView } from '../core/sync/ledger.js';
 import type { SyncMap } from '../core/sync/state.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
+import { readSuppressionItem } from './dynamodb-suppressions.js';
 import { SYNC_ATTRIBUTE as A, SYNC_INDEX, SYNC_PENDING_VALUE, takeSyncFields } from './suppression-sync-fields.js';
 import { SUPPRESSION_TABLE } from './tables.js';
 
@@ -39,22 +34,16 @@ export class DynamoSuppressionSync implements SyncLedger {
   ) {}
 
   async read(email: string): Promise<SyncView | undefined> {
-    let item: Record<string, unknown> | undefined;
-    try {
-      const result = await this.client.send(
-        new GetCommand({
-          TableName: this.tableName,
-          Key: { [SUPPRESSION_TABLE.partitionKey]: email },
-          ConsistentRead: true,
-        }),
-      );
-      item = result.Item;
-    } catch (cause) {
-      throw new TransientError('suppression read failed', { cause });
-    }
+    // Through the table's versioned reader, like every read of it: the planner sees today's shape.
+    const item = await readSuppressionItem(this.client, this.tableName, email);
     if (!item) return undefined;
     const { fields, rest } = takeSyncFields(item);
-    const { version, updatedAt: _updatedAt, ...record } = rest as Record<string, unknown>;
+    const {
+      version,
+      updatedAt: _updatedAt,
+      schemaVersion: _schemaVersion,
+      ...record
+    } = rest as Record<string, unknown>;
     return {
       record: record as unknown as SuppressionRecord,
       sync: fields.sync ?? {},

@@ -227,22 +227,10 @@ export class DynamoSuppressionStore implements SuppressionStore {
     item?: SuppressionRecord & StoredFields;
     sync?: StoredSyncFields;
   }> {
-    let stored: Record<string, unknown> | undefined;
-    try {
-      const result = await this.client.send(
-        new GetCommand({
-          TableName: this.tableName,
-          Key: { [SUPPRESSION_TABLE.partitionKey]: email },
-          ConsistentRead: true,
-        }),
-      );
-      stored = result.Item;
-    } catch (cause) {
-      throw new TransientError('suppression read failed', { cause });
-    }
+    const stored = await readSuppressionItem(this.client, this.tableName, email);
     if (!stored) return { version: 0 };
-    // An item of any older shape arrives in today's; the sync outbox fields are the adapter's, set aside.
-    const item = upToDate(stored) as SuppressionRecord & StoredFields;
+    // The sync outbox fields are the adapter's, set aside.
+    const item = stored as unknown as SuppressionRecord & StoredFields;
     const { fields, rest } = takeSyncFields(item as unknown as Record<string, unknown>);
     const {
       version,
@@ -252,6 +240,27 @@ export class DynamoSuppressionStore implements SuppressionStore {
     } = rest as unknown as SuppressionRecord & StoredFields & { schemaVersion?: number };
     return { record: record as SuppressionRecord, version: version ?? 0, item, sync: fields };
   }
+}
+
+/**
+ * One item by a consistent read, through the table's versioned reader, so an item of any older shape
+ * arrives in today's. Every guarded read of the table (this store's, the sync worker's) goes here.
+ */
+export async function readSuppressionItem(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  email: string,
+): Promise<Record<string, unknown> | undefined> {
+  let stored: Record<string, unknown> | undefined;
+  try {
+    const result = await client.send(
+      new GetCommand({ TableName: tableName, Key: { [SUPPRESSION_TABLE.partitionKey]: email }, ConsistentRead: true }),
+    );
+    stored = result.Item;
+  } catch (cause) {
+    throw new TransientError('suppression read failed', { cause });
+  }
+  return stored ? (upToDate(stored) as unknown as Record<string, unknown>) : undefined;
 }
 
 /** The table's one versioned reader (core/suppression/schema.ts), typed as the store's items. */

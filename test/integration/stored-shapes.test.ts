@@ -8,6 +8,7 @@ import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/aws-clients.js';
 import { DynamoInbox } from '../../lambdas/adapters/dynamodb-inbox.js';
+import { DynamoSuppressionSync } from '../../lambdas/adapters/dynamodb-suppression-sync.js';
 import { DynamoSuppressionStore } from '../../lambdas/adapters/dynamodb-suppressions.js';
 import { encodePayload } from '../../lambdas/adapters/inbox-codec.js';
 import { isSuppressed } from '../../lambdas/adapters/is-suppressed.js';
@@ -50,6 +51,12 @@ describe('the suppression table', () => {
       transactionalStatus: 'suppressed',
       schemaVersion: 5,
     });
+  });
+
+  it('the sync worker reads them in today’s shape too, so its planner sees topics and transactionalStatus', async () => {
+    const view = await new DynamoSuppressionSync(doc, stack.config.suppressionTable).read('old@example.com');
+    const { version: _v, updatedAt: _u, schemaVersion: _s, ...record } = beforeTopics['unsubscribed']!;
+    expect(view?.record).toEqual({ ...record, topics: {}, transactionalStatus: 'active' });
   });
 
   it('the client reads them the same way: getRecord, isSuppressed and filterSendable', async () => {
