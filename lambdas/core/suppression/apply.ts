@@ -4,6 +4,7 @@
  */
 import { EVENT_KINDS, isMessageId, type NormalizedEvent } from '../event.js';
 import { isTopicName, NO_TOPIC_ALIASES, resolveTopic } from '../topics.js';
+import { DETAIL_STRING_FIELDS } from './evidence.js';
 import { evidenceKey, softBounceKey } from './keys.js';
 import { type Facts, maxDefined, minDefined, normalize, readFacts, unionEvidence } from './normalize.js';
 import { assertPolicy, DEFAULT_RATCHET_POLICY, type RatchetPolicy } from './policy.js';
@@ -129,14 +130,7 @@ function assertActionable(
 export function toEvidence(event: NormalizedEvent, kind: EvidenceKind): Evidence {
   const entry: Evidence = { kind, occurredAt: event.occurredAt, provider: event.provider };
   const d = event.detail ?? {};
-  for (const field of [
-    'bounceType',
-    'bounceSubType',
-    'status',
-    'diagnosticCode',
-    'complaintFeedbackType',
-    'providerEventType',
-  ] as const) {
+  for (const field of DETAIL_STRING_FIELDS) {
     const value = d[field];
     if (typeof value === 'string' && value !== '')
       entry[field] = clip(value, field === 'diagnosticCode' ? DIAGNOSTIC_MAX : CODE_MAX);

@@ -5,18 +5,17 @@
 import { isRecord } from '../json.js';
 import { EVIDENCE_KINDS, type Evidence, type EvidenceKind } from './record.js';
 
-const EVIDENCE_STRING_FIELDS = [
+/** The provider's detail strings an evidence entry copies from its event (apply.ts `toEvidence`). */
+export const DETAIL_STRING_FIELDS = [
   'bounceType',
   'bounceSubType',
   'status',
   'diagnosticCode',
   'complaintFeedbackType',
   'providerEventType',
-  'actor',
-  'note',
-  'scope',
-  'messageId',
 ] as const;
+
+const EVIDENCE_STRING_FIELDS = [...DETAIL_STRING_FIELDS, 'actor', 'note', 'scope', 'messageId'] as const;
 
 export function readEvidenceMap(
   value: unknown,
