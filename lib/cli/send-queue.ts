@@ -9,11 +9,7 @@
 import { resolve } from 'node:path';
 import { GetQueueUrlCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { createSqsClient } from '../../lambdas/adapters/aws-clients.js';
-import { inboxKey } from '../../lambdas/adapters/dynamodb-inbox.js';
 import { NAME_DEFAULTS, RUNTIME_VARIABLE as V } from '../../lambdas/adapters/environment.js';
-import { isActionable } from '../../lambdas/core/event.js';
-import { keyedByContent } from '../../lambdas/core/pipeline/content-key.js';
-import { sesEventsFromMessage } from '../../lambdas/core/providers/ses/map.js';
 import { readState, statePath } from '../local/state.js';
 import type { Env } from './context.js';
 import type { Io } from './io.js';
@@ -63,26 +59,10 @@ export function findFeed(env: Env): FeedTarget | string {
 }
 
 /**
- * The inbox key the feed will store this envelope under: its first actionable event's, keyed by content
- * as the edge keys SES events (the envelope is the demo signer's own, so it is read without verifying).
- */
-export function sesEnvelopeInboxKey(body: string): string | undefined {
-  const envelope = JSON.parse(body) as { Message: string; MessageId: string; Timestamp: string };
-  const events = sesEventsFromMessage(envelope.Message, {
-    provider: 'ses',
-    snsMessageId: envelope.MessageId,
-    snsTimestampMs: Date.parse(envelope.Timestamp),
-    raw: body,
-  }).filter(isActionable);
-  const first = events[0];
-  return first ? inboxKey('ses', keyedByContent(first).eventId) : undefined;
-}
-
-/**
  * Sends `body` to the feed; prints the SQS message id, the SNS MessageId and the inbox key the event
  * will be stored under. Exit 0, or 1 when the queue cannot be reached.
  */
-export async function sendToFeed(env: Env, body: string, io: Io): Promise<number> {
+export async function sendToFeed(env: Env, body: string, inboxKey: string | undefined, io: Io): Promise<number> {
   const target = findFeed(env);
   if (typeof target === 'string') {
     io.err(`error: ${target}`);
@@ -96,7 +76,7 @@ export async function sendToFeed(env: Env, body: string, io: Io): Promise<number
     const sent = await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
     const envelope = JSON.parse(body) as { MessageId: string };
     io.out(
-      `SQS ${queueUrl} ← message ${sent.MessageId}: SNS MessageId ${envelope.MessageId}, inbox key ${sesEnvelopeInboxKey(body) ?? '(none: nothing to store)'}`,
+      `SQS ${queueUrl} ← message ${sent.MessageId}: SNS MessageId ${envelope.MessageId}, inbox key ${inboxKey ?? '(none: nothing to store)'}`,
     );
     return 0;
   } catch (error) {

@@ -101,11 +101,12 @@ export async function sendCommand(argv: string[], env: Env, io: Io = processIo):
               ? { ...demo, credential: configured, signingSecret: configured }
               : demo;
           const request = signer.sign(kind, recipient, credentials, Date.now(), scoped.options);
-          if (flags.via === 'queue') return sendToFeed(env, request.body, io);
+          const settings = applyDemoDefaults(env, dataDir, demoSet).settings;
+          // Read back by the provider module the edge runs, so the keys printed are the edge's (either door).
+          const events = await postedEvents(definition, request, credentials, settings).catch(() => []);
+          if (flags.via === 'queue') return sendToFeed(env, request.body, events[0]?.inboxKey, io);
           const stack = localStackUrl(env);
           const url = `${stack.url}/webhooks/${signer.provider}`;
-          const settings = applyDemoDefaults(env, dataDir, demoSet).settings;
-          const events = await postedEvents(definition, request, credentials, settings).catch(() => []);
           let response: Response;
           try {
             response = await fetch(url, { method: 'POST', headers: request.headers, body: request.body });

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqsDeadLetters } from '../../lambdas/adapters/sqs-dead-letters.js';
 import type { WebhookEdge } from '../../lambdas/core/pipeline/edge.js';
 import { createEdgeHandler } from '../../lambdas/handlers/edge-handler.js';
-import { sesEnvelopeInboxKey } from '../../lib/cli/send-queue.js';
 import { SES_FEED } from '../../lib/definitions.js';
+import { sesEnvelopeInboxKey } from '../support/ses-inbox-key.js';
 import { injectFault, ratchet, startTestStack, type TestStack } from './harness.js';
 
 const TWO_HOURS_MS = 2 * 60 * 60 * 1000;

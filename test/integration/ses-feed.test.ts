@@ -14,11 +14,11 @@ import { SqsDeadLetters } from '../../lambdas/adapters/sqs-dead-letters.js';
 import { buildSesFeed } from '../../lambdas/adapters/wiring/ses-feed.js';
 import { createSesFeedHandler } from '../../lambdas/handlers/ses-feed-handler.js';
 import { sendCommand } from '../../lib/cli/send.js';
-import { sesEnvelopeInboxKey } from '../../lib/cli/send-queue.js';
 import { SES_FEED } from '../../lib/definitions.js';
 import { demoSigningCertUrl, sesDemoPayload, signSnsMessage } from '../../lib/demo/ses.js';
 import { QueuePoller } from '../../lib/local/poller.js';
 import { clearState, writeState } from '../../lib/local/state.js';
+import { sesEnvelopeInboxKey } from '../support/ses-inbox-key.js';
 import { injectFault, startTestStack, type TestStack } from './harness.js';
 
 const HOUR_MS = 60 * 60 * 1000;
