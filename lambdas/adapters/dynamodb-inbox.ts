@@ -12,18 +12,13 @@
  * the condition treats an expired row as absent.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  ScanCommand,
-  type ScanCommandOutput,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { PayloadTooLargeError, TransientError } from '../core/errors.js';
 import type { NormalizedEvent } from '../core/event.js';
 import type { InboxStore, PreparedRow } from '../core/pipeline/ports.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
 import { itemSize } from './dynamodb-item-size.js';
+import { scanPages } from './dynamodb-scan.js';
 import { encodePayload } from './inbox-codec.js';
 import { CURRENT_INBOX_VERSION, INBOX_VERSION_ATTRIBUTE, type InboxRow, readInboxRow } from './inbox-schema.js';
 import { INBOX_TABLE } from './tables.js';
@@ -138,20 +133,17 @@ export class DynamoInbox implements InboxStore {
    * restart recovery and operators, never a request path). Nonce and control rows are skipped.
    */
   async *listStored(nowMs: number): AsyncGenerator<InboxRow[]> {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.client.send(
-        new ScanCommand({
-          TableName: this.tableName,
-          FilterExpression: 'attribute_exists(#body) AND #ttl >= :now',
-          ExpressionAttributeNames: { '#body': 'body', '#ttl': TTL },
-          ExpressionAttributeValues: { ':now': Math.floor(nowMs / 1000) },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      yield (page.Items ?? []).flatMap((item) => readInboxRow(item) ?? []);
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const pages = scanPages(
+      this.client,
+      {
+        TableName: this.tableName,
+        FilterExpression: 'attribute_exists(#body) AND #ttl >= :now',
+        ExpressionAttributeNames: { '#body': 'body', '#ttl': TTL },
+        ExpressionAttributeValues: { ':now': Math.floor(nowMs / 1000) },
+      },
+      'inbox',
+    );
+    for await (const items of pages) yield items.flatMap((item) => readInboxRow(item) ?? []);
   }
 
   /**
@@ -174,28 +166,22 @@ export class DynamoInbox implements InboxStore {
       sinceMs === undefined ? 0 : Math.ceil(sinceMs / 1000) + this.ttlSeconds,
     );
     const newest: Array<Record<string, unknown>> = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      let page: ScanCommandOutput;
-      try {
-        page = await this.client.send(
-          new ScanCommand({
-            TableName: this.tableName,
-            FilterExpression: `attribute_exists(#body) AND #ttl >= :floor${provider ? ' AND begins_with(#pk, :prefix)' : ''}`,
-            ExpressionAttributeNames: { '#body': 'body', '#ttl': TTL, ...(provider ? { '#pk': PK } : {}) },
-            ExpressionAttributeValues: { ':floor': floor, ...(provider ? { ':prefix': `${provider}#` } : {}) },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-      } catch (cause) {
-        throw new TransientError('inbox scan failed', { cause });
-      }
-      for (const item of page.Items ?? []) {
+    const pages = scanPages(
+      this.client,
+      {
+        TableName: this.tableName,
+        FilterExpression: `attribute_exists(#body) AND #ttl >= :floor${provider ? ' AND begins_with(#pk, :prefix)' : ''}`,
+        ExpressionAttributeNames: { '#body': 'body', '#ttl': TTL, ...(provider ? { '#pk': PK } : {}) },
+        ExpressionAttributeValues: { ':floor': floor, ...(provider ? { ':prefix': `${provider}#` } : {}) },
+      },
+      'inbox',
+    );
+    for await (const items of pages) {
+      for (const item of items) {
         newest.push(item);
         if (newest.length > limit * 2) newest.splice(0, newest.length, ...byExpiryDescending(newest).slice(0, limit));
       }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    }
     return byExpiryDescending(newest)
       .slice(0, limit)
       .flatMap((item) => {

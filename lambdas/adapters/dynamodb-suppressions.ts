@@ -6,13 +6,7 @@
  * first tries a create-only put, which needs no read: see `importEntry`.)
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  ScanCommand,
-  type ScanCommandOutput,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { TransientError } from '../core/errors.js';
 import { type NormalizedEvent, normalizeRecipient } from '../core/event.js';
 import type { SuppressionStore, WriteSkip } from '../core/pipeline/ports.js';
@@ -36,6 +30,7 @@ import {
   upgradeSuppressionRecord,
 } from '../core/suppression/schema.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
+import { scanPages } from './dynamodb-scan.js';
 import { type StoredSyncFields, syncFieldsForWrite, takeSyncFields } from './suppression-sync-fields.js';
 import { SUPPRESSION_TABLE } from './tables.js';
 
@@ -138,25 +133,16 @@ export class DynamoSuppressionStore implements SuppressionStore {
         }
       : {};
     const scanSegment = async (segment: number) => {
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        let page: ScanCommandOutput;
-        try {
-          page = await this.client.send(
-            new ScanCommand({
-              TableName: this.tableName,
-              ExclusiveStartKey: startKey,
-              ...(segments > 1 ? { Segment: segment, TotalSegments: segments } : {}),
-              ...filter,
-            }),
-          );
-        } catch (cause) {
-          throw new TransientError('suppression scan failed', { cause });
-        }
-        const items = (page.Items ?? []).map(upToDate);
-        if (items.length > 0) await onPage(items);
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
+      const pages = scanPages(
+        this.client,
+        {
+          TableName: this.tableName,
+          ...(segments > 1 ? { Segment: segment, TotalSegments: segments } : {}),
+          ...filter,
+        },
+        'suppression',
+      );
+      for await (const items of pages) if (items.length > 0) await onPage(items.map(upToDate));
     };
     await Promise.all(Array.from({ length: segments }, (_, segment) => scanSegment(segment)));
   }

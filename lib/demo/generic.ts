@@ -7,10 +7,11 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { ActionableKind } from '../../lambdas/core/event.js';
 import {
   assertDemoScope,
-  type DemoCredentials,
+  type BodySigner,
   type DemoOptions,
   type DemoSigner,
-  type SignedDemoRequest,
+  sharedSecret,
+  unixSeconds,
 } from './types.js';
 
 export function genericSignature(secret: string, id: string, timestamp: string, body: string | Buffer): string {
@@ -18,19 +19,12 @@ export function genericSignature(secret: string, id: string, timestamp: string, 
 }
 
 /** The three contract headers for an arbitrary body. */
-export function signGenericBody(
-  secret: string,
-  id: string,
-  timestamp: string,
-  body: string | Buffer,
-): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    'x-event-id': id,
-    'x-webhook-timestamp': timestamp,
-    'x-webhook-signature': genericSignature(secret, id, timestamp, body),
-  };
-}
+export const signGenericBody: BodySigner = (secret, id, timestamp, body) => ({
+  'content-type': 'application/json',
+  'x-event-id': id,
+  'x-webhook-timestamp': timestamp,
+  'x-webhook-signature': genericSignature(secret, id, timestamp, body),
+});
 
 export function sampleGenericEvent(
   kind: ActionableKind,
@@ -47,21 +41,12 @@ export function sampleGenericEvent(
 export const genericDemo: DemoSigner = {
   provider: 'generic',
   topicOption: 'topic',
-  createCredentials(): DemoCredentials {
-    // 32 random bytes as 64 hex characters: printable, and twice the contract's 32-byte minimum.
-    const secret = randomBytes(32).toString('hex');
-    return { credential: secret, signingSecret: secret };
-  },
-  sign(
-    kind: ActionableKind,
-    email: string,
-    credentials: DemoCredentials,
-    nowMs: number,
-    options?: DemoOptions,
-  ): SignedDemoRequest {
+  // 32 random bytes as 64 hex characters: printable, and twice the contract's 32-byte minimum.
+  createCredentials: () => sharedSecret(randomBytes(32).toString('hex')),
+  sign(kind, email, credentials, nowMs, options) {
     const event = sampleGenericEvent(kind, email, nowMs, undefined, options);
     const body = JSON.stringify(event);
-    const timestamp = String(Math.floor(nowMs / 1000));
+    const timestamp = unixSeconds(nowMs);
     return { headers: signGenericBody(credentials.signingSecret, event.id, timestamp, body), body };
   },
 };

@@ -5,13 +5,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { ActionableKind } from '../../lambdas/core/event.js';
-import {
-  assertDemoScope,
-  type DemoCredentials,
-  type DemoOptions,
-  type DemoSigner,
-  type SignedDemoRequest,
-} from './types.js';
+import { assertDemoScope, type DemoSigner, sharedSecret, unixSeconds } from './types.js';
 
 export function mailgunSignature(signingKey: string, timestamp: string, token: string): string {
   return createHmac('sha256', signingKey)
@@ -25,7 +19,7 @@ export function signMailgun(
   nowMs: number,
   token = randomBytes(25).toString('hex'),
 ): { timestamp: string; token: string; signature: string } {
-  const timestamp = String(Math.floor(nowMs / 1000));
+  const timestamp = unixSeconds(nowMs);
   return { timestamp, token, signature: mailgunSignature(signingKey, timestamp, token) };
 }
 
@@ -105,18 +99,9 @@ export function sampleMailgunEventData(kind: ActionableKind, email: string, nowM
 
 export const mailgunDemo: DemoSigner = {
   provider: 'mailgun',
-  createCredentials(): DemoCredentials {
-    // Mailgun's HTTP webhook signing keys are opaque strings; used as UTF-8 bytes, never decoded.
-    const key = randomBytes(24).toString('hex');
-    return { credential: key, signingSecret: key };
-  },
-  sign(
-    kind: ActionableKind,
-    email: string,
-    credentials: DemoCredentials,
-    nowMs: number,
-    options?: DemoOptions,
-  ): SignedDemoRequest {
+  // Mailgun's HTTP webhook signing keys are opaque strings; used as UTF-8 bytes, never decoded.
+  createCredentials: () => sharedSecret(randomBytes(24).toString('hex')),
+  sign(kind, email, credentials, nowMs, options) {
     assertDemoScope(mailgunDemo, kind, options);
     const body = JSON.stringify({
       signature: signMailgun(credentials.signingSecret, nowMs),

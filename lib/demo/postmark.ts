@@ -5,14 +5,7 @@
  * the source IP (127.0.0.1), so a demo allowlist must include it.
  */
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
-import type { ActionableKind } from '../../lambdas/core/event.js';
-import {
-  assertDemoScope,
-  type DemoCredentials,
-  type DemoOptions,
-  type DemoSigner,
-  type SignedDemoRequest,
-} from './types.js';
+import { assertDemoScope, type DemoSigner, type SampleEvent, sharedSecret } from './types.js';
 
 /** `Authorization` for a `user:password` credential, as Postmark derives it from the webhook URL. */
 export function postmarkAuthorization(credential: string): string {
@@ -29,12 +22,7 @@ export function postmarkTimestamp(ms: number): string {
  * for a recipient's unsubscribe: a SubscriptionChange ManualSuppression on the stream (`outbound`
  * unless a topic names another), so it is scoped to that stream; `subscribe` is its reactivation.
  */
-export function samplePostmarkRecord(
-  kind: ActionableKind,
-  email: string,
-  nowMs: number,
-  options: DemoOptions = {},
-): Record<string, unknown> {
+export const samplePostmarkRecord: SampleEvent = (kind, email, nowMs, options = {}) => {
   assertDemoScope(postmarkDemo, kind, options);
   const at = postmarkTimestamp(nowMs - 2000);
   const message = {
@@ -116,23 +104,15 @@ export function samplePostmarkRecord(
         SuppressionReason: null,
       };
   }
-}
+};
 
 export const postmarkDemo: DemoSigner = {
   provider: 'postmark',
   topicOption: 'topic',
-  createCredentials(): DemoCredentials {
-    // URL-safe characters only, so the pair can sit in a webhook URL without escaping.
-    const credential = `ratchet-${randomBytes(4).toString('hex')}:${randomBytes(24).toString('base64url')}`;
-    return { credential, signingSecret: credential };
-  },
-  sign(
-    kind: ActionableKind,
-    email: string,
-    credentials: DemoCredentials,
-    nowMs: number,
-    options?: DemoOptions,
-  ): SignedDemoRequest {
+  // URL-safe characters only, so the pair can sit in a webhook URL without escaping.
+  createCredentials: () =>
+    sharedSecret(`ratchet-${randomBytes(4).toString('hex')}:${randomBytes(24).toString('base64url')}`),
+  sign(kind, email, credentials, nowMs, options) {
     return {
       headers: {
         'content-type': 'application/json',

@@ -5,14 +5,7 @@
  * the verifier against an independent signer.
  */
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
-import type { ActionableKind } from '../../lambdas/core/event.js';
-import {
-  assertDemoScope,
-  type DemoCredentials,
-  type DemoOptions,
-  type DemoSigner,
-  type SignedDemoRequest,
-} from './types.js';
+import { assertDemoScope, type DemoCredentials, type DemoSigner, type SampleEvent, unixSeconds } from './types.js';
 
 /** Headers for an arbitrary body: for tests that need bodies `sign` does not build (batches, malformed JSON). */
 export function signSendgridBody(
@@ -37,12 +30,7 @@ export function sendgridBatchBody(events: readonly object[]): string {
  * One realistic event object of each actionable kind. With a group (an ASM group id), `unsubscribe`
  * is `group_unsubscribe` and `subscribe` is `group_resubscribe`.
  */
-export function sampleSendgridEvent(
-  kind: ActionableKind,
-  email: string,
-  nowMs: number,
-  options: DemoOptions = {},
-): Record<string, unknown> {
+export const sampleSendgridEvent: SampleEvent = (kind, email, nowMs, options = {}) => {
   assertDemoScope(sendgridDemo, kind, options);
   const messageId = randomBytes(16).toString('base64url');
   const common = {
@@ -95,7 +83,7 @@ export function sampleSendgridEvent(
         asm_group_id: asmGroupId(options.topic),
       };
   }
-}
+};
 
 /** SendGrid sends the group id as a JSON number. */
 function asmGroupId(group: string): number {
@@ -113,15 +101,9 @@ export const sendgridDemo: DemoSigner = {
       signingSecret: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     };
   },
-  sign(
-    kind: ActionableKind,
-    email: string,
-    credentials: DemoCredentials,
-    nowMs: number,
-    options?: DemoOptions,
-  ): SignedDemoRequest {
+  sign(kind, email, credentials, nowMs, options) {
     const body = sendgridBatchBody([sampleSendgridEvent(kind, email, nowMs, options)]);
-    const timestamp = String(Math.floor(nowMs / 1000));
+    const timestamp = unixSeconds(nowMs);
     return { headers: signSendgridBody(body, timestamp, credentials.signingSecret), body };
   },
 };

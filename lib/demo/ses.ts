@@ -5,13 +5,12 @@
  * lambdas/core/providers/ses/sns so that a mistake on one side shows up as a failing test, not a matching pair.
  */
 import { createPrivateKey, type KeyObject, randomBytes, randomUUID, sign } from 'node:crypto';
-import type { ActionableKind } from '../../lambdas/core/event.js';
 import { createSelfSignedCertificate } from './self-signed-certificate.js';
 import {
   assertDemoScope,
   type DemoCredentials,
-  type DemoOptions,
   type DemoSigner,
+  type SampleEvent,
   type SignedDemoRequest,
 } from './types.js';
 
@@ -115,12 +114,7 @@ export function demoSigningCertUrl(topicArn: string, fileName: string): string {
  * event-publishing only). Without a topic, an unsubscribe is `unsubscribeAll: true` (global); with
  * one (`topic` or `list:topic`), it is that topic's OptOut, and `subscribe` its OptIn.
  */
-export function sesDemoPayload(
-  kind: ActionableKind,
-  email: string,
-  nowMs: number,
-  options: DemoOptions = {},
-): Record<string, unknown> {
+export const sesDemoPayload: SampleEvent = (kind, email, nowMs, options = {}) => {
   assertDemoScope(sesDemo, kind, options);
   const sentAt = new Date(nowMs - 5_000).toISOString();
   const at = new Date(nowMs - 1_000).toISOString();
@@ -211,7 +205,7 @@ export function sesDemoPayload(
       };
     }
   }
-}
+};
 
 /** `weekly` → [ratchet-demo, weekly]; `main:weekly` → [main, weekly]. */
 function sesScope(topic: string | undefined): [string, string] {
@@ -236,7 +230,7 @@ export const sesDemo: DemoSigner = {
     };
   },
 
-  sign(kind, email, credentials, nowMs, options): SignedDemoRequest {
+  sign(kind, email, credentials, nowMs, options) {
     const pinned = credentials.pinnedCertificate;
     if (!pinned) throw new Error('SES demo credentials need a pinned certificate');
     const topicArn = credentials.credential;

@@ -4,13 +4,13 @@
  * `v1,<base64>` in `webhook-signature`. Written against the spec rather than our verifier.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import type { ActionableKind } from '../../lambdas/core/event.js';
 import {
   assertDemoScope,
-  type DemoCredentials,
-  type DemoOptions,
+  type BodySigner,
   type DemoSigner,
-  type SignedDemoRequest,
+  type SampleEvent,
+  sharedSecret,
+  unixSeconds,
 } from './types.js';
 
 /** `v1,<base64>` for one secret. */
@@ -21,19 +21,12 @@ export function standardSignature(secret: string, id: string, timestamp: string,
 }
 
 /** The three `webhook-*` headers for an arbitrary body. */
-export function signStandardBody(
-  secret: string,
-  id: string,
-  timestamp: string,
-  body: string | Buffer,
-): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    'webhook-id': id,
-    'webhook-timestamp': timestamp,
-    'webhook-signature': standardSignature(secret, id, timestamp, body),
-  };
-}
+export const signStandardBody: BodySigner = (secret, id, timestamp, body) => ({
+  'content-type': 'application/json',
+  'webhook-id': id,
+  'webhook-timestamp': timestamp,
+  'webhook-signature': standardSignature(secret, id, timestamp, body),
+});
 
 /** Svix message ids: `msg_` + 27 base62-ish characters. */
 export function standardMessageId(): string {
@@ -44,12 +37,7 @@ export function standardMessageId(): string {
  * One Resend-shaped body of each actionable kind (resend.md §2). With a topic (a Resend topic id),
  * `unsubscribe` / `subscribe` are a `contact.topics.updated` with `opt_out` / `opt_in`.
  */
-export function sampleStandardEvent(
-  kind: ActionableKind,
-  email: string,
-  nowMs: number,
-  options: DemoOptions = {},
-): Record<string, unknown> {
+export const sampleStandardEvent: SampleEvent = (kind, email, nowMs, options = {}) => {
   assertDemoScope(standardWebhooksDemo, kind, options);
   const createdAt = new Date(nowMs - 2000).toISOString();
   if (options.topic !== undefined) {
@@ -108,24 +96,15 @@ export function sampleStandardEvent(
         },
       };
   }
-}
+};
 
 export const standardWebhooksDemo: DemoSigner = {
   provider: 'standard',
   topicOption: 'topic',
-  createCredentials(): DemoCredentials {
-    const secret = `whsec_${randomBytes(24).toString('base64')}`;
-    return { credential: secret, signingSecret: secret };
-  },
-  sign(
-    kind: ActionableKind,
-    email: string,
-    credentials: DemoCredentials,
-    nowMs: number,
-    options?: DemoOptions,
-  ): SignedDemoRequest {
+  createCredentials: () => sharedSecret(`whsec_${randomBytes(24).toString('base64')}`),
+  sign(kind, email, credentials, nowMs, options) {
     const body = JSON.stringify(sampleStandardEvent(kind, email, nowMs, options));
-    const timestamp = String(Math.floor(nowMs / 1000));
+    const timestamp = unixSeconds(nowMs);
     return { headers: signStandardBody(credentials.signingSecret, standardMessageId(), timestamp, body), body };
   },
 };

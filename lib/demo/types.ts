@@ -29,6 +29,22 @@ export interface DemoOptions {
   topic?: string;
 }
 
+/** One realistic provider body (or body element) of an actionable kind; throws for a scope the provider cannot express. */
+export type SampleEvent = (
+  kind: ActionableKind,
+  email: string,
+  nowMs: number,
+  options?: DemoOptions,
+) => Record<string, unknown>;
+
+/** The signing headers for an arbitrary body, under a contract that signs an id, a timestamp and the bytes. */
+export type BodySigner = (
+  secret: string,
+  id: string,
+  timestamp: string,
+  body: string | Buffer,
+) => Record<string, string>;
+
 export interface DemoSigner {
   readonly provider: string;
   /** How this provider names a topic on the command line (`group` for SendGrid), or absent: no topics (Mailgun). */
@@ -42,6 +58,16 @@ export interface DemoSigner {
     nowMs: number,
     options?: DemoOptions,
   ): SignedDemoRequest;
+}
+
+/** Credentials where the sender signs with the very value the receiver is configured with (an HMAC key, a Basic pair). */
+export function sharedSecret(secret: string): DemoCredentials {
+  return { credential: secret, signingSecret: secret };
+}
+
+/** A provider's timestamp header: whole seconds since the epoch, as text. */
+export function unixSeconds(nowMs: number): string {
+  return String(Math.floor(nowMs / 1000));
 }
 
 /** The demo's shared precondition: which combinations a provider can express. */

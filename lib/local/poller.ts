@@ -12,9 +12,10 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { CONSUMER, QUEUE } from '../definitions.js';
 import { LOCAL_QUEUE } from './bootstrap.js';
+import { sqsEvent } from './sqs-event.js';
 
 /** What the Lambda runtime would invoke for the event source: the consumer's or the SES feed's handler. */
 export type BatchHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
@@ -140,25 +141,6 @@ export class QueuePoller {
   private toEvent(messages: Message[]): SQSEvent {
     const sourceArn =
       this.options.sourceArn ?? this.options.deadLetterArn.replace(new RegExp(`${QUEUE.deadLetterSuffix}$`), '');
-    return {
-      Records: messages.map(
-        (m): SQSRecord => ({
-          messageId: m.MessageId!,
-          receiptHandle: m.ReceiptHandle!,
-          body: m.Body ?? '',
-          attributes: {
-            ApproximateReceiveCount: m.Attributes?.ApproximateReceiveCount ?? '1',
-            SentTimestamp: m.Attributes?.SentTimestamp ?? String(Date.now()),
-            SenderId: 'local',
-            ApproximateFirstReceiveTimestamp: m.Attributes?.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
-          },
-          messageAttributes: {},
-          md5OfBody: m.MD5OfBody ?? '',
-          eventSource: 'aws:sqs',
-          eventSourceARN: sourceArn,
-          awsRegion: this.options.region,
-        }),
-      ),
-    };
+    return sqsEvent(messages, sourceArn, this.options.region);
   }
 }

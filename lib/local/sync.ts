@@ -11,11 +11,9 @@ import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamod
 import {
   CreateQueueCommand,
   DeleteMessageBatchCommand,
-  type Message,
   ReceiveMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import type { SQSEvent } from 'aws-lambda';
 import { RUNTIME_VARIABLE } from '../../lambdas/adapters/environment.js';
 import { SYNC_ATTRIBUTE, SYNC_INDEX } from '../../lambdas/adapters/suppression-sync-fields.js';
 import { buildSyncWorker, type SyncWorker, syncFastPath } from '../../lambdas/adapters/wiring/sync.js';
@@ -26,6 +24,7 @@ import { syncSettings } from '../../lambdas/core/sync/settings.js';
 import type { SyncProviderName, SyncTarget } from '../../lambdas/core/sync/target.js';
 import { SUPPRESSION_TABLE } from '../definitions.js';
 import { SYNC_QUEUE } from '../sync-definitions.js';
+import { sqsEvent } from './sqs-event.js';
 
 export interface LocalSync {
   worker: SyncWorker;
@@ -82,7 +81,7 @@ export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSy
     );
     const messages = received.Messages ?? [];
     if (messages.length === 0) return 0;
-    const response = await worker.handler(toEvent(messages, config.region));
+    const response = await worker.handler(sqsEvent(messages, 'arn:aws:sqs:local:000000000000:sync', config.region));
     const failed = new Set(response.batchItemFailures.map((f) => f.itemIdentifier));
     const done = messages.filter((m) => !failed.has(m.MessageId!));
     if (done.length > 0) {
@@ -199,25 +198,4 @@ export async function createSuppressionTableWithSyncIndex(client: DynamoDBClient
   } catch (error) {
     if (!(error instanceof Error && error.name === 'ResourceInUseException')) throw error;
   }
-}
-
-function toEvent(messages: Message[], region: string): SQSEvent {
-  return {
-    Records: messages.map((m) => ({
-      messageId: m.MessageId!,
-      receiptHandle: m.ReceiptHandle!,
-      body: m.Body ?? '',
-      attributes: {
-        ApproximateReceiveCount: m.Attributes?.ApproximateReceiveCount ?? '1',
-        SentTimestamp: m.Attributes?.SentTimestamp ?? String(Date.now()),
-        SenderId: 'local',
-        ApproximateFirstReceiveTimestamp: String(Date.now()),
-      },
-      messageAttributes: {},
-      md5OfBody: m.MD5OfBody ?? '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:local:000000000000:sync',
-      awsRegion: region,
-    })),
-  };
 }

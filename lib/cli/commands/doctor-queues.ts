@@ -46,22 +46,11 @@ export async function queueChecks(ctx: Context, probe: DeploymentProbe): Promise
   if (target.deadLetterUrl) {
     const dlq = await probe.queueDepth(target.deadLetterUrl);
     results.push(
-      dlq.visible + dlq.inFlight === 0
-        ? { check: 'dead-letter queue', status: 'pass', detail: 'empty' }
-        : {
-            check: 'dead-letter queue',
-            status: 'fail',
-            detail: `${dlq.visible + dlq.inFlight} events the consumer could not apply`,
-            fix: '`ratchet dlq list`, fix the cause, then `ratchet dlq redrive`',
-          },
-    );
-    results.push(
-      await ageCheck(
-        probe,
-        'dead-letter queue age',
-        dlq.url,
-        `\`ratchet dlq list\`, fix the cause, then \`ratchet dlq redrive\` (the DLQ drops events after ${QUEUE.deadLetterRetentionDays} days)`,
-      ),
+      ...(await deadLetterChecks(probe, 'dead-letter queue', dlq, {
+        holds: 'events the consumer could not apply',
+        fix: '`ratchet dlq list`, fix the cause, then `ratchet dlq redrive`',
+        drops: `the DLQ drops events after ${QUEUE.deadLetterRetentionDays} days`,
+      })),
     );
   } else
     results.push({
@@ -70,7 +59,7 @@ export async function queueChecks(ctx: Context, probe: DeploymentProbe): Promise
       detail: 'DLQ_URL not set: not checked',
       fix: 'set DLQ_URL from the stack outputs',
     });
-  let ses: Awaited<ReturnType<DeploymentProbe['queueDepth']>>;
+  let ses: QueueDepth;
   try {
     ses = await probe.queueDepth(target.sesDeadLetterQueue ?? SES_DEAD_LETTER_QUEUE_DEFAULT);
   } catch (error) {
@@ -83,24 +72,34 @@ export async function queueChecks(ctx: Context, probe: DeploymentProbe): Promise
     return results;
   }
   results.push(
-    ses.visible + ses.inFlight === 0
-      ? { check: 'SES dead-letter queue', status: 'pass', detail: 'empty' }
-      : {
-          check: 'SES dead-letter queue',
-          status: 'fail',
-          detail: `${ses.visible + ses.inFlight} SNS messages SNS gave up on`,
-          fix: '`ratchet ses redrive`',
-        },
-  );
-  results.push(
-    await ageCheck(
-      probe,
-      'SES dead-letter queue age',
-      ses.url,
-      `\`ratchet ses redrive\` (the queue drops them after ${SES_DEAD_LETTERS.retentionDays} days)`,
-    ),
+    ...(await deadLetterChecks(probe, 'SES dead-letter queue', ses, {
+      holds: 'SNS messages SNS gave up on',
+      fix: '`ratchet ses redrive`',
+      drops: `the queue drops them after ${SES_DEAD_LETTERS.retentionDays} days`,
+    })),
   );
   return results;
+}
+
+type QueueDepth = Awaited<ReturnType<DeploymentProbe['queueDepth']>>;
+
+/**
+ * A dead-letter queue fails while it holds anything, waiting or in flight: each message is an event not
+ * applied. Its age check says how long is left before the queue drops the oldest.
+ */
+async function deadLetterChecks(
+  probe: DeploymentProbe,
+  check: string,
+  depth: QueueDepth,
+  about: { holds: string; fix: string; drops: string },
+): Promise<CheckResult[]> {
+  const held = depth.visible + depth.inFlight;
+  return [
+    held === 0
+      ? { check, status: 'pass', detail: 'empty' }
+      : { check, status: 'fail', detail: `${held} ${about.holds}`, fix: about.fix },
+    await ageCheck(probe, `${check} age`, depth.url, `${about.fix} (${about.drops})`),
+  ];
 }
 
 /** Fail at or over the alarm's threshold (the alarm compares with >=); `ageSeconds` in `--json`. */

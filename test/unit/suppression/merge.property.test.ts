@@ -57,7 +57,10 @@ describe('mergeRecords', () => {
         }),
         { numRuns: propertyRuns(3_000) },
       );
-      expect(exact).toBeGreaterThan(propertyRuns(1_500));
+      // Measured: 58 % (tiny cap) to 90 % (default cap) of the runs are exact. Two fifths of the runs made is
+      // the floor, at any scale: at 5 % of the runs (150, mutation testing) half was within two
+      // standard deviations of the tiny cap's mean, and failed Stryker's dry run once.
+      expect(exact).toBeGreaterThan(Math.floor((propertyRuns(3_000) * 2) / 5));
     });
   }
 
