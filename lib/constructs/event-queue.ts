@@ -5,9 +5,10 @@
 import { Duration } from 'aws-cdk-lib';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { CONSUMER, QUEUE } from '../definitions.js';
+import { secureQueue } from './secure-queue.js';
 import { allow } from './tables.js';
 
 export interface EventQueueProps {
@@ -21,18 +22,14 @@ export class EventQueue extends Construct {
 
   constructor(scope: Construct, id: string, props: EventQueueProps) {
     super(scope, id);
-    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
+    this.deadLetterQueue = secureQueue(this, 'DeadLetterQueue', {
       queueName: props.deadLetterQueueName,
       retentionPeriod: Duration.days(QUEUE.deadLetterRetentionDays),
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
     });
-    this.queue = new sqs.Queue(this, 'Queue', {
+    this.queue = secureQueue(this, 'Queue', {
       queueName: props.queueName,
       visibilityTimeout: Duration.seconds(QUEUE.visibilityTimeoutSeconds),
       retentionPeriod: Duration.days(QUEUE.retentionDays),
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: QUEUE.maxReceiveCount },
     });
   }

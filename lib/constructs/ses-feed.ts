@@ -14,9 +14,10 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as ses from 'aws-cdk-lib/aws-ses';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { UrlSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct, type IDependable } from 'constructs';
 import { SES_DEAD_LETTERS } from '../definitions.js';
+import { secureQueue } from './secure-queue.js';
 
 /**
  * SNS's retry policy for the SES route, used for 5xx answers and timeouts (a 4xx, 429 included,
@@ -90,11 +91,9 @@ export class SesFeed extends Construct {
 
     // The subscription (either kind) adds the queue policy: sqs:SendMessage for sns.amazonaws.com,
     // only with aws:SourceArn = this topic.
-    this.deadLetterQueue = new sqs.Queue(this, 'SesDeadLetterQueue', {
+    this.deadLetterQueue = secureQueue(this, 'SesDeadLetterQueue', {
       queueName: props.deadLetterQueueName,
       retentionPeriod: Duration.days(SES_DEAD_LETTERS.retentionDays),
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
     });
   }
 

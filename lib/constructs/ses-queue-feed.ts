@@ -19,11 +19,12 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { RUNTIME_VARIABLE } from '../../lambdas/adapters/environment.js';
 import { SES_FEED } from '../definitions.js';
 import { HandlerFunction } from './handler-function.js';
+import { secureQueue } from './secure-queue.js';
 import { allow } from './tables.js';
 
 export interface SesQueueFeedProps {
@@ -46,12 +47,10 @@ export class SesQueueFeed extends Construct {
 
   constructor(scope: Construct, id: string, props: SesQueueFeedProps) {
     super(scope, id);
-    this.queue = new sqs.Queue(this, 'Queue', {
+    this.queue = secureQueue(this, 'Queue', {
       queueName: props.queueName,
       visibilityTimeout: Duration.seconds(SES_FEED.visibilityTimeoutSeconds),
       retentionPeriod: Duration.days(SES_FEED.retentionDays),
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
       deadLetterQueue: { queue: props.deadLetterQueue, maxReceiveCount: SES_FEED.maxReceiveCount },
     });
     // Only SNS, and only for the allowed topics (another account's topic is subscribed by hand).

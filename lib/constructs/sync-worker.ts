@@ -13,7 +13,7 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { SYNC_ATTRIBUTE, SYNC_INDEX } from '../../lambdas/adapters/suppression-sync-fields.js';
 import { SYNC_QUEUE_VARIABLES } from '../../lambdas/adapters/wiring/sync-fast-path.js';
@@ -25,6 +25,7 @@ import { SYNC_QUEUE, SYNC_SWEEPER, SYNC_WORKER, syncResourceNames } from '../syn
 import type { RatchetAlarms } from './alarms.js';
 import { HandlerFunction } from './handler-function.js';
 import { pascal } from './provider-secrets.js';
+import { secureQueue } from './secure-queue.js';
 import { allow, type RatchetTables } from './tables.js';
 
 /** Exactly these, and only on the worker's role (the account suppression list has no resource ARNs). */
@@ -109,18 +110,14 @@ export class SyncWorker extends Construct {
     super(scope, id);
     const { config, sync, tables } = props;
     const names = syncResourceNames(config.resourcePrefix);
-    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetters', {
+    this.deadLetterQueue = secureQueue(this, 'DeadLetters', {
       queueName: names.deadLetterQueue,
       retentionPeriod: Duration.days(SYNC_QUEUE.retentionDays),
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
     });
-    this.queue = new sqs.Queue(this, 'Queue', {
+    this.queue = secureQueue(this, 'Queue', {
       queueName: names.queue,
       visibilityTimeout: Duration.seconds(SYNC_QUEUE.visibilityTimeoutSeconds),
       retentionPeriod: Duration.days(SYNC_QUEUE.retentionDays),
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: SYNC_QUEUE.maxReceiveCount },
     });
 

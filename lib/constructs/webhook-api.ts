@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { Stack } from 'aws-cdk-lib';
 import {
   CfnDeployment,
-  CfnStage,
+  type CfnStage,
   HttpApi,
   HttpMethod,
   type HttpRoute,
