@@ -10,42 +10,17 @@
  */
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { SecretSource } from '../core/pipeline/ports.js';
+import { splitSecretList } from '../core/secret-list.js';
 
 type ProviderRef = Parameters<SecretSource['credentials']>[0];
 type Env = Readonly<Record<string, string | undefined>>;
 
-/**
- * A credentials list that does not parse: a configuration mistake, not a transient failure. Its message
- * never quotes the value (JSON.parse's own message would quote the secret).
- */
-export class CredentialFormatError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CredentialFormatError';
-  }
-}
+/** A credentials list that does not parse: a configuration mistake, whose message never quotes the value. */
+export { SecretListFormatError as CredentialFormatError } from '../core/secret-list.js';
 
-/** Splits a credentials string: a JSON array of strings, or a comma-separated list. Blank entries are dropped. */
+/** Splits a credentials string (core/secret-list.ts): a JSON array of strings, or a comma-separated list. */
 export function parseCredentialList(value: string | undefined): string[] {
-  if (value === undefined) return [];
-  const trimmed = value.trim();
-  if (trimmed.startsWith('[')) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(trimmed);
-    } catch {
-      throw new CredentialFormatError('starts with "[" but is not valid JSON (expected a JSON array of strings)');
-    }
-    if (!Array.isArray(parsed) || !parsed.every((v) => typeof v === 'string')) {
-      throw new CredentialFormatError('must be a JSON array of strings');
-    }
-    return parsed.map((v: string) => v.trim()).filter(Boolean);
-  }
-  // PEM keys contain no commas, so a comma-separated list of PEMs still splits correctly.
-  return trimmed
-    .split(',')
-    .map((v) => v.trim())
-    .filter(Boolean);
+  return splitSecretList(value);
 }
 
 export class EnvSecretSource implements SecretSource {

@@ -21,6 +21,7 @@ import {
   randomFillSync,
 } from 'node:crypto';
 import { normalizeRecipient } from '../event.js';
+import { splitSecretList } from '../secret-list.js';
 import { numberFromSettings, type Settings } from '../settings.js';
 
 export const TOKEN_VERSION = 1;
@@ -192,17 +193,7 @@ export function maxAgeDaysFromSettings(settings: Settings): number {
   });
 }
 
-/** `UNSUBSCRIBE_SECRETS` (or the secret's value): a JSON array of strings or a comma-separated list; blanks dropped. */
+/** `UNSUBSCRIBE_SECRETS` (or the secret's value), written as every secret list is (core/secret-list.ts). */
 export function parseSecretList(value: string | undefined): string[] {
-  const trimmed = value?.trim() ?? '';
-  if (trimmed.startsWith('[')) {
-    const parsed: unknown = JSON.parse(trimmed);
-    if (!Array.isArray(parsed) || !parsed.every((v) => typeof v === 'string'))
-      throw new Error('unsubscribe secrets must be a JSON array of strings');
-    return parsed.map((v: string) => v.trim()).filter(Boolean);
-  }
-  return trimmed
-    .split(',')
-    .map((v) => v.trim())
-    .filter(Boolean);
+  return splitSecretList(value, 'unsubscribe secrets');
 }

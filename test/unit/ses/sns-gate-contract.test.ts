@@ -13,7 +13,11 @@ import {
 } from '../../../lambdas/core/errors.js';
 import { sesProvider } from '../../../lambdas/core/providers/ses/index.js';
 import { assertSigningCertUrl } from '../../../lambdas/core/providers/ses/sns/cert-url.js';
-import { parseSnsEnvelope, readSnsRequest } from '../../../lambdas/core/providers/ses/sns/envelope.js';
+import {
+  parseSnsEnvelope,
+  readSnsRequest,
+  snsRequestFromQueuedBody,
+} from '../../../lambdas/core/providers/ses/sns/envelope.js';
 import { readSnsSettings } from '../../../lambdas/core/providers/ses/sns/settings.js';
 import { verifySnsSignature } from '../../../lambdas/core/providers/ses/sns/signature.js';
 import { parseTopicArn } from '../../../lambdas/core/providers/ses/sns/topic-arn.js';
@@ -195,6 +199,21 @@ describe('SNS envelope body', () => {
   });
 });
 
+describe('a queued body read as the request SNS would have POSTed', () => {
+  it('takes the unsigned headers from a JSON envelope, and none from JSON that is not an object', () => {
+    const envelope = { Type: 'Notification', MessageId: 'm-1', TopicArn: 'arn:aws:sns:us-east-1:123456789012:t' };
+    const fromEnvelope = snsRequestFromQueuedBody(JSON.stringify(envelope));
+    expect(fromEnvelope.headers['x-amz-sns-message-type']).toBe('Notification');
+    expect(fromEnvelope.headers['x-amz-sns-message-id']).toBe('m-1');
+    for (const body of ['null', '"Notification"', '42', 'not json']) {
+      const request = snsRequestFromQueuedBody(body);
+      expect(request.body.toString('utf8')).toBe(body);
+      expect(request.headers['x-amz-sns-message-type']).toBe('');
+      expect(request.headers['x-amz-sns-message-id']).toBe('');
+    }
+  });
+});
+
 describe('signature key and encoding', () => {
   const envelope = (fields = notificationFields()) => parseSnsEnvelope(JSON.stringify(signed(fields)));
 
@@ -230,6 +249,14 @@ describe('SNS settings', () => {
       minimumSignatureVersion: '2',
       window: { maxAgeMs: 60_000, maxFutureMs: 0 },
     });
+  });
+
+  it('refuses a fractional or zero maximum age with the expected form in the message', () => {
+    for (const value of ['90.5', '0']) {
+      expect(() => readSnsSettings({ SNS_MAX_AGE_SECONDS: value })).toThrow(
+        /^SNS_MAX_AGE_SECONDS must be a whole number of seconds, at least 1/,
+      );
+    }
   });
 
   it('the provider definition lists its three settings and its window', () => {

@@ -136,7 +136,7 @@ describe('ProviderGate', () => {
   });
 
   it('holds calls to the rate and the concurrency', async () => {
-    let now = 0;
+    const now = 0;
     const waits: number[] = [];
     const gate = new ProviderGate(
       'resend',

@@ -4,6 +4,7 @@
  */
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { SecretListFormatError } from '../../../lambdas/core/secret-list.js';
 import {
   deriveTokenKeys,
   issueToken,
@@ -188,9 +189,16 @@ describe('parseSecretList', () => {
   });
 
   it('refuses an array with anything but strings', () => {
-    expect(() => parseSecretList('["a", 1]')).toThrow(new Error('unsubscribe secrets must be a JSON array of strings'));
-    expect(() => parseSecretList('[{"a":1}]')).toThrow(
-      new Error('unsubscribe secrets must be a JSON array of strings'),
+    const refusal = new SecretListFormatError('unsubscribe secrets must be a JSON array of strings');
+    expect(() => parseSecretList('["a", 1]')).toThrow(refusal);
+    expect(() => parseSecretList('[{"a":1}]')).toThrow(refusal);
+  });
+
+  it('refuses broken JSON without quoting the secrets', () => {
+    expect(() => parseSecretList('[k1-0123456789abcdef')).toThrow(
+      new SecretListFormatError(
+        'unsubscribe secrets must be a JSON array of strings (this starts with "[" but is not valid JSON)',
+      ),
     );
   });
 });

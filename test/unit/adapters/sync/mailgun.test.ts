@@ -1,7 +1,11 @@
 /** The Mailgun adapter against the Mailgun fake. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MailgunSyncTarget } from '../../../../lambdas/adapters/sync/mailgun.js';
-import { SyncRateLimitedError, SyncRefusedError, SyncTransientError } from '../../../../lambdas/core/sync/target.js';
+import {
+  type SyncRateLimitedError,
+  SyncRefusedError,
+  SyncTransientError,
+} from '../../../../lambdas/core/sync/target.js';
 import { type MailgunFake, startMailgunFake } from '../../../fakes/providers/mailgun.js';
 import { listAll, rejection } from './support.js';
 
