@@ -1,7 +1,7 @@
 /** WebhookEdge.receiveBatch: each request answered as `receive` would answer it alone, at the cost of one send. */
 import { describe, expect, it } from 'vitest';
 import { recordingLog } from '../support/log.js';
-import { edgeWith, event, request } from './fakes.js';
+import { edgeWith, event, fakeProvider, request } from './fakes.js';
 
 const one = (id: string) => request({ events: [event({ eventId: id })] });
 
@@ -111,5 +111,34 @@ describe('WebhookEdge.receiveBatch', () => {
     await edge.receiveBatch('fake', [one('a'), one('b')]);
     expect(counters.flushes).toBe(0);
     expect(counters.totals.get('EventsAdmitted{provider=fake}')).toBe(2);
+  });
+
+  it('refuses a body over the cap, and only over it, naming the cap in the log', async () => {
+    const { log, lines } = recordingLog();
+    const body = one('a');
+    const atCap = edgeWith({ maxBodyBytes: body.body.length, log });
+    expect((await atCap.edge.receiveBatch('fake', [body])).map((a) => a.status)).toEqual([200]);
+    const underCap = edgeWith({ maxBodyBytes: body.body.length - 1, log });
+    expect(await underCap.edge.receiveBatch('fake', [body])).toEqual([
+      { status: 413, body: { error: 'payload_too_large' } },
+    ]);
+    expect(lines.at(-1)).toEqual([
+      'warn',
+      'webhook rejected',
+      { provider: 'fake', status: 413, code: 'payload_too_large', reason: 'body exceeds the size cap' },
+    ]);
+    expect(underCap.inbox.storeCalls).toEqual([]);
+  });
+
+  it('keys events by their content only for a provider that asks for it (keysByContent)', async () => {
+    const withMessage = request({ events: [event({ eventId: 'a', messageId: 'm-1' })] });
+    const plain = edgeWith();
+    await plain.edge.receiveBatch('fake', [withMessage]);
+    expect([...plain.inbox.rows.keys()]).toEqual(['fake#a']);
+    const byContent = edgeWith({
+      providers: [{ ...fakeProvider({ count: 0, credentials: [] }), keysByContent: true }],
+    });
+    await byContent.edge.receiveBatch('fake', [withMessage]);
+    expect([...byContent.inbox.rows.keys()]).toEqual([expect.stringMatching(/^fake#c1\./)]);
   });
 });

@@ -2,7 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
 import type { EdgeResponse } from '../../../lambdas/core/pipeline/edge.js';
-import { type FeedDeadLetter, type FeedRecord, feedOutcome, SesFeed } from '../../../lambdas/core/pipeline/ses-feed.js';
+import {
+  batchCounts,
+  type FeedDeadLetter,
+  type FeedRecord,
+  feedOutcome,
+  SesFeed,
+} from '../../../lambdas/core/pipeline/ses-feed.js';
 import type { WebhookRequest } from '../../../lambdas/core/request.js';
 import { createSesFeedHandler } from '../../../lambdas/handlers/ses-feed-handler.js';
 import { recordingLog } from '../support/log.js';
@@ -161,7 +167,7 @@ describe('SesFeed', () => {
       status: 200,
       body: { ok: true, received, admitted, duplicates, ignored, ...(ignoredReasons ? { ignoredReasons } : {}) },
     });
-    const { feed, lines } = feedWith([
+    const { feed, lines, sent } = feedWith([
       accepted(1, 1, 0, 0),
       accepted(3, 1, 1, 1, { 'recipient is not an email address': 1 }),
       accepted(1, 0, 1, 0),
@@ -185,6 +191,7 @@ describe('SesFeed', () => {
         },
       ],
     ]);
+    expect(sent).toEqual([]);
   });
 
   it('the summary counts a dead letter whose move failed as failed, not dead-lettered', async () => {
@@ -216,12 +223,19 @@ describe('SesFeed', () => {
   });
 
   it('a letter the queue did not take is a failure; the others moved and are counted', async () => {
-    const { feed, counters } = feedWith(
+    const { feed, counters, lines } = feedWith(
       [answer(401, 'authentication_failed'), answer(401, 'authentication_failed')],
       async () => new Set(['sqs-1']),
     );
     expect(await feed.process(records(2))).toEqual(['sqs-1']);
     expect(counters.totals.get('SesFeedDeadLettered{provider=ses}')).toBe(1);
+    expect(lines.filter(([level]) => level === 'error')).toEqual([
+      [
+        'error',
+        'SES feed dead-letter move failed; SQS will deliver it again',
+        { messageId: 'sqs-1', code: 'authentication_failed', error: 'entry failed' },
+      ],
+    ]);
   });
 
   it('flushes even when the edge throws, and an empty batch calls nothing', async () => {
@@ -236,6 +250,22 @@ describe('SesFeed', () => {
     expect(counters.flushes).toBe(1);
     expect(await feed.process([])).toEqual([]);
     expect(counters.flushes).toBe(1);
+  });
+});
+
+describe('batchCounts', () => {
+  it('merges only ignoredReasons that are objects', () => {
+    const body = (ignoredReasons: unknown) => ({
+      status: 200,
+      body: { ok: true, received: 1, ignored: 1, ignoredReasons },
+    });
+    expect(batchCounts([body(undefined), body(null), body('open'), body({ open: 2 })])).toEqual({
+      events: 4,
+      admitted: 0,
+      duplicates: 0,
+      ignored: 4,
+      ignoredReasons: { open: 2 },
+    });
   });
 });
 
