@@ -12,6 +12,7 @@ import { manuallyReactivated, type PlanContext, planSync, providerScopes } from 
 import { parseSyncProviders, syncSettings } from '../../../lambdas/core/sync/settings.js';
 import { type ProviderSyncState, recordOutcome } from '../../../lambdas/core/sync/state.js';
 import { sweepMessages } from '../../../lambdas/core/sync/sweep.js';
+import { SyncRateLimitedError } from '../../../lambdas/core/sync/target.js';
 import { NO_TOPIC_ALIASES } from '../../../lambdas/core/topics.js';
 
 const EMAIL = 'someone@example.com';
@@ -261,5 +262,15 @@ describe('sync settings', () => {
       retryHorizonMs: 60_000,
       limits: { postmark: { concurrency: 64, rate: 10 } },
     });
+  });
+});
+
+describe('SyncRateLimitedError', () => {
+  it('names the provider and the retry time, as the worker logs it', () => {
+    const error = new SyncRateLimitedError('sendgrid', Date.UTC(2026, 11, 2, 1, 2, 3));
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe('SyncRateLimitedError');
+    expect(error.message).toBe('sendgrid rate limit: retry at 2026-12-02T01:02:03.000Z');
+    expect([error.provider, error.retryAtMs]).toEqual(['sendgrid', Date.UTC(2026, 11, 2, 1, 2, 3)]);
   });
 });

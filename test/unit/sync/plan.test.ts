@@ -227,3 +227,20 @@ describe('recordOutcome', () => {
     expect(b.scopes).toBeUndefined();
   });
 });
+
+describe('planSync: order', () => {
+  it('plans topic scopes in topic-name order, whatever order the record lists them in', () => {
+    const groups: PlanContext = { aliases: NO_TOPIC_ALIASES, handlesScope: (s) => s.startsWith('sendgrid:group:') };
+    let record = topicEvent('unsubscribe', 'sendgrid:group:9', T0);
+    record = topicEvent('unsubscribe', 'sendgrid:group:10', T0 + 1, record);
+    record = topicEvent('unsubscribe', 'sendgrid:group:2', T0 + 2, record);
+    const reordered = { ...record, topics: Object.fromEntries(Object.entries(record.topics ?? {}).reverse()) };
+    for (const r of [record, reordered]) {
+      expect(planSync(r, undefined, groups).map((o) => (o.op === 'suppressScope' ? o.scope : o.op))).toEqual([
+        'sendgrid:group:10',
+        'sendgrid:group:2',
+        'sendgrid:group:9',
+      ]);
+    }
+  });
+});
