@@ -39,6 +39,35 @@ describe('reactivation keeps what it discounts', () => {
     expect(Object.keys(again.discounted ?? {})).toHaveLength(2);
   });
 
+  it('a stored discounted map that is not a map, or holds a soft bounce, is refused by name', () => {
+    const record = reactivate(applyEvent(undefined, ev('complaint', at(1), { id: 'c1' })).record, {
+      actor: 'ops',
+      reason: 'confirmed',
+      at: at(2),
+    }).record;
+    const soft = { kind: 'soft_bounce', occurredAt: at(1), provider: 'ses', eventId: 's1' };
+    for (const [discounted, why] of [
+      ['nope', 'discounted'],
+      [{ s1: soft }, 'discounted holds a soft_bounce entry'],
+    ] as const) {
+      expect(() =>
+        applyEvent({ ...record, discounted } as unknown as SuppressionRecord, ev('delivered', at(3))),
+      ).toThrow(new TypeError(`stored suppression record is malformed: ${why}`));
+    }
+  });
+
+  it('keeps discounted entries oldest first whatever their kinds, like evidence', () => {
+    let record = applyEvent(undefined, ev('hard_bounce', at(1), { id: 'h1' })).record;
+    record = applyEvent(record, ev('complaint', at(2), { id: 'c1' })).record;
+    record = applyEvent(record, ev('hard_bounce', at(3), { id: 'h2' })).record;
+    const reactivated = reactivate(record, { actor: 'ops', reason: 'confirmed', at: at(4) }).record;
+    expect(Object.values(reactivated.discounted ?? {}).map((e) => [e.kind, e.occurredAt])).toEqual([
+      ['hard_bounce', at(1)],
+      ['complaint', at(2)],
+      ['hard_bounce', at(3)],
+    ]);
+  });
+
   it('an event dated before the reactivation that arrives after it lands in discounted too: the same record either way', () => {
     const before = fold(
       [{ type: 'event', event: ev('complaint', at(1), { id: 'late' }) }, reactivateOp(3)],
