@@ -182,3 +182,13 @@ describe('SendGrid mapping', () => {
     },
   );
 });
+
+describe('SendGrid message ids', () => {
+  it('an event without sg_message_id has no messageId key at all (an optional field is absent, never undefined)', async () => {
+    const e = await one({ event: 'bounce', type: 'bounce', sg_message_id: undefined }, 'hard_bounce');
+    expect(e.kind).toBe('hard_bounce');
+    expect(Object.hasOwn(e, 'messageId')).toBe(false);
+    const withId = await one({ event: 'bounce', type: 'bounce' }, 'hard_bounce');
+    expect(typeof withId.messageId).toBe('string');
+  });
+});
