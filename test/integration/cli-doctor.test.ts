@@ -68,7 +68,7 @@ describe('ratchet doctor', () => {
     });
     // Measured from fauxqs's send times, without receiving it: young, so a pass.
     expect(lines.find((l) => l.startsWith('PASS  dead-letter queue age: '))).toMatch(
-      /^PASS  dead-letter queue age: oldest message \d+ s old \(alarm at 30 min\)$/,
+      /^PASS {2}dead-letter queue age: oldest message \d+ s old \(alarm at 30 min\)$/,
     );
   });
 
@@ -93,7 +93,7 @@ describe('ratchet doctor', () => {
     const failures = lines.filter((l) => l.startsWith('FAIL'));
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatch(
-      /^FAIL  tables: .*\(fix: start the local stack with `npm start`, set DYNAMODB_ENDPOINT, or configure AWS credentials/,
+      /^FAIL {2}tables: .*\(fix: start the local stack with `npm start`, set DYNAMODB_ENDPOINT, or configure AWS credentials/,
     );
     for (const check of [
       'inbox TTL',
@@ -118,7 +118,7 @@ describe('ratchet doctor', () => {
     rmSync(dir, { recursive: true, force: true });
     expect(result.code).toBe(1);
     expect(result.out.split('\n')[0]).toMatch(
-      /^FAIL  target: the local stack is not running .*\(fix: start it with `npm start`\)$/,
+      /^FAIL {2}target: the local stack is not running .*\(fix: start it with `npm start`\)$/,
     );
   });
 });

@@ -7,10 +7,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTables } from '../../lib/local/bootstrap.js';
-import { ratchet, startTestStack, type TestStack } from './harness.js';
+import { createTables, ratchet, startTestStack, type TestStack } from './harness.js';
 
 const FIXTURES = join(process.cwd(), 'test/fixtures/import');
 
@@ -128,13 +126,7 @@ describe('ratchet suppressions import/export', () => {
   const run = (table: string, ...argv: string[]) => ratchet(stack.cliEnv({ SUPPRESSION_TABLE: table }), ...argv);
   async function freshTable(): Promise<string> {
     const name = `import-${++tables}`;
-    const client = new DynamoDBClient({
-      region: 'us-east-1',
-      endpoint: stack.config.dynamoEndpoint,
-      credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
-    });
-    await ensureTables(client, { inbox: `${name}-inbox`, suppression: name });
-    client.destroy();
+    await createTables(stack.config.dynamoEndpoint!, { inbox: `${name}-inbox`, suppression: name });
     return name;
   }
   async function get(table: string, email: string) {

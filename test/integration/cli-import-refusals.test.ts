@@ -8,10 +8,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTables } from '../../lib/local/bootstrap.js';
-import { ratchet, startTestStack, type TestStack } from './harness.js';
+import { createTables, ratchet, startTestStack, type TestStack } from './harness.js';
 
 const FIXTURES = join(process.cwd(), 'test/fixtures/import');
 
@@ -83,13 +81,7 @@ describe('ratchet suppressions import refuses the wrong file', () => {
   const run = (table: string, ...argv: string[]) => ratchet(stack.cliEnv({ SUPPRESSION_TABLE: table }), ...argv);
   async function freshTable(): Promise<string> {
     const name = `refusal-${++tables}`;
-    const client = new DynamoDBClient({
-      region: 'us-east-1',
-      endpoint: stack.config.dynamoEndpoint,
-      credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
-    });
-    await ensureTables(client, { inbox: `${name}-inbox`, suppression: name });
-    client.destroy();
+    await createTables(stack.config.dynamoEndpoint!, { inbox: `${name}-inbox`, suppression: name });
     return name;
   }
   const listed = async (table: string) => (await run(table, 'suppressions', 'list')).out.split('\n').filter(Boolean);

@@ -4,15 +4,13 @@
  * next page is read, and a failed page is a TransientError naming the table (the fault is injected:
  * dynalite does not fail on its own).
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/aws-clients.js';
 import { scanPages } from '../../lambdas/adapters/dynamodb-scan.js';
 import { TransientError } from '../../lambdas/core/errors.js';
-import { ensureTables } from '../../lib/local/bootstrap.js';
 import { type Emulator, startDynamo } from '../../lib/local/emulators.js';
-import { injectFault } from './harness.js';
+import { createTables, injectFault } from './harness.js';
 
 const TABLE = 'scan-suppressions';
 const ITEMS = 23;
@@ -25,13 +23,7 @@ describe('scanPages on dynalite', () => {
 
   beforeAll(async () => {
     dynamo = await startDynamo();
-    const client = new DynamoDBClient({
-      region: 'us-east-1',
-      endpoint: dynamo.endpoint,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
-    await ensureTables(client, { inbox: 'scan-inbox', suppression: TABLE });
-    client.destroy();
+    await createTables(dynamo.endpoint, { inbox: 'scan-inbox', suppression: TABLE });
     doc = createDocumentClient({ region: 'us-east-1', dynamoEndpoint: dynamo.endpoint });
     for (let i = 0; i < ITEMS; i++) {
       await doc.send(new PutCommand({ TableName: TABLE, Item: { email: `u${i}@example.com`, n: i } }));

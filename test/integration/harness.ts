@@ -4,6 +4,7 @@
  * credentials, its log captured. The poller is driven by hand so tests decide exactly when the consumer
  * runs, and failed messages are retried at once.
  */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { readInboxRow } from '../../lambdas/adapters/inbox-schema.js';
@@ -12,6 +13,7 @@ import type { Log } from '../../lambdas/core/pipeline/ports.js';
 import { ratchetCommand } from '../../lib/cli/ratchet.js';
 import { findDemoSigner } from '../../lib/demo/index.js';
 import type { SignedDemoRequest } from '../../lib/demo/types.js';
+import { ensureTables } from '../../lib/local/bootstrap.js';
 import { type LocalStack, type LocalStackOptions, startLocalStack } from '../support/local-stack.js';
 
 export interface LogLine {
@@ -186,4 +188,18 @@ export function injectFault(
     { step: 'initialize', name },
   );
   return state;
+}
+
+/** An inbox and a suppression table on a DynamoDB endpoint (dynalite here), created the way `npm start` creates them. */
+export async function createTables(endpoint: string, names: { inbox: string; suppression: string }): Promise<void> {
+  const client = new DynamoDBClient({
+    region: 'us-east-1',
+    endpoint,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  try {
+    await ensureTables(client, names);
+  } finally {
+    client.destroy();
+  }
 }

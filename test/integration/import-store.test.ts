@@ -3,7 +3,6 @@
  * when a record exists (a re-run, or a consumer that wrote first) the create is refused and the entry
  * is merged on the guarded path, with exactly the outcome of the pure `importEntry`.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/aws-clients.js';
 import { DynamoSuppressionStore } from '../../lambdas/adapters/dynamodb-suppressions.js';
@@ -15,8 +14,8 @@ import {
   reactivate,
   type SuppressionRecord,
 } from '../../lambdas/core/suppression/index.js';
-import { ensureTables } from '../../lib/local/bootstrap.js';
 import { type Emulator, startDynamo } from '../../lib/local/emulators.js';
+import { createTables } from './harness.js';
 
 const T0 = Date.UTC(2025, 0, 1);
 const DAY = 86_400_000;
@@ -55,13 +54,7 @@ describe('DynamoSuppressionStore.importEntry on dynalite', () => {
   });
   beforeEach(async () => {
     const names = { inbox: `inbox-${++table}`, suppression: `suppressions-${table}` };
-    const client = new DynamoDBClient({
-      region: 'us-east-1',
-      endpoint: dynamo.endpoint,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
-    await ensureTables(client, names);
-    client.destroy();
+    await createTables(dynamo.endpoint, names);
     store = new DynamoSuppressionStore(doc, names.suppression, undefined, { now: () => T0 + 10 * DAY });
     sent = [];
   });

@@ -4,10 +4,15 @@
  * does; with the embedded emulator the feed's messages would die with the process (an SNS-fed queue on
  * AWS never does). DynamoDB is the runtime's own dynalite, on disk in its data directory.
  */
-import { GetQueueAttributesCommand, GetQueueUrlCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  GetQueueAttributesCommand,
+  GetQueueUrlCommand,
+  SendMessageBatchCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient, createSqsClient } from '../../lambdas/adapters/aws-clients.js';
+import { scanPages } from '../../lambdas/adapters/dynamodb-scan.js';
 import { findDemoSigner } from '../../lib/demo/index.js';
 import { ensureQueues } from '../../lib/local/bootstrap.js';
 import { ensureDemoCredentials } from '../../lib/local/demo-credentials.js';
@@ -96,12 +101,7 @@ describe('kill -9 with 500 messages on the SES feed', () => {
       const doc = createDocumentClient({ region: 'us-east-1', dynamoEndpoint: state.dynamoEndpoint });
       const scanAll = async (table: string) => {
         const items: Record<string, any>[] = [];
-        let key: Record<string, unknown> | undefined;
-        do {
-          const page = await doc.send(new ScanCommand({ TableName: table, ExclusiveStartKey: key }));
-          items.push(...(page.Items ?? []));
-          key = page.LastEvaluatedKey;
-        } while (key);
+        for await (const page of scanPages(doc, { TableName: table }, table)) items.push(...page);
         return items;
       };
       let records: Record<string, any>[] = [];

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';
-import type { AuditEntry, SuppressionRecord } from '../../../lambdas/core/suppression/record.js';
+import { type AuditEntry, emptyRecord, type SuppressionRecord } from '../../../lambdas/core/suppression/record.js';
 import { DEAD_DUE_MS, laggingProviders, markerAfter, syncProjection } from '../../../lambdas/core/sync/ledger.js';
 import { parseSyncMessage } from '../../../lambdas/core/sync/message.js';
 import { manuallyReactivated, type PlanContext, planSync, providerScopes } from '../../../lambdas/core/sync/plan.js';
@@ -19,17 +19,7 @@ const EMAIL = 'someone@example.com';
 const T = Date.UTC(2024, 0, 1);
 
 function record(over: Partial<SuppressionRecord> = {}): SuppressionRecord {
-  return {
-    email: EMAIL,
-    status: 'active',
-    transactionalStatus: 'active',
-    reasons: [],
-    evidence: {},
-    softBounces: {},
-    topics: {},
-    audit: [],
-    ...over,
-  };
+  return { ...emptyRecord(EMAIL), ...over };
 }
 const topic = (status: 'unsubscribed' | 'subscribed') => ({ status, changedAt: T, evidence: {} });
 const audit = (over: Partial<AuditEntry>): AuditEntry => ({

@@ -4,7 +4,7 @@
  * names every group of the Drift, so a drift that appears in the wrong group fails.
  */
 import { describe, expect, it } from 'vitest';
-import type { SuppressionRecord } from '../../../lambdas/core/suppression/record.js';
+import { emptyRecord, type SuppressionRecord } from '../../../lambdas/core/suppression/record.js';
 import type { PlanContext } from '../../../lambdas/core/sync/plan.js';
 import { compareAddress, type Drift, evidenceKind } from '../../../lambdas/core/sync/reconcile.js';
 import type { ProviderSyncState } from '../../../lambdas/core/sync/state.js';
@@ -15,17 +15,7 @@ const EMAIL = 'someone@example.com';
 const T = Date.UTC(2024, 0, 1);
 
 function record(over: Partial<SuppressionRecord> = {}): SuppressionRecord {
-  return {
-    email: EMAIL,
-    status: 'active',
-    transactionalStatus: 'active',
-    reasons: [],
-    evidence: {},
-    softBounces: {},
-    topics: {},
-    audit: [],
-    ...over,
-  };
+  return { ...emptyRecord(EMAIL), ...over };
 }
 
 const suppressed = (over: Partial<SuppressionRecord> = {}) =>
