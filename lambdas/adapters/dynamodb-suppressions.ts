@@ -17,8 +17,10 @@ import {
   DEFAULT_RATCHET_POLICY,
   type ImportedEntry,
   importEntry,
+  importRecord,
   type ManualAction,
   type RatchetPolicy,
+  type RecordImportResult,
   reactivate,
   type SuppressionRecord,
   suppressManually,
@@ -111,6 +113,17 @@ export class DynamoSuppressionStore implements SuppressionStore {
     return this.update(address, (record) => importEntry(record, address, entry, this.policy));
   }
 
+  /**
+   * A whole exported record (`ratchet suppressions import --format jsonl|csv`), merged by its keys
+   * (core/suppression/import-record.ts): never lifts a suppression, and a second import writes nothing.
+   * Like `importEntry`, a new address is one create-only PutItem without a read.
+   */
+  async importRecord(exported: SuppressionRecord): Promise<RecordImportResult> {
+    const fresh = importRecord(undefined, exported, this.policy);
+    if (await this.put(fresh.record, 0, undefined, {})) return fresh;
+    return this.update(exported.email, (record) => importRecord(record, exported, this.policy));
+  }
+
   async get(email: string): Promise<(SuppressionRecord & Partial<StoredFields>) | undefined> {
     return (await this.read(email)).item;
   }
@@ -147,10 +160,10 @@ export class DynamoSuppressionStore implements SuppressionStore {
     await Promise.all(Array.from({ length: segments }, (_, segment) => scanSegment(segment)));
   }
 
-  private async update(
+  private async update<R extends ApplyResult>(
     email: string,
-    change: (record: SuppressionRecord | undefined) => ApplyResult,
-  ): Promise<ApplyResult> {
+    change: (record: SuppressionRecord | undefined) => R,
+  ): Promise<R> {
     const maxAttempts = this.options.maxAttempts ?? 40;
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       const { record, version, item, sync = {} } = await this.read(email);

@@ -1,6 +1,6 @@
 /**
  * The import's `--dry-run`: the suppression store with the write left out. Each change runs the same
- * pure merge the DynamoDB store runs (`importEntry`, `applyEvent` from the core) on the record the
+ * pure merge the DynamoDB store runs (`importEntry`, `importRecord`, `applyEvent` from the core) on the record the
  * store holds, and keeps the result in memory instead of writing it, so a file that names an address
  * twice counts the second entry as already present, exactly as a real run would. Changes to one
  * address are chained, as the store's version guard serializes them. Memory: one record per address
@@ -12,7 +12,9 @@ import {
   applyEvent,
   type ImportedEntry,
   importEntry,
+  importRecord,
   type RatchetPolicy,
+  type RecordImportResult,
   type SuppressionRecord,
 } from '../../lambdas/core/suppression/index.js';
 
@@ -20,6 +22,8 @@ import {
 export interface ImportStore {
   importEntry(email: string, entry: ImportedEntry): Promise<ApplyResult>;
   apply(event: Omit<NormalizedEvent, 'raw'>): Promise<ApplyResult>;
+  /** A whole record from Ratchet's own export, its address already normalized. */
+  importRecord(exported: SuppressionRecord): Promise<RecordImportResult>;
 }
 
 export class DryRunStore implements ImportStore {
@@ -39,7 +43,11 @@ export class DryRunStore implements ImportStore {
     return this.change(event.recipient, (record) => applyEvent(record, { ...event, raw: '' }, this.policy));
   }
 
-  private change(email: string, merge: (record: SuppressionRecord | undefined) => ApplyResult): Promise<ApplyResult> {
+  importRecord(exported: SuppressionRecord): Promise<RecordImportResult> {
+    return this.change(exported.email, (record) => importRecord(record, exported, this.policy));
+  }
+
+  private change<R extends ApplyResult>(email: string, merge: (record: SuppressionRecord | undefined) => R): Promise<R> {
     const before = this.records.get(email) ?? this.read(email).then(withoutBookkeeping);
     const outcome = before.then(merge);
     // What a real run would have stored; a failed merge leaves the record as it was.

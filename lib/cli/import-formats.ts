@@ -6,7 +6,10 @@
  * cannot tell. A row maps to zero or more entries (a Ratchet record with two reasons gives two), or to
  * an `invalid` reason that the summary counts.
  */
+import type { SuppressionRecord } from '../../lambdas/core/suppression/index.js';
 import type { EvidenceKind } from '../../lambdas/core/suppression/record.js';
+import { CSV_COLUMNS_V1, EXPORT_CSV_COLUMNS } from './export-format.js';
+import { ratchetRow } from './import-ratchet.js';
 
 export interface ParsedEntry {
   email: string;
@@ -18,13 +21,32 @@ export interface ParsedEntry {
   topic?: string;
 }
 
-export type RowResult = ParsedEntry[] | { invalid: string };
+/** Something a row holds that the import cannot apply: counted and named in the summary, never dropped in silence. */
+export interface RowSkip {
+  /** What it is, e.g. `topic opt-out`: the summary counts by this and `why`. */
+  what: string;
+  /** Which one: a topic name, an evidence key, a time. */
+  detail: string;
+  why: string;
+}
+
+/**
+ * Entries to add (with what the row holds beyond them, `skipped`), a whole record from Ratchet's own
+ * export (import-ratchet.ts), or why the row is invalid.
+ */
+export type RowResult =
+  | ParsedEntry[]
+  | { entries: ParsedEntry[]; skipped: RowSkip[] }
+  | { record: SuppressionRecord }
+  | { invalid: string };
 
 export interface ImportFormat {
   name: string;
   layout: 'csv' | 'jsonl' | 'json';
   /** The documented columns: the CSV header, or the keys of each entry of a JSON list (any order). */
   columns: readonly string[];
+  /** The headers of earlier versions of the format, still read (Ratchet's own CSV export before format 2). */
+  olderColumns?: readonly (readonly string[])[];
   /** Documented columns a file may leave out. */
   optional?: readonly string[];
   /** Other columns are allowed too (Ratchet's own records carry many fields). */
@@ -66,54 +88,8 @@ const sendgrid = (
 });
 const statusAndReason = (r: Record<string, unknown>) => [str(r.status), str(r.reason)].filter(Boolean).join(' ');
 
-/** A Ratchet record (export): one entry per reason in effect, dated by when it was suppressed. */
-const REASON_KIND: Record<string, EvidenceKind> = {
-  complaint: 'complaint',
-  hard_bounce: 'hard_bounce',
-  unsubscribe: 'unsubscribe',
-  manual: 'manual',
-  // A crossed soft-bounce budget cannot be rebuilt from one entry; it arrives as a manual suppression.
-  soft_bounce_limit: 'manual',
-};
-function ratchetRecord(r: Record<string, unknown>): RowResult {
-  const status = str(r.status);
-  if (status !== 'suppressed') return status === 'active' ? [] : { invalid: `status ${status || 'missing'}` };
-  const reasons = Array.isArray(r.reasons)
-    ? r.reasons.map(str)
-    : str(r.reasons ?? r.reason)
-        .split(';')
-        .filter(Boolean);
-  if (reasons.length === 0) return { invalid: 'suppressed with no reason' };
-  const entries: ParsedEntry[] = [];
-  for (const reason of reasons) {
-    const kind = REASON_KIND[reason];
-    if (!kind) return { invalid: `unknown reason ${reason}` };
-    const result = one(
-      r.email,
-      kind,
-      (r.suppressedAt as string | number | undefined) ?? undefined,
-      reason === 'soft_bounce_limit' ? 'soft_bounce_limit' : undefined,
-    );
-    if (!Array.isArray(result)) return result;
-    entries.push(...result);
-  }
-  return entries;
-}
-
 const SES_KIND: Record<string, EvidenceKind> = { BOUNCE: 'hard_bounce', COMPLAINT: 'complaint' };
 const POSTMARK_KIND: Record<string, EvidenceKind> = { HardBounce: 'hard_bounce', SpamComplaint: 'complaint' };
-/** Ratchet's CSV export columns (the record's public contract, docs/suppression-table.md). */
-export const RATCHET_CSV_COLUMNS = [
-  'email',
-  'status',
-  'reason',
-  'reasons',
-  'suppressedAt',
-  'firstEventAt',
-  'lastEventAt',
-  'reactivatedAt',
-] as const;
-
 export const IMPORT_FORMATS: readonly ImportFormat[] = [
   {
     name: 'jsonl',
@@ -122,9 +98,16 @@ export const IMPORT_FORMATS: readonly ImportFormat[] = [
     open: true,
     dateColumn: 'suppressedAt',
     optional: ['suppressedAt'],
-    map: ratchetRecord,
+    map: ratchetRow('jsonl'),
   },
-  { name: 'csv', layout: 'csv', columns: RATCHET_CSV_COLUMNS, dateColumn: 'suppressedAt', map: ratchetRecord },
+  {
+    name: 'csv',
+    layout: 'csv',
+    columns: EXPORT_CSV_COLUMNS,
+    olderColumns: [CSV_COLUMNS_V1],
+    dateColumn: 'suppressedAt',
+    map: ratchetRow('csv'),
+  },
   {
     name: 'ses',
     layout: 'json',
@@ -219,7 +202,7 @@ export interface HeaderMismatch {
   unexpected: string[];
 }
 
-/** What is wrong with `header` for `format`, or undefined when it fits. */
+/** What is wrong with `header` for `format` (its current columns), or undefined when it fits them or an older version's. */
 export function headerMismatch(
   format: ImportFormat,
   header: readonly string[],
@@ -227,9 +210,15 @@ export function headerMismatch(
 ): HeaderMismatch | undefined {
   const present = new Set(header);
   const optional = new Set([...(format.optional ?? []), ...(dates === 'file-mtime' ? [format.dateColumn] : [])]);
-  const missing = format.columns.filter((c) => !present.has(c) && !optional.has(c));
-  const unexpected = format.open ? [] : header.filter((c) => !format.columns.includes(c));
-  return missing.length + unexpected.length === 0 ? undefined : { missing, unexpected };
+  const against = (columns: readonly string[], optionalHere: ReadonlySet<string>): HeaderMismatch | undefined => {
+    const missing = columns.filter((c) => !present.has(c) && !optionalHere.has(c));
+    const unexpected = format.open ? [] : header.filter((c) => !columns.includes(c));
+    return missing.length + unexpected.length === 0 ? undefined : { missing, unexpected };
+  };
+  // An older version's date column is required as it was (unless --dates file-mtime).
+  const olderOptional = new Set(dates === 'file-mtime' ? [format.dateColumn] : []);
+  if ((format.olderColumns ?? []).some((columns) => against(columns, olderOptional) === undefined)) return undefined;
+  return against(format.columns, optional);
 }
 
 /** The formats of this layout whose documented header `header` is (bounces and blocks share one). */

@@ -1,7 +1,8 @@
 /**
  * `ratchet suppressions import <file> --format <f>`: another system's suppression list, added as
- * evidence. An import only ever adds evidence, so it can be re-run safely (a second run reports
- * everything as already present) and never lifts a suppression. The file's header must be the one its
+ * evidence, or Ratchet's own export, merged record by record by its keys. An import only ever adds
+ * evidence, so it can be re-run safely (a second run reports everything as already present) and never
+ * lifts a suppression. What a row holds that the import cannot apply is counted as skipped and named. The file's header must be the one its
  * provider documents (import-file.ts), or nothing is written. `--dry-run` goes through the very same
  * path with a store that skips the write (dry-run-store.ts).
  */
@@ -10,7 +11,11 @@ import { createReadStream, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { type Command, Option } from 'commander';
 import { normalizeRecipient } from '../../../lambdas/core/event.js';
-import { IMPORT_PROVIDER, policyFromSettings } from '../../../lambdas/core/suppression/index.js';
+import {
+  IMPORT_PROVIDER,
+  policyFromSettings,
+  type SuppressionRecord,
+} from '../../../lambdas/core/suppression/index.js';
 import type { Context } from '../context.js';
 import { DryRunStore, type ImportStore } from '../dry-run-store.js';
 import { importRows } from '../import-file.js';
@@ -21,6 +26,8 @@ import {
   type ImportFormat,
   type ParsedEntry,
   parseSourceDate,
+  type RowResult,
+  type RowSkip,
 } from '../import-formats.js';
 import type { Run } from '../program.js';
 import { progressBar } from '../progress.js';
@@ -28,13 +35,21 @@ import { progressBar } from '../progress.js';
 const IMPORT_CONCURRENCY = 16;
 const FIRST_ROWS = 5;
 const NAMED_INVALID = 20;
+/** Why an exported reactivation is not carried (core/suppression/import-record.ts). */
+const LIFT_SKIP = 'it would lift a suppression this table holds; an import never lifts one';
 
 export interface ImportSummary {
   added: number;
   alreadyPresent: number;
   invalid: number;
-  /** What was (or would be) added, per evidence kind and scope (`global`, or `topic <name>`). */
+  /**
+   * What was (or would be) added, per evidence kind and scope (`global`, or `topic <name>`); a record
+   * from Ratchet's own export counts as kind `record`, scope its exported status.
+   */
   addedBy: Array<{ kind: string; scope: string; count: number }>;
+  /** What the file holds that the import did not apply. */
+  skipped: number;
+  skippedBy: Array<{ what: string; why: string; count: number }>;
 }
 
 export interface ImportedRow {
@@ -42,7 +57,8 @@ export interface ImportedRow {
   email: string;
   kind: string;
   scope: string;
-  occurredAt: number;
+  /** A record's latest time (its last event, reactivation, topic change or manual action); absent if it has none. */
+  occurredAt?: number;
 }
 
 export function addImportCommand(command: Command, ctx: Context, run: Run): void {
@@ -83,12 +99,13 @@ export function addImportCommand(command: Command, ctx: Context, run: Run): void
           return 0;
         }
         ctx.io.out(`${dryRun ? 'would add' : 'added'} ${added}, already present ${alreadyPresent}, invalid ${invalid}`);
+        for (const { what, why, count } of summary.skippedBy) ctx.io.out(`skipped ${count}: ${what} (${why})`);
         if (dryRun) {
           for (const { kind, scope, count } of summary.addedBy) ctx.io.out(`  ${kind} ${scope}: ${count}`);
           if (firstRows.length > 0) ctx.io.out(`first ${firstRows.length} rows:`);
           for (const r of firstRows)
             ctx.io.out(
-              `  ${basename(path)}:${r.line} ${r.email} ${r.kind} ${r.scope} ${new Date(r.occurredAt).toISOString()}`,
+              `  ${basename(path)}:${r.line} ${r.email} ${r.kind} ${r.scope} ${r.occurredAt === undefined ? '-' : new Date(r.occurredAt).toISOString()}`,
             );
         }
         return 0;
@@ -108,13 +125,34 @@ export async function importFile(
   const file = basename(path);
   const actor = `import:${file}`;
   const fileTime = Math.round(statSync(path).mtimeMs);
-  const counts = { added: 0, alreadyPresent: 0, invalid: 0 };
+  const counts = { added: 0, alreadyPresent: 0, invalid: 0, skipped: 0 };
   const addedBy = new Map<string, number>();
+  const skippedBy = new Map<string, number>();
   const progress = progressBar(ctx.io, 'import', ctx.io.progressTty ? await countRows(path, format) : undefined);
   const inFlight = new Set<Promise<void>>();
   const invalid = (line: number, why: string) => {
     counts.invalid++;
     if (counts.invalid <= NAMED_INVALID) progress.log(`${file}:${line}: invalid: ${why}`);
+  };
+  const skip = (line: number, { what, detail, why }: RowSkip) => {
+    counts.skipped++;
+    skippedBy.set(`${what}\n${why}`, (skippedBy.get(`${what}\n${why}`) ?? 0) + 1);
+    if (counts.skipped <= NAMED_INVALID) progress.log(`${file}:${line}: skipped ${what} ${detail}`);
+  };
+  const count = (changed: boolean, kind: string, scope: string) => {
+    if (!changed) {
+      counts.alreadyPresent++;
+      return;
+    }
+    counts.added++;
+    addedBy.set(`${kind}\n${scope}`, (addedBy.get(`${kind}\n${scope}`) ?? 0) + 1);
+  };
+
+  const handleRecord = async (record: SuppressionRecord, line: number) => {
+    onRow({ line, email: record.email, kind: 'record', scope: record.status, ...latestTime(record) });
+    const { changed, skipped } = await store.importRecord(record);
+    for (const s of skipped) skip(line, { what: s.what, detail: new Date(s.at).toISOString(), why: LIFT_SKIP });
+    count(changed, 'record', record.status);
   };
 
   const handle = async (entry: ParsedEntry, line: number) => {
@@ -153,15 +191,12 @@ export async function importFile(
           note: entry.note,
           source: format.name,
         });
-    if (changed) {
-      counts.added++;
-      addedBy.set(`${entry.kind}\n${scope}`, (addedBy.get(`${entry.kind}\n${scope}`) ?? 0) + 1);
-    } else counts.alreadyPresent++;
+    count(changed, entry.kind, scope);
   };
 
   let failure: { error: unknown } | undefined;
-  const submit = async (entry: ParsedEntry, line: number) => {
-    const task: Promise<void> = handle(entry, line)
+  const submit = async (work: () => Promise<void>) => {
+    const task: Promise<void> = work()
       .catch((error: unknown) => {
         failure ??= { error };
       })
@@ -174,12 +209,18 @@ export async function importFile(
     for await (const read of importRows(path, format, dates)) {
       if (failure) break;
       progress.tick();
-      const mapped = 'invalid' in read ? read : format.map(read.row);
-      if (!Array.isArray(mapped)) {
+      const mapped: RowResult = 'invalid' in read ? read : format.map(read.row);
+      if ('invalid' in mapped) {
         invalid(read.line, mapped.invalid);
         continue;
       }
-      for (const entry of mapped) await submit(entry, read.line);
+      if ('record' in mapped) {
+        await submit(() => handleRecord(mapped.record, read.line));
+        continue;
+      }
+      const { entries, skipped = [] } = Array.isArray(mapped) ? { entries: mapped } : mapped;
+      for (const s of skipped) skip(read.line, s);
+      for (const entry of entries) await submit(() => handle(entry, read.line));
     }
   } finally {
     await Promise.allSettled(inFlight);
@@ -190,7 +231,26 @@ export async function importFile(
     const [kind, scope] = key.split('\n') as [string, string];
     return { kind, scope, count };
   });
-  return { ...counts, addedBy: by.sort((a, b) => a.kind.localeCompare(b.kind) || a.scope.localeCompare(b.scope)) };
+  const skips = [...skippedBy].map(([key, count]) => {
+    const [what, why] = key.split('\n') as [string, string];
+    return { what, why, count };
+  });
+  return {
+    ...counts,
+    addedBy: by.sort((a, b) => a.kind.localeCompare(b.kind) || a.scope.localeCompare(b.scope)),
+    skippedBy: skips.sort((a, b) => a.what.localeCompare(b.what) || a.why.localeCompare(b.why)),
+  };
+}
+
+/** The latest time a record holds, for the dry run's first rows. */
+function latestTime(record: SuppressionRecord): { occurredAt?: number } {
+  const times = [
+    record.lastEventAt,
+    record.reactivatedAt,
+    ...Object.values(record.topics ?? {}).map((t) => t.changedAt),
+    ...(record.audit ?? []).map((a) => a.at),
+  ].filter((t): t is number => typeof t === 'number');
+  return times.length > 0 ? { occurredAt: Math.max(...times) } : {};
 }
 
 /** Rows in the file, for the progress bar's total: lines after the header (a quoted line break counts twice), or list entries. */

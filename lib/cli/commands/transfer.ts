@@ -7,22 +7,20 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { type Command, Option } from 'commander';
 import type { SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
 import type { Context } from '../context.js';
-import { csvField } from '../csv.js';
-import { RATCHET_CSV_COLUMNS } from '../import-formats.js';
-import { withIsoTimes } from '../io.js';
+import { EXPORT_CSV_COLUMNS, exportCsvRow, exportJsonLine } from '../export-format.js';
 import type { Run } from '../program.js';
 import { progressBar } from '../progress.js';
 import { addImportCommand } from './import.js';
 import { STATUSES } from './suppressions.js';
 
 const EXPORT_SEGMENTS = 4;
-/** The CSV export's columns: the record's public contract (docs/suppression-table.md), times as ISO 8601; `csv` imports read them back. */
-export const CSV_COLUMNS = RATCHET_CSV_COLUMNS;
 
 export function addTransferCommands(command: Command, ctx: Context, run: Run): void {
   command
     .command('export')
-    .description('every record, streamed with parallel scan segments, as JSON lines (epoch ms) or CSV (ISO 8601)')
+    .description(
+      'every record, streamed with parallel scan segments, as JSON lines (epoch ms) or CSV (ISO 8601); import reads either back',
+    )
     .addOption(new Option('--format <format>', 'output format').choices(['jsonl', 'csv']).makeOptionMandatory())
     .addOption(new Option('--status <status>', 'only records with this status').choices(STATUSES))
     .option('--topic <topic>', 'only records with evidence for this topic')
@@ -43,11 +41,11 @@ export function addTransferCommands(command: Command, ctx: Context, run: Run): v
           const progress = progressBar(ctx.io, 'export', ctx.io.progressTty ? await approximateCount(ctx) : undefined);
           let count = 0;
           let scanned = 0;
-          if (options.format === 'csv') await write(CSV_COLUMNS.join(','));
+          if (options.format === 'csv') await write(EXPORT_CSV_COLUMNS.join(','));
           await ctx.suppressions().scan({ status: options.status, segments: EXPORT_SEGMENTS }, async (records) => {
             for (const record of records) {
               if (options.topic && !hasTopic(record, options.topic)) continue;
-              await write(options.format === 'jsonl' ? JSON.stringify(record) : csvLine(record));
+              await write(options.format === 'jsonl' ? exportJsonLine(record) : exportCsvRow(record));
               count++;
             }
             scanned += records.length;
@@ -66,11 +64,6 @@ export function addTransferCommands(command: Command, ctx: Context, run: Run): v
       ),
     );
   addImportCommand(command, ctx, run);
-}
-
-function csvLine(record: SuppressionRecord): string {
-  const shown = withIsoTimes(record) as Record<string, unknown>;
-  return CSV_COLUMNS.map((name) => csvField(shown[name])).join(',');
 }
 
 /** Evidence for a topic: the topic's own entry in `topics`, or a manual change of it in the audit list. */

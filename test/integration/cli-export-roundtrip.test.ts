@@ -1,0 +1,161 @@
+/**
+ * `ratchet suppressions export` → `import` on the real emulators, through the CLI, with records the real
+ * pipeline built (signed provider webhooks through the edge and the consumer) and the operator's own
+ * commands (manual suppressions, reactivations, topic changes). Into an empty table the records come
+ * back field by field; into the table they came from nothing changes: no evidence, no record version.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ActionableKind } from '../../lambdas/core/event.js';
+import { findDemoSigner } from '../../lib/demo/index.js';
+import type { DemoOptions } from '../../lib/demo/types.js';
+import { createTables, ratchet, startTestStack, type TestStack } from './harness.js';
+
+/** Every field of a suppression record (docs/suppression-table.md); the rest of an item is the adapter's. */
+const RECORD_FIELDS = [
+  'email',
+  'status',
+  'transactionalStatus',
+  'reason',
+  'reasons',
+  'suppressedAt',
+  'firstEventAt',
+  'lastEventAt',
+  'lastDeliveredAt',
+  'reactivatedAt',
+  'softBounceLimitAt',
+  'evidence',
+  'discounted',
+  'softBounces',
+  'topics',
+  'audit',
+] as const;
+
+describe('suppressions export → import round trips', () => {
+  let stack: TestStack;
+  let dir: string;
+  let tables = 0;
+  /** Provider event times: a second apart, before the manual actions the CLI dates by its clock (and fresh enough to be signed). */
+  let clock = Date.now() - 120_000;
+
+  const run = (table: string, ...argv: string[]) => ratchet(stack.cliEnv({ SUPPRESSION_TABLE: table }), ...argv);
+  const source = () => stack.config.suppressionTable;
+
+  async function send(provider: string, kind: ActionableKind, email: string, options?: DemoOptions): Promise<void> {
+    clock += 1000;
+    const request = findDemoSigner(provider)!.sign(kind, email, stack.demo[provider]!, clock, options);
+    const response = await stack.post(provider, request);
+    expect(response).toMatchObject({ status: 200, body: { admitted: 1 } });
+  }
+  async function cli(...argv: string[]): Promise<void> {
+    const result = await run(source(), ...argv);
+    expect(result, result.err).toMatchObject({ code: 0 });
+  }
+  async function freshTable(): Promise<string> {
+    const name = `roundtrip-${++tables}`;
+    await createTables(stack.config.dynamoEndpoint!, { inbox: `${name}-inbox`, suppression: name });
+    return name;
+  }
+  /** Every item of a table as stored, by address. */
+  async function items(table: string): Promise<Map<string, Record<string, unknown>>> {
+    const out = new Map<string, Record<string, unknown>>();
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await stack.clients.doc.send(new ScanCommand({ TableName: table, ExclusiveStartKey: start }));
+      for (const item of page.Items ?? []) out.set(item.email as string, item);
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return out;
+  }
+  async function exported(layout: 'jsonl' | 'csv'): Promise<string> {
+    const file = join(dir, `export-${++tables}.${layout}`);
+    await cli('suppressions', 'export', '--format', layout, '--out', file);
+    return file;
+  }
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    dir = mkdtempSync(join(tmpdir(), 'ratchet-roundtrip-'));
+    // One provider bounce: evidence with its event key, message id and diagnostic.
+    await send('mailgun', 'hard_bounce', 'bounce@example.com');
+    // A SendGrid group opt-out: active for everything else, one topic unsubscribed.
+    await send('sendgrid', 'unsubscribe', 'group@example.com', { topic: '42' });
+    // Out of a group and back in: the later opt-in wins.
+    await send('sendgrid', 'unsubscribe', 'regroup@example.com', { topic: '42' });
+    await send('sendgrid', 'subscribe', 'regroup@example.com', { topic: '42' });
+    // A soft bounce, a delivery that reset the budget (a delivery alone writes no record), another soft bounce.
+    await send('postmark', 'soft_bounce', 'soft@example.com');
+    await stack.drain();
+    await send('postmark', 'delivered', 'soft@example.com');
+    await send('postmark', 'soft_bounce', 'soft@example.com');
+    // Three messages soft-bounced: the soft-bounce limit crossed.
+    for (let i = 0; i < 3; i++) await send('mailgun', 'soft_bounce', 'limit@example.com');
+    // A complaint a human then reactivated: discounted evidence, reactivatedAt and an audit entry.
+    await send('ses', 'complaint', 'reactivated@example.com');
+    await stack.drain();
+    await cli('suppressions', 'reactivate', 'reactivated@example.com', '--reason', 'asked, "by phone"', '--actor', 'ops');
+    await cli('suppressions', 'add', 'manual@example.com', '--reason', 'legal hold\nsecond line', '--actor', 'ops');
+    await cli('suppressions', 'add', 'topic@example.com', '--topic', 'news', '--reason', 'asked', '--actor', 'ops');
+    await cli('suppressions', 'reactivate', 'topic@example.com', '--topic', 'digest', '--reason', 'x', '--actor', 'ops');
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the source records hold what a round trip must carry', async () => {
+    const all = await items(source());
+    expect([...all.keys()].sort()).toEqual([
+      'bounce@example.com',
+      'group@example.com',
+      'limit@example.com',
+      'manual@example.com',
+      'reactivated@example.com',
+      'regroup@example.com',
+      'soft@example.com',
+      'topic@example.com',
+    ]);
+    expect(Object.values(all.get('bounce@example.com')!.evidence as object)).toMatchObject([
+      { kind: 'hard_bounce', provider: 'mailgun', messageId: expect.any(String) },
+    ]);
+    expect(all.get('reactivated@example.com')).toMatchObject({ status: 'active', discounted: expect.any(Object) });
+    expect(all.get('limit@example.com')).toMatchObject({ reasons: ['soft_bounce_limit'] });
+    expect(all.get('soft@example.com')).toMatchObject({ lastDeliveredAt: expect.any(Number) });
+    expect(all.get('regroup@example.com')).toMatchObject({ topics: { 'sendgrid:group:42': { status: 'subscribed' } } });
+  });
+
+  it.each(['jsonl', 'csv'] as const)('%s into an empty table: the same records, field by field', async (layout) => {
+    const file = await exported(layout);
+    const target = await freshTable();
+    const result = await run(target, 'suppressions', 'import', file, '--format', layout, '--json');
+    expect(result.code, result.err).toBe(0);
+    const before = await items(source());
+    expect(JSON.parse(result.out)).toMatchObject({ added: before.size, alreadyPresent: 0, invalid: 0, skipped: 0 });
+    const after = await items(target);
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+    for (const [email, original] of before) {
+      const copy = after.get(email)!;
+      for (const field of RECORD_FIELDS) expect(copy[field], `${email}: ${field}`).toEqual(original[field]);
+    }
+  });
+
+  it('JSONL then CSV into the same table: nothing changes, no evidence and no record version added', async () => {
+    const jsonl = await exported('jsonl');
+    const csv = await exported('csv');
+    const before = await items(source());
+    for (const [file, layout] of [
+      [jsonl, 'jsonl'],
+      [csv, 'csv'],
+    ] as const) {
+      const result = await run(source(), 'suppressions', 'import', file, '--format', layout);
+      expect(result.code, result.err).toBe(0);
+      expect(result.out).toBe(`added 0, already present ${before.size}, invalid 0`);
+    }
+    const after = await items(source());
+    expect(Object.keys(after.get('bounce@example.com')!.evidence as object)).toHaveLength(1);
+    for (const [email, item] of before) expect(after.get(email), email).toEqual(item);
+  });
+});
