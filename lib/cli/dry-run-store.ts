@@ -47,7 +47,10 @@ export class DryRunStore implements ImportStore {
     return this.change(exported.email, (record) => importRecord(record, exported, this.policy));
   }
 
-  private change<R extends ApplyResult>(email: string, merge: (record: SuppressionRecord | undefined) => R): Promise<R> {
+  private change<R extends ApplyResult>(
+    email: string,
+    merge: (record: SuppressionRecord | undefined) => R,
+  ): Promise<R> {
     const before = this.records.get(email) ?? this.read(email).then(withoutBookkeeping);
     const outcome = before.then(merge);
     // What a real run would have stored; a failed merge leaves the record as it was.

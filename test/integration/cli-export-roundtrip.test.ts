@@ -96,10 +96,28 @@ describe('suppressions export → import round trips', () => {
     // A complaint a human then reactivated: discounted evidence, reactivatedAt and an audit entry.
     await send('ses', 'complaint', 'reactivated@example.com');
     await stack.drain();
-    await cli('suppressions', 'reactivate', 'reactivated@example.com', '--reason', 'asked, "by phone"', '--actor', 'ops');
+    await cli(
+      'suppressions',
+      'reactivate',
+      'reactivated@example.com',
+      '--reason',
+      'asked, "by phone"',
+      '--actor',
+      'ops',
+    );
     await cli('suppressions', 'add', 'manual@example.com', '--reason', 'legal hold\nsecond line', '--actor', 'ops');
     await cli('suppressions', 'add', 'topic@example.com', '--topic', 'news', '--reason', 'asked', '--actor', 'ops');
-    await cli('suppressions', 'reactivate', 'topic@example.com', '--topic', 'digest', '--reason', 'x', '--actor', 'ops');
+    await cli(
+      'suppressions',
+      'reactivate',
+      'topic@example.com',
+      '--topic',
+      'digest',
+      '--reason',
+      'x',
+      '--actor',
+      'ops',
+    );
   });
   afterAll(async () => {
     await stack?.stop();

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CURRENT_SUPPRESSION_SCHEMA } from '../../lambdas/core/suppression/schema.js';
 import { createTables, ratchet, startTestStack, type TestStack } from './harness.js';
 
 const FIXTURES = join(process.cwd(), 'test/fixtures/import');
@@ -183,6 +184,8 @@ describe('ratchet suppressions import/export', () => {
         alreadyPresent: expected.added,
         invalid: expected.invalid,
         addedBy: [],
+        skipped: 0,
+        skippedBy: [],
       });
 
       for (const layout of ['jsonl', 'csv'] as const) {
@@ -250,10 +253,16 @@ describe('ratchet suppressions import/export', () => {
     const suppressed = await run(table, 'suppressions', 'export', '--format', 'jsonl', '--status', 'suppressed');
     expect(suppressed.out.split('\n').map((l) => JSON.parse(l).email)).toEqual(['sg-spam@example.com']);
     const csv = (await run(table, 'suppressions', 'export', '--format', 'csv')).out.split('\n');
-    expect(csv[0]).toBe('email,status,reason,reasons,suppressedAt,firstEventAt,lastEventAt,reactivatedAt');
-    expect(csv).toContain(
-      'sg-spam@example.com,suppressed,complaint,complaint,2015-09-30T22:12:21.000Z,2015-09-30T22:12:21.000Z,2015-09-30T22:12:21.000Z,',
+    // Format 2 (docs/import-formats.md): format 1's eight columns first, then the rest of the record.
+    expect(csv[0]).toBe(
+      'email,status,reason,reasons,suppressedAt,firstEventAt,lastEventAt,reactivatedAt,' +
+        'transactionalStatus,lastDeliveredAt,softBounceLimitAt,evidence,discounted,softBounces,topics,audit,schemaVersion,exportFormat',
     );
+    const spam = csv.find((row) => row.startsWith('sg-spam@example.com,'))!;
+    expect(spam).toMatch(
+      /^sg-spam@example\.com,suppressed,complaint,complaint,2015-09-30T22:12:21\.000Z,2015-09-30T22:12:21\.000Z,2015-09-30T22:12:21\.000Z,,suppressed,,,"\{""complaint:import#[0-9a-f]{24}"":\{""kind"":""complaint"",""occurredAt"":""2015-09-30T22:12:21\.000Z"",/,
+    );
+    expect(spam.endsWith(`,,{},{},[],${CURRENT_SUPPRESSION_SCHEMA},2`)).toBe(true);
     const bad = await run(table, 'suppressions', 'import', join(FIXTURES, 'ses.json'), '--format', 'mailchimp');
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(

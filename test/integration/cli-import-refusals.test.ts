@@ -169,6 +169,8 @@ describe('ratchet suppressions import refuses the wrong file', () => {
       alreadyPresent: 1,
       invalid: 1,
       addedBy: [{ kind: 'hard_bounce', scope: 'global', count: 3 }],
+      skipped: 0,
+      skippedBy: [],
     });
     expect(firstRows.map((r: { email: string }) => r.email)).toEqual([
       'twice@example.com',

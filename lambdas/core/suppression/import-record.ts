@@ -17,7 +17,7 @@ import { isRecord } from '../json.js';
 import { malformed } from './evidence.js';
 import { type Facts, maxDefined, minDefined, normalize, readFacts, unionAudit, unionEvidence } from './normalize.js';
 import { assertPolicy, DEFAULT_RATCHET_POLICY, type RatchetPolicy } from './policy.js';
-import { type ApplyResult, type Effect, type SuppressionRecord, startingRecord } from './record.js';
+import { type ApplyResult, type Effect, type Evidence, type SuppressionRecord, startingRecord } from './record.js';
 import { result } from './result.js';
 import { isNewerSuppressionSchema, suppressionSchemaOf, upgradeSuppressionRecord } from './schema.js';
 import { unionTopics } from './topics.js';
@@ -63,16 +63,27 @@ export function importRecord(
   const x = readFacts(previous);
   const y = readFacts(exported);
   const skipped: RecordImportSkip[] = [];
-  let reactivatedAt = x.reactivatedAt;
-  let audit = y.audit;
-  if (y.reactivatedAt !== undefined && (x.reactivatedAt === undefined || y.reactivatedAt > x.reactivatedAt)) {
-    if (liftsNothing(x, y.reactivatedAt, policy)) reactivatedAt = y.reactivatedAt;
+  // Everything but the export's reactivation first: what the table would count after the import.
+  const held = merged(x, y, x.reactivatedAt, y.audit);
+  const at = y.reactivatedAt;
+  let facts = held;
+  if (at !== undefined && (x.reactivatedAt === undefined || at > x.reactivatedAt)) {
+    if (liftsNothing(x, normalize(held, policy), at)) facts = merged(x, y, at, y.audit);
     else {
-      skipped.push({ what: 'reactivation', at: y.reactivatedAt });
+      skipped.push({ what: 'reactivation', at });
+      // Its audit entries go with it: the table's history must not say it was reactivated.
       const since = x.reactivatedAt ?? Number.NEGATIVE_INFINITY;
-      audit = audit.filter((e) => !(e.action === 'reactivate' && e.topic === undefined && e.at > since));
+      const audit = y.audit.filter((e) => !(e.action === 'reactivate' && e.topic === undefined && e.at > since));
+      facts = merged(x, y, x.reactivatedAt, audit);
     }
   }
+  const next = normalize(facts, policy);
+  const outcome = result(target, next, 'no_change');
+  return { ...outcome, effect: outcome.changed ? effectOf(previous, next) : 'no_change', skipped };
+}
+
+/** The facts of both, as mergeRecords merges them, with the reactivation and audit entries chosen. */
+function merged(x: Facts, y: Facts, reactivatedAt: number | undefined, audit: Facts['audit']): Facts {
   const facts: Facts = {
     email: x.email,
     evidence: unionEvidence(x.evidence, y.evidence),
@@ -91,24 +102,25 @@ export function importRecord(
   set('lastDeliveredAt', maxDefined(x.lastDeliveredAt, y.lastDeliveredAt));
   set('reactivatedAt', reactivatedAt);
   // As mergeRecords: only the crossings the reactivation in effect leaves standing.
-  const standing = (at: number | undefined) =>
-    at !== undefined && (reactivatedAt === undefined || at > reactivatedAt) ? at : undefined;
+  const standing = (t: number | undefined) =>
+    t !== undefined && (reactivatedAt === undefined || t > reactivatedAt) ? t : undefined;
   set('softBounceLimitAt', minDefined(standing(x.softBounceLimitAt), standing(y.softBounceLimitAt)));
-  const next = normalize(facts, policy);
-  const outcome = result(target, next, 'no_change');
-  return { ...outcome, effect: outcome.changed ? effectOf(previous, next) : 'no_change', skipped };
+  return facts;
 }
 
-/** A reactivation at `at` would leave everything the record counts counting: the same evidence, soft bounces and limit. */
-function liftsNothing(facts: Facts, at: number, policy: RatchetPolicy): boolean {
-  const now = normalize(facts, policy);
-  const then = normalize({ ...facts, reactivatedAt: at }, policy);
-  const sameKeys = (a: object, b: object) =>
-    Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((k) => Object.hasOwn(b, k));
+/**
+ * A reactivation at `at` lifts nothing the table holds: of what the merged record counts without it,
+ * every entry the table brought (by key, in the version the merge keeps) and a crossed soft-bounce
+ * limit are dated after `at`. The export's own entries it discounts were discounted where they came
+ * from; a delivery the export brings prunes soft bounces by the ratchet's own rule, not by this one.
+ */
+function liftsNothing(table: Facts, counted: SuppressionRecord, at: number): boolean {
+  const after = (map: Record<string, Evidence>, own: Record<string, Evidence>) =>
+    Object.entries(map).every(([key, entry]) => !Object.hasOwn(own, key) || entry.occurredAt > at);
   return (
-    sameKeys(now.evidence, then.evidence) &&
-    sameKeys(now.softBounces, then.softBounces) &&
-    now.softBounceLimitAt === then.softBounceLimitAt
+    after(counted.evidence, table.evidence) &&
+    after(counted.softBounces, table.softBounces) &&
+    (counted.softBounceLimitAt === undefined || counted.softBounceLimitAt > at)
   );
 }
 
