@@ -4,7 +4,7 @@
  * commands (manual suppressions, reactivations, topic changes). Into an empty table the records come
  * back field by field; into the table they came from nothing changes: no evidence, no record version.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
@@ -15,6 +15,9 @@ import type { DemoOptions } from '../../lib/demo/types.js';
 import { createTables, ratchet, startTestStack, type TestStack } from './harness.js';
 
 /** Every field of a suppression record (docs/suppression-table.md); the rest of an item is the adapter's. */
+const FIXTURES = join(process.cwd(), 'test/fixtures/import');
+const FORMAT_1 = '(an export without exportFormat brings back reasons only; export again to carry it)';
+const LIFT = '(it would lift a suppression this table holds; an import never lifts one)';
 const RECORD_FIELDS = [
   'email',
   'status',
@@ -175,5 +178,100 @@ describe('suppressions export → import round trips', () => {
     const after = await items(source());
     expect(Object.keys(after.get('bounce@example.com')!.evidence as object)).toHaveLength(1);
     for (const [email, item] of before) expect(after.get(email), email).toEqual(item);
+  });
+
+  it('a dry run of an export counts records by status and shows the first ones, writing nothing', async () => {
+    const file = await exported('jsonl');
+    const target = await freshTable();
+    const result = await run(target, 'suppressions', 'import', file, '--format', 'jsonl', '--dry-run');
+    expect(result.code, result.err).toBe(0);
+    const before = [...(await items(source())).values()];
+    const suppressed = before.filter((r) => r.status === 'suppressed').length;
+    const lines = result.out.split('\n');
+    expect(lines.slice(0, 4)).toEqual([
+      `would add ${before.length}, already present 0, invalid 0`,
+      `  record active: ${before.length - suppressed}`,
+      `  record suppressed: ${suppressed}`,
+      'first 5 rows:',
+    ]);
+    expect(lines[4]).toMatch(/^ {2}export-\d+\.jsonl:1 \S+@example\.com record (active|suppressed) \d{4}-\d\d-\d\dT/);
+    expect((await items(target)).size).toBe(0);
+  });
+
+  it('an exported reactivation that would lift a suppression the table holds is skipped and named', async () => {
+    const target = await freshTable();
+    // The table holds a bounce for the address, dated before the export's reactivation.
+    const bounces = join(dir, 'held.csv');
+    writeFileSync(bounces, 'created,email,reason,status\n1443651125,reactivated@example.com,550 User unknown,5.1.1\n');
+    expect((await run(target, 'suppressions', 'import', bounces, '--format', 'sendgrid-bounces')).code).toBe(0);
+    const file = await exported('jsonl');
+    const original = (await items(source())).get('reactivated@example.com')!;
+    for (const round of [1, 2]) {
+      const result = await run(target, 'suppressions', 'import', file, '--format', 'jsonl');
+      expect(result.code, result.err).toBe(0);
+      const size = (await items(source())).size;
+      expect(result.out.split('\n')).toEqual([
+        round === 1 ? `added ${size}, already present 0, invalid 0` : `added 0, already present ${size}, invalid 0`,
+        `skipped 1: reactivation ${LIFT}`,
+      ]);
+      expect(result.err).toMatch(
+        new RegExp(
+          `^export-\\d+\\.jsonl:\\d+: skipped reactivation ${new Date(original.reactivatedAt as number).toISOString()}$`,
+        ),
+      );
+    }
+    const copy = (await items(target)).get('reactivated@example.com')!;
+    // Still suppressed: the table's bounce, and the complaint the export had discounted, both count here.
+    expect(copy).toMatchObject({ status: 'suppressed', reasons: ['complaint', 'hard_bounce'] });
+    expect(copy.reactivatedAt).toBeUndefined();
+    expect(copy.audit).toEqual([]);
+    expect(Object.keys(copy.evidence as object)).toEqual(
+      expect.arrayContaining(Object.keys(original.discounted as object)),
+    );
+  });
+
+  it('a format-1 JSON-lines export imports as before, and its topic opt-out is counted as skipped, not dropped', async () => {
+    const target = await freshTable();
+    const file = join(FIXTURES, 'ratchet-format-1.jsonl');
+    const first = await run(target, 'suppressions', 'import', file, '--format', 'jsonl');
+    expect(first.code, first.err).toBe(0);
+    expect(first.out.split('\n')).toEqual([
+      'added 1, already present 0, invalid 0',
+      `skipped 1: topic opt-out ${FORMAT_1}`,
+    ]);
+    expect(first.err).toBe('ratchet-format-1.jsonl:2: skipped topic opt-out sendgrid:group:42');
+    const json = await run(target, 'suppressions', 'import', file, '--format', 'jsonl', '--json');
+    expect(JSON.parse(json.out)).toMatchObject({
+      added: 0,
+      alreadyPresent: 1,
+      skipped: 1,
+      skippedBy: [{ what: 'topic opt-out', why: FORMAT_1.slice(1, -1), count: 1 }],
+    });
+    const all = await items(target);
+    expect([...all.keys()]).toEqual(['old-bounce@example.com']);
+    expect(Object.values(all.get('old-bounce@example.com')!.evidence as object)).toMatchObject([
+      { kind: 'hard_bounce', provider: 'import', actor: 'import:ratchet-format-1.jsonl', occurredAt: 1715019118000 },
+    ]);
+  });
+
+  it('a format-1 CSV export imports as before: one entry per reason, its reactivation named as skipped', async () => {
+    const target = await freshTable();
+    const file = join(FIXTURES, 'ratchet-format-1.csv');
+    const result = await run(target, 'suppressions', 'import', file, '--format', 'csv');
+    expect(result.code, result.err).toBe(0);
+    expect(result.out.split('\n')).toEqual([
+      'added 3, already present 0, invalid 0',
+      `skipped 1: reactivation ${FORMAT_1}`,
+    ]);
+    expect(result.err).toBe('ratchet-format-1.csv:4: skipped reactivation 2024-05-02T10:00:00.000Z');
+    const two = (await items(target)).get('old-two@example.com')!;
+    expect(two).toMatchObject({ reasons: ['complaint', 'manual'], suppressedAt: Date.parse('2024-05-07T09:00:00Z') });
+    expect(Object.values(two.evidence as Record<string, { kind: string; note?: string }>)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'complaint' }),
+        expect.objectContaining({ kind: 'manual', note: 'soft_bounce_limit' }),
+      ]),
+    );
+    expect((await items(target)).has('old-reactivated@example.com')).toBe(false);
   });
 });

@@ -22,6 +22,8 @@ const SAMPLES: Record<string, string> = {
   'mailgun-complaints': 'mailgun-complaints.csv',
   'mailgun-unsubscribes': 'mailgun-unsubscribes.csv',
   postmark: 'postmark.json',
+  // Ratchet's own CSV export before exportFormat: its eight columns still read as --format csv.
+  csv: 'ratchet-format-1.csv',
 };
 /** The one pair SendGrid documents with the same fields. */
 const SAME_HEADER = new Set(['sendgrid-bounces|sendgrid-blocks', 'sendgrid-blocks|sendgrid-bounces']);
