@@ -13,6 +13,8 @@ import type { ParsedEntry, RowResult, RowSkip } from './import-formats.js';
 
 /** Why a format-1 line's extras are skipped: the same words for each of them. */
 export const FORMAT_1_SKIP = 'an export without exportFormat brings back reasons only; export again to carry it';
+/** Why a format-2 record's reactivation is not carried (core/suppression/import-record.ts). */
+export const LIFT_SKIP = 'it would lift a suppression this table holds; an import never lifts one';
 
 const str = (value: unknown): string =>
   typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';

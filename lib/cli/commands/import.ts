@@ -29,14 +29,13 @@ import {
   type RowResult,
   type RowSkip,
 } from '../import-formats.js';
+import { LIFT_SKIP } from '../import-ratchet.js';
 import type { Run } from '../program.js';
 import { progressBar } from '../progress.js';
 
 const IMPORT_CONCURRENCY = 16;
 const FIRST_ROWS = 5;
 const NAMED_INVALID = 20;
-/** Why an exported reactivation is not carried (core/suppression/import-record.ts). */
-const LIFT_SKIP = 'it would lift a suppression this table holds; an import never lifts one';
 
 export interface ImportSummary {
   added: number;

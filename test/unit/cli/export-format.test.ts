@@ -3,6 +3,7 @@
  * JSON line and a CSV row exactly (diagnostics with commas, quotes and line breaks included), and the
  * format-1 reader names what it skips.
  */
+import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import {
@@ -23,7 +24,7 @@ import {
   exportJsonLine,
   recordFromCsvRow,
 } from '../../../lib/cli/export-format.js';
-import { FORMAT_1_SKIP, ratchetRow } from '../../../lib/cli/import-ratchet.js';
+import { FORMAT_1_SKIP, LIFT_SKIP, ratchetRow } from '../../../lib/cli/import-ratchet.js';
 import { ev, T0 } from '../suppression/support.js';
 
 const DAY = 86_400_000;
@@ -158,5 +159,17 @@ describe('the jsonl and csv readers', () => {
     expect(jsonl({ ...line, exportFormat: 3 })).toEqual({
       invalid: 'exportFormat 3: this version of Ratchet reads 1 and 2',
     });
+  });
+});
+
+describe('docs/import-formats.md', () => {
+  const doc = readFileSync('docs/import-formats.md', 'utf8');
+  it('quotes both CSV headers and the reasons for skipping as the code has them', () => {
+    expect(doc).toContain(`\`${EXPORT_CSV_COLUMNS.join(',')}\``);
+    expect(doc).toContain(`\`${CSV_COLUMNS_V1.join(',')}\``);
+    expect(doc).toContain(`skipped 1: topic opt-out (${FORMAT_1_SKIP})`);
+    expect(doc).toContain(`\`${'exportFormat'}\` 2`);
+    expect(doc.replace(/\s+/g, ' ')).toContain('reactivation would lift a suppression this table holds');
+    expect(LIFT_SKIP).toContain('would lift a suppression this table holds');
   });
 });
