@@ -1,7 +1,8 @@
 /**
- * The import's write path on real dynalite: a new address costs one create-only PutItem and no read;
- * when a record exists (a re-run, or a consumer that wrote first) the create is refused and the entry
- * is merged on the guarded path, with exactly the outcome of the pure `importEntry`.
+ * The import's write path on real dynalite: a new address (an entry, or a whole exported record) costs
+ * one create-only PutItem and no read; when a record exists (a re-run, or a consumer that wrote first)
+ * the create is refused and the entry is merged on the guarded path, with exactly the outcome of the
+ * pure `importEntry` (or `importRecord`).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/aws-clients.js';
@@ -11,6 +12,7 @@ import {
   applyEvent,
   type ImportedEntry,
   importEntry,
+  importRecord,
   reactivate,
   type SuppressionRecord,
 } from '../../lambdas/core/suppression/index.js';
@@ -153,5 +155,35 @@ describe('DynamoSuppressionStore.importEntry on dynalite', () => {
     await store.reactivate(email, { actor: 'ops', reason: 'ok', at: T0 + DAY });
     await store.importEntry(email, entry({ entryId: 'old', occurredAt: T0 }));
     expect((await stored(email)).record).toEqual(expected.record);
+  });
+
+  it('an exported record: one create-only PutItem for a new address; again, a read and no write', async () => {
+    const email = 'exported@example.com';
+    let exported = applyEvent(undefined, { ...complaint(email, T0), raw: '' }).record;
+    exported = reactivate(exported, { actor: 'ops', reason: 'asked', at: T0 + DAY }).record;
+    const fresh = await store.importRecord(exported);
+    expect(sent).toEqual(['PutItemCommand']);
+    expect(fresh).toMatchObject({ changed: true, skipped: [] });
+    const first = await stored(email);
+    expect(first.record).toEqual(exported);
+    sent = [];
+    const again = await store.importRecord(exported);
+    expect(again).toMatchObject({ changed: false, skipped: [] });
+    expect(sent).toEqual(['PutItemCommand', 'GetItemCommand']);
+    expect(await stored(email)).toEqual(first);
+  });
+
+  it('an exported record whose reactivation would lift a held suppression: merged without it, skipped named', async () => {
+    const email = 'held@example.com';
+    await store.importEntry(email, entry({ occurredAt: T0 + DAY / 2 }));
+    const before = (await stored(email)).record;
+    let exported = applyEvent(undefined, { ...complaint(email, T0), raw: '' }).record;
+    exported = reactivate(exported, { actor: 'ops', reason: 'asked', at: T0 + DAY }).record;
+    const result = await store.importRecord(exported);
+    expect(result.skipped).toEqual([{ what: 'reactivation', at: T0 + DAY }]);
+    const after = await stored(email);
+    expect(after.version).toBe(2);
+    expect(after.record).toEqual(importRecord(before, exported).record);
+    expect(after.record).toMatchObject({ status: 'suppressed', reasons: ['complaint', 'hard_bounce'] });
   });
 });
