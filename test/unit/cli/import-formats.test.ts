@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../lib/cli/context.js';
+import { CSV_COLUMNS_V1, EXPORT_CSV_COLUMNS } from '../../../lib/cli/export-format.js';
 import { importRows } from '../../../lib/cli/import-file.js';
 import { formatsMatching, headerMismatch, IMPORT_FORMATS } from '../../../lib/cli/import-formats.js';
 
@@ -61,5 +62,20 @@ describe('the import formats refuse each other', () => {
       'sendgrid-bounces',
       'sendgrid-blocks',
     ]);
+  });
+
+  it('Ratchet`s CSV reads its current header and format 1`s, and names the current columns for anything between', () => {
+    const csv = IMPORT_FORMATS.find((f) => f.name === 'csv')!;
+    expect(headerMismatch(csv, EXPORT_CSV_COLUMNS)).toBeUndefined();
+    expect(headerMismatch(csv, CSV_COLUMNS_V1)).toBeUndefined();
+    expect(headerMismatch(csv, [...CSV_COLUMNS_V1, 'evidence'])).toEqual({
+      missing: EXPORT_CSV_COLUMNS.filter((c) => !CSV_COLUMNS_V1.includes(c as never) && c !== 'evidence'),
+      unexpected: [],
+    });
+    // Format 1 needs its date column unless the file's time is asked for.
+    const undated = CSV_COLUMNS_V1.filter((c) => c !== 'suppressedAt');
+    expect(headerMismatch(csv, undated)).toBeDefined();
+    expect(headerMismatch(csv, undated, 'file-mtime')).toBeUndefined();
+    expect(formatsMatching('csv', CSV_COLUMNS_V1)).toEqual(['csv']);
   });
 });
