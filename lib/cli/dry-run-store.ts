@@ -1,10 +1,10 @@
 /**
  * The import's `--dry-run`: the suppression store with the write left out. Each change runs the same
- * pure merge the DynamoDB store runs (`importEntry`, `importRecord`, `applyEvent` from the core) on the record the
- * store holds, and keeps the result in memory instead of writing it, so a file that names an address
- * twice counts the second entry as already present, exactly as a real run would. Changes to one
- * address are chained, as the store's version guard serializes them. Memory: one record per address
- * the file touches.
+ * pure merge the DynamoDB store runs (`importEntry`, `importRecord`, `applyEvent` from the core) on the
+ * record the store holds, and keeps the result in memory instead of writing it, so a file that names
+ * an address twice counts the second entry as already present, exactly as a real run would. Changes
+ * to one address are chained, as the store's version guard serializes them. Memory: one record per
+ * address the file touches.
  */
 import { type NormalizedEvent, normalizeRecipient } from '../../lambdas/core/event.js';
 import {

@@ -3,8 +3,9 @@
  * Every format declares the columns its provider documents (docs/import-formats.md, with sources): a
  * file whose header does not match is refused before anything is written, because a SendGrid group
  * export read as a bounce list would suppress people for everything, and a column-agnostic reader
- * cannot tell. A row maps to zero or more entries (a Ratchet record with two reasons gives two), or to
- * an `invalid` reason that the summary counts.
+ * cannot tell. A row maps to zero or more entries (a format-1 Ratchet record with two reasons gives
+ * two) and what it holds that they cannot carry (`skipped`), to a whole record (Ratchet's own export,
+ * format 2: import-ratchet.ts), or to an `invalid` reason that the summary counts.
  */
 import type { SuppressionRecord } from '../../lambdas/core/suppression/index.js';
 import type { EvidenceKind } from '../../lambdas/core/suppression/record.js';

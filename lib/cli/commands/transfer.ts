@@ -1,6 +1,7 @@
 /**
- * `ratchet suppressions export|import`: take every record out (parallel scan segments, streamed), and
- * bring another system's suppression list in as evidence (import.ts).
+ * `ratchet suppressions export|import`: take every record out (parallel scan segments, streamed, in
+ * export format 2: export-format.ts), and bring another system's suppression list in as evidence, or
+ * a Ratchet export back whole (import.ts).
  */
 import { createWriteStream } from 'node:fs';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
