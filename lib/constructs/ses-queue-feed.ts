@@ -33,7 +33,7 @@ export interface SesQueueFeedProps {
   readonly allowedTopicArns: readonly string[];
   readonly queueName: string;
   readonly deadLetterQueue: sqs.IQueue;
-  /** The edge's environment: the feed gets it, plus SES_DEAD_LETTER_QUEUE_URL. */
+  /** The edge's environment without the secret ARNs SES does not need: the feed gets it, plus SES_DEAD_LETTER_QUEUE_URL. */
   readonly environment: Record<string, string>;
   readonly projectRoot: string;
   readonly logRetention: logs.RetentionDays;
