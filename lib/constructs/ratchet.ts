@@ -21,9 +21,11 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import { SES_PROVIDER_NAME } from '../../lambdas/core/providers/ses/index.js';
+import type { ConcurrencyPlan } from '../concurrency.js';
 import { API, CONSUMER, EDGE, resourceNames } from '../definitions.js';
 import { resolveSync } from '../sync-config.js';
 import { RatchetAlarms } from './alarms.js';
+import { assertConcurrencyBudget } from './concurrency-budget.js';
 import { RatchetDashboard } from './dashboard.js';
 import { consumerEnvironment, edgeEnvironment } from './environments.js';
 import { EventQueue } from './event-queue.js';
@@ -87,6 +89,8 @@ export class Ratchet extends Construct {
   readonly dashboard: RatchetDashboard;
   /** Present only when context `syncProviders` is set. */
   readonly sync?: SyncWorker;
+  /** Every function's concurrency against `concurrencyBudget` (synth refuses an overrun). */
+  readonly concurrency: ConcurrencyPlan;
 
   constructor(scope: Construct, id: string, props: RatchetProps = {}) {
     super(scope, id);
@@ -131,6 +135,8 @@ export class Ratchet extends Construct {
       memoryMb: EDGE.memoryMb,
       environment: edgeEnv,
       logRetention: config.logRetention,
+      // Either front door: the edge's share of the concurrency budget.
+      reservedConcurrency: config.edgeReservedConcurrency,
     });
     this.grantEdgeCode(this.edge, topicArns);
 
@@ -234,6 +240,8 @@ export class Ratchet extends Construct {
       this.sync = new SyncWorker(this, 'Sync', deps);
     }
     acknowledgeNagFindings(this);
+    // Last, so every function built above is counted (lib/concurrency.ts).
+    this.concurrency = assertConcurrencyBudget(this, config.concurrencyBudget);
   }
 
   /** Read the suppression list, as sending code does (`isSuppressed`): GetItem and BatchGetItem, nothing else. */
