@@ -2,7 +2,7 @@
  * SES -> SNS -> SQS (context `sesFeed=sqs`, the default): the queue the SES topic delivers to, its
  * subscription, and the feed function that drains it in batches with the edge code (lambdas/ses-feed.ts).
  * The feed has its own function so that its batches never compete with the front door's requests for
- * the edge's reserved concurrency (Function URL), and its timeout is not bound by SNS's 15 s.
+ * the edge's reserved concurrency, and its timeout is not bound by SNS's 15 s.
  *
  * SNS retries a delivery to SQS for 23 days, no HTTP status is involved and no public door stands in
  * the way, so an authentic SES event can no longer be lost to its age, a 4xx or a flood. Raw message
