@@ -71,7 +71,7 @@ describe('end to end, fresh process', () => {
   it('stores each row as one compressed payload under 1 KB that decodes to the exact raw bytes and events', async () => {
     const rows = await stack.inboxRows();
     const ses = rows.find((r) => r.pk.startsWith('ses#'))!;
-    expect(Object.keys(ses.item).sort()).toEqual(['body', 'expiresAt', 'pk', 'status', 'v']);
+    expect(Object.keys(ses.item).sort()).toEqual(['body', 'expiresAt', 'pk', 'v']);
     expect(ses.item.body).toBeInstanceOf(Uint8Array);
     expect(ses.item.body.byteLength).toBeLessThan(1024);
     expect(JSON.parse(ses.raw!)).toMatchObject({ Type: 'Notification' });
