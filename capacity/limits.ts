@@ -26,32 +26,36 @@ export const AWS_LIMITS = {
     unit: 'concurrent executions that must stay unreserved',
     source: 'https://docs.aws.amazon.com/lambda/latest/api/API_PutFunctionConcurrency.html',
     quote:
-      'You can reserve concurrency for as many functions as you like, as long as you leave at least 100 simultaneous executions unreserved for functions that aren\'t configured with a per-function limit.',
+      "You can reserve concurrency for as many functions as you like, as long as you leave at least 100 simultaneous executions unreserved for functions that aren't configured with a per-function limit.",
   },
   /** How fast an SQS event source adds concurrent batches while messages are waiting. */
   sqsPollerStart: {
     value: 5,
     unit: 'concurrent batches when messages first arrive',
     source: 'https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html',
-    quote: 'When messages are available, Lambda starts processing five batches at a time with five concurrent invocations of your function.',
+    quote:
+      'When messages are available, Lambda starts processing five batches at a time with five concurrent invocations of your function.',
   },
   sqsPollerScalingPerMinute: {
     value: 300,
     unit: 'more concurrent batches per minute',
     source: 'https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html',
-    quote: 'If messages are still available, Lambda increases the number of processes that are reading batches by up to 300 more instances per minute.',
+    quote:
+      'If messages are still available, Lambda increases the number of processes that are reading batches by up to 300 more instances per minute.',
   },
   sqsMaximumConcurrency: {
     value: 1000,
     unit: 'MaximumConcurrency of one SQS event source mapping, at most (at least 2)',
     source: 'https://docs.aws.amazon.com/lambda/latest/api/API_ScalingConfig.html',
-    quote: 'MaximumConcurrency — Limits the number of concurrent instances that the Amazon SQS event source can invoke. Valid Range: Minimum value of 2. Maximum value of 1000.',
+    quote:
+      'MaximumConcurrency — Limits the number of concurrent instances that the Amazon SQS event source can invoke. Valid Range: Minimum value of 2. Maximum value of 1000.',
   },
   sqsInFlight: {
     value: 120_000,
     unit: 'in-flight messages per standard queue',
     source: 'https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-queues.html',
-    quote: 'For most standard queues (depending on queue traffic and message backlog), there can be a maximum of approximately 120,000 in flight messages (received from a queue by a consumer, but not yet deleted from the queue).',
+    quote:
+      'For most standard queues (depending on queue traffic and message backlog), there can be a maximum of approximately 120,000 in flight messages (received from a queue by a consumer, but not yet deleted from the queue).',
   },
   dynamoPartitionWrites: {
     value: 1000,
@@ -70,7 +74,8 @@ export const AWS_LIMITS = {
     value: 4000,
     unit: 'write units per second a new on-demand table sustains at once (then twice the previous peak)',
     source: 'https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/pre-warming-on-demand-capacity-mode.html',
-    quote: 'New on-demand tables will be able to sustain up to 4,000 writes per second and 12,000 reads per second. [...] throttling can still occur if the throughput exceeds twice the previous peak within the same 30 minutes.',
+    quote:
+      'New on-demand tables will be able to sustain up to 4,000 writes per second and 12,000 reads per second. [...] throttling can still occur if the throughput exceeds twice the previous peak within the same 30 minutes.',
   },
   /** SES publishes each event to the topic; the topic's account quota is the ceiling of what reaches the feed. */
   snsPublishPerSecond: {
@@ -84,13 +89,15 @@ export const AWS_LIMITS = {
     value: 23,
     unit: 'days SNS retries a delivery to an SQS queue (100,015 attempts)',
     source: 'https://docs.aws.amazon.com/sns/latest/dg/sns-message-delivery-retries.html',
-    quote: 'AWS managed endpoints | AWS Lambda, Amazon SQS | 3 times, without delay | 2 times, 1 second apart | 10 times, with exponential backoff, from 1 second to 20 seconds | 100,000 times, 20 seconds apart | 100,015 times, over 23 days',
+    quote:
+      'AWS managed endpoints | AWS Lambda, Amazon SQS | 3 times, without delay | 2 times, 1 second apart | 10 times, with exponential backoff, from 1 second to 20 seconds | 100,000 times, 20 seconds apart | 100,015 times, over 23 days',
   },
   apiGatewayAccountRps: {
     value: 10_000,
     unit: 'requests per second per account per Region, every API together',
     source: 'https://docs.aws.amazon.com/apigateway/latest/developerguide/limits.html',
-    quote: 'Throttle quota per account, per Region across HTTP APIs, REST APIs, WebSocket APIs, and WebSocket callback APIs | 10,000 requests per second (RPS)',
+    quote:
+      'Throttle quota per account, per Region across HTTP APIs, REST APIs, WebSocket APIs, and WebSocket callback APIs | 10,000 requests per second (RPS)',
   },
 } as const satisfies Record<string, Limit>;
 

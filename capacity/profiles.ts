@@ -62,7 +62,8 @@ export const PROFILES: Readonly<Record<'newsletter' | 'campaign' | 'enterprise',
   },
   campaign: {
     name: 'campaign',
-    description: '1 M recipients at 200 a second (83 minutes), 2 % bounces, 0.05 % complaints, delivery events on, SES sync',
+    description:
+      '1 M recipients at 200 a second (83 minutes), 2 % bounces, 0.05 % complaints, delivery events on, SES sync',
     phases: [{ seconds: 1_000_000 / 200, sendsPerSecond: 200 }],
     deliveryEvents: true,
     bounceRate: 0.02,
@@ -147,7 +148,9 @@ export function parseProfile(value: unknown, label = 'profile'): ProfileResult {
     return fail('"deliveryEvents" must be true or false');
   const whole = (key: string, fallback: number | undefined, max: number): number | undefined | string => {
     if (v[key] === undefined) return fallback;
-    return isNumber(v[key], { min: 1, max, integer: true }) ? (v[key] as number) : `"${key}" must be a whole number from 1 to ${max}`;
+    return isNumber(v[key], { min: 1, max, integer: true })
+      ? (v[key] as number)
+      : `"${key}" must be a whole number from 1 to ${max}`;
   };
   const webhookBatch = whole('webhookBatch', 1, 1000);
   if (typeof webhookBatch === 'string') return fail(webhookBatch);
