@@ -1,6 +1,8 @@
 /** Markdown for `npm run capacity`, one section per profile, and the JSON form of a report. */
+
+import type { Check } from './checks.js';
 import { AWS_LIMITS, LIMITS_CHECKED } from './limits.js';
-import type { CapacityReport, Check } from './model.js';
+import type { CapacityReport } from './model.js';
 
 const num = (x: number, digits = 3): string => {
   if (!Number.isFinite(x)) return x > 0 ? '∞' : '—';
