@@ -183,13 +183,13 @@ export async function benchCapacityCheck(options: { log?: (line: string) => void
       ],
       verdicts: [
         {
-          subject: 'Capacity model: predicted ÷ measured peak backlog, scaled campaign',
+          subject: 'Capacity model: measured ÷ predicted peak backlog, scaled campaign',
           target: `within ±${TOLERANCE * 100} %`,
           measured: fmtRatio(peakRatio),
           meets: within(peakRatio),
         },
         {
-          subject: 'Capacity model: predicted ÷ measured drain time, scaled campaign',
+          subject: 'Capacity model: measured ÷ predicted drain time, scaled campaign',
           target: `within ±${TOLERANCE * 100} %`,
           measured: fmtRatio(drainRatio),
           meets: within(drainRatio),
