@@ -1,33 +1,17 @@
-/**
- * §3 Edge admission throughput on the local stack: demo-signed SES notifications (SNS v2, unique
- * MessageIds) POSTed over loopback HTTP at a fixed concurrency, with the consumer running (the poller
- * drains the queue during the timed window, as under `npm start`), from a separate
- * client process (bench/lib/load-worker.ts), as API Gateway's clients would reach a server; next to
- * the bare path on the same emulators through the same runtime's SDK clients, run in the runtime
- * process (no HTTP hop by definition): one SQS SendMessage (a real queued event, which the consumer
- * applies too) plus a conditional PutItem on the inbox table, in the edge's order; and next to the fair
- * floor for an HTTP path, the same put and send behind a minimal `node:http` server, driven by the same
- * client process with the same signed requests (bench/lib/admission-baselines.ts). An informational
- * path calls the same edge in-process (no HTTP) to show what the HTTP hop costs. Run as alternating
- * rounds (A B C D, then D C B A, ...); each ratio is the median of the per-round ratios, so a slow
- * drift or a neighbour's burst falls on every path alike.
- */
-import { MemoryCounters } from '../lambdas/adapters/observability.js';
-import { buildEdge } from '../lambdas/adapters/wiring.js';
 import type { ActionableKind } from '../lambdas/core/event.js';
-import { lowerCaseHeaders } from '../lambdas/core/request.js';
 import { sesDemo } from '../lib/demo/ses.js';
 import type { SignedDemoRequest } from '../lib/demo/types.js';
 import {
+  admissionPaths,
   BARE_ITEM_PAYLOAD_BYTES,
   BARE_MESSAGE_BYTES,
-  bareAdmission,
   type HttpBaseline,
   startHttpBaseline,
 } from './lib/admission-baselines.js';
-import { type LoadResult, runClosedLoop } from './lib/load.js';
-import { type LoadProcess, type RemoteLoadResult, type StagedBatch, withLoadProcess } from './lib/load-process.js';
-import { type BenchStack, SILENT_LOG, withBenchStack } from './lib/local-stack.js';
+import { assertClean, clamp, combine, type Run, waitForDrain } from './lib/admission-runs.js';
+import type { LoadResult } from './lib/load.js';
+import { type LoadProcess, withLoadProcess } from './lib/load-process.js';
+import { type BenchStack, withBenchStack } from './lib/local-stack.js';
 import { profileComparisonTable, profileShares } from './lib/profile.js';
 import { fmt, fmtRatio, median, percentile } from './lib/stats.js';
 import type { SectionResult } from './lib/types.js';
@@ -91,7 +75,7 @@ async function measure(
     signing.count += count;
     return out;
   };
-  const paths = admissionPaths(stack, client, baseline);
+  const paths = admissionPaths(stack, client, baseline, CONCURRENCY);
 
   let warmRate = 0;
   for (let round = 0; round < WARMUP_ROUNDS; round++) {
@@ -298,79 +282,4 @@ async function measure(
     notes,
     wallMs: performance.now() - started,
   };
-}
-
-type Run = LoadResult & { clientCpuMs?: number };
-
-interface AdmissionPaths {
-  /** Hands signed requests to the client process (untimed). */
-  stageEdge(requests: readonly SignedDemoRequest[]): Promise<StagedBatch>;
-  edge(batch: StagedBatch): Promise<RemoteLoadResult>;
-  inProcess(requests: readonly SignedDemoRequest[]): Promise<LoadResult>;
-  bare(count: number): Promise<LoadResult>;
-  httpBare(batch: StagedBatch): Promise<RemoteLoadResult>;
-}
-
-function admissionPaths(stack: BenchStack, client: LoadProcess, baseline: HttpBaseline): AdmissionPaths {
-  const inProcessEdge = buildEdge(stack.config, stack.clients, { log: SILENT_LOG, counters: new MemoryCounters() });
-  const bareOnce = bareAdmission(stack);
-  return {
-    stageEdge: (requests) => client.stage('ses', requests),
-    edge: (batch) => client.run(stack.url, batch, CONCURRENCY),
-    httpBare: (batch) => client.run(baseline.url, batch, CONCURRENCY),
-    inProcess: (requests) =>
-      runClosedLoop(requests, CONCURRENCY, async (request) => {
-        const response = await inProcessEdge.receive('ses', {
-          body: Buffer.from(request.body, 'utf8'),
-          headers: lowerCaseHeaders(request.headers),
-          sourceIp: '127.0.0.1',
-        });
-        return response.status === 200 ? true : `status ${response.status} ${JSON.stringify(response.body)}`;
-      }),
-    bare: (count) =>
-      runClosedLoop(
-        Array.from({ length: count }, (_, i) => i),
-        CONCURRENCY,
-        bareOnce,
-      ),
-  };
-}
-
-/** After the timed rounds: how long until the running consumer has emptied the queue (at most a minute). */
-async function waitForDrain(stack: BenchStack): Promise<{ ms?: number }> {
-  const start = performance.now();
-  while (performance.now() - start < 60_000) {
-    const depth = await stack.queueDepth();
-    if (depth.visible === 0 && depth.inFlight === 0) return { ms: performance.now() - start };
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {};
-}
-
-function combine(runs: readonly Run[]): Run {
-  const clientCpu = runs.map((r) => r.clientCpuMs);
-  return {
-    clientCpuMs: clientCpu.every((ms) => ms !== undefined)
-      ? clientCpu.reduce((n: number, ms) => n + ms!, 0)
-      : undefined,
-    count: runs.reduce((n, r) => n + r.count, 0),
-    concurrency: runs[0]!.concurrency,
-    wallMs: runs.reduce((n, r) => n + r.wallMs, 0),
-    cpuMs: runs.reduce((n, r) => n + r.cpuMs, 0),
-    latenciesMs: runs.flatMap((r) => r.latenciesMs),
-    failures: runs.reduce((n, r) => n + r.failures, 0),
-    failureSamples: runs.flatMap((r) => r.failureSamples).slice(0, 3),
-  };
-}
-
-function assertClean(what: string, result: LoadResult): void {
-  if (result.failures > 0) {
-    throw new Error(
-      `${what}: ${result.failures}/${result.count} requests failed, e.g. ${result.failureSamples.join('; ')}`,
-    );
-  }
-}
-
-function clamp(value: number, min: number, max: number): number {
-  return Math.min(max, Math.max(min, value));
 }

@@ -14,9 +14,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { MemoryCounters } from '../../lambdas/adapters/observability.js';
+import { buildEdge } from '../../lambdas/adapters/wiring.js';
 import type { ActionableKind } from '../../lambdas/core/event.js';
+import { lowerCaseHeaders } from '../../lambdas/core/request.js';
 import { INBOX_TABLE } from '../../lib/definitions.js';
-import type { BenchStack } from './local-stack.js';
+import type { SignedDemoRequest } from '../../lib/demo/types.js';
+import { type LoadResult, runClosedLoop } from './load.js';
+import type { LoadProcess, RemoteLoadResult, StagedBatch } from './load-process.js';
+import { type BenchStack, SILENT_LOG } from './local-stack.js';
 
 /** Bare-path item and message sizes: about what an edge row (compressed events + raw, ~0.9 KB) and a queued event weigh. */
 export const BARE_ITEM_PAYLOAD_BYTES = 800;
@@ -99,5 +105,45 @@ export async function startHttpBaseline(stack: BenchStack): Promise<HttpBaseline
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+export interface AdmissionPaths {
+  /** Hands signed requests to the client process (untimed). */
+  stageEdge(requests: readonly SignedDemoRequest[]): Promise<StagedBatch>;
+  edge(batch: StagedBatch): Promise<RemoteLoadResult>;
+  inProcess(requests: readonly SignedDemoRequest[]): Promise<LoadResult>;
+  bare(count: number): Promise<LoadResult>;
+  httpBare(batch: StagedBatch): Promise<RemoteLoadResult>;
+}
+
+/** The four paths §3 times: the edge over HTTP and in process, the bare floor, the HTTP baseline. */
+export function admissionPaths(
+  stack: BenchStack,
+  client: LoadProcess,
+  baseline: HttpBaseline,
+  concurrency: number,
+): AdmissionPaths {
+  const inProcessEdge = buildEdge(stack.config, stack.clients, { log: SILENT_LOG, counters: new MemoryCounters() });
+  const bareOnce = bareAdmission(stack);
+  return {
+    stageEdge: (requests) => client.stage('ses', requests),
+    edge: (batch) => client.run(stack.url, batch, concurrency),
+    httpBare: (batch) => client.run(baseline.url, batch, concurrency),
+    inProcess: (requests) =>
+      runClosedLoop(requests, concurrency, async (request) => {
+        const response = await inProcessEdge.receive('ses', {
+          body: Buffer.from(request.body, 'utf8'),
+          headers: lowerCaseHeaders(request.headers),
+          sourceIp: '127.0.0.1',
+        });
+        return response.status === 200 ? true : `status ${response.status} ${JSON.stringify(response.body)}`;
+      }),
+    bare: (count) =>
+      runClosedLoop(
+        Array.from({ length: count }, (_, i) => i),
+        concurrency,
+        bareOnce,
+      ),
   };
 }
