@@ -192,7 +192,7 @@ export function buildChecks(
     add(
       {
         resource: `sync → ${p}`,
-        limit: 'worker pace',
+        limit: 'worker service rate (its pace, or its share of the copies)',
         kind: 'design',
         capacity: pipe.serviceRate.sync[p]!,
         unit: 'calls/s',
