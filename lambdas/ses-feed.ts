@@ -1,7 +1,7 @@
 /**
  * Lambda entry: the SES feed (SQS event source on `<resourcePrefix>-ses-notifications`, with
- * ReportBatchItemFailures). Same environment as the edge, plus SES_DEAD_LETTER_QUEUE_URL. Clients and
- * adapters are built once per container, at module scope.
+ * ReportBatchItemFailures). The edge's environment without the other providers' secret ARNs, plus
+ * SES_DEAD_LETTER_QUEUE_URL. Clients and adapters are built once per container, at module scope.
  */
 import { configFromEnv, createClients } from './adapters/wiring/config.js';
 import { buildSesFeed } from './adapters/wiring/ses-feed.js';

@@ -60,6 +60,7 @@ export function readConfig(node: Node): RatchetProps {
     sesRouteRateLimit: positiveNumber(get, 'sesRouteRateLimit'),
     sesRouteBurstLimit: positiveInteger(get, 'sesRouteBurstLimit'),
     edgeReservedConcurrency: positiveInteger(get, 'edgeReservedConcurrency'),
+    concurrencyBudget: positiveInteger(get, 'concurrencyBudget'),
     createConfigurationSet: boolean(get, 'createConfigurationSet'),
     softBounceLimit: positiveInteger(get, 'softBounceLimit'),
     softBounceWindowDays: positiveInteger(get, 'softBounceWindowDays'),

@@ -87,6 +87,92 @@ export const SES_DEAD_LETTERS = { suffix: SES_QUEUE_NAMES.deadLetterSuffix, rete
 export const FUNCTION_URL = { secondsPerRequest: 0.5, sesMargin: 2 } as const;
 
 /**
+ * Every function's possible concurrency is bounded, and the bounds add up to at most the budget
+ * (context `concurrencyBudget`), a share of the account's: `cdk synth` refuses more (lib/concurrency.ts
+ * reads the bounds from the template, so a new function is counted without naming it anywhere).
+ *
+ * - Lambda's default concurrency quota is 1,000 per account and region, shared by every function in it
+ *   ("Lambda quotas", https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html). Ratchet
+ *   keeps to a fifth by default, so a campaign it receives cannot throttle the account's other work.
+ * - SQS event sources are bounded by MaximumConcurrency (2 to 1,000); a function invoked any other way
+ *   (the edge behind its front door, a scheduled function) by its reserved concurrency.
+ */
+export const CONCURRENCY = {
+  defaultBudget: 200,
+  accountDefault: 1_000,
+  /** CloudFormation's range for ScalingConfig.MaximumConcurrency. */
+  minimumMaxConcurrency: 2,
+} as const;
+
+const DAY_SECONDS = 86_400;
+
+/** The SES feed's sizing inputs; the queue's receives and retention are derived from them below. */
+const FEED_SIZING = {
+  batchSize: 10,
+  maxConcurrency: 10,
+  timeoutSeconds: 30,
+  maxBatchingWindowSeconds: 1,
+  /**
+   * Seconds one batch of 10 takes on AWS, for planning: 0.25 s, about 13x the feed handler's median on
+   * the local stack (19.6 ms per batch of 10, `npm run cost`, BENCHMARKS.md), since each of its one
+   * SendMessageBatch and ten concurrent PutItems is a network round trip on AWS.
+   */
+  plannedBatchSeconds: 0.25,
+  /** The worst backlog planned for: a whole day of the `enterprise` profile (50 M events) queued at once. */
+  worstBacklogEvents: 50_000_000,
+  /** The backlog must drain within retention by at least this factor. */
+  drainMargin: 2,
+  /**
+   * How long an envelope may keep failing for a transient reason (an invocation throttled because
+   * something outside the budget used up the account's concurrency, a DynamoDB, SQS or certificate-host
+   * outage) before it is dead-lettered: 6 h, hours past the 30-minute oldest-message alarm, so an
+   * operator it pages can act before anything moves.
+   */
+  transientToleranceSeconds: 6 * 3_600,
+  deadLetterRetentionDays: SES_DEAD_LETTERS.retentionDays,
+  minimumDeadLetterDaysLeft: 10,
+} as const;
+
+/**
+ * The feed queue's numbers, derived (checked at load: an input that breaks a rule throws):
+ *
+ *   visibility   = 6 x timeout + window                                (AWS's rule for SQS event sources)
+ *   service rate = batchSize x maxConcurrency / plannedBatchSeconds    (envelopes per second)
+ *   drain time   = worstBacklogEvents / service rate
+ *   receives     = ceil(transientToleranceSeconds / visibility)
+ *   exhaust      = receives x visibility                               (longest time spent failing)
+ *   retention    = floor(deadLetterRetentionDays - minimumDeadLetterDaysLeft - exhaust), whole days
+ *   rules: drain time x drainMargin <= retention; receives x visibility >= transientToleranceSeconds.
+ *
+ * Waiting in a backlog costs no receive: with MaximumConcurrency set, Lambda's pollers receive only what
+ * the function can take, so a message the feed has no concurrency for stays on the queue, unreceived
+ * ("Configuring maximum concurrency for Amazon SQS event sources",
+ * https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html; "Introducing maximum
+ * concurrency of AWS Lambda functions when using Amazon SQS as an event source",
+ * https://aws.amazon.com/blogs/compute/introducing-maximum-concurrency-of-aws-lambda-functions-when-using-amazon-sqs-as-an-event-source/).
+ * What still costs receives is an invocation that fails or is throttled after the receive, which is what
+ * `receives` spans. Expiry is the one path to loss on the feed (an expired message is deleted, not
+ * dead-lettered), so retention is as long as the dead-letter queue's 10 days left allow.
+ */
+export function deriveFeedQueue(sizing: typeof FEED_SIZING = FEED_SIZING) {
+  const visibilityTimeoutSeconds = sizing.timeoutSeconds * 6 + sizing.maxBatchingWindowSeconds;
+  const serviceRatePerSecond = (sizing.batchSize * sizing.maxConcurrency) / sizing.plannedBatchSeconds;
+  const worstDrainSeconds = sizing.worstBacklogEvents / serviceRatePerSecond;
+  const maxReceiveCount = Math.ceil(sizing.transientToleranceSeconds / visibilityTimeoutSeconds);
+  const exhaustSeconds = maxReceiveCount * visibilityTimeoutSeconds;
+  const retentionDays = Math.floor(
+    sizing.deadLetterRetentionDays - sizing.minimumDeadLetterDaysLeft - exhaustSeconds / DAY_SECONDS,
+  );
+  if (worstDrainSeconds * sizing.drainMargin > retentionDays * DAY_SECONDS)
+    throw new Error(
+      `SES feed: a ${sizing.worstBacklogEvents}-event backlog drains in ${Math.round(worstDrainSeconds)} s, not ${sizing.drainMargin}x within ${retentionDays} days of retention`,
+    );
+  return { visibilityTimeoutSeconds, serviceRatePerSecond, worstDrainSeconds, maxReceiveCount, retentionDays };
+}
+
+const FEED_QUEUE = deriveFeedQueue();
+
+/**
  * The SES feed: the SES topic's SQS subscription (`<resourcePrefix>-ses-notifications`) and the function
  * that drains it with the edge's code (lambdas/ses-feed.ts, ReportBatchItemFailures).
  *
@@ -94,32 +180,28 @@ export const FUNCTION_URL = { secondsPerRequest: 0.5, sesMargin: 2 } as const;
  *   concurrently, sends all their events in one SendMessageBatch, then runs the 10 conditional puts
  *   concurrently, so a batch costs about what one HTTPS delivery does. A one-second window lets a
  *   trickle fill batches instead of paying one invocation per event.
- * - `maxConcurrency` bounds the DynamoDB and SQS rate a burst can cause (the ESM's own limit, min 2);
- *   a backlog waits on the queue, which the oldest-message alarm watches.
- * - Retention: a message moved to the dead-letter queue keeps its original enqueue time, so it lives
- *   there for `deadLetterRetentionDays` minus however long it spent on the feed. The feed keeps a
- *   message at most `retentionDays`, so even one that used up every receive has at least
- *   `deadLetterRetentionDays - retentionDays` = 10 days left in the dead-letter queue.
+ * - `maxConcurrency` (the event source's MaximumConcurrency) bounds the DynamoDB and SQS rate a burst can
+ *   cause; a backlog waits on the queue, unreceived, which the oldest-message alarm watches.
+ * - Receives and retention: derived above (deriveFeedQueue). A message moved to the dead-letter queue
+ *   keeps its original enqueue time, so it lives there for `deadLetterRetentionDays` minus however long
+ *   it spent on the feed: at least `minimumDeadLetterDaysLeft`.
  */
 export const SES_FEED = {
   suffix: SES_QUEUE_NAMES.feedSuffix,
-  batchSize: 10,
-  maxBatchingWindowSeconds: 1,
-  maxConcurrency: 10,
+  batchSize: FEED_SIZING.batchSize,
+  maxBatchingWindowSeconds: FEED_SIZING.maxBatchingWindowSeconds,
+  maxConcurrency: FEED_SIZING.maxConcurrency,
   /** Ten envelopes, one certificate fetch at a cold start (2 s at most), one send, ten puts, with SDK retries. */
-  timeoutSeconds: 30,
+  timeoutSeconds: FEED_SIZING.timeoutSeconds,
   memoryMb: 512,
+  plannedBatchSeconds: FEED_SIZING.plannedBatchSeconds,
+  worstBacklogEvents: FEED_SIZING.worstBacklogEvents,
+  transientToleranceSeconds: FEED_SIZING.transientToleranceSeconds,
   /** At least 6x the function timeout plus the batching window, as AWS recommends for SQS event sources. */
-  visibilityTimeoutSeconds: 30 * 6 + 1,
-  /**
-   * 20 receives x 181 s: about an hour of transient failures (a DynamoDB or Secrets Manager outage, the
-   * certificate host) ridden out before SQS moves a message to the dead-letter queue, the same order as
-   * SNS's HTTPS retry policy gave.
-   */
-  maxReceiveCount: 20,
-  /** At most 14 - 3 = 11 days, so at least `minimumDeadLetterDaysLeft` with a day to spare. */
-  retentionDays: 3,
-  deadLetterRetentionDays: SES_DEAD_LETTERS.retentionDays,
+  visibilityTimeoutSeconds: FEED_QUEUE.visibilityTimeoutSeconds,
+  maxReceiveCount: FEED_QUEUE.maxReceiveCount,
+  retentionDays: FEED_QUEUE.retentionDays,
+  deadLetterRetentionDays: FEED_SIZING.deadLetterRetentionDays,
   /** The least time a dead-lettered message has left in the dead-letter queue. */
-  minimumDeadLetterDaysLeft: 10,
+  minimumDeadLetterDaysLeft: FEED_SIZING.minimumDeadLetterDaysLeft,
 } as const;

@@ -6,6 +6,7 @@
 import { Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { readConfig } from './config.js';
+import { assertConcurrencyBudget } from './constructs/concurrency-budget.js';
 import { addOutputs } from './constructs/outputs.js';
 import type { ProviderRoute } from './constructs/provider-secrets.js';
 import { Ratchet } from './constructs/ratchet.js';
@@ -37,5 +38,7 @@ export class RatchetStack extends Stack {
       projectRoot: props.projectRoot,
     });
     addOutputs(this, this.ratchet);
+    // Again over the whole stack: a function added beside the construct counts toward the budget too.
+    assertConcurrencyBudget(this, this.ratchet.config.concurrencyBudget);
   }
 }

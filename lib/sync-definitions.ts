@@ -19,6 +19,8 @@ export const SYNC_SWEEPER = {
   timeoutSeconds: 60,
   memoryMb: 256,
   scheduleMinutes: 1,
+  /** One copy at a time: its reserved concurrency, the sweeper's share of the concurrency budget. */
+  reservedConcurrency: 1,
 } as const;
 
 export const SYNC_QUEUE = {

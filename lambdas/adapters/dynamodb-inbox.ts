@@ -1,11 +1,12 @@
 /**
  * The inbox table: exactly-once admission by conditional put on `provider#eventId`.
  *
- * A row is only the dedup key `pk`, `status`, the TTL `expiresAt` and one compressed `body` (the
- * normalized events and the exact raw payload, see inbox-codec.ts) with its version `v` (every read goes
- * through inbox-schema.ts, which brings an older version up to today's): under
- * 1 KB for AWS's SES examples, so a put costs one write unit (BENCHMARKS.md, `npm run cost`). Attribute
- * names are short on purpose: DynamoDB bills their bytes too. The edge has already sent the
+ * A row is only the dedup key `pk`, the TTL `expiresAt` and one compressed `body` (the normalized events
+ * and the exact raw payload, packed by inbox-packing.ts) with its version `v` (every read goes through
+ * inbox-schema.ts, which brings an older version up to today's). At most 1,000 bytes by DynamoDB's size
+ * rules for every one of AWS's published SES examples, content key included
+ * (test/unit/adapters/inbox-row-size.test.ts), so a put costs one write unit. Attribute names are short
+ * on purpose, and version 1's `status` (always `queued`) is gone: DynamoDB bills every byte. The edge has already sent the
  * events to SQS when it stores the row, so nothing ever updates a row: no pending index, no "applied".
  *
  * dynalite (our local DynamoDB) never deletes expired TTL rows and real DynamoDB may take 48 h to, so
@@ -19,7 +20,7 @@ import type { InboxStore, PreparedRow } from '../core/pipeline/ports.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
 import { itemSize } from './dynamodb-item-size.js';
 import { scanPages } from './dynamodb-scan.js';
-import { encodePayload } from './inbox-codec.js';
+import { packBody } from './inbox-packing.js';
 import { CURRENT_INBOX_VERSION, INBOX_VERSION_ATTRIBUTE, type InboxRow, readInboxRow } from './inbox-schema.js';
 import { INBOX_TABLE } from './tables.js';
 
@@ -30,13 +31,9 @@ const { partitionKey: PK, ttlAttribute: TTL } = INBOX_TABLE;
 /** DynamoDB's item size limit (400 KB). */
 export const MAX_ITEM_BYTES = 400 * 1024;
 
-/** `queued`: the events were on the queue before the row was written (the only state a row has). */
-export type InboxStatus = 'queued';
-
-/** An inbox row as written. */
+/** An inbox row as written (version 1 rows also carry `status: 'queued'`). */
 export interface StoredRow {
   pk: string;
-  status: InboxStatus;
   expiresAt: number;
   body: Uint8Array;
   v: number;
@@ -60,7 +57,6 @@ export function inboxKey(provider: string, eventId: string): string {
 export function storedRowAttributes(row: StoredRow): Record<string, AttributeValue> {
   return {
     [PK]: { S: row.pk },
-    status: { S: row.status },
     [TTL]: { N: String(row.expiresAt) },
     body: { B: row.body },
     [INBOX_VERSION_ATTRIBUTE]: { N: String(row.v) },
@@ -82,11 +78,11 @@ export class DynamoInbox implements InboxStore {
     const first = events[0];
     if (!first) throw new TypeError('an inbox row needs at least one event');
     const stored = events.map(({ raw: _raw, ...rest }) => rest);
+    const pk = inboxKey(first.provider, first.eventId);
     const item: StoredRow = {
-      pk: inboxKey(first.provider, first.eventId),
-      status: 'queued',
+      pk,
       expiresAt: Math.floor(receivedAtMs / 1000) + this.ttlSeconds,
-      body: encodePayload(stored, first.raw, CURRENT_INBOX_VERSION),
+      body: packBody(stored, first.raw, pk),
       v: CURRENT_INBOX_VERSION,
     };
     // Retrying cannot shrink an item: refused here, before anything is sent, and answered 413.

@@ -104,6 +104,61 @@ const SES_SKELETON = {
   },
 };
 
+/**
+ * SES's identity notifications (`notificationType`, the "classic" ones) lay their keys out in another
+ * order than event publishing does, and add a few (`reportingMTA`, the `Date` and `Message-ID` headers,
+ * `commonHeaders.date`): their skeleton, values emptied, in that order. Added in dictionary 2.
+ */
+const SES_CLASSIC_SKELETON = {
+  notificationType: 'Bounce',
+  bounce: {
+    bounceType: 'Permanent',
+    reportingMTA: 'dns; ',
+    bouncedRecipients: [{ emailAddress: '', status: '5.1.1', action: 'failed', diagnosticCode: 'smtp; 550 5.1.1 ' }],
+    bounceSubType: 'General',
+    timestamp: '',
+    feedbackId: '',
+    remoteMtaIp: '',
+  },
+  complaint: {
+    userAgent: '',
+    complainedRecipients: [{ emailAddress: '' }],
+    complaintFeedbackType: 'abuse',
+    arrivalDate: '',
+    timestamp: '',
+    feedbackId: '',
+  },
+  delivery: {
+    timestamp: '',
+    processingTimeMillis: 0,
+    recipients: [''],
+    smtpResponse: '250 ok',
+    reportingMTA: '',
+    remoteMtaIp: '',
+  },
+  mail: {
+    timestamp: '',
+    messageId: '',
+    source: '',
+    sourceArn: 'arn:aws:ses:us-east-1:',
+    sourceIp: '',
+    sendingAccountId: '',
+    callerIdentity: '',
+    destination: [''],
+    headersTruncated: false,
+    headers: [
+      { name: 'From', value: '' },
+      { name: 'To', value: '' },
+      { name: 'Message-ID', value: '' },
+      { name: 'Subject', value: '' },
+      { name: 'Content-Type', value: 'text/plain; charset="UTF-8"' },
+      { name: 'Content-Transfer-Encoding', value: 'base64' },
+      { name: 'Date', value: '' },
+    ],
+    commonHeaders: { from: [''], date: '', to: [''], messageId: '', subject: '' },
+  },
+};
+
 /** SendGrid's event fields, emptied. */
 const SENDGRID_SKELETON = [
   {
@@ -165,6 +220,16 @@ const DICTIONARIES: Readonly<Record<number, Buffer>> = {
     ].join('\n'),
     'utf8',
   ),
+  2: Buffer.from(
+    [
+      JSON.stringify(SENDGRID_SKELETON),
+      ...sesLayouts(SES_CLASSIC_SKELETON),
+      ...sesLayouts(SES_SKELETON),
+      JSON.stringify(HEADER_SKELETON),
+      SNS_ENVELOPE,
+    ].join('\n'),
+    'utf8',
+  ),
 };
 
 export function dictionary(version: number): Buffer {
@@ -178,13 +243,21 @@ export interface Decoded {
   raw: string;
 }
 
-export function encodePayload(events: readonly StoredEvent[], raw: string, version = CURRENT_CODEC): Buffer {
-  const plain = `${JSON.stringify(events)}\n${raw}`;
+export function deflateWithDictionary(plain: string, version: number): Buffer {
   return deflateRawSync(plain, { level: 9, memLevel: 9, dictionary: dictionary(version) });
 }
 
+export function inflateWithDictionary(payload: Uint8Array, version: number): string {
+  return inflateRawSync(payload, { dictionary: dictionary(version) }).toString('utf8');
+}
+
+/** Version 1's body: every event whole, then the raw payload (version 2 packs more tightly: inbox-packing.ts). */
+export function encodePayload(events: readonly StoredEvent[], raw: string, version = CURRENT_CODEC): Buffer {
+  return deflateWithDictionary(`${JSON.stringify(events)}\n${raw}`, version);
+}
+
 export function decodePayload(payload: Uint8Array, version: number): Decoded {
-  const plain = inflateRawSync(payload, { dictionary: dictionary(version) }).toString('utf8');
+  const plain = inflateWithDictionary(payload, version);
   // JSON.stringify never writes a raw newline, so the first one ends the events line.
   const cut = plain.indexOf('\n');
   return { events: JSON.parse(plain.slice(0, cut)) as StoredEvent[], raw: plain.slice(cut + 1) };

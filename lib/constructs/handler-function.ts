@@ -30,6 +30,12 @@ export interface HandlerFunctionProps {
   readonly memoryMb: number;
   readonly environment: Record<string, string>;
   readonly logRetention: logs.RetentionDays;
+  /**
+   * Copies reserved for it, and its ceiling: for a function nothing else bounds (no SQS event source
+   * with MaximumConcurrency), the concurrency budget counts this.
+   * @default - none
+   */
+  readonly reservedConcurrency?: number;
 }
 
 export class HandlerFunction extends Construct {
@@ -57,6 +63,7 @@ export class HandlerFunction extends Construct {
       description: props.description,
       timeout: Duration.seconds(props.timeoutSeconds),
       memorySize: props.memoryMb,
+      reservedConcurrentExecutions: props.reservedConcurrency,
       role: this.role,
       logGroup: this.logGroup,
       // JSON logs with the platform's own START/END/REPORT lines only at WARN: those three lines per

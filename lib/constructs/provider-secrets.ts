@@ -40,7 +40,8 @@ export class ProviderSecrets extends Construct {
   readonly unsubscribe: secretsmanager.ISecret;
   /** Whether the secrets were created here (false: imported by name). */
   readonly created: boolean;
-  private readonly variables = new Map<string, secretsmanager.ISecret>();
+  /** Provider name (or `unsubscribe`) -> its ARN variable and secret. */
+  private readonly named = new Map<string, { variable: string; secret: secretsmanager.ISecret }>();
 
   constructor(scope: Construct, id: string, props: ProviderSecretsProps) {
     super(scope, id);
@@ -54,7 +55,7 @@ export class ProviderSecrets extends Construct {
         secretStringValue: SecretValue.unsafePlainText('[]'),
       });
       byProvider.set(provider.name, secret);
-      this.variables.set(provider.secretArnVariable, secret);
+      this.named.set(provider.name, { variable: provider.secretArnVariable, secret });
     }
     this.byProvider = byProvider;
 
@@ -63,7 +64,7 @@ export class ProviderSecrets extends Construct {
       description: 'Ratchet one-click unsubscribe token keys: a JSON array or comma list, the first one issues',
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
     });
-    this.variables.set(UNSUBSCRIBE.secretArnVariable, this.unsubscribe);
+    this.named.set(UNSUBSCRIBE.name, { variable: UNSUBSCRIBE.secretArnVariable, secret: this.unsubscribe });
   }
 
   /**
@@ -76,16 +77,24 @@ export class ProviderSecrets extends Construct {
     return new secretsmanager.Secret(this, id, { ...props, removalPolicy: RemovalPolicy.RETAIN });
   }
 
-  /** `<PROVIDER>_SECRET_ARN` -> ARN, for the edge's environment. */
-  environment(): Record<string, string> {
-    return Object.fromEntries([...this.variables].map(([name, secret]) => [name, secret.secretArn]));
+  /**
+   * `<PROVIDER>_SECRET_ARN` -> ARN, for a function's environment: every secret (the edge), or only those
+   * of the named providers (the SES feed names only `ses`, which has none).
+   */
+  environment(only?: readonly string[]): Record<string, string> {
+    return Object.fromEntries(this.selected(only).map(({ variable, secret }) => [variable, secret.secretArn]));
   }
 
-  /** GetSecretValue on exactly these secrets (the edge). */
-  grantRead(grantee: iam.IGrantable): void {
+  /** GetSecretValue on exactly these secrets: all of them (the edge), or the named providers' only; none, no statement. */
+  grantRead(grantee: iam.IGrantable, only?: readonly string[]): void {
     // A secret imported by name has a partial ARN (no random suffix); the policy must match the full one.
     const arn = (s: secretsmanager.ISecret) => s.secretFullArn ?? `${s.secretArn}-??????`;
-    allow(grantee, ['secretsmanager:GetSecretValue'], [...this.variables.values()].map(arn));
+    const secrets = this.selected(only).map(({ secret }) => arn(secret));
+    if (secrets.length > 0) allow(grantee, ['secretsmanager:GetSecretValue'], secrets);
+  }
+
+  private selected(only: readonly string[] | undefined) {
+    return [...this.named].filter(([name]) => only === undefined || only.includes(name)).map(([, entry]) => entry);
   }
 }
 

@@ -19,7 +19,7 @@ import {
   positiveInteger,
   positiveNumber,
 } from '../context-values.js';
-import { API, DEFAULT_INBOX_TTL_DAYS, DEFAULT_RESOURCE_PREFIX, FUNCTION_URL } from '../definitions.js';
+import { API, CONCURRENCY, DEFAULT_INBOX_TTL_DAYS, DEFAULT_RESOURCE_PREFIX, FUNCTION_URL } from '../definitions.js';
 import type { SyncProps } from '../sync-config.js';
 import type { ProviderRoute } from './provider-secrets.js';
 
@@ -90,10 +90,18 @@ export interface RatchetProps extends SyncProps {
   /** @default 2 x sesRouteRateLimit */
   readonly sesRouteBurstLimit?: number;
   /**
-   * Function URL front door only: the edge's reserved concurrency, its throttle.
-   * @default - what the SNS pace needs, twice, plus room for throttleRateLimit
+   * The edge's reserved concurrency, on either front door: its share of `concurrencyBudget`, and the
+   * Function URL's only throttle (API Gateway answers a throttled invocation with a 500, retried).
+   * @default - Function URL: what the SNS pace needs, twice, plus room for throttleRateLimit;
+   *   API Gateway: what the route rate limits together can keep busy
    */
   readonly edgeReservedConcurrency?: number;
+  /**
+   * The most copies of all the stack's functions together (the edge's reserved concurrency, every SQS
+   * event source's MaximumConcurrency, a scheduled function's reserved concurrency): synth refuses more.
+   * @default 200 (of the account's default quota of 1,000)
+   */
+  readonly concurrencyBudget?: number;
   /** Create the SES configuration set that feeds the topic (false: wire SES yourself). @default true */
   readonly createConfigurationSet?: boolean;
   /** @default - the runtime's soft-bounce policy */
@@ -135,6 +143,7 @@ export interface RatchetConfig {
   readonly sesRouteRateLimit: number;
   readonly sesRouteBurstLimit: number;
   readonly edgeReservedConcurrency: number;
+  readonly concurrencyBudget: number;
   readonly createConfigurationSet: boolean;
   readonly softBounceLimit: number | undefined;
   readonly softBounceWindowDays: number | undefined;
@@ -177,10 +186,15 @@ export function resolveRatchetProps(props: RatchetProps = {}): RatchetConfig {
     );
   }
 
+  const front = oneOf(get, 'front', FRONT_DOOR_KINDS) ?? 'api-gateway';
   const sesConcurrency = Math.ceil(snsMaxReceivesPerSecond * FUNCTION_URL.secondsPerRequest * FUNCTION_URL.sesMargin);
+  // Behind API Gateway the route limits are the throttle: reserve what they can keep busy, so Lambda
+  // does not throttle first. Behind a Function URL the reservation is the throttle.
   const edgeReservedConcurrency =
     positiveInteger(get, 'edgeReservedConcurrency') ??
-    sesConcurrency + Math.ceil(throttleRateLimit * FUNCTION_URL.secondsPerRequest);
+    (front === 'api-gateway'
+      ? Math.ceil(routeRates * FUNCTION_URL.secondsPerRequest)
+      : sesConcurrency + Math.ceil(throttleRateLimit * FUNCTION_URL.secondsPerRequest));
   if (edgeReservedConcurrency < sesConcurrency) {
     throw new Error(
       `context edgeReservedConcurrency (${edgeReservedConcurrency}) is below what the SNS pace needs (${sesConcurrency}): a throttled SES delivery answers 429, which SNS drops`,
@@ -204,7 +218,7 @@ export function resolveRatchetProps(props: RatchetProps = {}): RatchetConfig {
     inboxTtlDays,
     inboxPointInTimeRecovery: boolean(get, 'inboxPointInTimeRecovery') ?? false,
     providerSettings: { ...(props.providerSettings ?? {}) },
-    front: oneOf(get, 'front', FRONT_DOOR_KINDS) ?? 'api-gateway',
+    front,
     sesFeed: oneOf(get, 'sesFeed', SES_FEED_KINDS) ?? 'sqs',
     reuseRetained: boolean(get, 'reuseRetained') ?? false,
     throttleRateLimit,
@@ -214,6 +228,7 @@ export function resolveRatchetProps(props: RatchetProps = {}): RatchetConfig {
     sesRouteRateLimit,
     sesRouteBurstLimit,
     edgeReservedConcurrency,
+    concurrencyBudget: positiveInteger(get, 'concurrencyBudget') ?? CONCURRENCY.defaultBudget,
     createConfigurationSet: boolean(get, 'createConfigurationSet') ?? true,
     softBounceLimit: positiveInteger(get, 'softBounceLimit'),
     softBounceWindowDays: positiveInteger(get, 'softBounceWindowDays'),

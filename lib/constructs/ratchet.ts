@@ -20,9 +20,12 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
+import { SES_PROVIDER_NAME } from '../../lambdas/core/providers/ses/index.js';
+import type { ConcurrencyPlan } from '../concurrency.js';
 import { API, CONSUMER, EDGE, resourceNames } from '../definitions.js';
 import { resolveSync } from '../sync-config.js';
 import { RatchetAlarms } from './alarms.js';
+import { assertConcurrencyBudget } from './concurrency-budget.js';
 import { RatchetDashboard } from './dashboard.js';
 import { consumerEnvironment, edgeEnvironment } from './environments.js';
 import { EventQueue } from './event-queue.js';
@@ -86,6 +89,8 @@ export class Ratchet extends Construct {
   readonly dashboard: RatchetDashboard;
   /** Present only when context `syncProviders` is set. */
   readonly sync?: SyncWorker;
+  /** Every function's concurrency against `concurrencyBudget` (synth refuses an overrun). */
+  readonly concurrency: ConcurrencyPlan;
 
   constructor(scope: Construct, id: string, props: RatchetProps = {}) {
     super(scope, id);
@@ -130,20 +135,30 @@ export class Ratchet extends Construct {
       memoryMb: EDGE.memoryMb,
       environment: edgeEnv,
       logRetention: config.logRetention,
+      // Either front door: the edge's share of the concurrency budget.
+      reservedConcurrency: config.edgeReservedConcurrency,
     });
     this.grantEdgeCode(this.edge, topicArns);
 
     if (config.sesFeed === 'sqs') {
+      // The feed verifies SES only: the secrets of SES alone (it has none), never the other providers'
+      // webhook keys or the unsubscribe key.
+      const feedProviders = [SES_PROVIDER_NAME];
       this.sesQueue = new SesQueueFeed(this, 'SesQueue', {
         topic: this.ses.topic,
         allowedTopicArns: topicArns,
         queueName: names.sesQueue,
         deadLetterQueue: this.ses.deadLetterQueue,
-        environment: edgeEnv,
+        environment: edgeEnvironment(config, {
+          inboxTable: this.tables.inbox.tableName,
+          queueUrl: this.events.queue.queueUrl,
+          topicArns,
+          secretArns: this.secrets.environment(feedProviders),
+        }),
         projectRoot,
         logRetention: config.logRetention,
       });
-      this.grantEdgeCode(this.sesQueue.feed, topicArns);
+      this.grantEdgeCode(this.sesQueue.feed, topicArns, feedProviders);
     }
 
     this.consumer = new HandlerFunction(this, 'Consumer', {
@@ -225,6 +240,8 @@ export class Ratchet extends Construct {
       this.sync = new SyncWorker(this, 'Sync', deps);
     }
     acknowledgeNagFindings(this);
+    // Last, so every function built above is counted (lib/concurrency.ts).
+    this.concurrency = assertConcurrencyBudget(this, config.concurrencyBudget);
   }
 
   /** Read the suppression list, as sending code does (`isSuppressed`): GetItem and BatchGetItem, nothing else. */
@@ -237,12 +254,15 @@ export class Ratchet extends Construct {
     this.events.grantSend(grantee);
   }
 
-  /** What the edge code needs wherever it runs: admission, the event queue, SNS confirmations, the secrets. */
-  private grantEdgeCode(handler: HandlerFunction, topicArns: string[]): void {
+  /**
+   * What the edge code needs wherever it runs: admission, the event queue, SNS confirmations, and the
+   * secrets of the providers it serves (every one, unless `providers` names them).
+   */
+  private grantEdgeCode(handler: HandlerFunction, topicArns: string[], providers?: readonly string[]): void {
     this.tables.grantAdmit(handler.role);
     this.events.grantSend(handler.role);
     allow(handler.role, ['sns:ConfirmSubscription'], topicArns);
-    this.secrets.grantRead(handler.role);
+    this.secrets.grantRead(handler.role, providers);
   }
 
   /** The functions by role, for the alarms and the dashboard. */

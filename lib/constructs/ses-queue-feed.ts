@@ -33,7 +33,7 @@ export interface SesQueueFeedProps {
   readonly allowedTopicArns: readonly string[];
   readonly queueName: string;
   readonly deadLetterQueue: sqs.IQueue;
-  /** The edge's environment: the feed gets it, plus SES_DEAD_LETTER_QUEUE_URL. */
+  /** The edge's environment without the secret ARNs SES does not need: the feed gets it, plus SES_DEAD_LETTER_QUEUE_URL. */
   readonly environment: Record<string, string>;
   readonly projectRoot: string;
   readonly logRetention: logs.RetentionDays;
@@ -85,13 +85,15 @@ export class SesQueueFeed extends Construct {
     });
     // What can never be admitted goes to the dead-letter queue on its first receive.
     allow(this.feed.role, ['sqs:SendMessage'], [props.deadLetterQueue.queueArn]);
-    // Batches of up to SES_FEED.batchSize, with partial batch failures.
+    // Batches of up to SES_FEED.batchSize, with partial batch failures, at most SES_FEED.maxConcurrency
+    // at once: a burst waits on the queue, unreceived, instead of taking the account's concurrency.
     this.queue.grantConsumeMessages(this.feed.function);
     this.eventSource = this.feed.function.addEventSourceMapping('SqsEventSource', {
       eventSourceArn: this.queue.queueArn,
       batchSize: SES_FEED.batchSize,
       maxBatchingWindow: Duration.seconds(SES_FEED.maxBatchingWindowSeconds),
       reportBatchItemFailures: true,
+      maxConcurrency: SES_FEED.maxConcurrency,
     });
   }
 }

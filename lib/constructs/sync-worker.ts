@@ -205,6 +205,8 @@ export class SyncWorker extends Construct {
       description: 'Ratchet sync sweeper: re-sends pending changes whose message was lost',
       timeoutSeconds: SYNC_SWEEPER.timeoutSeconds,
       memoryMb: SYNC_SWEEPER.memoryMb,
+      // Scheduled: nothing else bounds it. A sweep that overruns a minute delays the next, retried.
+      reservedConcurrency: SYNC_SWEEPER.reservedConcurrency,
       environment: common,
       logRetention: config.logRetention,
     });

@@ -248,11 +248,26 @@ describe('context parsing', () => {
   });
 
   it('the Function URL front door: reserved concurrency sized from the SNS pace, never below it', () => {
-    expect(config({ front: 'function-url' }).front).toBe('function-url');
-    expect(config({}).edgeReservedConcurrency).toBe(50 + 50);
-    expect(config({ snsMaxReceivesPerSecond: 10, throttleRateLimit: 10 }).edgeReservedConcurrency).toBe(10 + 5);
-    expect(() => config({ edgeReservedConcurrency: 49 })).toThrow(/edgeReservedConcurrency \(49\)/);
+    const url = { front: 'function-url' };
+    expect(config(url).front).toBe('function-url');
+    expect(config(url).edgeReservedConcurrency).toBe(50 + 50);
+    expect(config({ ...url, snsMaxReceivesPerSecond: 10, throttleRateLimit: 10 }).edgeReservedConcurrency).toBe(10 + 5);
+    expect(() => config({ ...url, edgeReservedConcurrency: 49 })).toThrow(/edgeReservedConcurrency \(49\)/);
     expect(() => config({ front: 'alb' })).toThrow(/front must be one of api-gateway, function-url/);
+  });
+
+  it('the API Gateway front door: reserved concurrency for what the route limits together can keep busy', () => {
+    // (100 stage + 100 SES route + 2 x 20 unsubscribe) requests/s x 0.5 s each.
+    expect(config({}).edgeReservedConcurrency).toBe(120);
+    expect(config({ throttleRateLimit: 10, snsMaxReceivesPerSecond: 10 }).edgeReservedConcurrency).toBe(35);
+    expect(() => config({ edgeReservedConcurrency: 49 })).toThrow(/edgeReservedConcurrency \(49\)/);
+  });
+
+  it('concurrencyBudget: 200 by default, a positive whole number', () => {
+    expect(config({}).concurrencyBudget).toBe(200);
+    expect(config({ concurrencyBudget: '300' }).concurrencyBudget).toBe(300);
+    expect(() => config({ concurrencyBudget: 'lots' })).toThrow(/context concurrencyBudget must be a positive number/);
+    expect(() => config({ concurrencyBudget: 12.5 })).toThrow(/context concurrencyBudget must be a whole number/);
   });
 
   it('topic aliases and labels are validated at synth', () => {

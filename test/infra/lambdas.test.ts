@@ -51,8 +51,11 @@ describe('Lambda functions', () => {
       expect(props.MemorySize).toBe(memory);
       expect(props.LoggingConfig).toMatchObject({ LogGroup: { Ref: logicalId(handler.logGroup) } });
       expect(props.Role).toEqual({ 'Fn::GetAtt': [logicalId(handler.role), 'Arn'] });
-      // The API Gateway front door throttles per route; reserved concurrency is the Function URL's throttle only.
-      expect(props.ReservedConcurrentExecutions).toBeUndefined();
+      // Behind API Gateway too, the edge reserves its share of the concurrency budget; the SQS-driven
+      // functions are bounded by their event sources' MaximumConcurrency instead (concurrency.test.ts).
+      expect(props.ReservedConcurrentExecutions).toBe(
+        handler === s.stack.ratchet.edge ? s.stack.ratchet.config.edgeReservedConcurrency : undefined,
+      );
     }
     expect(EDGE.timeoutSeconds).toBeLessThan(15); // SNS gives up on an HTTPS delivery after 15 s
   });

@@ -151,17 +151,21 @@ describe.each(FRONTS)('sesFeed=sqs (default), front=%s', (front) => {
     expect(functionLogicalId(r().feed!)).not.toBe(functionLogicalId(s().stack.ratchet.edge));
   });
 
-  it("feed environment: the edge's, plus SES_DEAD_LETTER_QUEUE_URL", () => {
+  it("feed environment: the edge's without any secret ARN (SES has no secret), plus SES_DEAD_LETTER_QUEUE_URL", () => {
     const env = fnProps(r().feed!).Environment.Variables;
     const edge = fnProps(s().stack.ratchet.edge).Environment.Variables;
+    const secretArns = Object.keys(edge).filter((name) => name.endsWith('_SECRET_ARN'));
+    expect(secretArns).toContain('SENDGRID_SECRET_ARN');
+    expect(secretArns).toContain('UNSUBSCRIBE_SECRET_ARN');
+    const withoutSecrets = Object.fromEntries(Object.entries(edge).filter(([name]) => !secretArns.includes(name)));
     expect(env).toEqual({
-      ...edge,
+      ...withoutSecrets,
       SES_DEAD_LETTER_QUEUE_URL: { Ref: logicalId(s().stack.ratchet.sesDeadLetterQueue) },
     });
     expect(edge.SES_DEAD_LETTER_QUEUE_URL).toBeUndefined();
   });
 
-  it("feed grants: the edge's, plus SendMessage on the SES dead-letter queue and consuming the feed queue", () => {
+  it("feed grants: the edge's without any secret, plus SendMessage on the SES dead-letter queue and consuming the feed queue", () => {
     const { stack } = s();
     const edgeGrants = grants(roleStatements(s().template, stack.ratchet.edge));
     const feedGrants = grants(roleStatements(s().template, r().feed!));
@@ -176,10 +180,16 @@ describe.each(FRONTS)('sesFeed=sqs (default), front=%s', (front) => {
       [['sqs:SendMessage'], [stack.ratchet.sesDeadLetterQueue.queueArn]],
       [SQS_CONSUME, [feedQueue().queueArn]],
     ]);
-    const expected: Record<string, string[]> = { ...withoutLogs(edgeGrants, stack.ratchet.edge) };
+    const { 'secretsmanager:GetSecretValue': edgeSecrets, ...edgeWithoutSecrets } = withoutLogs(
+      edgeGrants,
+      stack.ratchet.edge,
+    );
+    expect(edgeSecrets!.length).toBeGreaterThan(1);
+    const expected: Record<string, string[]> = { ...edgeWithoutSecrets };
     for (const [action, rs] of Object.entries(extra))
       expected[action] = [...new Set([...(expected[action] ?? []), ...rs])].sort();
     expect(withoutLogs(feedGrants, r().feed!)).toEqual(expected);
+    expect(feedGrants['secretsmanager:GetSecretValue']).toBeUndefined();
     expect(feedGrants['sns:ConfirmSubscription']).toEqual(
       expectedGrants(stack, [[['sns:ConfirmSubscription'], [stack.ratchet.sesTopic.topicArn, OTHER_TOPIC]]])[
         'sns:ConfirmSubscription'

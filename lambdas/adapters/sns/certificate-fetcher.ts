@@ -3,10 +3,17 @@
  * already passed the core gate (AWS's SNS host for the topic's region), so this class is about
  * being a well-behaved, bounded client: one short deadline for the whole exchange, a size cap, no
  * redirects, one fetch per URL however many requests arrive at once, and a bounded cache.
+ *
+ * Every way the fetch can fail is transient (TransientError, 503): the gate has already judged the
+ * envelope's URL, so whatever AWS's host answers (any status, 403, 404 and 429 included, a redirect, a
+ * body that is too large or not a certificate, a timeout, a TLS or connection error) says something
+ * about the host at that moment, never that the envelope is forged. A 4xx here would be final: SNS
+ * counts it as delivered over HTTPS, and the SES feed dead-letters it on its first receive. Only the
+ * signature check, once a key is loaded, can refuse the envelope.
  */
 import type { KeyObject } from 'node:crypto';
 import * as https from 'node:https';
-import { AuthenticationError, TransientError } from '../../core/errors.js';
+import { TransientError } from '../../core/errors.js';
 import type { CertificateSource } from '../../core/provider.js';
 import { publicKeyFromCertificate } from './certificate-key.js';
 
@@ -79,7 +86,14 @@ export class HttpsCertificateFetcher implements CertificateSource {
   }
 
   private async load(url: string): Promise<KeyObject> {
-    const key = publicKeyFromCertificate(await this.download(url));
+    const pem = await this.download(url);
+    let key: KeyObject;
+    try {
+      key = publicKeyFromCertificate(pem);
+    } catch (cause) {
+      // AWS's host served something that is not its certificate (a maintenance page, a cut body).
+      throw new TransientError('SNS certificate host served no usable certificate', { cause });
+    }
     this.cache.set(url, key);
     return key;
   }
@@ -114,14 +128,14 @@ export class HttpsCertificateFetcher implements CertificateSource {
         }
         const declared = Number(headerValue(res.headers['content-length']));
         if (Number.isFinite(declared) && declared > this.maxBytes) {
-          finish(new AuthenticationError('SNS certificate response is too large'));
+          finish(new TransientError('SNS certificate response is too large'));
           return;
         }
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk) => {
           size += chunk.length;
-          if (size > this.maxBytes) return finish(new AuthenticationError('SNS certificate response is too large'));
+          if (size > this.maxBytes) return finish(new TransientError('SNS certificate response is too large'));
           chunks.push(chunk);
         });
         res.on('end', () => finish(undefined, Buffer.concat(chunks)));
@@ -132,7 +146,7 @@ export class HttpsCertificateFetcher implements CertificateSource {
       try {
         request = this.request(new URL(url), onResponse);
       } catch (error) {
-        return finish(new AuthenticationError('SNS certificate URL cannot be fetched', { cause: error }));
+        return finish(new TransientError('SNS certificate request could not be made', { cause: error }));
       }
       request.on('error', (error) => finish(new TransientError('SNS certificate host unreachable', { cause: error })));
     });
@@ -140,15 +154,14 @@ export class HttpsCertificateFetcher implements CertificateSource {
 }
 
 /**
- * 3xx: redirects are refused (the gate validated *this* URL, not wherever it points).
- * 5xx: AWS's host is having a bad moment; a 503 makes SNS retry later.
- * Anything else: there is no certificate at this URL.
+ * Any status but 200 is transient. A redirect is still never followed (the gate validated *this* URL,
+ * not wherever it points), and a 403, 404 or 429 from AWS's host means "not now" as much as a 5xx does:
+ * the envelope is retried (a 503 to SNS, a batch item failure on the feed), never refused.
  */
-function statusError(status: number): Error {
-  if (status >= 500 && status <= 599) return new TransientError(`SNS certificate host answered ${status}`);
+function statusError(status: number): TransientError {
   if (status >= 300 && status <= 399)
-    return new AuthenticationError('SNS certificate host redirected; redirects are not followed');
-  return new AuthenticationError(`SNS certificate host answered ${status}`);
+    return new TransientError(`SNS certificate host redirected (${status}); redirects are not followed`);
+  return new TransientError(`SNS certificate host answered ${status}`);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

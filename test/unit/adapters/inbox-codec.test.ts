@@ -33,8 +33,9 @@ describe('inbox codec', () => {
     expect(withDictionary).toBeLessThan(deflateRawSync(envelope, { level: 9 }).length * 0.8);
   });
 
-  it('dictionary v1 never changes once shipped (old rows must stay readable)', () => {
+  it('dictionaries never change once shipped (old rows must stay readable)', () => {
     expect(createHash('sha256').update(dictionary(1)).digest('hex')).toBe(V1_SHA256);
+    expect(createHash('sha256').update(dictionary(2)).digest('hex')).toBe(V2_SHA256);
     expect(() => dictionary(99)).toThrow(/unknown inbox codec version/);
   });
 });
@@ -57,11 +58,12 @@ describe('DynamoDB item size rules', () => {
 
   it('sizes an inbox row from exactly the attributes it stores', () => {
     const bytes = itemSize(
-      storedRowAttributes({ pk: 'ses#x', status: 'queued', expiresAt: 1_700_000_000, body: new Uint8Array(10), v: 1 }),
+      storedRowAttributes({ pk: 'ses#x', expiresAt: 1_700_000_000, body: new Uint8Array(10), v: 2 }),
     );
-    // pk 2+5, status 6+6, expiresAt 9+(ceil(8/2)+1 for "17" then zeros trimmed → 2 digits: 2), body 4+10, v 1+2
-    expect(bytes).toBe(7 + 12 + 9 + 2 + 14 + 3);
+    // pk 2+5, expiresAt 9+(ceil(2/2)+1 for "17", zeros trimmed: 2), body 4+10, v 1+2
+    expect(bytes).toBe(7 + 9 + 2 + 14 + 3);
   });
 });
 
 const V1_SHA256 = '28ea7cdb8fd39b619830003efd83f319ccf99c74b3b180223d24539f2a1a0315';
+const V2_SHA256 = '539f29233e0f2a40255e9a57ddccede81984cfa4fb5635886c6df5413c3e50ef';

@@ -1,7 +1,9 @@
 /**
- * The inbox table's versioned reader: the one row shape ever written (version 1, codec dictionary 1)
- * reads back whole; the table's other items and rows this code cannot read are told apart.
+ * The inbox table's versioned reader: a version-1 row (status attribute, codec dictionary 1), frozen as
+ * written in test/fixtures/inbox-schema, and today's version-2 row both read back whole; the table's
+ * other items and rows this code cannot read are told apart.
  */
+import { readFileSync } from 'node:fs';
 
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
@@ -35,11 +37,26 @@ const v1Row = {
   v: 1,
 };
 
+const frozen = JSON.parse(
+  readFileSync(new URL('../../fixtures/inbox-schema/v1-ses-bounce.json', import.meta.url), 'utf8'),
+) as { item: Record<string, unknown> & { body: string }; events: StoredEvent[]; raw: string };
+
 describe('readInboxRow', () => {
-  it('version 1 is today’s, and the only version ever written: no steps', () => {
-    expect(CURRENT_INBOX_VERSION).toBe(1);
-    expect(INBOX_ROW_STEPS).toEqual([]);
+  it('version 2 is today’s, one step after version 1', () => {
+    expect(CURRENT_INBOX_VERSION).toBe(2);
+    expect(INBOX_ROW_STEPS.map((s) => s.from)).toEqual([1]);
     expect(INBOX_VERSION_ATTRIBUTE).toBe('v');
+  });
+
+  it('reads the frozen version-1 row (as written before version 2) whole, byte for byte', () => {
+    const item = { ...frozen.item, body: new Uint8Array(Buffer.from(frozen.item.body, 'base64')) };
+    expect(readInboxRow(item)).toEqual({
+      pk: frozen.item.pk,
+      status: 'queued',
+      expiresAt: frozen.item.expiresAt,
+      events: frozen.events,
+      raw: frozen.raw,
+    });
   });
 
   it('reads a version-1 row whole: key, status, expiry, events and the raw payload byte for byte', () => {
@@ -52,12 +69,13 @@ describe('readInboxRow', () => {
     });
   });
 
-  it('reads back exactly what the adapter writes today', () => {
+  it('reads back exactly what the adapter writes today (no status attribute any more)', () => {
     const inbox = new DynamoInbox({} as DynamoDBDocumentClient, 'inbox', { ttlSeconds: 60 });
     const { item } = inbox.prepare([{ ...events[0]!, raw: RAW }], 1_764_000_000_000) as unknown as {
       item: Record<string, unknown>;
     };
     expect(item[INBOX_VERSION_ATTRIBUTE]).toBe(CURRENT_INBOX_VERSION);
+    expect(Object.keys(item).sort()).toEqual(['body', 'expiresAt', 'pk', 'v']);
     expect(readInboxRow(item)).toEqual({
       pk: 'ses#m1:a@example.com',
       status: 'queued',
@@ -74,7 +92,7 @@ describe('readInboxRow', () => {
   });
 
   it('refuses a row whose version it has no dictionary for (newer code, or no version at all)', () => {
-    expect(() => readInboxRow({ ...v1Row, v: 2 })).toThrow('unknown inbox codec version 2');
+    expect(() => readInboxRow({ ...v1Row, v: 3 })).toThrow('unknown inbox codec version 3');
     const { v: _v, ...unversioned } = v1Row;
     expect(() => readInboxRow(unversioned)).toThrow('unknown inbox codec version NaN');
   });

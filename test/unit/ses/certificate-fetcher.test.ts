@@ -11,7 +11,7 @@ import {
   type CertificateResponse,
   HttpsCertificateFetcher,
 } from '../../../lambdas/adapters/sns/certificates.js';
-import { AuthenticationError, TransientError } from '../../../lambdas/core/errors.js';
+import { TransientError } from '../../../lambdas/core/errors.js';
 import { rejection, signingCertificate } from './fixtures.js';
 
 const URL_A = 'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-aa.pem';
@@ -139,7 +139,7 @@ describe('HttpsCertificateFetcher', () => {
     expect(() => new HttpsCertificateFetcher({ timeoutMs: 500 })).not.toThrow();
   });
 
-  it('stops reading a body over the size cap (401) and destroys the response', async () => {
+  it('stops reading a body over the size cap (503: the host misbehaved) and destroys the response', async () => {
     let body: PassThrough | undefined;
     const fake = fakeGet(({ respond }) => {
       body = respond(200);
@@ -149,53 +149,73 @@ describe('HttpsCertificateFetcher', () => {
       });
     });
     const error = await rejection(new HttpsCertificateFetcher({ get: fake.get, maxBytes: 1000 }).get(URL_A));
-    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toBeInstanceOf(TransientError);
     expect(error.message).toMatch(/too large/);
     expect(body!.destroyed).toBe(true);
   });
 
-  it('refuses a declared Content-Length over the cap before reading', async () => {
+  it('refuses a declared Content-Length over the cap before reading (503)', async () => {
     const fake = fakeGet(({ respond }) => {
       respond(200, { 'content-length': '20000' });
     });
     const error = await rejection(new HttpsCertificateFetcher({ get: fake.get }).get(URL_A));
-    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toBeInstanceOf(TransientError);
     expect(error.message).toMatch(/too large/);
   });
 
-  it.each([301, 302, 307, 308])('refuses a %i redirect (401) and does not follow it', async (status) => {
+  it.each([301, 302, 307, 308])('does not follow a %i redirect, and retries later (503)', async (status) => {
     const fake = fakeGet(({ respond }) => {
       respond(status, { location: 'https://evil.example/cert.pem' }).end();
     });
     const error = await rejection(new HttpsCertificateFetcher({ get: fake.get }).get(URL_A));
-    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toBeInstanceOf(TransientError);
+    expect(error.status).toBe(503);
     expect(error.message).toMatch(/redirect/);
     expect(fake.exchanges).toHaveLength(1);
   });
 
-  it.each([204, 403, 404])('treats HTTP %i as no certificate (401)', async (status) => {
-    const fake = fakeGet(({ respond }) => {
-      respond(status).end(signingCertificate().certificatePem);
-    });
-    expect(await rejection(new HttpsCertificateFetcher({ get: fake.get }).get(URL_A))).toBeInstanceOf(
-      AuthenticationError,
-    );
-  });
+  // Whatever AWS's host answers is about the host, not the envelope: "later", never "forged".
+  it.each([204, 400, 403, 404, 429, 500, 502, 503])(
+    'treats HTTP %i from the AWS host as transient (503), even with a certificate in the body',
+    async (status) => {
+      const fake = fakeGet(({ respond }) => {
+        respond(status).end(signingCertificate().certificatePem);
+      });
+      const error = await rejection(new HttpsCertificateFetcher({ get: fake.get }).get(URL_A));
+      expect(error).toBeInstanceOf(TransientError);
+      expect(error.status).toBe(503);
+      expect(error.message).toBe(`SNS certificate host answered ${status}`);
+    },
+  );
 
-  it.each([500, 503])('treats HTTP %i from the AWS host as transient (503)', async (status) => {
-    const fake = fakeGet(({ respond }) => {
-      respond(status).end();
-    });
-    expect(await rejection(new HttpsCertificateFetcher({ get: fake.get }).get(URL_A))).toBeInstanceOf(TransientError);
-  });
-
-  it('treats a 200 that is not a certificate as 401', async () => {
+  it('treats a 200 that is not a certificate as transient (503)', async () => {
     const fake = fakeGet(({ respond }) => {
       respond(200).end('<html>hello</html>');
     });
-    expect(await rejection(new HttpsCertificateFetcher({ get: fake.get }).get(URL_A))).toBeInstanceOf(
-      AuthenticationError,
-    );
+    const error = await rejection(new HttpsCertificateFetcher({ get: fake.get }).get(URL_A));
+    expect(error).toBeInstanceOf(TransientError);
+    expect(error.message).toMatch(/no usable certificate/);
+  });
+
+  it('treats a request that cannot even be made as transient (503)', async () => {
+    const get: CertificateGet = () => {
+      throw new Error('socket hang up');
+    };
+    expect(await rejection(new HttpsCertificateFetcher({ get }).get(URL_A))).toBeInstanceOf(TransientError);
+  });
+
+  it('treats a TLS failure as transient (503)', async () => {
+    const fake = fakeGet(({ request }) => {
+      setImmediate(() =>
+        request.emit(
+          'error',
+          Object.assign(new Error('unable to verify the first certificate'), {
+            code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+          }),
+        ),
+      );
+    });
+    expect(await rejection(new HttpsCertificateFetcher({ get: fake.get }).get(URL_A))).toBeInstanceOf(TransientError);
   });
 
   it('treats a connection error as transient (503)', async () => {
@@ -223,18 +243,16 @@ describe('HttpsCertificateFetcher', () => {
     const fake = fakeGet(({ respond }) => {
       body = respond(404);
     });
-    expect(await rejection(new HttpsCertificateFetcher({ get: fake.get }).get(URL_A))).toBeInstanceOf(
-      AuthenticationError,
-    );
+    expect(await rejection(new HttpsCertificateFetcher({ get: fake.get }).get(URL_A))).toBeInstanceOf(TransientError);
     // What Node does when the socket closes under an incomplete response: an 'error' event.
     expect(() => body!.emit('error', new Error('aborted'))).not.toThrow();
   });
 
-  it('does not cache failures: the next attempt fetches again', async () => {
+  it.each([403, 404, 429, 503])('does not cache a %i: the next attempt fetches again', async (status) => {
     let attempt = 0;
     const fake = fakeGet((exchange) => {
       attempt += 1;
-      if (attempt === 1) exchange.respond(503).end();
+      if (attempt === 1) exchange.respond(status).end();
       else servePem(exchange);
     });
     const fetcher = new HttpsCertificateFetcher({ get: fake.get });
