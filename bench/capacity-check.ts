@@ -240,6 +240,13 @@ function localFacts(stack: BenchStack): CapacityFacts {
   return {
     context: {},
     front: { kind: 'api-gateway', webhookRateLimit: API.throttleRateLimit },
+    possibleConcurrency: {
+      total: FEED_LOOPS + CONSUMER_LOOPS,
+      parts: [
+        { part: 'local SES feed poller', concurrency: FEED_LOOPS, bound: 'event sources' },
+        { part: 'local consumer poller', concurrency: CONSUMER_LOOPS, bound: 'event sources' },
+      ],
+    },
     feed: source('local SES feed poller', SES_FEED.batchSize, FEED_LOOPS),
     consumer: source('local consumer poller', CONSUMER.batchSize, CONSUMER_LOOPS),
     tables: { inbox: table(stack.config.inboxTable, 'pk'), suppression: table(stack.config.suppressionTable, 'email') },

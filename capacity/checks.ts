@@ -64,6 +64,19 @@ export function buildChecks(
     },
     (r) => r.eventsIn,
   );
+  const reserved = facts.front.edgeReservedConcurrency;
+  if (profile.feedShare < 1 && reserved !== undefined)
+    add(
+      {
+        resource: 'front door',
+        limit: `edge reserved concurrency (${reserved})`,
+        kind: 'design',
+        capacity: reserved,
+        unit: 'concurrent executions',
+        source: 'template',
+      },
+      (r) => r.frontRequests * pipe.secondsPerMessage.edgePerRequest,
+    );
   if (profile.feedShare < 1 && facts.front.kind === 'api-gateway') {
     add(
       {
@@ -222,7 +235,7 @@ export function bindsAt(used: (s: number) => number, capacity: number): number {
   if (used(SEARCH_CEILING) < capacity) return Number.POSITIVE_INFINITY;
   let lo = 0;
   let hi = SEARCH_CEILING;
-  for (let i = 0; i < 100 && hi - lo > 1e-6 * Math.max(1, hi); i++) {
+  for (let i = 0; i < 200 && hi - lo > 1e-9 * Math.max(1, hi); i++) {
     const mid = (lo + hi) / 2;
     if (used(mid) >= capacity) hi = mid;
     else lo = mid;

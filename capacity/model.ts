@@ -46,7 +46,15 @@ export interface CapacityReport {
   shards: number;
   queues: QueueReport[];
   front: { kind: string; requestsAtPeak: number; limit: number; edgeConcurrencyAtPeak: number };
-  concurrency: { atPeak: number; possible: number; budget: number; account: number; parts: Record<string, number> };
+  concurrency: {
+    atPeak: number;
+    possible: number;
+    /** Each function's bound, as the budget check reads the template. */
+    possibleParts: string;
+    budget: number;
+    account: number;
+    parts: Record<string, number>;
+  };
   partitions: PartitionReport[];
   providers: Array<{ provider: string; needed: number; pace: number; documented?: number; note: string }>;
   checks: Check[];
@@ -138,13 +146,9 @@ export function runCapacityModel(
     consumer: peak.concurrency.consumer,
     syncWorker: peak.concurrency.syncWorker,
   };
-  const possible =
-    (facts.feed?.maxConcurrency ?? 0) +
-    facts.consumer.maxConcurrency +
-    (facts.syncWorker?.maxConcurrency ?? 0) +
-    (facts.front.kind === 'function-url'
-      ? (facts.front.edgeReservedConcurrency ?? 0)
-      : Math.ceil((facts.front.webhookRateLimit ?? 0) * pipe.secondsPerMessage.edgePerRequest));
+  // Every function's bound as the synth-time budget check counts it (reserved concurrency, or the
+  // sum of its event sources' MaximumConcurrency).
+  const possible = facts.possibleConcurrency.total;
   const binding = checks
     .filter((c) => Number.isFinite(c.bindsAtSendRate))
     .sort((a, b) => a.bindsAtSendRate - b.bindsAtSendRate);
@@ -167,6 +171,7 @@ export function runCapacityModel(
     concurrency: {
       atPeak: Object.values(parts).reduce((n, x) => n + x, 0),
       possible,
+      possibleParts: facts.possibleConcurrency.parts.map((p) => `${p.part} ${p.concurrency ?? 'unbounded'}`).join(', '),
       budget,
       account: AWS_LIMITS.lambdaAccountConcurrency.value,
       parts,

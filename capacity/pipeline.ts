@@ -106,10 +106,12 @@ export function buildPipeline(
     syncWorker: workerRate,
     sync,
   };
-  const frontCap =
-    facts.front.kind === 'api-gateway'
-      ? (facts.front.webhookRateLimit ?? Number.POSITIVE_INFINITY)
-      : (facts.front.edgeReservedConcurrency ?? Number.POSITIVE_INFINITY) / secondsPerMessage.edgePerRequest;
+  // The front door takes the lesser of its route throttle (API Gateway) and what the edge's reserved
+  // concurrency can serve; past it a sender gets 429 or 500 and retries.
+  const frontCap = Math.min(
+    facts.front.kind === 'api-gateway' ? (facts.front.webhookRateLimit ?? Number.POSITIVE_INFINITY) : Infinity,
+    (facts.front.edgeReservedConcurrency ?? Number.POSITIVE_INFINITY) / secondsPerMessage.edgePerRequest,
+  );
   const busy = (rate: number, seconds: number, max: number) => Math.min(max, rate * seconds);
 
   const at = (s: number): Rates => {

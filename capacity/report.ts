@@ -76,7 +76,7 @@ export function renderProfile(r: CapacityReport): string {
       .map(([k, v]) => `${k} ${num(v)}`)
       .join(
         ', ',
-      )}); at most ${r.concurrency.possible} if every mapping ran at its maximum, against the budget of ${r.concurrency.budget} and the account's ${r.concurrency.account}.`,
+      )}); at most ${r.concurrency.possible} with every function at its bound (${r.concurrency.possibleParts}), against the budget of ${r.concurrency.budget} and the account's ${r.concurrency.account}.`,
     '',
     table(
       ['table / index', 'hottest partition key', 'writes/s', 'reads/s', 'limit (writes / reads)', 'why'],

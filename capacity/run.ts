@@ -6,9 +6,11 @@
  */
 import { resolve } from 'node:path';
 import { readDurations } from '../cost/durations.js';
+import { CONCURRENCY } from '../lib/definitions.js';
 import { PROFILES, readProfileFile, type TrafficProfile } from './profiles.js';
 
-export const USAGE = `Usage: npm run capacity [-- --profile <name|file.json>] [--json] [--write] [--budget <n>] [--shards <n>]
+export const USAGE = `Usage: npm run capacity [-- --profile <name|file.json>] [--json] [--write] [--budget <n>    concurrency budget (default ${CONCURRENCY.defaultBudget}: CONCURRENCY in lib/definitions.ts),
+                  unless the profile sets concurrencyBudget
 
 Models a traffic profile through the synthesized stack: per queue and function the peak arrival and
 service rate (batch × concurrency ÷ duration), the peak backlog and the time to drain it, concurrency
@@ -25,8 +27,6 @@ cost/durations.json (written by \`npm run cost\`); AWS limits from capacity/limi
   --help          print this and exit
 `;
 
-/** Until lib/definitions.ts owns a `concurrencyBudget`: the issue's default, 200 of the account's 1,000. */
-export const DEFAULT_CONCURRENCY_BUDGET = 200;
 /** The sync-due index's hash key is one constant today (SYNC_PENDING_VALUE): one shard. */
 export const DEFAULT_SYNC_INDEX_SHARDS = 1;
 
@@ -64,7 +64,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const d = durations.durations;
   const reports = options.profiles.map((profile) =>
     runCapacityModel(facts, { ...d, syncWorkerMsPerMessage: d.syncWorkerMsPerMessage! }, profile, {
-      concurrencyBudget: options.budget ?? DEFAULT_CONCURRENCY_BUDGET,
+      concurrencyBudget: options.budget ?? CONCURRENCY.defaultBudget,
       syncIndexShards: options.shards ?? DEFAULT_SYNC_INDEX_SHARDS,
     }),
   );

@@ -9,6 +9,7 @@
  */
 import { rmSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
+import { concurrencyPlan } from '../lib/concurrency.js';
 import { API, CONSUMER, resourceNames, SES_FEED } from '../lib/definitions.js';
 import { RatchetStack } from '../lib/stack.js';
 import { SYNC_WORKER } from '../lib/sync-definitions.js';
@@ -41,9 +42,11 @@ export interface CapacityFacts {
     kind: 'api-gateway' | 'function-url';
     /** `POST /webhooks/{provider}` requests per second (its own route setting, or the stage default). */
     webhookRateLimit?: number;
-    /** The edge's reserved concurrency (the Function URL's throttle). */
+    /** The edge's reserved concurrency (the Function URL's throttle, and a ceiling behind API Gateway too). */
     edgeReservedConcurrency?: number;
   };
+  /** Every function's possible concurrency, as the budget check reads it (lib/concurrency.ts). */
+  possibleConcurrency: { total: number; parts: Array<{ part: string; concurrency?: number; bound: string }> };
   feed?: SourceFacts;
   consumer: SourceFacts;
   syncWorker?: SourceFacts;
@@ -106,14 +109,13 @@ export function readCapacityFacts(resources: Record<string, Resource>, context: 
   const stage = ofType('AWS::ApiGatewayV2::Stage')[0]?.[1].Properties;
   const webhookRoute = stage?.RouteSettings?.['POST /webhooks/{provider}'];
   const edge = fn('Ratchet edge')?.[1].Properties;
+  const reserved =
+    edge?.ReservedConcurrentExecutions !== undefined
+      ? { edgeReservedConcurrency: Number(edge.ReservedConcurrentExecutions) }
+      : {};
   const front: CapacityFacts['front'] =
     ofType('AWS::Lambda::Url').length > 0
-      ? {
-          kind: 'function-url',
-          ...(edge?.ReservedConcurrentExecutions !== undefined
-            ? { edgeReservedConcurrency: Number(edge.ReservedConcurrentExecutions) }
-            : {}),
-        }
+      ? { kind: 'function-url', ...reserved }
       : {
           kind: 'api-gateway',
           webhookRateLimit: Number(
@@ -121,7 +123,9 @@ export function readCapacityFacts(resources: Record<string, Resource>, context: 
               stage?.DefaultRouteSettings?.ThrottlingRateLimit ??
               API.throttleRateLimit,
           ),
+          ...reserved,
         };
+  const plan = concurrencyPlan({ Resources: resources });
 
   const names = resourceNames(context.resourcePrefix);
   const table = (name: string): TableFacts => {
@@ -143,6 +147,14 @@ export function readCapacityFacts(resources: Record<string, Resource>, context: 
   return {
     context,
     front,
+    possibleConcurrency: {
+      total: plan.total,
+      parts: plan.parts.map((p) => ({
+        part: p.part,
+        ...(p.concurrency !== undefined ? { concurrency: p.concurrency } : {}),
+        bound: p.bound,
+      })),
+    },
     ...(feed ? { feed } : {}),
     consumer,
     ...(syncWorker ? { syncWorker } : {}),

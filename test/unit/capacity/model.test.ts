@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { bindsAt } from '../../../capacity/checks.js';
 import { runCapacityModel } from '../../../capacity/model.js';
-import { toJson } from '../../../capacity/report.js';
 import type { Durations } from '../../../capacity/pipeline.js';
 import type { TrafficProfile } from '../../../capacity/profiles.js';
+import { toJson } from '../../../capacity/report.js';
 import { readCapacityFacts } from '../../../capacity/template.js';
 
 /** A template cut down to what the model reads: feed, consumer and sync worker with their mappings. */
@@ -111,8 +111,9 @@ describe('runCapacityModel on a known profile', () => {
   it('counts concurrency at the peak and at most against the budget', () => {
     expect(report.concurrency.parts.feed).toBe(2);
     expect(report.concurrency.parts.consumer).toBe(2);
-    // 2 + 2 + 2 mappings, and the HTTP API's 100 requests/s × 0.1 s per single-event request ÷ 50… rounded up.
-    expect(report.concurrency.possible).toBe(2 + 2 + 2 + 1);
+    // As the synth-time budget check counts them (lib/concurrency.ts): the three mappings' maxima.
+    expect(report.concurrency.possible).toBe(2 + 2 + 2);
+    expect(report.concurrency.possibleParts).toBe('Feed 2, Consumer 2, Worker 2');
   });
 });
 
@@ -123,6 +124,27 @@ describe('--json form', () => {
     expect(json.firstBinding.resource).toBe('events queue');
     expect(json.queues[0]).not.toHaveProperty('run');
     expect(json.checks.find((c: { limit: string }) => c.limit === 'account concurrency').bindsAtSendRate).toBeNull();
+  });
+});
+
+describe('the front door', () => {
+  it("holds webhooks to the edge's reserved concurrency: 3 copies × 10 requests/s of 50 events binds at 1,500 sends/s", () => {
+    const withEdge = {
+      ...resources({ feedMax: 2 }),
+      Edge: {
+        Type: 'AWS::Lambda::Function',
+        Properties: { Description: 'Ratchet edge: x', ReservedConcurrentExecutions: 3 },
+      },
+    };
+    const facts = readCapacityFacts(withEdge, {});
+    expect(facts.front).toEqual({ kind: 'api-gateway', webhookRateLimit: 100, edgeReservedConcurrency: 3 });
+    const report = runCapacityModel(facts, durations, { ...profile, feedShare: 0, webhookBatch: 50 }, defaults);
+    const edge = report.checks.find((c) => c.limit === 'edge reserved concurrency (3)')!;
+    expect(edge.bindsAtSendRate).toBeCloseTo(1500, 3);
+    expect(report.checks.find((c) => c.limit === 'POST /webhooks/{provider} throttle')!.bindsAtSendRate).toBeCloseTo(
+      5000,
+      3,
+    );
   });
 });
 
