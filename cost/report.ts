@@ -89,11 +89,13 @@ export function renderCost(
     '',
     '### Inbox payload compression (bytes; AWS examples with a real 2048-bit signature)',
     '',
-    '| payload | raw | gzip -9 | deflate -9 | deflate + preset dictionary v1 (shipped) | brotli q11 text |',
-    '|---|---|---|---|---|---|',
+    '| payload | raw | gzip -9 | deflate -9 | deflate + preset dictionary v1 (schema 1) | schema 2 packing (shipped: signature as bytes, whitespace apart, dictionary 2) | brotli q11 text |',
+    '|---|---|---|---|---|---|---|',
   );
   for (const c of m.codecs)
-    out.push(`| ${c.payload} | ${c.raw} | ${c.gzip} | ${c.deflate} | **${c.deflateDictionary}** | ${c.brotli} |`);
+    out.push(
+      `| ${c.payload} | ${c.raw} | ${c.gzip} | ${c.deflate} | ${c.deflateDictionary} | **${c.packed}** | ${c.brotli} |`,
+    );
   out.push('', '### Prices', '', '| price | USD | per | source |', '|---|---|---|---|');
   for (const [name, p] of Object.entries(prices))
     out.push(`| ${name} | ${p.usd < 0.001 ? p.usd.toExponential(4) : p.usd} | ${p.per} | ${p.source} |`);

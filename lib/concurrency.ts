@@ -18,7 +18,9 @@ import { CONCURRENCY } from './definitions.js';
 
 /** The part of a CloudFormation template the table reads. */
 export interface TemplateLike {
-  readonly Resources: Readonly<Record<string, { readonly Type: string; readonly Properties?: Record<string, any> }>>;
+  readonly Resources: Readonly<
+    Record<string, { readonly Type: string; readonly Properties?: Readonly<Record<string, unknown>> }>
+  >;
 }
 
 export interface ConcurrencyPart {
@@ -54,7 +56,8 @@ export function concurrencyPlan(template: TemplateLike, budget: number = CONCURR
     if (resource.Type !== 'AWS::Lambda::EventSourceMapping') continue;
     const target = refOf(resource.Properties?.FunctionName);
     if (target === undefined) continue;
-    const max = resource.Properties?.ScalingConfig?.MaximumConcurrency;
+    const max = (resource.Properties?.ScalingConfig as { MaximumConcurrency?: unknown } | undefined)
+      ?.MaximumConcurrency;
     const list = mappings.get(target) ?? [];
     list.push(typeof max === 'number' ? max : undefined);
     mappings.set(target, list);

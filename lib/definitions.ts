@@ -106,6 +106,20 @@ export const CONCURRENCY = {
 
 const DAY_SECONDS = 86_400;
 
+/** What the feed queue's numbers are derived from (deriveFeedQueue). */
+export interface FeedSizing {
+  readonly batchSize: number;
+  readonly maxConcurrency: number;
+  readonly timeoutSeconds: number;
+  readonly maxBatchingWindowSeconds: number;
+  readonly plannedBatchSeconds: number;
+  readonly worstBacklogEvents: number;
+  readonly drainMargin: number;
+  readonly transientToleranceSeconds: number;
+  readonly deadLetterRetentionDays: number;
+  readonly minimumDeadLetterDaysLeft: number;
+}
+
 /** The SES feed's sizing inputs; the queue's receives and retention are derived from them below. */
 const FEED_SIZING = {
   batchSize: 10,
@@ -154,7 +168,7 @@ const FEED_SIZING = {
  * `receives` spans. Expiry is the one path to loss on the feed (an expired message is deleted, not
  * dead-lettered), so retention is as long as the dead-letter queue's 10 days left allow.
  */
-export function deriveFeedQueue(sizing: typeof FEED_SIZING = FEED_SIZING) {
+export function deriveFeedQueue(sizing: FeedSizing = FEED_SIZING) {
   const visibilityTimeoutSeconds = sizing.timeoutSeconds * 6 + sizing.maxBatchingWindowSeconds;
   const serviceRatePerSecond = (sizing.batchSize * sizing.maxConcurrency) / sizing.plannedBatchSeconds;
   const worstDrainSeconds = sizing.worstBacklogEvents / serviceRatePerSecond;

@@ -102,7 +102,9 @@ function packParts(eventsLine: string, raw: string, splitMessage: boolean): Buff
   let rest = raw;
   const u16 = (...values: number[]) => {
     const b = Buffer.alloc(2 * values.length);
-    values.forEach((v, i) => b.writeUInt16BE(v, 2 * i));
+    values.forEach((v, i) => {
+      b.writeUInt16BE(v, 2 * i);
+    });
     return b;
   };
   if (signature !== undefined) {

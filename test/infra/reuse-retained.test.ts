@@ -51,8 +51,9 @@ describe('reuseRetained=true', () => {
     expect(Object.keys(edge).sort()).toEqual(Object.keys(env(created, 'edge')).sort());
     for (const p of withSecret) expect(render(edge[p.secretArnVariable!]), p.name).toBe(secretArn(`ratchet/${p.name}`));
     expect(render(edge.UNSUBSCRIBE_SECRET_ARN)).toBe(secretArn('ratchet/unsubscribe'));
+    // The SES feed verifies SES only, which has no secret: it is told none (least privilege).
     const feed = resources(reused)[functionLogicalId(reused.stack.ratchet.feed!)]!.Properties.Environment.Variables;
-    expect(render(feed.UNSUBSCRIBE_SECRET_ARN)).toBe(secretArn('ratchet/unsubscribe'));
+    expect(Object.keys(feed).filter((name) => name.endsWith('_SECRET_ARN'))).toEqual([]);
   });
 
   it('the consumer gets the retained table by name, with the same grant', () => {

@@ -2,7 +2,7 @@ import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqsFeedDeadLetterQueue } from '../../../lambdas/adapters/sqs-feed-dead-letters.js';
-import { SES_FEED } from '../../../lib/definitions.js';
+import { deriveFeedQueue, SES_FEED } from '../../../lib/definitions.js';
 
 const letter = (i: number) => ({ messageId: `m${i}`, body: `{"n":${i}}`, code: 'authentication_failed' });
 
@@ -69,6 +69,53 @@ describe('SES_FEED sizing', () => {
     );
     // Every receive fits in the retention many times over, so maxReceiveCount is reached, not the retention.
     expect(SES_FEED.visibilityTimeoutSeconds * SES_FEED.maxReceiveCount).toBeLessThan(SES_FEED.retentionDays * 86_400);
+  });
+});
+
+describe('the feed queue derivation (deriveFeedQueue)', () => {
+  const sizing = {
+    batchSize: 10,
+    maxConcurrency: 10,
+    timeoutSeconds: 30,
+    maxBatchingWindowSeconds: 1,
+    plannedBatchSeconds: 0.25,
+    worstBacklogEvents: 50_000_000,
+    drainMargin: 2,
+    transientToleranceSeconds: 6 * 3_600,
+    deadLetterRetentionDays: 14,
+    minimumDeadLetterDaysLeft: 10,
+  } as const;
+
+  it('today’s numbers are the derivation’s: receives span the tolerance, the worst backlog drains twice within retention', () => {
+    const derived = deriveFeedQueue();
+    expect(SES_FEED).toMatchObject({
+      maxReceiveCount: derived.maxReceiveCount,
+      retentionDays: derived.retentionDays,
+      visibilityTimeoutSeconds: derived.visibilityTimeoutSeconds,
+    });
+    expect(SES_FEED.maxReceiveCount * SES_FEED.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(
+      SES_FEED.transientToleranceSeconds,
+    );
+    expect(derived.serviceRatePerSecond).toBe(
+      (SES_FEED.batchSize * SES_FEED.maxConcurrency) / SES_FEED.plannedBatchSeconds,
+    );
+    expect(derived.worstDrainSeconds * 2).toBeLessThanOrEqual(SES_FEED.retentionDays * 86_400);
+  });
+
+  it('works the formula: 6 h / 181 s -> 120 receives; 14 - 10 - 120 x 181 s -> 3 days; 50 M / 400/s = 125,000 s', () => {
+    expect(deriveFeedQueue(sizing)).toEqual({
+      visibilityTimeoutSeconds: 181,
+      serviceRatePerSecond: 400,
+      worstDrainSeconds: 125_000,
+      maxReceiveCount: 120,
+      retentionDays: 3,
+    });
+  });
+
+  it('refuses sizing whose worst backlog would not drain well within retention (expiry is loss)', () => {
+    expect(() => deriveFeedQueue({ ...sizing, maxConcurrency: 5 })).toThrow(
+      /50000000-event backlog drains in 250000 s, not 2x within 3 days of retention/,
+    );
   });
 });
 
