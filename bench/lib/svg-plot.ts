@@ -42,6 +42,7 @@ export function linePlot(series: readonly Series[], options: PlotOptions): strin
   const sy = (y: number) => margin.top + plotH - (y / yMax) * plotH;
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
+    `<title>${escapeXml(options.title)}</title>`,
     `<rect width="${width}" height="${height}" fill="white"/>`,
     `<text x="${width / 2}" y="22" text-anchor="middle" font-size="15">${escapeXml(options.title)}</text>`,
   ];
