@@ -36,6 +36,14 @@ describe('npm run capacity', () => {
     expect(result.stdout).toBe('');
   });
 
+  it('a durations file that does not check is exit 2, naming the field', () => {
+    const bad = join(dir, 'durations.json');
+    writeFileSync(bad, JSON.stringify({ recordedAt: 'x', loadAverage: 0, feedBatchMs: 'slow' }));
+    const result = run(['--durations', bad]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`${bad}: "edgeSendgridBatchMs" is missing or not a number`);
+  });
+
   it('an unknown profile name or option is exit 2', () => {
     expect(run(['--profile', 'huge']).status).toBe(2);
     expect(run(['--frobnicate']).status).toBe(2);
