@@ -29,7 +29,7 @@ stack (dynalite + fauxqs, in process) and the dated list prices in cost/prices.t
   (no option)  print the tables, rewrite the cost section of BENCHMARKS.md and the measured durations
                in cost/durations.json (which \`npm run capacity\` reads)
   --json       print {"apiGateway": {...}, "functionUrl": {...}} (totalPerMillion, allInPerMillion,
-               items) for the default stack only; BENCHMARKS.md is not touched
+               items) for the default stack only; BENCHMARKS.md is not touched (cost/durations.json is)
   --help       print this and exit; nothing is synthesized, measured or written
 `;
 
