@@ -7,8 +7,10 @@
 import { writeFileSync } from 'node:fs';
 import { arch, cpus, loadavg, platform, release } from 'node:os';
 import { resolve } from 'node:path';
+import { currentCapacitySection } from '../capacity/section.js';
 import { currentCostSection } from '../cost/report.js';
 import { benchBundles } from './bundles.js';
+import { benchCapacityCheck } from './capacity-check.js';
 import { benchClientFilter } from './client-filter.js';
 import { benchConsumerDrain } from './consumer-drain.js';
 import { benchEdgeAdmission } from './edge-admission.js';
@@ -40,6 +42,7 @@ const SECTIONS: Array<{ order: number; title: string; run: () => Promise<Section
   { order: 9, title: '9. Unsubscribe tokens', run: () => benchUnsubscribeTokens() },
   { order: 10, title: '10. SES feed drain rate', run: () => benchSesFeedDrain({ log }) },
   { order: 11, title: '11. Sync throughput', run: () => benchSyncThroughput() },
+  { order: 14, title: '14. Capacity model against a run', run: () => benchCapacityCheck({ log }) },
   { order: 4, title: '4. Bundles', run: () => benchBundles({ log }) },
 ];
 
@@ -108,9 +111,9 @@ async function main(): Promise<number> {
     },
     sections,
   );
-  // `npm run cost` owns its own section of the file: carry it over.
-  const cost = only ? undefined : currentCostSection(OUTPUT);
-  writeFileSync(target, cost ? `${report.trimEnd()}\n\n${cost}\n` : report);
+  // `npm run cost` and `npm run capacity -- --write` own their own sections of the file: carry them over.
+  const carried = only ? [] : [currentCostSection(OUTPUT), currentCapacitySection(OUTPUT)].filter(Boolean);
+  writeFileSync(target, carried.length > 0 ? `${report.trimEnd()}\n\n${carried.join('\n\n')}\n` : report);
   const verdicts = sections.flatMap((s) => s.verdicts);
   log(
     `\nWrote ${target}: ${verdicts.filter((v) => v.meets).length}/${verdicts.length} targets met, ${failures.length} section(s) failed, ${((performance.now() - started) / 1000).toFixed(0)} s.`,

@@ -7,8 +7,9 @@
  */
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
+import { recordDurations } from './durations.js';
 import { measure } from './measure.js';
-import { costFor, DELIVERED_WITH_RECORD, type DoorCost } from './model.js';
+import { costFor, DELIVERED_WITH_RECORD, type DoorCost, SENDGRID_BATCH } from './model.js';
 import { PRICE_DATE, PRICE_REGION, PRICES } from './prices.js';
 import { renderCost, writeCostSection } from './report.js';
 import { synthesizeFacts } from './template.js';
@@ -25,9 +26,10 @@ Prices a million events of the standard mix (80 % SES, 20 % SendGrid in batches 
 stack (dynalite + fauxqs, in process) and the dated list prices in cost/prices.ts. The default stack
 (SES through the SQS feed) is priced beside sesFeed=https.
 
-  (no option)  print the tables and rewrite the cost section of BENCHMARKS.md
+  (no option)  print the tables, rewrite the cost section of BENCHMARKS.md and the measured durations
+               in cost/durations.json (which \`npm run capacity\` reads)
   --json       print {"apiGateway": {...}, "functionUrl": {...}} (totalPerMillion, allInPerMillion,
-               items) for the default stack only; BENCHMARKS.md is not touched
+               items) for the default stack only; BENCHMARKS.md is not touched (cost/durations.json is)
   --help       print this and exit; nothing is synthesized, measured or written
 `;
 
@@ -70,6 +72,17 @@ async function main(): Promise<void> {
   );
   const load = loadavg()[0]!;
   const measured = await measure({ consumerBatch: apiFacts.consumerBatchSize, feedBatch: apiFacts.feedBatchSize });
+  // `npm run capacity` reads these instead of measuring again (cost/durations.ts).
+  recordDurations({
+    recordedAt: new Date().toISOString(),
+    loadAverage: load,
+    edgeSendgridBatchMs: measured.edgeSendgridBatchMs,
+    edgeSendgridBatch: SENDGRID_BATCH,
+    feedBatchMs: measured.feedBatchMs,
+    feedBatch: measured.feedBatch,
+    consumerBatchMs: measured.consumerBatchMs,
+    consumerBatch: measured.consumerBatch,
+  });
   const loadNote = `Load average (1 min) when measuring: ${load.toFixed(2)} → ${loadavg()[0]!.toFixed(2)} on ${(await import('node:os')).cpus().length} cores.`;
   notes.push(loadNote);
   urlNotes.push(loadNote);

@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { measureSync } from '../bench/sync-throughput.js';
 import { SYNC_SWEEPER, SYNC_WORKER } from '../lib/sync-definitions.js';
+import { recordDurations } from './durations.js';
 import { MIX } from './measure.js';
 import { PRICE_DATE, PRICE_REGION, PRICES } from './prices.js';
 
@@ -119,6 +120,8 @@ async function main(): Promise<void> {
   const changes = Number(process.env.COST_SYNC_CHANGES ?? 500);
   console.error(`measuring the worker's handler time on ${changes} changes against the SendGrid fake…`);
   const measured = await measureSync({ changes });
+  // `npm run capacity` reads it (cost/durations.ts).
+  recordDurations({ syncWorkerMsPerMessage: measured.handlerMsPerMessage });
   const one = perMillion(1, measured.handlerMsPerMessage);
   const five = perMillion(5, measured.handlerMsPerMessage);
   const markdown = [
