@@ -39,6 +39,6 @@ export const OPERATOR_VARIABLE_DOCS: Readonly<Record<string, VariableDoc>> = {
     default: 'locally `http://localhost:$PORT`',
     expected: 'an http(s) URL',
     describe:
-      'Where unsubscribe links point (stack output `UnsubscribeBaseUrl` on AWS); read by `npm start`, `ratchet unsubscribe-link` and `unsubscribeUrl` in `ratchet/client`',
+      'Where unsubscribe links point (stack output `UnsubscribeBaseUrl` on AWS); read by `npm start`, `ratchet unsubscribe-link` and `unsubscribeUrl` in `@ratchet-email/ratchet/client`',
   },
 };
