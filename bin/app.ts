@@ -11,11 +11,15 @@ import { RatchetStack } from '../lib/stack.js';
 
 const app = new App();
 try {
-  new RatchetStack(app, readStackName((key) => app.node.tryGetContext(key)), {
-    description: 'Ratchet: authenticated, exactly-once receiver for email-provider webhooks',
-    // Environment-agnostic unless the CLI resolved an account and region from credentials.
-    env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
-  });
+  new RatchetStack(
+    app,
+    readStackName((key) => app.node.tryGetContext(key)),
+    {
+      description: 'Ratchet: authenticated, exactly-once receiver for email-provider webhooks',
+      // Environment-agnostic unless the CLI resolved an account and region from credentials.
+      env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+    },
+  );
 } catch (error) {
   if (!(error instanceof ContextError)) throw error;
   console.error(error.message);

@@ -100,7 +100,7 @@ export const CONTEXT_KEYS: Declarations = {
   throttleBurstLimit: { read: positiveInteger, describe: 'Its burst', default: code(API.throttleBurstLimit) },
   snsMaxReceivesPerSecond: {
     read: positiveInteger,
-    describe: 'The pace of the SES topic\'s HTTPS deliveries (`sesFeed=https`)',
+    describe: "The pace of the SES topic's HTTPS deliveries (`sesFeed=https`)",
     default: code(API.snsMaxReceivesPerSecond),
   },
   [SNS_MAX_AGE_CONTEXT]: {
@@ -199,7 +199,11 @@ export function contextKeyRows(providers: readonly ProviderDefinition[] = PROVID
   return [
     ...Object.entries(CONTEXT_KEYS).map(([key, d]) => ({ key, describe: d.describe, default: d.default })),
     ...providerContextSettings(providers).map((s) => ({ key: s.contextKey!, ...fromSetting(s) })),
-    { key: STACK_NAME_KEY, describe: "The stack's name ([second stack](#names-secrets-and-a-second-stack))", default: code(DEFAULT_STACK_NAME) },
+    {
+      key: STACK_NAME_KEY,
+      describe: "The stack's name ([second stack](#names-secrets-and-a-second-stack))",
+      default: code(DEFAULT_STACK_NAME),
+    },
   ];
 }
 

@@ -16,7 +16,9 @@ export function topicAliases(get: Getter): string | undefined {
   for (const [canonical, alias] of pairs) {
     for (const name of [canonical, alias]) {
       if (!TOPIC_NAME.test(name)) {
-        throw new ContextError(`context topicAliases: ${JSON.stringify(name)} is not a topic name (${TOPIC_NAME.source})`);
+        throw new ContextError(
+          `context topicAliases: ${JSON.stringify(name)} is not a topic name (${TOPIC_NAME.source})`,
+        );
       }
     }
     const earlier = seen.get(canonical);
@@ -34,7 +36,9 @@ export function topicLabels(get: Getter): string | undefined {
   if (!pairs) return undefined;
   for (const [topic, label] of pairs) {
     if (!TOPIC_NAME.test(topic)) {
-      throw new ContextError(`context topicLabels: ${JSON.stringify(topic)} is not a topic name (${TOPIC_NAME.source})`);
+      throw new ContextError(
+        `context topicLabels: ${JSON.stringify(topic)} is not a topic name (${TOPIC_NAME.source})`,
+      );
     }
     if (label.length > 200) throw new ContextError(`context topicLabels: the label of ${topic} is over 200 characters`);
   }

@@ -29,7 +29,8 @@ export function positiveNumber(get: Getter, key: string): number | undefined {
 
 export function positiveInteger(get: Getter, key: string): number | undefined {
   const n = positiveNumber(get, key);
-  if (n !== undefined && !Number.isInteger(n)) throw new ContextError(`context ${key} must be a whole number, got ${n}`);
+  if (n !== undefined && !Number.isInteger(n))
+    throw new ContextError(`context ${key} must be a whole number, got ${n}`);
   return n;
 }
 

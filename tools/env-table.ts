@@ -157,8 +157,18 @@ function main(argv: readonly string[]): number {
     return 0;
   }
   const documents = [
-    { path: CONFIGURATION_DOC, table: renderEnvTable(), markers: { start: TABLE_START, end: TABLE_END }, what: `${variableRows().length} variables` },
-    { path: DEPLOY_DOC, table: renderContextTable(), markers: CONTEXT_MARKERS, what: `${contextKeyRows().length} context keys` },
+    {
+      path: CONFIGURATION_DOC,
+      table: renderEnvTable(),
+      markers: { start: TABLE_START, end: TABLE_END },
+      what: `${variableRows().length} variables`,
+    },
+    {
+      path: DEPLOY_DOC,
+      table: renderContextTable(),
+      markers: CONTEXT_MARKERS,
+      what: `${contextKeyRows().length} context keys`,
+    },
   ];
   let stale = 0;
   for (const { path, table, markers, what } of documents) {
@@ -167,7 +177,9 @@ function main(argv: readonly string[]): number {
     const name = `docs/${basename(path)}`;
     if (argv.includes('--check')) {
       if (next !== current) {
-        console.error(`${name}: the table between ${markers.start} and ${markers.end} is stale: run \`npm run docs:env\``);
+        console.error(
+          `${name}: the table between ${markers.start} and ${markers.end} is stale: run \`npm run docs:env\``,
+        );
         stale++;
       }
       continue;
