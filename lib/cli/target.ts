@@ -160,7 +160,7 @@ export function localStackUrl(env: Env): { url: string; source: string } {
     if (!/^\d+$/.test(port) || n > 65_535) {
       throw new SettingError(`PORT must be a port number from 0 to 65535, got ${JSON.stringify(env.PORT)}`);
     }
-    if (n !== 0) return { url: `http://localhost:${n}`, source: `PORT (${statePath(dataDir)} does not exist)` };
+    if (n !== 0) return { url: `http://localhost:${n}`, source: 'PORT' };
   }
   return {
     url: 'http://localhost:3000',
