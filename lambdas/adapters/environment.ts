@@ -70,7 +70,8 @@ export const RUNTIME_VARIABLE_DOCS: Partial<Record<RuntimeVariableName, Variable
   [V.inboxTable]: { applies: 'both', describe: 'The inbox table: dedup keys and compressed raw payloads' },
   [V.suppressionTable]: {
     applies: 'both',
-    describe: 'The suppression table sending code reads; also read by the CLI and the `@ratchet-email/ratchet/client` package',
+    describe:
+      'The suppression table sending code reads; also read by the CLI and the `@ratchet-email/ratchet/client` package',
   },
   [V.queueUrl]: {
     applies: 'aws',
