@@ -6,9 +6,6 @@ import { RUNTIME_VARIABLE } from '../environment.js';
 import { powertoolsCounters, powertoolsLog } from '../observability.js';
 import type { Clients, RuntimeConfig } from './config.js';
 
-/** The consumer's POWERTOOLS_SERVICE_NAME: the `service` dimension of its metrics. */
-export const CONSUMER_SERVICE = 'ratchet-consumer';
-
 /** Takes only the DynamoDB client: the consumer never talks to SQS itself (the event source does). */
 export function buildConsumerDeps(
   config: RuntimeConfig,
@@ -23,8 +20,8 @@ export function buildConsumerDeps(
       policyFromSettings(config.settings),
       { now, onSyncChange },
     ),
-    log: powertoolsLog(CONSUMER_SERVICE, config.settings[RUNTIME_VARIABLE.logLevel]),
-    counters: powertoolsCounters(CONSUMER_SERVICE, 'Ratchet'),
+    log: powertoolsLog('ratchet-consumer', config.settings[RUNTIME_VARIABLE.logLevel]),
+    counters: powertoolsCounters('ratchet-consumer', 'Ratchet'),
     ...rest,
   };
 }
