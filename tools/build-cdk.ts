@@ -6,6 +6,7 @@
  * - dist/handlers/<name>/index.mjs: every Lambda entry the constructs deploy (HANDLER_ENTRIES), bundled
  *   with the options HandlerFunction gives NodejsFunction, so an installed construct deploys them as
  *   they are (lib/constructs/handler-function.ts);
+ * - dist/bin/ratchet.mjs, dist/bin/send.mjs: the operator CLIs, for the package's `bin`;
  * - dist/cdk/types: the declarations (tsconfig.cdk.json).
  */
 import { rmSync } from 'node:fs';
@@ -23,6 +24,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 
 rmSync(join(ROOT, 'dist', 'cdk'), { recursive: true, force: true });
 rmSync(join(ROOT, 'dist', 'handlers'), { recursive: true, force: true });
+rmSync(join(ROOT, 'dist', 'bin'), { recursive: true, force: true });
 
 await build({
   entryPoints: [join(ROOT, 'lib', 'cdk.ts')],
@@ -35,6 +37,23 @@ await build({
   banner: { js: ESM_REQUIRE_BANNER },
   logLevel: 'warning',
 });
+
+// The operator CLIs, for the package's `bin` (bin/*.mjs run them when the sources are absent): their
+// dependencies stay the package's own.
+await Promise.all(
+  ['ratchet', 'send'].map((name) =>
+    build({
+      entryPoints: [join(ROOT, 'bin', `${name}.ts`)],
+      outfile: join(ROOT, 'dist', 'bin', `${name}.mjs`),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      logLevel: 'warning',
+    }),
+  ),
+);
 
 await Promise.all(
   HANDLER_ENTRIES.map((entry) =>
