@@ -65,7 +65,11 @@ export async function benchClientFilter(options: { log?: (line: string) => void 
         {
           columns: ['Path', 'Median ms', 'Addresses/s'],
           rows: [
-            ['filterSendable (@ratchet-email/ratchet/client)', fmt(median(filterMs)), fmt(ADDRESSES / (median(filterMs) / 1000))],
+            [
+              'filterSendable (@ratchet-email/ratchet/client)',
+              fmt(median(filterMs)),
+              fmt(ADDRESSES / (median(filterMs) / 1000)),
+            ],
             ['bare BatchGetItem chunks', fmt(median(bareMs)), fmt(ADDRESSES / (median(bareMs) / 1000))],
           ],
         },

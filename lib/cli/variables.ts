@@ -15,8 +15,9 @@ export const OPERATOR_VARIABLE_DOCS: Readonly<Record<string, VariableDoc>> = {
   },
   RATCHET_TARGET: {
     applies: 'both',
-    expected: '`aws`',
-    describe: 'Makes the `ratchet` CLI ignore a running local stack and use AWS',
+    expected: '`aws` or `local`',
+    describe:
+      '`aws`: the `ratchet` CLI ignores a running local stack and uses AWS; `local`: it requires the local stack. Anything else exits 2',
   },
   DLQ_URL: {
     applies: 'aws',

@@ -27,7 +27,7 @@ const deployDoc = () => readFileSync(DEPLOY_DOC, 'utf8');
 const constructDoc = () => readFileSync(CONSTRUCT_DOC, 'utf8');
 
 /** The text of one `## ` section (up to the next `## `). */
-export function section(doc: string, heading: string): string {
+function section(doc: string, heading: string): string {
   const start = doc.indexOf(`\n## ${heading}\n`);
   expect(start, `section "${heading}"`).toBeGreaterThanOrEqual(0);
   const end = doc.indexOf('\n## ', start + 1);

@@ -198,9 +198,8 @@ describe(`${PACKAGE}/cdk as an installed package`, () => {
       (r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes('SenderServiceRole'),
     );
     expect(JSON.stringify(sender?.Properties.PolicyDocument)).toContain('dynamodb:BatchGetItem');
-    readdirSync(app)
-      .filter((f) => f.startsWith('cdk.out-'))
-      .forEach((f) => rmSync(join(app, f), { recursive: true, force: true }));
+    for (const dir of readdirSync(app).filter((f) => f.startsWith('cdk.out-')))
+      rmSync(join(app, dir), { recursive: true, force: true });
   }, 300_000);
 
   it("docs/deploy.md's readConfig example takes the context keys and adds the outputs", () => {
