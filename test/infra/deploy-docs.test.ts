@@ -278,6 +278,12 @@ describe('an unknown or bad context key', () => {
       /^context inboxTtlDay is not a Ratchet setting \(did you mean inboxTtlDays\?\)/,
     );
     expect(make({ inboxTtlDays: 'soon' })).toThrow(ContextError);
+    // readConfig in an app of one's own leaves that app's keys alone unless asked to refuse them.
+    const own = new App({ context: { myAppStage: 'prod', front: 'function-url' } });
+    expect(readConfig(own.node)).toMatchObject({ front: 'function-url' });
+    expect(() => readConfig(own.node, { rejectUnknownKeys: true })).toThrow(
+      /^context myAppStage is not a Ratchet setting: the keys are in docs\/deploy.md#context-options$/,
+    );
     // CDK's own keys (feature flags, lookups, the CLI's) are not Ratchet's to judge.
     expect(make({ '@aws-cdk/core:newStyleStackSynthesis': true, 'cli-telemetry': false })).not.toThrow();
   });
