@@ -26,18 +26,20 @@ export function syncQueueUrls(target: Target, sqs: () => SQSClient) {
     (await sqs().send(new GetQueueUrlCommand({ QueueName: name }))).QueueUrl ??
     Promise.reject(new Error(`no queue named ${name}`));
   const name = target.syncQueueName;
+  // One lookup per command, shared by every send; a failed one is tried again by the next send.
   const once = <T>(f: () => Promise<T>) => {
-    let p: Promise<T> | undefined;
-    return () => (p ??= f().catch((error) => ((p = undefined), Promise.reject(error))));
+    let pending: Promise<T> | undefined;
+    return () => {
+      pending ??= f().catch((error: unknown) => {
+        pending = undefined;
+        throw error;
+      });
+      return pending;
+    };
   };
-  const queue = target.syncQueueUrl ?? name;
   const dead = target.syncDeadLetterUrl ?? (name ? `${name}${SYNC_QUEUE.deadLetterSuffix}` : undefined);
   return {
-    queueUrl: target.syncQueueUrl
-      ? () => Promise.resolve(target.syncQueueUrl!)
-      : queue
-        ? once(lookup(queue))
-        : undefined,
+    queueUrl: target.syncQueueUrl ? () => Promise.resolve(target.syncQueueUrl!) : name ? once(lookup(name)) : undefined,
     deadLetterUrl: target.syncDeadLetterUrl
       ? () => Promise.resolve(target.syncDeadLetterUrl!)
       : dead
