@@ -1,5 +1,5 @@
 /**
- * §7 ratchet/client filterSendable over 10,000 addresses against bare BatchGetItem chunks on the same
+ * §7 @ratchet-email/ratchet/client filterSendable over 10,000 addresses against bare BatchGetItem chunks on the same
  * emulator (dynalite, in this process). 3,000 of the addresses have records (global unsubscribes,
  * topic opt-outs, complaints); the rest have none, as on a real list. Both sides read 100 keys per
  * call with the same number of calls in flight (8); the baseline does only that (no normalization,
@@ -65,7 +65,11 @@ export async function benchClientFilter(options: { log?: (line: string) => void 
         {
           columns: ['Path', 'Median ms', 'Addresses/s'],
           rows: [
-            ['filterSendable (ratchet/client)', fmt(median(filterMs)), fmt(ADDRESSES / (median(filterMs) / 1000))],
+            [
+              'filterSendable (@ratchet-email/ratchet/client)',
+              fmt(median(filterMs)),
+              fmt(ADDRESSES / (median(filterMs) / 1000)),
+            ],
             ['bare BatchGetItem chunks', fmt(median(bareMs)), fmt(ADDRESSES / (median(bareMs) / 1000))],
           ],
         },

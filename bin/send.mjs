@@ -1,7 +1,13 @@
 #!/usr/bin/env node
-// Runs bin/send.ts with tsx's ESM loader registered in this process (no second node process, so signals
-// and exit codes are the command's own), for `npx ratchet…` and package.json's `bin`.
-import { register } from 'tsx/esm/api';
+// package.json's `bin` entry. In this repository it runs bin/send.ts with tsx's ESM loader registered in
+// this process (no second node process, so signals and exit codes are the command's own). The
+// published package ships no sources: there it runs the bundle `npm run build` made (dist/bin).
+import { existsSync } from 'node:fs';
 
-register();
-await import('./send.ts');
+if (existsSync(new URL('./send.ts', import.meta.url))) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('./send.ts');
+} else {
+  await import('../dist/bin/send.mjs');
+}

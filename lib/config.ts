@@ -6,18 +6,18 @@
  */
 
 import type { Node } from 'constructs';
-import { INBOX_TTL_CONTEXT } from '../lambdas/core/inbox-ttl.js';
 import type { ProviderDefinition } from '../lambdas/core/provider.js';
 import { PROVIDERS } from '../lambdas/core/providers/index.js';
+import type { RatchetProps } from './constructs/ratchet-props.js';
 import {
-  FRONT_DOOR_KINDS,
-  LOG_LEVELS,
-  type RatchetProps,
-  SES_FEED_KINDS,
-  SNS_MAX_AGE_CONTEXT,
-} from './constructs/ratchet-props.js';
-import { boolean, type Getter, isUnset, list, oneOf, positiveInteger, positiveNumber } from './context-values.js';
-import { syncPropsFromContext } from './sync-config.js';
+  CONTEXT_KEYS,
+  type ContextKeyDeclaration,
+  type ContextProps,
+  contextKeyRows,
+  providerContextSettings,
+  unknownContextKeys,
+} from './context-keys.js';
+import { ContextError, type Getter, list } from './context-values.js';
 
 export {
   assertSnsMaxAgeBelowInboxTtl,
@@ -32,46 +32,40 @@ export {
   type SesFeedKind,
   SNS_MAX_AGE_CONTEXT,
 } from './constructs/ratchet-props.js';
+export { ContextError } from './context-values.js';
+
+export interface ReadConfigOptions {
+  /**
+   * Refuse a context key that looks like a Ratchet setting but is not one (a misspelling would
+   * otherwise deploy the default). The shipped stack sets it; an app of your own with context keys of
+   * its own leaves it off.
+   * @default false
+   */
+  readonly rejectUnknownKeys?: boolean;
+}
 
 /**
- * CDK context -> the construct's props, key for key. Each value is parsed from what context can hold
- * (a string on the command line; a number, boolean or array in cdk.json); the construct applies the
- * defaults and checks the rules (ranges, combinations), with the same messages.
+ * CDK context -> the construct's props, key for key, through the declarations in lib/context-keys.ts
+ * (the only keys read). Each value is parsed from what context can hold (a string on the command
+ * line; a number, boolean or array in cdk.json); the construct applies the defaults and checks the
+ * rules (ranges, combinations), with the same messages. Throws a ContextError naming the key.
+ *
+ *   new Ratchet(stack, 'Ratchet', readConfig(stack.node));
  */
-export function readConfig(node: Node): RatchetProps {
+export function readConfig(node: Node, options: ReadConfigOptions = {}): RatchetProps {
   const get = (key: string): unknown => node.tryGetContext(key);
-  const text = (key: string): string | undefined => {
-    const value = get(key);
-    return isUnset(value) ? undefined : typeof value === 'string' ? value.trim() : (value as string);
-  };
-  return {
-    resourcePrefix: text('resourcePrefix'),
-    extraTopicArns: list(get, 'extraTopicArns'),
-    inboxTtlDays: positiveInteger(get, INBOX_TTL_CONTEXT),
-    inboxPointInTimeRecovery: boolean(get, 'inboxPointInTimeRecovery'),
-    providerSettings: providerSettingsFromContext(get),
-    front: oneOf(get, 'front', FRONT_DOOR_KINDS),
-    sesFeed: oneOf(get, 'sesFeed', SES_FEED_KINDS),
-    reuseRetained: boolean(get, 'reuseRetained'),
-    throttleRateLimit: positiveNumber(get, 'throttleRateLimit'),
-    throttleBurstLimit: positiveInteger(get, 'throttleBurstLimit'),
-    snsMaxReceivesPerSecond: positiveInteger(get, 'snsMaxReceivesPerSecond'),
-    snsMaxAgeSeconds: positiveInteger(get, SNS_MAX_AGE_CONTEXT),
-    sesRouteRateLimit: positiveNumber(get, 'sesRouteRateLimit'),
-    sesRouteBurstLimit: positiveInteger(get, 'sesRouteBurstLimit'),
-    edgeReservedConcurrency: positiveInteger(get, 'edgeReservedConcurrency'),
-    concurrencyBudget: positiveInteger(get, 'concurrencyBudget'),
-    createConfigurationSet: boolean(get, 'createConfigurationSet'),
-    softBounceLimit: positiveInteger(get, 'softBounceLimit'),
-    softBounceWindowDays: positiveInteger(get, 'softBounceWindowDays'),
-    logRetentionDays: positiveInteger(get, 'logRetentionDays'),
-    logLevel: oneOf(get, 'logLevel', LOG_LEVELS),
-    alarmEmail: text('alarmEmail'),
-    rejectedRequestsAlarmThreshold: positiveInteger(get, 'rejectedRequestsAlarmThreshold'),
-    topicAliases: list(get, 'topicAliases'),
-    topicLabels: list(get, 'topicLabels'),
-    ...syncPropsFromContext(node),
-  };
+  if (options.rejectUnknownKeys) {
+    const known = contextKeyRows().map((row) => row.key);
+    const problems = unknownContextKeys(Object.keys(node.getAllContext() as object), known);
+    if (problems.length > 0) throw new ContextError(problems.join('\n'));
+  }
+  const props: Record<string, unknown> = {};
+  for (const [key, declaration] of Object.entries(CONTEXT_KEYS) as Array<[string, ContextKeyDeclaration<unknown>]>) {
+    const value = declaration.read(get, key);
+    if (value !== undefined) props[key] = value;
+  }
+  const providerSettings = providerSettingsFromContext(get);
+  return { ...(props as ContextProps), ...(Object.keys(providerSettings).length > 0 ? { providerSettings } : {}) };
 }
 
 /**
@@ -83,8 +77,8 @@ export function providerSettingsFromContext(
   providers: readonly ProviderDefinition[] = PROVIDERS,
 ): Record<string, string> {
   const settings: Record<string, string> = {};
-  for (const { contextKey, variable } of providers.flatMap((provider) => provider.settings)) {
-    const items = contextKey === undefined ? undefined : list(get, contextKey);
+  for (const { contextKey, variable } of providerContextSettings(providers)) {
+    const items = list(get, contextKey!);
     if (items !== undefined && items.length > 0) settings[variable] = items.join(',');
   }
   return settings;

@@ -3,7 +3,7 @@
  * `topicLabels` (topic=label pairs, env TOPIC_LABELS), validated at synth so a typo fails the deploy
  * instead of every start of the edge. Both are handed to the runtime as the same comma list.
  */
-import { type Getter, isUnset, list } from './context-values.js';
+import { ContextError, type Getter, isUnset, list } from './context-values.js';
 
 /** Topic names are case-sensitive: they are stored as given and matched exactly, so `News` and `news` are two topics. */
 export const TOPIC_NAME = /^[A-Za-z0-9][A-Za-z0-9:._-]{0,127}$/;
@@ -16,12 +16,14 @@ export function topicAliases(get: Getter): string | undefined {
   for (const [canonical, alias] of pairs) {
     for (const name of [canonical, alias]) {
       if (!TOPIC_NAME.test(name)) {
-        throw new Error(`context topicAliases: ${JSON.stringify(name)} is not a topic name (${TOPIC_NAME.source})`);
+        throw new ContextError(
+          `context topicAliases: ${JSON.stringify(name)} is not a topic name (${TOPIC_NAME.source})`,
+        );
       }
     }
     const earlier = seen.get(canonical);
     if (earlier !== undefined && earlier !== alias) {
-      throw new Error(`context topicAliases maps ${canonical} twice (${earlier}, ${alias})`);
+      throw new ContextError(`context topicAliases maps ${canonical} twice (${earlier}, ${alias})`);
     }
     seen.set(canonical, alias);
   }
@@ -34,9 +36,11 @@ export function topicLabels(get: Getter): string | undefined {
   if (!pairs) return undefined;
   for (const [topic, label] of pairs) {
     if (!TOPIC_NAME.test(topic)) {
-      throw new Error(`context topicLabels: ${JSON.stringify(topic)} is not a topic name (${TOPIC_NAME.source})`);
+      throw new ContextError(
+        `context topicLabels: ${JSON.stringify(topic)} is not a topic name (${TOPIC_NAME.source})`,
+      );
     }
-    if (label.length > 200) throw new Error(`context topicLabels: the label of ${topic} is over 200 characters`);
+    if (label.length > 200) throw new ContextError(`context topicLabels: the label of ${topic} is over 200 characters`);
   }
   return join(pairs);
 }
@@ -47,7 +51,7 @@ function pairsOf(get: Getter, key: string): Array<[string, string]> | undefined 
   const pairs = entries.map((entry): [string, string] => {
     const parts = entry.split('=');
     if (parts.length !== 2 || parts[0]!.trim() === '' || parts[1]!.trim() === '') {
-      throw new Error(`context ${key}: ${JSON.stringify(entry)} is not name=value`);
+      throw new ContextError(`context ${key}: ${JSON.stringify(entry)} is not name=value`);
     }
     return [parts[0]!.trim(), parts[1]!.trim()];
   });

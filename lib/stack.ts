@@ -33,7 +33,7 @@ export class RatchetStack extends Stack {
     super(scope, id, props);
     // `Default` is left out of logical ids, so the stack's resources are named after their seams only.
     this.ratchet = new Ratchet(this, 'Default', {
-      ...readConfig(this.node),
+      ...readConfig(this.node, { rejectUnknownKeys: true }),
       providers: props.providers,
       projectRoot: props.projectRoot,
     });

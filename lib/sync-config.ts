@@ -1,15 +1,14 @@
 /**
- * The sync settings in CDK context: `syncProviders` (unset: no sync, no sync resources),
- * `postmarkStreams`, `mailgunDomains`. `cdk synth` refuses what `npm start` refuses, with the same
+ * The sync props (CDK context `syncProviders`, `postmarkStreams`, `mailgunDomains`; lib/context-keys.ts
+ * reads them): unset `syncProviders`, no sync and no sync resources. `cdk synth` refuses what `npm start` refuses, with the same
  * one-line problems from the adapters' own reader; the keys themselves live in Secrets Manager, so
  * the check stands them in with a placeholder (a missing key is the worker's to report, at run time).
  */
-import type { Node } from 'constructs';
 import { readSyncConfig } from '../lambdas/adapters/sync/index.js';
 import { SYNC_KEY_VARIABLE } from '../lambdas/adapters/wiring/sync-secrets.js';
 import { parseSyncProviders } from '../lambdas/core/sync/settings.js';
 import type { SyncProviderName } from '../lambdas/core/sync/target.js';
-import { list } from './context-values.js';
+import { ContextError } from './context-values.js';
 
 export interface SyncContext {
   readonly providers: readonly SyncProviderName[];
@@ -27,18 +26,14 @@ export interface SyncProps {
   readonly mailgunDomains?: readonly string[];
 }
 
-export function syncPropsFromContext(node: Node): SyncProps {
-  const get = (key: string): unknown => node.tryGetContext(key);
-  return {
-    syncProviders: list(get, 'syncProviders'),
-    postmarkStreams: list(get, 'postmarkStreams'),
-    mailgunDomains: list(get, 'mailgunDomains'),
-  };
-}
-
 /** The sync configuration, or undefined when no provider is listed; throws the problems `npm start` would give. */
 export function resolveSync(props: SyncProps): SyncContext | undefined {
-  const providers = parseSyncProviders(props.syncProviders?.join(','), 'context syncProviders');
+  let providers: SyncProviderName[];
+  try {
+    providers = parseSyncProviders(props.syncProviders?.join(','), 'context syncProviders');
+  } catch (error) {
+    throw new ContextError((error as Error).message);
+  }
   if (providers.length === 0) return undefined;
   const { postmarkStreams, mailgunDomains } = props;
   const env: Record<string, string> = { SYNC_PROVIDERS: providers.join(','), AWS_REGION: 'us-east-1' };
@@ -52,7 +47,7 @@ export function resolveSync(props: SyncProps): SyncContext | undefined {
   if (!result.ok) {
     // Name the context key beside the variable, since that is what a CDK user sets.
     const keyOf: Record<string, string> = { MAILGUN_DOMAINS: 'mailgunDomains', POSTMARK_STREAMS: 'postmarkStreams' };
-    throw new Error(
+    throw new ContextError(
       result.problems
         .map((line) => line.replace(/\b(MAILGUN_DOMAINS|POSTMARK_STREAMS)\b/, (v) => `context ${keyOf[v]} (${v})`))
         .join('\n'),

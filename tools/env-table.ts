@@ -8,10 +8,11 @@
  * - the core modules' own settings (POLICY_SETTINGS, PAGE_SETTINGS);
  * - the operator tools' variables (lib/cli/variables.ts).
  *
- * `npm run docs:env` rewrites the table; `npm run docs:env -- --check` exits 1 when it is stale.
+ * `npm run docs:env` rewrites the table, and docs/deploy.md's context table (tools/context-table.ts);
+ * `npm run docs:env -- --check` exits 1 when either is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   NAME_DEFAULTS,
@@ -29,6 +30,8 @@ import { POLICY_SETTINGS } from '../lambdas/core/suppression/policy.js';
 import { UNSUBSCRIBE_PROVIDER } from '../lambdas/core/unsubscribe/provider.js';
 import { PAGE_SETTINGS } from '../lambdas/core/unsubscribe/settings.js';
 import { OPERATOR_VARIABLE_DOCS } from '../lib/cli/variables.js';
+import { contextKeyRows } from '../lib/context-keys.js';
+import { CONTEXT_MARKERS, DEPLOY_DOC, renderContextTable } from './context-table.js';
 
 export const TABLE_START = '<!-- env-table:start -->';
 export const TABLE_END = '<!-- env-table:end -->';
@@ -139,30 +142,52 @@ export function renderEnvTable(rows: readonly VariableRow[] = variableRows()): s
 }
 
 /** `document` with the text between the markers replaced by `table`; throws when a marker is missing. */
-export function withTable(document: string, table: string): string {
-  const start = document.indexOf(TABLE_START);
-  const end = document.indexOf(TABLE_END);
-  if (start < 0 || end < start) throw new Error(`${TABLE_START} … ${TABLE_END} not found`);
-  return `${document.slice(0, start + TABLE_START.length)}\n${table}\n${document.slice(end)}`;
+export function withTable(document: string, table: string, markers = { start: TABLE_START, end: TABLE_END }): string {
+  const start = document.indexOf(markers.start);
+  const end = document.indexOf(markers.end);
+  if (start < 0 || end < start) throw new Error(`${markers.start} … ${markers.end} not found`);
+  return `${document.slice(0, start + markers.start.length)}\n${table}\n${document.slice(end)}`;
 }
 
 function main(argv: readonly string[]): number {
   if (argv.includes('--help')) {
     console.log(
-      'usage: npm run docs:env [-- --check]\n  rewrites the variable table in docs/configuration.md; --check exits 1 when it is stale',
+      'usage: npm run docs:env [-- --check]\n  rewrites the variable table in docs/configuration.md and the context table in docs/deploy.md; --check exits 1 when one is stale',
     );
     return 0;
   }
-  const current = readFileSync(CONFIGURATION_DOC, 'utf8');
-  const next = withTable(current, renderEnvTable());
-  if (argv.includes('--check')) {
-    if (next === current) return 0;
-    console.error('docs/configuration.md: the variable table is stale: run `npm run docs:env`');
-    return 1;
+  const documents = [
+    {
+      path: CONFIGURATION_DOC,
+      table: renderEnvTable(),
+      markers: { start: TABLE_START, end: TABLE_END },
+      what: `${variableRows().length} variables`,
+    },
+    {
+      path: DEPLOY_DOC,
+      table: renderContextTable(),
+      markers: CONTEXT_MARKERS,
+      what: `${contextKeyRows().length} context keys`,
+    },
+  ];
+  let stale = 0;
+  for (const { path, table, markers, what } of documents) {
+    const current = readFileSync(path, 'utf8');
+    const next = withTable(current, table, markers);
+    const name = `docs/${basename(path)}`;
+    if (argv.includes('--check')) {
+      if (next !== current) {
+        console.error(
+          `${name}: the table between ${markers.start} and ${markers.end} is stale: run \`npm run docs:env\``,
+        );
+        stale++;
+      }
+      continue;
+    }
+    if (next !== current) writeFileSync(path, next);
+    console.log(`${name}: ${what}`);
   }
-  if (next !== current) writeFileSync(CONFIGURATION_DOC, next);
-  console.log(`docs/configuration.md: ${variableRows().length} variables`);
-  return 0;
+  return stale > 0 ? 1 : 0;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)

@@ -70,7 +70,8 @@ export const RUNTIME_VARIABLE_DOCS: Partial<Record<RuntimeVariableName, Variable
   [V.inboxTable]: { applies: 'both', describe: 'The inbox table: dedup keys and compressed raw payloads' },
   [V.suppressionTable]: {
     applies: 'both',
-    describe: 'The suppression table sending code reads; also read by the CLI and the `ratchet/client` package',
+    describe:
+      'The suppression table sending code reads; also read by the CLI and the `@ratchet-email/ratchet/client` package',
   },
   [V.queueUrl]: {
     applies: 'aws',
@@ -110,9 +111,10 @@ export const RUNTIME_VARIABLE_DOCS: Partial<Record<RuntimeVariableName, Variable
     describe: 'Where a change goes once its retries (at least an hour) are spent; `ratchet sync retry` redrives it',
   },
   [V.syncQueueName]: {
-    applies: 'local',
+    applies: 'both',
     default: '`ratchet-sync`',
-    describe: 'The sync queue `npm start` creates when SYNC_PROVIDERS is set',
+    describe:
+      'The sync queue `npm start` creates when SYNC_PROVIDERS is set; the CLI looks it up by this name on SQS_ENDPOINT or AWS when SYNC_QUEUE_URL is unset (the stack names it `<resourcePrefix>-sync`)',
   },
   [V.dynamoEndpoint]: {
     applies: 'local',

@@ -1,5 +1,5 @@
 /**
- * The in-repo reader (the Lambda-side twin of `ratchet/client`, which sending code should import):
+ * The in-repo reader (the Lambda-side twin of `@ratchet-email/ratchet/client`, which sending code should import):
  *
  *   import { isSuppressed } from './lambdas/adapters/is-suppressed.js';
  *   if (await isSuppressed(to, { topic: 'newsletter' })) return; // do not send

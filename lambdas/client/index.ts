@@ -1,7 +1,7 @@
 /**
- * `ratchet/client`: what sending code imports. Depends on @aws-sdk/client-dynamodb only.
+ * `@ratchet-email/ratchet/client`: what sending code imports. Depends on @aws-sdk/client-dynamodb only.
  *
- *   import { isSuppressed, filterSendable } from 'ratchet/client';
+ *   import { isSuppressed, filterSendable } from '@ratchet-email/ratchet/client';
  *   if (await isSuppressed(to, { topic: 'newsletter' })) return;           // a newsletter
  *   if (await isSuppressed(to, { transactional: true })) return;           // a password reset
  *   const { sendable, suppressed } = await filterSendable(list, { topic: 'newsletter' });

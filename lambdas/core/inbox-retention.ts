@@ -63,3 +63,24 @@ export function assertInboxOutlivesWindows(
 function hours(ms: number): string {
   return `${Math.round((ms / 3_600_000) * 100) / 100} h`;
 }
+
+/**
+ * The smallest whole number of days `assertInboxOutlivesWindows` accepts with these settings (by
+ * default, every window at its default): what the docs quote as the inbox TTL's minimum.
+ */
+export function minimumInboxTtlDays(
+  settings: Settings = {},
+  providers: readonly ProviderDefinition[] = PROVIDERS,
+): number {
+  for (let days = 1; days <= MAX_INBOX_TTL_SEARCH_DAYS; days++) {
+    try {
+      assertInboxOutlivesWindows(settings, days, providers);
+      return days;
+    } catch {
+      // Too short: try a day more.
+    }
+  }
+  throw new Error(`no inbox TTL up to ${MAX_INBOX_TTL_SEARCH_DAYS} days outlives these signature windows`);
+}
+
+const MAX_INBOX_TTL_SEARCH_DAYS = 3650;

@@ -15,7 +15,7 @@ import { policyFromSettings } from '../../lambdas/core/suppression/index.js';
 import { DEFAULT_INBOX_TTL_DAYS, QUEUE } from '../definitions.js';
 import type { Io } from './io.js';
 import { cliSyncFastPath } from './sync-fast-path.js';
-import { explainFailure, resolveTarget, type Target, TargetError } from './target.js';
+import { explainFailure, resolveTarget, SettingError, type Target, TargetError } from './target.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -79,7 +79,12 @@ export class Context {
   }
 
   suppressions(): DynamoSuppressionStore {
-    const onSyncChange = cliSyncFastPath(this.env, this.target, () => this.sqs);
+    const onSyncChange = cliSyncFastPath(
+      this.env,
+      this.target,
+      () => this.sqs,
+      (line) => this.io.err(line),
+    );
     return new DynamoSuppressionStore(this.doc, this.target.suppressionTable, policyFromSettings(this.env), {
       onSyncChange,
     });
@@ -113,7 +118,7 @@ export class Context {
 
   /** Exit 1 with one line. Network and store failures name the target and what to do about it. */
   fail(error: unknown): number {
-    if (error instanceof InputError) return this.usage(error.message);
+    if (error instanceof InputError || error instanceof SettingError) return this.usage(error.message);
     if (error instanceof TargetError) this.io.err(`error: ${error.message}`);
     else if (isReachFailure(error) && this.resolved)
       this.io.err(`error: ${explainFailure(this.action, this.resolved, error)}`);

@@ -4,8 +4,9 @@
  * command or option, missing or extra argument, a value outside its choices), each one line on stderr;
  * 1 for failures, with the reason.
  */
-import { Command, CommanderError } from 'commander';
+import { type Command, CommanderError } from 'commander';
 import type { Context } from './context.js';
+import { targetSetting } from './target.js';
 
 /** Wraps an action so its returned exit code reaches the caller and failures become one line. */
 export type Run = <A extends unknown[]>(action: (...args: A) => Promise<number>) => (...args: A) => Promise<void>;
@@ -48,6 +49,8 @@ export async function execute(
     const names: string[] = [];
     for (let c: Command | null = action; c && c !== program; c = c.parent) names.unshift(c.name());
     ctx.action = names.join(' ');
+    // A misspelt RATCHET_TARGET is a usage error before anything runs, not a silent fall-back.
+    targetSetting(ctx.env);
     // Only commands that use a queue look its name up (the others must not need SQS at all).
     if (QUEUE_COMMANDS.has(names[0] ?? '')) await ctx.resolveQueues();
   });

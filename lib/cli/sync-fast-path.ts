@@ -1,30 +1,68 @@
 /**
  * The CLI's own writes (`suppressions add|reactivate|import`, `sync reconcile --apply`) send the sync
- * fast path too when they know the sync queue: SYNC_QUEUE_URL (stack outputs) or the running `npm
- * start`'s, and SYNC_PROVIDERS or that runtime's providers. Without them nothing is lost: the write
- * put the change in the outbox, and the sweeper sends it within a couple of minutes.
+ * fast path too, so a reversal reaches the providers in seconds, not at the next sweep. The sync queue
+ * is found as the target finds the events queue (lib/cli/target.ts): SYNC_QUEUE_URL (stack output
+ * `SyncQueueUrl`), the running `npm start`'s, or its name (SYNC_QUEUE_NAME, default `ratchet-sync`,
+ * the stack's `<prefix>-sync`) looked up on SQS_ENDPOINT or AWS. The providers are SYNC_PROVIDERS, else
+ * the running `npm start`'s. With neither, sync is off and nothing is sent. A send that fails loses
+ * nothing: the write put the change in the outbox, and the sweeper sends it within a couple of minutes.
  */
-import { resolve } from 'node:path';
-import type { SQSClient } from '@aws-sdk/client-sqs';
+import { GetQueueUrlCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { SqsSyncQueue } from '../../lambdas/adapters/sqs-sync-queue.js';
 import { parseSyncProviders } from '../../lambdas/core/sync/settings.js';
-import { readState } from '../local/state.js';
+import type { SyncProviderName } from '../../lambdas/core/sync/target.js';
+import { SYNC_QUEUE } from '../sync-definitions.js';
 import type { Target } from './target.js';
+
+/** SYNC_PROVIDERS, else the running local stack's; empty when sync is off. */
+export function cliSyncProviders(env: Record<string, string | undefined>, target: Target): SyncProviderName[] {
+  if (env.SYNC_PROVIDERS?.trim()) return parseSyncProviders(env.SYNC_PROVIDERS);
+  return parseSyncProviders(target.syncProviders?.join(','));
+}
+
+/** The sync queue's and its dead letters' URLs, looked up by name when only the name is known (once). */
+export function syncQueueUrls(target: Target, sqs: () => SQSClient) {
+  const lookup = (name: string) => async () =>
+    (await sqs().send(new GetQueueUrlCommand({ QueueName: name }))).QueueUrl ??
+    Promise.reject(new Error(`no queue named ${name}`));
+  const name = target.syncQueueName;
+  // One lookup per command, shared by every send; a failed one is tried again by the next send.
+  const once = <T>(f: () => Promise<T>) => {
+    let pending: Promise<T> | undefined;
+    return () => {
+      pending ??= f().catch((error: unknown) => {
+        pending = undefined;
+        throw error;
+      });
+      return pending;
+    };
+  };
+  const dead = target.syncDeadLetterUrl ?? (name ? `${name}${SYNC_QUEUE.deadLetterSuffix}` : undefined);
+  return {
+    queueUrl: target.syncQueueUrl ? () => Promise.resolve(target.syncQueueUrl!) : name ? once(lookup(name)) : undefined,
+    deadLetterUrl: target.syncDeadLetterUrl
+      ? () => Promise.resolve(target.syncDeadLetterUrl!)
+      : dead
+        ? once(lookup(dead))
+        : undefined,
+  };
+}
 
 export function cliSyncFastPath(
   env: Record<string, string | undefined>,
   target: Target,
   sqs: () => SQSClient,
+  warn: (line: string) => void = () => {},
 ): ((email: string) => Promise<void>) | undefined {
-  const state = target.kind === 'local' ? readState(resolve(env.RATCHET_DATA_DIR ?? '.data')) : undefined;
-  const queueUrl = env.SYNC_QUEUE_URL ?? state?.syncQueueUrl;
-  const providers = env.SYNC_PROVIDERS
-    ? parseSyncProviders(env.SYNC_PROVIDERS)
-    : parseSyncProviders(state?.syncProviders?.join(','));
+  const providers = cliSyncProviders(env, target);
+  const { queueUrl } = syncQueueUrls(target, sqs);
   if (!queueUrl || providers.length === 0) return undefined;
+  const queue = new SqsSyncQueue(sqs(), queueUrl);
   return async (email) => {
-    await new SqsSyncQueue(sqs(), () => queueUrl)
-      .send(providers.map((provider) => ({ email, provider })))
-      .catch(() => undefined);
+    await queue.send(providers.map((provider) => ({ email, provider }))).catch((error: unknown) => {
+      warn(
+        `warning: the sync queue did not take the change (${error instanceof Error ? error.message : String(error)}): the sweeper will send it within a couple of minutes`,
+      );
+    });
   };
 }

@@ -4,8 +4,12 @@
  * 2. otherwise a running `npm start` (found through `.data/local.json`);
  * 3. otherwise AWS, with the default credential chain and the deployed names
  *    (SUPPRESSION_TABLE / INBOX_TABLE / QUEUE_URL / DLQ_URL / SES_DEAD_LETTER_QUEUE from the stack outputs).
- * RATCHET_TARGET=aws skips step 2. A `local.json` whose pid is dead (a crash) is not silently skipped:
- * the operator meant the local stack, so we say it is not running.
+ * RATCHET_TARGET=aws skips step 2, RATCHET_TARGET=local requires it; any other value is a usage error.
+ * A `local.json` whose pid is dead (a crash) is not silently skipped: the operator meant the local
+ * stack, so we say it is not running.
+ * The sync queue is found the same way: SYNC_QUEUE_URL / SYNC_DEAD_LETTER_QUEUE_URL, else the running
+ * `npm start`'s, else by name (SYNC_QUEUE_NAME, default as for `npm start` and the stack's
+ * `<prefix>-sync`) on SQS_ENDPOINT or AWS: the name the stack outputs' SyncQueueUrl carries.
  * The CLI reads the same variables as `npm start`: with SQS_ENDPOINT set and no QUEUE_URL, the queue
  * is QUEUE_NAME (default as for `npm start`) and its DLQ `<name>-dlq`, looked up by name on that
  * endpoint (Context.resolveQueues); SES_DEAD_LETTER_QUEUE may be a name, looked up the same way.
@@ -13,6 +17,7 @@
 import { resolve } from 'node:path';
 import { INBOX_TABLE, QUEUE, SUPPRESSION_TABLE } from '../definitions.js';
 import { readState, statePath } from '../local/state.js';
+import { SYNC_QUEUE } from '../sync-definitions.js';
 
 export interface Target {
   kind: 'local' | 'endpoint' | 'aws';
@@ -30,6 +35,29 @@ export interface Target {
   queueName?: string;
   /** The SES (SNS subscription) dead-letter queue: a URL or a queue name. */
   sesDeadLetterQueue?: string;
+  /** The sync queue and its dead letters: URLs when known, else the name to look up (DLQ `<name>-dead-letters`). */
+  syncQueueUrl?: string;
+  syncDeadLetterUrl?: string;
+  syncQueueName?: string;
+  /** The providers the running local stack syncs to (SYNC_PROVIDERS overrides it). */
+  syncProviders?: readonly string[];
+}
+
+/** What RATCHET_TARGET may say. */
+export const RATCHET_TARGETS = ['aws', 'local'] as const;
+
+/** A variable the operator set that does not parse (RATCHET_TARGET, PORT): exit 2 with this message. */
+export class SettingError extends Error {}
+
+/** RATCHET_TARGET, checked: unset is undefined; anything but the allowed values is a SettingError. */
+export function targetSetting(env: Env): (typeof RATCHET_TARGETS)[number] | undefined {
+  const value = env.RATCHET_TARGET?.trim();
+  if (!value) return undefined;
+  const allowed: readonly string[] = RATCHET_TARGETS;
+  if (!allowed.includes(value)) {
+    throw new SettingError(`RATCHET_TARGET must be one of ${RATCHET_TARGETS.join(', ')}, got ${JSON.stringify(value)}`);
+  }
+  return value as (typeof RATCHET_TARGETS)[number];
 }
 
 /** The target cannot be used at all (for example a stale local.json): exit 1 with this message. */
@@ -38,7 +66,13 @@ export class TargetError extends Error {}
 type Env = Record<string, string | undefined>;
 
 export function resolveTarget(env: Env): Target {
+  const setting = targetSetting(env);
   const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1';
+  const sync = {
+    syncQueueUrl: env.SYNC_QUEUE_URL || undefined,
+    syncDeadLetterUrl: env.SYNC_DEAD_LETTER_QUEUE_URL || undefined,
+    ...(env.SYNC_QUEUE_URL ? {} : { syncQueueName: env.SYNC_QUEUE_NAME || SYNC_QUEUE.defaultName }),
+  };
   const named = {
     inboxTable: env.INBOX_TABLE || INBOX_TABLE.defaultName,
     suppressionTable: env.SUPPRESSION_TABLE || SUPPRESSION_TABLE.defaultName,
@@ -56,10 +90,16 @@ export function resolveTarget(env: Env): Target {
       dynamoEndpoint: env.DYNAMODB_ENDPOINT,
       sqsEndpoint: env.SQS_ENDPOINT,
       ...named,
+      ...(env.SQS_ENDPOINT || env.SYNC_QUEUE_URL ? sync : {}),
     };
   }
   const dataDir = resolve(env.RATCHET_DATA_DIR ?? '.data');
-  const state = env.RATCHET_TARGET === 'aws' ? undefined : readLocalState(dataDir);
+  const state = setting === 'aws' ? undefined : readLocalState(dataDir);
+  if (!state && setting === 'local') {
+    throw new TargetError(
+      `RATCHET_TARGET=local, but the local stack is not running (${statePath(dataDir)} not found): start it with \`npm start\``,
+    );
+  }
   if (state) {
     if (!isAlive(state.pid)) {
       throw new TargetError(
@@ -79,9 +119,12 @@ export function resolveTarget(env: Env): Target {
       queueUrl: state.queueUrl,
       deadLetterUrl: state.deadLetterUrl,
       sesDeadLetterQueue: env.SES_DEAD_LETTER_QUEUE || state.sesDeadLetterUrl,
+      syncQueueUrl: env.SYNC_QUEUE_URL || state.syncQueueUrl,
+      syncDeadLetterUrl: env.SYNC_DEAD_LETTER_QUEUE_URL || state.syncDeadLetterUrl,
+      syncProviders: state.syncProviders,
     };
   }
-  const why = env.RATCHET_TARGET === 'aws' ? 'RATCHET_TARGET=aws' : `no local stack: ${statePath(dataDir)} not found`;
+  const why = setting === 'aws' ? 'RATCHET_TARGET=aws' : `no local stack: ${statePath(dataDir)} not found`;
   return {
     kind: 'aws',
     description: `AWS ${region} (${why})`,
@@ -91,16 +134,16 @@ export function resolveTarget(env: Env): Target {
     region,
     sqsEndpoint: env.SQS_ENDPOINT,
     ...named,
+    ...sync,
   };
 }
 
 /**
- * Where `send` posts: PORT when it is set (0 means "pick one", so it names no port), else the running
- * `npm start`'s URL from `.data/local.json`, else the default port.
+ * Where `send` posts: the running `npm start`'s URL from `.data/local.json`, else PORT (0 means "pick
+ * one", so it names no port), else the default port. The file comes first: a shell that exports PORT
+ * for another app must not redirect the demo. A PORT that is not a port is a SettingError (exit 2).
  */
 export function localStackUrl(env: Env): { url: string; source: string } {
-  const port = env.PORT?.trim();
-  if (port && port !== '0') return { url: `http://localhost:${port}`, source: 'PORT' };
   const dataDir = resolve(env.RATCHET_DATA_DIR ?? '.data');
   const state = readLocalState(dataDir);
   if (state) {
@@ -111,9 +154,17 @@ export function localStackUrl(env: Env): { url: string; source: string } {
     }
     return { url: state.url, source: statePath(dataDir) };
   }
+  const port = env.PORT?.trim();
+  if (port) {
+    const n = Number(port);
+    if (!/^\d+$/.test(port) || n > 65_535) {
+      throw new SettingError(`PORT must be a port number from 0 to 65535, got ${JSON.stringify(env.PORT)}`);
+    }
+    if (n !== 0) return { url: `http://localhost:${n}`, source: 'PORT' };
+  }
   return {
     url: 'http://localhost:3000',
-    source: `the default port (PORT is not set and ${statePath(dataDir)} does not exist)`,
+    source: `the default port (${statePath(dataDir)} does not exist and PORT is not set)`,
   };
 }
 

@@ -13,6 +13,7 @@ import { unsubscribeUrl } from '../../lambdas/client/unsubscribe.js';
 import { GLOBAL_TOPIC } from '../../lambdas/core/unsubscribe/token.js';
 import { resourceNames } from '../definitions.js';
 import { readState } from '../local/state.js';
+import { targetSetting } from './target.js';
 
 export interface UnsubscribeLinkContext {
   env?: Readonly<Record<string, string | undefined>>;
@@ -30,7 +31,7 @@ export async function unsubscribeLink(
   context: UnsubscribeLinkContext = {},
 ): Promise<string> {
   const env = context.env ?? process.env;
-  const state = env.RATCHET_TARGET === 'aws' ? undefined : readState(resolve(env.RATCHET_DATA_DIR ?? '.data'));
+  const state = targetSetting(env) === 'aws' ? undefined : readState(resolve(env.RATCHET_DATA_DIR ?? '.data'));
   const baseUrl = env.UNSUBSCRIBE_BASE_URL?.trim() || state?.unsubscribeBaseUrl;
   if (!baseUrl)
     throw new Error('no base URL: set UNSUBSCRIBE_BASE_URL (the stack output UnsubscribeBaseUrl), or run `npm start`');

@@ -15,8 +15,9 @@ export const OPERATOR_VARIABLE_DOCS: Readonly<Record<string, VariableDoc>> = {
   },
   RATCHET_TARGET: {
     applies: 'both',
-    expected: '`aws`',
-    describe: 'Makes the `ratchet` CLI ignore a running local stack and use AWS',
+    expected: '`aws` or `local`',
+    describe:
+      '`aws`: the `ratchet` CLI ignores a running local stack and uses AWS; `local`: it requires the local stack. Anything else exits 2',
   },
   DLQ_URL: {
     applies: 'aws',
@@ -39,6 +40,6 @@ export const OPERATOR_VARIABLE_DOCS: Readonly<Record<string, VariableDoc>> = {
     default: 'locally `http://localhost:$PORT`',
     expected: 'an http(s) URL',
     describe:
-      'Where unsubscribe links point (stack output `UnsubscribeBaseUrl` on AWS); read by `npm start`, `ratchet unsubscribe-link` and `unsubscribeUrl` in `ratchet/client`',
+      'Where unsubscribe links point (stack output `UnsubscribeBaseUrl` on AWS); read by `npm start`, `ratchet unsubscribe-link` and `unsubscribeUrl` in `@ratchet-email/ratchet/client`',
   },
 };

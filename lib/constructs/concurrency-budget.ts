@@ -7,6 +7,7 @@
 import { Stack } from 'aws-cdk-lib';
 import { CfnEventSourceMapping, CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
+import { ContextError } from '../context-values.js';
 import { type ConcurrencyPlan, concurrencyPlan, type TemplateLike } from '../concurrency.js';
 
 /** The functions and mappings under `scope`, as template resources. */
@@ -37,6 +38,6 @@ export function concurrencyTemplate(scope: IConstruct): TemplateLike {
 /** Throws one line naming every part and its number when the plan breaks a rule (over budget, unbounded). */
 export function assertConcurrencyBudget(scope: IConstruct, budget: number): ConcurrencyPlan {
   const plan = concurrencyPlan(concurrencyTemplate(scope), budget);
-  if (plan.problems.length > 0) throw new Error(`context concurrencyBudget: ${plan.problems.join('; ')}`);
+  if (plan.problems.length > 0) throw new ContextError(`context concurrencyBudget: ${plan.problems.join('; ')}`);
   return plan;
 }

@@ -10,6 +10,7 @@ import { SOFT_BOUNCE_VARIABLES } from '../../lambdas/core/suppression/policy.js'
 import { TOPIC_ALIASES_VARIABLE } from '../../lambdas/core/topics.js';
 import { TOPIC_LABELS_VARIABLE } from '../../lambdas/core/unsubscribe/settings.js';
 import type { RatchetConfig } from '../config.js';
+import { ContextError } from '../context-values.js';
 import { METRIC_NAMESPACE, SERVICES, type Service } from './metric-catalog.js';
 
 const SECRETS_CACHE_SECONDS = String(NUMBER_VARIABLES[V.secretsCacheSeconds].default);
@@ -48,7 +49,11 @@ export function edgeEnvironment(config: RatchetConfig, inputs: EdgeEnvironmentIn
   if (config.topicAliases !== undefined) env[TOPIC_ALIASES_VARIABLE] = config.topicAliases;
   if (config.topicLabels !== undefined) env[TOPIC_LABELS_VARIABLE] = config.topicLabels;
   // The same check `npm start` makes: a replay inside any signature window must still find its row.
-  assertInboxOutlivesWindows(env, config.inboxTtlDays);
+  try {
+    assertInboxOutlivesWindows(env, config.inboxTtlDays);
+  } catch (error) {
+    throw new ContextError((error as Error).message);
+  }
   return env;
 }
 

@@ -3,12 +3,27 @@
  * by esbuild (never Docker) into a minified ESM file with the AWS SDK clients inside, its own log
  * group with a retention, and its own role that starts with nothing but write access to that log
  * group (no AWSLambdaBasicExecutionRole, whose logs:* statements are on "*").
+ *
+ * From this repository the handler is bundled from its TypeScript entry (`NodejsFunction`). The
+ * published package ships no sources: `npm run build` bundles every entry in HANDLER_ENTRIES with the
+ * same esbuild options into `dist/handlers/<name>/index.mjs` (tools/build-cdk.ts), and an installed
+ * construct deploys that file as it is (`Code.fromAsset`), so an app needs neither esbuild nor Docker.
  */
 
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  Code,
+  type FunctionProps,
+  Function as LambdaFunction,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+} from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -20,11 +35,37 @@ import { Construct } from 'constructs';
 export const ESM_REQUIRE_BANNER =
   "import { createRequire as __ratchetCreateRequire } from 'node:module'; const require = __ratchetCreateRequire(import.meta.url);";
 
+/** Every Lambda entry the constructs deploy: what the package build bundles into dist/handlers. */
+export const HANDLER_ENTRIES = [
+  'lambdas/edge.ts',
+  'lambdas/consumer.ts',
+  'lambdas/ses-feed.ts',
+  'lambdas/sync-worker.ts',
+  'lambdas/sync-sweeper.ts',
+] as const;
+export type HandlerEntry = (typeof HANDLER_ENTRIES)[number];
+
+/** Where the package build puts an entry's bundle, relative to the project root. */
+export const prebuiltHandlerDir = (entry: HandlerEntry): string => join('dist', 'handlers', basename(entry, '.ts'));
+export const PREBUILT_HANDLER_FILE = 'index.mjs';
+
+/** The bundling every handler gets, from source or prebuilt: esbuild options shared with tools/build-cdk.ts. */
+export const HANDLER_BUNDLING = {
+  format: 'esm',
+  target: 'node22',
+  minify: true,
+  sourceMap: true,
+  // Line mapping without shipping the TypeScript sources inside the zip.
+  sourcesContent: false,
+  // The SDK's ESM builds: a third smaller than the CJS ones and quicker to load (reference §10).
+  mainFields: ['module', 'main'],
+} as const;
+
 export interface HandlerFunctionProps {
-  /** Absolute path of the project root (holds package-lock.json). */
+  /** Absolute path of the project root (holds package-lock.json, or dist/handlers when installed). */
   readonly projectRoot: string;
   /** Entry file, relative to the project root. */
-  readonly entry: string;
+  readonly entry: HandlerEntry;
   readonly description: string;
   readonly timeoutSeconds: number;
   readonly memoryMb: number;
@@ -39,7 +80,7 @@ export interface HandlerFunctionProps {
 }
 
 export class HandlerFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
   readonly role: iam.Role;
   readonly logGroup: logs.LogGroup;
 
@@ -53,11 +94,7 @@ export class HandlerFunction extends Construct {
     });
     this.logGroup.grantWrite(this.role);
 
-    this.function = new NodejsFunction(this, 'Function', {
-      entry: join(props.projectRoot, props.entry),
-      handler: 'handler',
-      projectRoot: props.projectRoot,
-      depsLockFilePath: join(props.projectRoot, 'package-lock.json'),
+    const common: Omit<FunctionProps, 'code' | 'handler'> = {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       description: props.description,
@@ -73,15 +110,31 @@ export class HandlerFunction extends Construct {
       systemLogLevelV2: SystemLogLevel.WARN,
       applicationLogLevelV2: applicationLogLevel(props.environment.LOG_LEVEL),
       environment: props.environment,
+    };
+    const source = join(props.projectRoot, props.entry);
+    const prebuilt = join(props.projectRoot, prebuiltHandlerDir(props.entry));
+    if (!existsSync(source) && existsSync(join(prebuilt, PREBUILT_HANDLER_FILE))) {
+      // An installed package: the bundle `npm run build` made, as it is.
+      this.function = new LambdaFunction(this, 'Function', {
+        ...common,
+        code: Code.fromAsset(prebuilt),
+        handler: `${basename(PREBUILT_HANDLER_FILE, '.mjs')}.handler`,
+      });
+      return;
+    }
+    this.function = new NodejsFunction(this, 'Function', {
+      ...common,
+      entry: source,
+      handler: 'handler',
+      projectRoot: props.projectRoot,
+      depsLockFilePath: join(props.projectRoot, 'package-lock.json'),
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
-        sourceMap: true,
-        // Line mapping without shipping the TypeScript sources inside the zip.
-        sourcesContent: false,
-        // The SDK's ESM builds: a third smaller than the CJS ones and quicker to load (reference §10).
-        mainFields: ['module', 'main'],
+        target: HANDLER_BUNDLING.target,
+        minify: HANDLER_BUNDLING.minify,
+        sourceMap: HANDLER_BUNDLING.sourceMap,
+        sourcesContent: HANDLER_BUNDLING.sourcesContent,
+        mainFields: [...HANDLER_BUNDLING.mainFields],
         // Bundle the SDK clients we pin and test against instead of the runtime's copy.
         externalModules: [],
         banner: ESM_REQUIRE_BANNER,

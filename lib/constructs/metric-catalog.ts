@@ -29,7 +29,7 @@ export const EDGE_METRICS = {
   subscriptionsConfirmed: 'SubscriptionsConfirmed',
   /** Someone unsubscribed the SES topic's HTTPS endpoint. */
   unsubscribeConfirmations: 'UnsubscribeConfirmations',
-  /** A provider secret that does not parse (answered 503; issue 12). */
+  /** A provider secret that does not parse (answered 503). */
   configurationErrors: 'ConfigurationErrors',
   /** An SES feed message that can never be admitted (not authentic, off the allowlist), moved to the SES dead-letter queue. */
   sesFeedDeadLettered: 'SesFeedDeadLettered',
@@ -41,11 +41,20 @@ export const CONSUMER_METRICS = {
   suppressed: 'AddressesSuppressed',
 } as const;
 
+/**
+ * The consumer's sync fast path (service `ratchet-consumer`): a change it could not put on the sync
+ * queue, counted per sync provider (the `provider` dimension names the sync target, not a webhook
+ * sender). Nothing is lost (the sweeper sends it), but a steady count means changes wait a sweep.
+ */
+export const SYNC_FAST_PATH_METRICS = { failed: 'SyncFastPathFailed' } as const;
+
 /** Metric filters on the API access log (no dimensions). */
 export const ACCESS_LOG_METRICS = { throttled: 'ApiThrottled' } as const;
 
 export type EdgeMetric = (typeof EDGE_METRICS)[keyof typeof EDGE_METRICS];
-export type ConsumerMetric = (typeof CONSUMER_METRICS)[keyof typeof CONSUMER_METRICS];
+export type ConsumerMetric =
+  | (typeof CONSUMER_METRICS)[keyof typeof CONSUMER_METRICS]
+  | (typeof SYNC_FAST_PATH_METRICS)[keyof typeof SYNC_FAST_PATH_METRICS];
 
 /** One code-emitted metric for one provider. */
 export function ratchetMetric(

@@ -46,6 +46,15 @@ export function addOutputs(scope: Construct, ratchet: Ratchet): void {
       "Subscribe another account's SES topic to this queue (and add the topic to extraTopicArns)",
     );
   }
+  if (ratchet.sync) {
+    const { queue, deadLetterQueue } = ratchet.sync;
+    out('SyncQueueUrl', queue.queueUrl, 'SYNC_QUEUE_URL: the sync queue (the CLI finds it by name when unset)');
+    out(
+      'SyncDeadLetterQueueUrl',
+      deadLetterQueue.queueUrl,
+      'SYNC_DEAD_LETTER_QUEUE_URL: sync changes that failed, for `ratchet sync retry`',
+    );
+  }
   out(
     'AlarmTopicArn',
     alarms.topic.topicArn,

@@ -17,7 +17,7 @@ import { allow } from './tables.js';
 /** What the secrets need from a registry entry. */
 export type ProviderRoute = Pick<ProviderDefinition, 'name' | 'secretArnVariable'>;
 
-/** The one-click unsubscribe "provider" (issue 11): its key is generated, never a `[]` placeholder. */
+/** The one-click unsubscribe "provider": its key is generated, never a `[]` placeholder. */
 export const UNSUBSCRIBE = { name: 'unsubscribe', secretArnVariable: 'UNSUBSCRIBE_SECRET_ARN' } as const;
 
 export const isUnsubscribe = (provider: ProviderRoute): boolean =>

@@ -11,6 +11,7 @@ import { INBOX_TTL_CONTEXT } from '../../lambdas/core/inbox-ttl.js';
 import { topicAliases, topicLabels } from '../context-topics.js';
 import {
   boolean,
+  ContextError,
   email,
   type Getter,
   isUnset,
@@ -35,6 +36,21 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const DEFAULT_LOG_RETENTION_DAYS = RetentionDays.ONE_MONTH;
 /** Rejections (401/403/...) per provider per 5 minutes: a misconfigured sender or someone probing. */
 export const DEFAULT_REJECTED_REQUESTS_ALARM_THRESHOLD = 25;
+/** The defaults that are not sizes (those live in definitions.ts), for the construct and the context table. */
+export const PROP_DEFAULTS = {
+  front: 'api-gateway',
+  sesFeed: 'sqs',
+  reuseRetained: false,
+  inboxPointInTimeRecovery: false,
+  createConfigurationSet: true,
+  logRetentionDays: DEFAULT_LOG_RETENTION_DAYS,
+  logLevel: 'INFO',
+} as const satisfies {
+  front: FrontDoorKind;
+  sesFeed: SesFeedKind;
+  logLevel: LogLevel;
+  [key: string]: unknown;
+};
 /** The context key (and prop) for SNS_MAX_AGE_SECONDS. */
 export const SNS_MAX_AGE_CONTEXT = 'snsMaxAgeSeconds';
 
@@ -167,13 +183,13 @@ export function resolveRatchetProps(props: RatchetProps = {}): RatchetConfig {
   const sesRouteRateLimit = positiveNumber(get, 'sesRouteRateLimit') ?? minimumSesRate;
   if (sesRouteRateLimit < minimumSesRate) {
     // SNS treats the route's 429 as delivered: a limit at or near its pace would drop SES events silently.
-    throw new Error(
+    throw new ContextError(
       `context sesRouteRateLimit (${sesRouteRateLimit}) is below the SNS pace: it must be at least ${API.sesRouteMargin} x snsMaxReceivesPerSecond (${snsMaxReceivesPerSecond}) = ${minimumSesRate}`,
     );
   }
   const sesRouteBurstLimit = positiveInteger(get, 'sesRouteBurstLimit') ?? Math.ceil(2 * sesRouteRateLimit);
   if (sesRouteBurstLimit < snsMaxReceivesPerSecond) {
-    throw new Error(
+    throw new ContextError(
       `context sesRouteBurstLimit (${sesRouteBurstLimit}) is below snsMaxReceivesPerSecond (${snsMaxReceivesPerSecond})`,
     );
   }
@@ -181,12 +197,12 @@ export function resolveRatchetProps(props: RatchetProps = {}): RatchetConfig {
   const routeRates = throttleRateLimit + sesRouteRateLimit + 2 * API.unsubscribeRateLimit;
   if (routeRates > API.accountRateLimit) {
     // Above the account quota the route buckets stop being separate: the account limit answers 429 first.
-    throw new Error(
+    throw new ContextError(
       `context: the route rate limits add up to ${routeRates}/s, above API Gateway's account quota of ${API.accountRateLimit}/s`,
     );
   }
 
-  const front = oneOf(get, 'front', FRONT_DOOR_KINDS) ?? 'api-gateway';
+  const front = oneOf(get, 'front', FRONT_DOOR_KINDS) ?? PROP_DEFAULTS.front;
   const sesConcurrency = Math.ceil(snsMaxReceivesPerSecond * FUNCTION_URL.secondsPerRequest * FUNCTION_URL.sesMargin);
   // Behind API Gateway the route limits are the throttle: reserve what they can keep busy, so Lambda
   // does not throttle first. Behind a Function URL the reservation is the throttle.
@@ -196,14 +212,14 @@ export function resolveRatchetProps(props: RatchetProps = {}): RatchetConfig {
       ? Math.ceil(routeRates * FUNCTION_URL.secondsPerRequest)
       : sesConcurrency + Math.ceil(throttleRateLimit * FUNCTION_URL.secondsPerRequest));
   if (edgeReservedConcurrency < sesConcurrency) {
-    throw new Error(
+    throw new ContextError(
       `context edgeReservedConcurrency (${edgeReservedConcurrency}) is below what the SNS pace needs (${sesConcurrency}): a throttled SES delivery answers 429, which SNS drops`,
     );
   }
 
   const retentionDays = positiveInteger(get, 'logRetentionDays');
   if (retentionDays !== undefined && !Object.values(RetentionDays).includes(retentionDays)) {
-    throw new Error(`context logRetentionDays (${retentionDays}) is not a CloudWatch Logs retention period`);
+    throw new ContextError(`context logRetentionDays (${retentionDays}) is not a CloudWatch Logs retention period`);
   }
 
   const inboxTtlDays = positiveInteger(get, INBOX_TTL_CONTEXT) ?? DEFAULT_INBOX_TTL_DAYS;
@@ -216,11 +232,11 @@ export function resolveRatchetProps(props: RatchetProps = {}): RatchetConfig {
     resourcePrefix: resourcePrefix(get),
     extraTopicArns: list(get, 'extraTopicArns') ?? [],
     inboxTtlDays,
-    inboxPointInTimeRecovery: boolean(get, 'inboxPointInTimeRecovery') ?? false,
+    inboxPointInTimeRecovery: boolean(get, 'inboxPointInTimeRecovery') ?? PROP_DEFAULTS.inboxPointInTimeRecovery,
     providerSettings: { ...(props.providerSettings ?? {}) },
     front,
-    sesFeed: oneOf(get, 'sesFeed', SES_FEED_KINDS) ?? 'sqs',
-    reuseRetained: boolean(get, 'reuseRetained') ?? false,
+    sesFeed: oneOf(get, 'sesFeed', SES_FEED_KINDS) ?? PROP_DEFAULTS.sesFeed,
+    reuseRetained: boolean(get, 'reuseRetained') ?? PROP_DEFAULTS.reuseRetained,
     throttleRateLimit,
     throttleBurstLimit,
     snsMaxReceivesPerSecond,
@@ -229,11 +245,11 @@ export function resolveRatchetProps(props: RatchetProps = {}): RatchetConfig {
     sesRouteBurstLimit,
     edgeReservedConcurrency,
     concurrencyBudget: positiveInteger(get, 'concurrencyBudget') ?? CONCURRENCY.defaultBudget,
-    createConfigurationSet: boolean(get, 'createConfigurationSet') ?? true,
+    createConfigurationSet: boolean(get, 'createConfigurationSet') ?? PROP_DEFAULTS.createConfigurationSet,
     softBounceLimit: positiveInteger(get, 'softBounceLimit'),
     softBounceWindowDays: positiveInteger(get, 'softBounceWindowDays'),
     logRetention: (retentionDays as RetentionDays | undefined) ?? DEFAULT_LOG_RETENTION_DAYS,
-    logLevel: oneOf(get, 'logLevel', LOG_LEVELS) ?? 'INFO',
+    logLevel: oneOf(get, 'logLevel', LOG_LEVELS) ?? PROP_DEFAULTS.logLevel,
     alarmEmail: email(get, 'alarmEmail'),
     rejectedRequestsAlarmThreshold:
       positiveInteger(get, 'rejectedRequestsAlarmThreshold') ?? DEFAULT_REJECTED_REQUESTS_ALARM_THRESHOLD,
@@ -251,7 +267,7 @@ export function resolveRatchetProps(props: RatchetProps = {}): RatchetConfig {
 export function assertSnsMaxAgeBelowInboxTtl(maxAgeSeconds: number, inboxTtlDays: number): void {
   const ttlSeconds = inboxTtlDays * 86_400;
   if (maxAgeSeconds >= ttlSeconds) {
-    throw new Error(
+    throw new ContextError(
       `context ${SNS_MAX_AGE_CONTEXT} (SNS_MAX_AGE_SECONDS, ${maxAgeSeconds}) must be below the inbox TTL (context ${INBOX_TTL_CONTEXT}: ${inboxTtlDays} days = ${ttlSeconds} s): an SNS message replayed after its inbox row expired would be admitted twice`,
     );
   }
@@ -264,7 +280,7 @@ function resourcePrefix(get: Getter): string {
   const value = get('resourcePrefix');
   if (isUnset(value)) return DEFAULT_RESOURCE_PREFIX;
   if (typeof value !== 'string' || !RESOURCE_PREFIX.test(value.trim())) {
-    throw new Error(
+    throw new ContextError(
       `context resourcePrefix must be 2-40 lower-case letters, digits and dashes, starting with a letter, got ${JSON.stringify(value)}`,
     );
   }

@@ -24,6 +24,7 @@ import type { SyncContext } from '../sync-config.js';
 import { SYNC_QUEUE, SYNC_SWEEPER, SYNC_WORKER, syncResourceNames } from '../sync-definitions.js';
 import type { RatchetAlarms } from './alarms.js';
 import { HandlerFunction } from './handler-function.js';
+import { ratchetMetric, SYNC_FAST_PATH_METRICS } from './metric-catalog.js';
 import { pascal } from './provider-secrets.js';
 import { secureQueue } from './secure-queue.js';
 import { allow, type RatchetTables } from './tables.js';
@@ -263,6 +264,17 @@ export class SyncWorker extends Construct {
       new cloudwatch.GraphWidget({
         title: 'Sync: failed (dead-lettered) by provider',
         left: sync.providers.map((p) => metric('SyncFailed', p)),
+        width: 8,
+      }),
+      new cloudwatch.GraphWidget({
+        // Sends the consumer could not make: each waits for the next sweep instead.
+        title: 'Sync: fast path failed (consumer) by provider',
+        left: sync.providers.map((p) =>
+          ratchetMetric('consumer', SYNC_FAST_PATH_METRICS.failed, p, {
+            period: Duration.minutes(5),
+            label: `${p} ${SYNC_FAST_PATH_METRICS.failed}`,
+          }),
+        ),
         width: 8,
       }),
       new cloudwatch.GraphWidget({

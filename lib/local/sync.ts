@@ -62,7 +62,7 @@ export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSy
   );
   const queues = { queueUrl: () => queueUrl, deadLetterUrl: () => deadLetterUrl };
   const worker = buildSyncWorker(config, clients, queues, options.targets, { log, counters: options.counters });
-  const fastPath = syncFastPath(config, clients, queues, log)!;
+  const fastPath = syncFastPath(config, clients, queues, { log, counters: options.counters })!;
 
   let running = false;
   let loops: Promise<void>[] = [];

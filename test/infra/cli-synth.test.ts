@@ -1,12 +1,13 @@
 /**
  * `cdk synth` through the real CLI and bin/app.ts, offline, with the Function URL front door, exactly
- * as an operator runs it (the CLI refuses user context that would skip bundling).
+ * as an operator runs it (the CLI refuses user context that would skip bundling); and bin/app.ts's
+ * answer to a setting it refuses.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 it('npx cdk synth -c front=function-url works offline', { timeout: 300_000 }, () => {
   const out = mkdtempSync(join(tmpdir(), 'ratchet-synth-'));
@@ -26,4 +27,39 @@ it('npx cdk synth -c front=function-url works offline', { timeout: 300_000 }, ()
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
+});
+
+/** bin/app.ts as `cdk synth` runs it (context in CDK_CONTEXT_JSON): what the operator sees for a bad setting. */
+describe('a bad or unknown context key', () => {
+  const synth = (context: Record<string, unknown>) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'bin/app.ts'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: {
+        ...process.env,
+        CDK_CONTEXT_JSON: JSON.stringify({ 'aws:cdk:bundling-stacks': [], ...context }),
+        CDK_OUTDIR: mkdtempSync(join(tmpdir(), 'ratchet-bad-context-')),
+      },
+    });
+
+  it.each([
+    [
+      { inboxTtlDay: '30' },
+      'context inboxTtlDay is not a Ratchet setting (did you mean inboxTtlDays?): the keys are in docs/deploy.md#context-options',
+    ],
+    [{ inboxTtlDays: 'soon' }, 'context inboxTtlDays must be a positive number, got "soon"'],
+    [{ front: 'cloudfront' }, 'context front must be one of api-gateway, function-url, got "cloudfront"'],
+    [{ inboxTtlDays: '1' }, expect.stringMatching(/^INBOX_TTL_DAYS \(context inboxTtlDays\) is 1 days, shorter than/)],
+    [{ syncProviders: 'sparkpost' }, expect.stringMatching(/^context syncProviders: "sparkpost" is not one of/)],
+  ])(
+    '%j: one line naming it, exit 2, no stack trace',
+    (context, line) => {
+      const result = synth(context);
+      expect(result.status).toBe(2);
+      expect(result.stderr.trimEnd().split('\n')).toEqual([line]);
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+      expect(result.stdout).toBe('');
+    },
+    120_000,
+  );
 });

@@ -119,9 +119,9 @@ describe('synth refuses a budget overrun', () => {
       expect.unreachable('synth should have failed');
     } catch (error) {
       const { status, stderr } = error as { status: number; stderr: string };
-      expect(status).toBe(1);
+      expect(status).toBe(2);
       expect(stderr).toBe(
-        "cdk synth: context concurrencyBudget: the functions' concurrency adds up to 138, over concurrencyBudget 50: Edge 120 + SesQueueFeed 10 + Consumer 5 + SyncWorker 2 + SyncSweeper 1\n",
+        "context concurrencyBudget: the functions' concurrency adds up to 138, over concurrencyBudget 50: Edge 120 + SesQueueFeed 10 + Consumer 5 + SyncWorker 2 + SyncSweeper 1\n",
       );
     } finally {
       rmSync(out, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import {
   EDGE_METRICS,
   METRIC_NAMESPACE,
   SERVICES,
+  SYNC_FAST_PATH_METRICS,
 } from '../../lib/constructs/metric-catalog.js';
 import { ALARMS } from '../../lib/definitions.js';
 import { resources, type Synthesized, synthesizeTemplate } from './helpers.js';
@@ -98,8 +99,12 @@ describe('metric catalog against the emitters', () => {
     expect([...emittedMetricNames(sample)].sort()).toEqual(['Five', 'Four', 'FromConstant', 'Literal']);
   });
 
-  it('every edge and consumer metric in the catalog is emitted by the code', () => {
-    for (const name of [...Object.values(EDGE_METRICS), ...Object.values(CONSUMER_METRICS)]) {
+  it('every edge, consumer and fast-path metric in the catalog is emitted by the code', () => {
+    for (const name of [
+      ...Object.values(EDGE_METRICS),
+      ...Object.values(CONSUMER_METRICS),
+      ...Object.values(SYNC_FAST_PATH_METRICS),
+    ]) {
       expect(emittedNames.has(name), name).toBe(true);
     }
     expect(emittedNames.size).toBeGreaterThanOrEqual(8);

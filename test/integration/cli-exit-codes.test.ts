@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYNC_OFF } from '../../lib/cli/commands/sync.js';
 import { sendCommand } from '../../lib/cli/send.js';
 import { writeState } from '../../lib/local/state.js';
 import { ratchet, startTestStack, type TestStack } from './harness.js';
@@ -147,7 +148,7 @@ describe('CLI exit codes and finding events', () => {
     });
   });
 
-  it('send finds the stack through .data/local.json when PORT is not set', async () => {
+  it('send finds the stack through .data/local.json, whatever PORT says', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ratchet-send-state-'));
     dirs.push(dir);
     // The demo credentials the stack verifies against, and a state file naming it, as `npm start` writes.
@@ -167,9 +168,46 @@ describe('CLI exit codes and finding events', () => {
       sesDeadLetterUrl: stack.queues.sesDeadLetterUrl,
     });
     expect(statSync(join(dir, 'local.json')).mode & 0o777).toBe(0o600);
-    const result = await send(['postmark', 'bounce', 'via-state@example.com'], { RATCHET_DATA_DIR: dir });
+    // A PORT exported for some other app in the same shell does not redirect it: local.json comes first.
+    const result = await send(['postmark', 'bounce', 'via-state@example.com'], { RATCHET_DATA_DIR: dir, PORT: '1' });
     expect(result.code).toBe(0);
     expect(result.out).toContain(`POST ${stack.url}/webhooks/postmark → 200`);
+  });
+
+  it.each(['abc', '70000'])(
+    'send with PORT=%s and no local stack exits 2 naming PORT, and posts nothing',
+    async (port) => {
+      const dir = mkdtempSync(join(tmpdir(), 'ratchet-send-port-'));
+      dirs.push(dir);
+      const result = await send(['ses', 'bounce', 'port@example.com'], { RATCHET_DATA_DIR: dir, PORT: port });
+      expect(result).toEqual({
+        code: 2,
+        out: '',
+        err: `error: PORT must be a port number from 0 to 65535, got ${JSON.stringify(port)}`,
+      });
+      expect(await stack.record('port@example.com')).toBeUndefined();
+    },
+  );
+
+  it('an unknown RATCHET_TARGET exits 2 naming the allowed values, before touching anything', async () => {
+    for (const argv of [
+      ['suppressions', 'get', 'a@example.com'],
+      ['unsubscribe-link', 'a@example.com'],
+      ['sync', 'status'],
+    ]) {
+      const result = await ratchet(stack.cliEnv({ RATCHET_TARGET: 'awss' }), ...argv);
+      expect(result).toEqual({ code: 2, out: '', err: 'error: RATCHET_TARGET must be one of aws, local, got "awss"' });
+    }
+  });
+
+  it('with no sync provider configured, sync status says sync is off and reconcile says so with exit 2', async () => {
+    expect(await run('sync', 'status')).toEqual({ code: 0, out: SYNC_OFF, err: '' });
+    expect(JSON.parse((await run('sync', 'status', '--json')).out)).toEqual({ sync: 'off', providers: {} });
+    expect(await run('sync', 'reconcile')).toEqual({
+      code: 2,
+      out: '',
+      err: `error: ${SYNC_OFF}: nothing to reconcile (or name one with --provider)`,
+    });
   });
 
   it('an answer that ignored events says why (ignoredReasons)', async () => {

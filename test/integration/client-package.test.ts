@@ -1,8 +1,8 @@
 /**
  * What a sending application does: `npm pack` this project (which builds dist/client on `prepare`),
- * install the tarball into a temporary project, `import ... from 'ratchet/client'` through the
+ * install the tarball into a temporary project, `import ... from '@ratchet-email/ratchet/client'` through the
  * package's `exports`, and ask the emulator. Installing is done the way npm lays a package out
- * (the tarball's `package/` becomes node_modules/ratchet), offline, with @aws-sdk/client-dynamodb
+ * (the tarball's `package/` becomes node_modules/@ratchet-email/ratchet), offline, with @aws-sdk/client-dynamodb
  * linked from this checkout: the client's only dependency.
  */
 import { execFile, execFileSync } from 'node:child_process';
@@ -51,7 +51,7 @@ function batchRecord(i: number): SuppressionRecord | undefined {
   return record;
 }
 
-describe('ratchet/client as an installed package', () => {
+describe('@ratchet-email/ratchet/client as an installed package', () => {
   let stack: TestStack;
   let app: string;
 
@@ -81,8 +81,9 @@ describe('ratchet/client as an installed package', () => {
       expect.arrayContaining(['dist/client/index.js', 'dist/client/types/client/index.d.ts', 'package.json']),
     );
     mkdirSync(join(app, 'node_modules', '@aws-sdk'), { recursive: true });
+    mkdirSync(join(app, 'node_modules', '@ratchet-email'), { recursive: true });
     execFileSync('tar', ['-xzf', join(app, packed!.filename), '-C', join(app, 'node_modules')]);
-    renameSync(join(app, 'node_modules', 'package'), join(app, 'node_modules', 'ratchet'));
+    renameSync(join(app, 'node_modules', 'package'), join(app, 'node_modules', '@ratchet-email', 'ratchet'));
     symlinkSync(
       realpathSync(join(ROOT, 'node_modules', '@aws-sdk', 'client-dynamodb')),
       join(app, 'node_modules', '@aws-sdk', 'client-dynamodb'),
@@ -114,13 +115,13 @@ describe('ratchet/client as an installed package', () => {
   }
 
   it('ships only the built client, not the sources', () => {
-    expect(existsSync(join(app, 'node_modules', 'ratchet', 'lambdas'))).toBe(false);
-    expect(existsSync(join(app, 'node_modules', 'ratchet', 'dist', 'client', 'index.js'))).toBe(true);
+    expect(existsSync(join(app, 'node_modules', '@ratchet-email', 'ratchet', 'lambdas'))).toBe(false);
+    expect(existsSync(join(app, 'node_modules', '@ratchet-email', 'ratchet', 'dist', 'client', 'index.js'))).toBe(true);
   });
 
   it('answers a topic opt-out and a transactional mail after an unsubscribe (configured from the environment)', async () => {
     const answers = (await runInApp(`
-      import { isSuppressed, getRecord } from 'ratchet/client';
+      import { isSuppressed, getRecord } from '@ratchet-email/ratchet/client';
       const out = {
         topicNewsletter: await isSuppressed('Topic@Example.com', { topic: 'newsletter' }),
         topicOther: await isSuppressed('topic@example.com', { topic: 'offers' }),
@@ -155,7 +156,7 @@ describe('ratchet/client as an installed package', () => {
       i % 2 === 0 ? `USER${i}@example.com ` : `user${i}@example.com`,
     );
     const result = (await runInApp(`
-      import { filterSendable } from 'ratchet/client';
+      import { filterSendable } from '@ratchet-email/ratchet/client';
       const emails = ${JSON.stringify([...emails, 'user1@example.com', 'not an address'])};
       console.log(JSON.stringify({
         newsletter: await filterSendable(emails, { topic: 'newsletter' }),
@@ -186,7 +187,7 @@ describe('ratchet/client as an installed package', () => {
   it('is typed: a TypeScript sender type-checks against the shipped declarations', () => {
     writeFileSync(
       join(app, 'send.ts'),
-      `import { filterSendable, isSuppressed, type FilterResult } from 'ratchet/client';
+      `import { filterSendable, isSuppressed, type FilterResult } from '@ratchet-email/ratchet/client';
        const r: FilterResult = await filterSendable(['a@example.com'], { topic: 'newsletter' });
        const b: boolean = await isSuppressed('a@example.com', { transactional: true });
        // @ts-expect-error: the question has no such option

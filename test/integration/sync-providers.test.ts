@@ -142,6 +142,27 @@ describe('sync to the provider fakes, on the local runtime', () => {
       expect(record!.sync[provider]).toMatchObject({ lists: [] });
   });
 
+  it('a reactivation by the CLI reaches all five in under 10 s: it finds the sync queue by name on SQS_ENDPOINT, with no sweep', async () => {
+    const email = 'reversal@example.com';
+    await send('mailgun', 'hard_bounce', email);
+    const suppressedEverywhere = () => {
+      const at = everywhere(email);
+      return at.ses !== undefined && at.sendgrid && at.postmark.length > 0 && at.mailgun.length > 0 && at.resend;
+    };
+    await syncUntil(suppressedEverywhere);
+    // Only what an operator sets for a local endpoint: the providers, no SYNC_QUEUE_URL.
+    const env = stack.cliEnv({ SYNC_PROVIDERS: fakes.env.SYNC_PROVIDERS! });
+    expect(env).not.toHaveProperty('SYNC_QUEUE_URL');
+    const start = Date.now();
+    const cli = await ratchet(env, 'suppressions', 'reactivate', email, '--reason', 'asked', '--actor', 'ops');
+    expect(cli).toMatchObject({ code: 0, err: '' });
+    await syncUntil(() => {
+      const at = everywhere(email);
+      return at.ses === undefined && !at.sendgrid && at.mailgun.length === 0 && !at.resend && at.postmark.length === 0;
+    }, 10_000);
+    expect(Date.now() - start).toBeLessThan(10_000);
+  });
+
   const cliEnv = () =>
     stack.cliEnv({
       ...fakes.env,

@@ -3,7 +3,7 @@
  * put a sync change in the outbox, one message per configured provider on the sync queue.
  */
 
-import type { Log } from '../../core/pipeline/ports.js';
+import type { Counters, Log } from '../../core/pipeline/ports.js';
 import { syncSettings } from '../../core/sync/settings.js';
 import { RUNTIME_VARIABLE } from '../environment.js';
 import { SqsSyncQueue } from '../sqs-sync-queue.js';
@@ -27,16 +27,25 @@ export function syncQueuesFromEnv(settings: RuntimeConfig['settings']): SyncQueu
   return { queueUrl: () => queueUrl, deadLetterUrl: () => deadLetterUrl ?? '' };
 }
 
+/** Counted once per provider whose message the fast path could not send (dimension: that provider). */
+export const SYNC_FAST_PATH_FAILED = 'SyncFastPathFailed';
+
+/** Where a failed send is told: the handler's own log and counters (flushed with its invocation). */
+export interface FastPathObservers {
+  readonly log: Log;
+  readonly counters: Counters;
+}
+
 /**
  * The consumer's fast path: after a write that put a sync change in the outbox, one message per
- * configured provider. Undefined when sync is off. A failed send is only logged: the sweeper finds
- * the marker within a minute or two.
+ * configured provider. Undefined when sync is off. A failed send never fails the write: it is logged
+ * and counted (SyncFastPathFailed, per provider), and the sweeper finds the marker within a minute or two.
  */
 export function syncFastPath(
   config: RuntimeConfig,
   clients: Pick<Clients, 'sqs'>,
-  queues: SyncQueues | undefined = syncQueuesFromEnv(config.settings),
-  log?: Log,
+  queues: SyncQueues | undefined,
+  observers: FastPathObservers,
 ): ((email: string) => Promise<void>) | undefined {
   const { providers } = syncSettings(config.settings);
   if (providers.length === 0 || queues === undefined) return undefined;
@@ -45,9 +54,12 @@ export function syncFastPath(
     try {
       await queue.send(providers.map((provider) => ({ email, provider })));
     } catch (error) {
-      log?.warn('sync fast path failed; the sweeper will send it', {
+      // No address in the log: the marker in the suppression table names it, and the sweeper sends it.
+      observers.log.warn('sync fast path failed; the sweeper will send it', {
+        providers,
         error: String((error as Error)?.message ?? error),
       });
+      for (const provider of providers) observers.counters.count(SYNC_FAST_PATH_FAILED, 1, provider);
     }
   };
 }

@@ -6,24 +6,24 @@
  *   retry                                         move every sync dead letter back to the sync queue
  *   reconcile [--provider p] [--apply] [--json]   pull each provider's lists and compare them with Ratchet
  *
- * Providers: SYNC_PROVIDERS (the same variable as the runtime), else the running `npm start`'s.
- * Queues: SYNC_QUEUE_URL / SYNC_DEAD_LETTER_QUEUE_URL (stack outputs), else the running `npm start`'s.
+ * Providers: SYNC_PROVIDERS (the same variable as the runtime), else the running `npm start`'s; with
+ * neither, sync is off: `status` says so, and `reconcile` (without --provider) says so with exit 2.
+ * Queues: SYNC_QUEUE_URL / SYNC_DEAD_LETTER_QUEUE_URL (stack outputs SyncQueueUrl and
+ * SyncDeadLetterQueueUrl), else the running `npm start`'s, else by name (lib/cli/target.ts).
  * reconcile needs the providers' keys in the environment, as the worker has them (docs/sync.md).
  * Exit codes: 0 done (no drift, or drift repaired), 1 drift found without --apply or a failure, 2 usage.
  */
-import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { DynamoSuppressionSync } from '../../../lambdas/adapters/dynamodb-suppression-sync.js';
 import { DynamoSyncProviders } from '../../../lambdas/adapters/dynamodb-sync-providers.js';
 import { type DeadLetter, SqsDeadLetters } from '../../../lambdas/adapters/sqs-dead-letters.js';
 import { createSyncTargets, readSyncConfig } from '../../../lambdas/adapters/sync/index.js';
 import { DEAD_DUE_MS, laggingProviders } from '../../../lambdas/core/sync/ledger.js';
-import { parseSyncProviders } from '../../../lambdas/core/sync/settings.js';
 import { SYNC_PROVIDER_NAMES, type SyncProviderName } from '../../../lambdas/core/sync/target.js';
 import { parseTopicAliases } from '../../../lambdas/core/topics.js';
-import { readState } from '../../local/state.js';
 import type { Context } from '../context.js';
 import type { Run } from '../program.js';
+import { cliSyncProviders, syncQueueUrls } from '../sync-fast-path.js';
 import { reconcile } from './sync-reconcile.js';
 
 const HIDE_SECONDS = 30;
@@ -36,7 +36,11 @@ export function syncCommand(ctx: Context, run: Run): Command {
     .option('--json', 'one JSON object, times as epoch ms')
     .action(
       run(async (options: { json?: boolean }) => {
-        const providers = configuredProviders(ctx);
+        const providers = cliSyncProviders(ctx.env, ctx.target);
+        if (providers.length === 0) {
+          ctx.io.out(options.json ? JSON.stringify({ sync: 'off', providers: {} }) : SYNC_OFF);
+          return 0;
+        }
         const ledger = new DynamoSuppressionSync(ctx.doc, ctx.target.suppressionTable);
         const facts = new DynamoSyncProviders(ctx.doc, ctx.target.inboxTable);
         const out: Record<string, { pending: number; failed: number; refused: number; lastSuccessAt: number | null }> =
@@ -49,7 +53,7 @@ export function syncCommand(ctx: Context, run: Run): Command {
             for (const p of providers) out[p]!.refused += item.sync[p]?.refused?.length ? 1 : 0;
           }
         });
-        const dead = deadLetters(ctx);
+        const dead = await deadLetters(ctx);
         if (dead)
           for (const message of await peekAll(dead)) {
             const p = message.attributes.provider as SyncProviderName;
@@ -72,11 +76,11 @@ export function syncCommand(ctx: Context, run: Run): Command {
     .description('move every message in the sync dead letters back to the sync queue')
     .action(
       run(async () => {
-        const dead = deadLetters(ctx);
-        const queueUrl = syncUrls(ctx).queueUrl;
+        const dead = await deadLetters(ctx);
+        const queueUrl = await resolved(syncQueueUrls(ctx.target, () => ctx.sqs).queueUrl);
         if (!dead || !queueUrl)
           throw new Error(
-            'SYNC_QUEUE_URL and SYNC_DEAD_LETTER_QUEUE_URL are not set (take them from the stack outputs)',
+            'no sync queue found: set SYNC_QUEUE_URL and SYNC_DEAD_LETTER_QUEUE_URL (stack outputs SyncQueueUrl and SyncDeadLetterQueueUrl)',
           );
         let moved = 0;
         for (let batch = await dead.receive(HIDE_SECONDS); batch.length > 0; batch = await dead.receive(HIDE_SECONDS)) {
@@ -102,7 +106,9 @@ export function syncCommand(ctx: Context, run: Run): Command {
         if (options.provider !== undefined && !(SYNC_PROVIDER_NAMES as readonly string[]).includes(options.provider)) {
           return ctx.usage(`--provider must be one of ${SYNC_PROVIDER_NAMES.join(', ')}, got "${options.provider}"`);
         }
-        const env = { ...ctx.env, SYNC_PROVIDERS: options.provider ?? configuredProviders(ctx).join(',') };
+        const providers = options.provider ?? cliSyncProviders(ctx.env, ctx.target).join(',');
+        if (providers === '') return ctx.usage(`${SYNC_OFF}: nothing to reconcile (or name one with --provider)`);
+        const env = { ...ctx.env, SYNC_PROVIDERS: providers };
         const config = readSyncConfig(env);
         if (!config.ok) throw new Error(config.problems.join('; '));
         // Postmark streams used as topics (TOPIC_ALIASES) are pulled too, as scopes.
@@ -134,23 +140,17 @@ export function syncCommand(ctx: Context, run: Run): Command {
   return command;
 }
 
-/** SYNC_PROVIDERS, else the running local stack's, else all five. */
-function configuredProviders(ctx: Context): SyncProviderName[] {
-  if (ctx.env.SYNC_PROVIDERS) return parseSyncProviders(ctx.env.SYNC_PROVIDERS);
-  const state = ctx.target.kind === 'local' ? readState(resolve(ctx.env.RATCHET_DATA_DIR ?? '.data')) : undefined;
-  return state?.syncProviders ? parseSyncProviders(state.syncProviders.join(',')) : [...SYNC_PROVIDER_NAMES];
+/** What `status` and `reconcile` say when no provider is configured. */
+export const SYNC_OFF =
+  "sync is off: no provider is configured (set SYNC_PROVIDERS as the stack's syncProviders, or start `npm start` with it)";
+
+/** The URL a resolver gives, or undefined when there is none or the lookup fails (the caller says what to set). */
+async function resolved(url: (() => Promise<string>) | undefined): Promise<string | undefined> {
+  return url ? url().catch(() => undefined) : undefined;
 }
 
-function syncUrls(ctx: Context): { queueUrl?: string; deadLetterUrl?: string } {
-  const state = ctx.target.kind === 'local' ? readState(resolve(ctx.env.RATCHET_DATA_DIR ?? '.data')) : undefined;
-  return {
-    queueUrl: ctx.env.SYNC_QUEUE_URL ?? state?.syncQueueUrl,
-    deadLetterUrl: ctx.env.SYNC_DEAD_LETTER_QUEUE_URL ?? state?.syncDeadLetterUrl,
-  };
-}
-
-function deadLetters(ctx: Context): SqsDeadLetters | undefined {
-  const url = syncUrls(ctx).deadLetterUrl;
+async function deadLetters(ctx: Context): Promise<SqsDeadLetters | undefined> {
+  const url = await resolved(syncQueueUrls(ctx.target, () => ctx.sqs).deadLetterUrl);
   return url ? new SqsDeadLetters(ctx.sqs, url) : undefined;
 }
 
