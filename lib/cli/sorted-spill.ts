@@ -15,7 +15,8 @@ import { createInterface } from 'node:readline';
 
 /** A run is written once its JSON reaches this many bytes. */
 export const DEFAULT_RUN_BYTES = 16 * 1024 * 1024;
-const READ_BUFFER_BYTES = 64 * 1024;
+/** Each run file's read buffer while merging. */
+export const READ_BUFFER_BYTES = 64 * 1024;
 
 export class SortedSpill<T> {
   private buffer: Array<{ key: string; line: string }> = [];

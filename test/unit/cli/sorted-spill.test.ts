@@ -3,12 +3,12 @@
  * order, whether it fit in one buffer or spilled many runs; the join pairs each key's record with all
  * of its entries, and keys on one side only come out alone.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { joinSorted, SortedSpill } from '../../../lib/cli/sorted-spill.js';
+import { DEFAULT_RUN_BYTES, joinSorted, READ_BUFFER_BYTES, SortedSpill } from '../../../lib/cli/sorted-spill.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -55,6 +55,12 @@ describe('SortedSpill', () => {
       { k: 'a', text: '\r\n' },
       { k: 'b', text: 'two\nlines "quoted"' },
     ]);
+  });
+
+  it('docs/sync.md quotes the run size and the read buffer used here', async () => {
+    const doc = (await readFile(new URL('../../../docs/sync.md', import.meta.url), 'utf8')).replace(/\s+/g, ' ');
+    expect(doc).toContain(`buffer reaches ${DEFAULT_RUN_BYTES / 1024 / 1024} MB of JSON`);
+    expect(doc).toContain(`a ${READ_BUFFER_BYTES / 1024} KiB read buffer per run`);
   });
 
   it('refuses an add once merging has begun', async () => {
