@@ -6,6 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAST_PATH_GRACE_MS } from '../../lambdas/adapters/suppression-sync-fields.js';
+import { createSyncTargets, readSyncConfig } from '../../lambdas/adapters/sync/index.js';
+import { reconcile as reconcileInProcess } from '../../lib/cli/commands/sync-reconcile.js';
+import { Context } from '../../lib/cli/context.js';
 import { findDemoSigner } from '../../lib/demo/index.js';
 import { type ProviderFakes, startProviderFakes } from '../fakes/providers/index.js';
 import { ratchet, startTestStack, type TestStack } from './harness.js';
@@ -145,5 +148,24 @@ describe('reconcile by scope: a Postmark stream that is global and a topic', () 
     const report = await reconcile();
     expectNoDrift(report.providers);
     expect(report.code).toBe(0);
+  }, 60_000);
+
+  it('spilled to disk in many small runs, the comparison finds exactly what one in-memory run finds', async () => {
+    for (let i = 0; i < 40; i++) {
+      fakes.sendgrid.seed('bounces', { email: `spill-${i}@example.com`, created: 1_700_000_000 + i });
+      fakes.postmark.seed(i % 2 ? 'broadcast' : 'outbound', `spill-${i}@example.com`, 'HardBounce');
+    }
+    const config = readSyncConfig(env);
+    if (!config.ok) throw new Error(config.problems.join('; '));
+    const targets = createSyncTargets({
+      ...config.config,
+      postmark: { ...config.config.postmark!, topicStreams: ['broadcast'] },
+    });
+    const ctx = new Context(env, { out: () => undefined, err: () => undefined, progressTty: false });
+    const whole = await reconcileInProcess(ctx, targets, { apply: false });
+    const spilled = await reconcileInProcess(ctx, targets, { apply: false, runBytes: 256 });
+    expect(whole.providers.sendgrid!.missingInRatchet).toHaveLength(40);
+    expect(whole.providers.postmark!.missingInRatchet).toHaveLength(40);
+    expect(spilled).toEqual(whole);
   }, 60_000);
 });
