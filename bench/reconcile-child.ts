@@ -14,8 +14,8 @@ const code = await ratchetCommand(['sync', 'reconcile', '--provider', 'sendgrid'
   progressTty: false,
 });
 const wallMs = performance.now() - started;
-const drift = (JSON.parse(lines.at(-1) ?? '{}') as { providers?: Record<string, Record<string, unknown[]>> })
-  .providers?.sendgrid;
+const drift = (JSON.parse(lines.at(-1) ?? '{}') as { providers?: Record<string, Record<string, unknown[]>> }).providers
+  ?.sendgrid;
 process.stdout.write(
   `${JSON.stringify({
     code,
