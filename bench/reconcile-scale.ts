@@ -20,6 +20,7 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { SYNC_ATTRIBUTE } from '../lambdas/adapters/suppression-sync-fields.js';
 import { importEntry } from '../lambdas/core/suppression/index.js';
 import { CURRENT_SUPPRESSION_SCHEMA, SUPPRESSION_SCHEMA_ATTRIBUTE } from '../lambdas/core/suppression/schema.js';
+import { DEFAULT_RUN_BYTES } from '../lib/cli/sorted-spill.js';
 import { ensureTables } from '../lib/local/bootstrap.js';
 import { startSendGridFake } from '../test/fakes/providers/sendgrid.js';
 import { onCleanup } from './lib/cleanup.js';
@@ -30,6 +31,8 @@ import type { SectionResult } from './lib/types.js';
 const SIZES = (process.env.BENCH_RECONCILE_SIZES ?? '0,10000,50000,100000').split(',').map(Number);
 const TARGET_MB = 512;
 const SEED_CONCURRENCY = 8;
+/** The second run's heap cap: a live set that grew with N would fail there with "heap out of memory". */
+const CAPPED_OLD_SPACE_MB = 48;
 const CHILD = fileURLToPath(new URL('./reconcile-child.ts', import.meta.url));
 const DAY = Date.UTC(2026, 0, 1);
 
@@ -38,6 +41,9 @@ interface Run {
   seedMs: number;
   wallMs: number;
   maxRssMb: number;
+  /** The same run with V8's old space capped at CAPPED_OLD_SPACE_MB: completing proves the live set fits. */
+  cappedRssMb: number;
+  cappedWallMs: number;
   missingAtProvider: number;
   missingInRatchet: number;
 }
@@ -50,7 +56,9 @@ export async function benchReconcileScale(options: { log?: (line: string) => voi
     for (const size of SIZES) {
       runs.push(await measure(stack, size));
       const r = runs.at(-1)!;
-      log(`  ${size}: ${fmt(r.wallMs / 1000)} s, peak RSS ${fmt(r.maxRssMb)} MB (seeded in ${fmt(r.seedMs / 1000)} s)`);
+      log(
+        `  ${size}: ${fmt(r.wallMs / 1000)} s, peak RSS ${fmt(r.maxRssMb)} MB; old space capped at ${CAPPED_OLD_SPACE_MB} MB: ${fmt(r.cappedWallMs / 1000)} s, ${fmt(r.cappedRssMb)} MB (seeded in ${fmt(r.seedMs / 1000)} s)`,
+      );
     }
   });
   const largest = runs.at(-1)!;
@@ -62,16 +70,27 @@ export async function benchReconcileScale(options: { log?: (line: string) => voi
     method: [
       'Per size N: a fresh suppression table in the bench stack’s dynalite gets N records (BatchWriteItem, untimed): hard bounces pushed to SendGrid’s `global_unsubscribes` (their `sync` map says so). A fresh SendGrid fake (test/fakes/providers/sendgrid.ts, 500 per page like the API) holds the same addresses but every 100th, plus N/100 others.',
       '`ratchet sync reconcile --provider sendgrid --json` (dry run) runs in a child process (`node --import tsx bench/reconcile-child.ts`), which reports `process.resourceUsage().maxRSS` (peak RSS over its whole life, module loading included) and its wall time. N = 0 is the floor: the process with everything loaded and nothing to compare.',
-      'Reconcile spills the provider’s pages and the table’s scan pages to temp files sorted by address (runs of 16 MB of JSON) and merges them one address at a time (docs/sync.md, “Reconcile”). One run per size on a shared machine.',
+      `Each size runs twice: with node's defaults (the figure the target is about), then with \`--max-old-space-size=${CAPPED_OLD_SPACE_MB}\`. Peak RSS with the defaults is mostly how far V8 lets the heap grow before collecting; the capped run completing (it would die with "heap out of memory" otherwise) shows that what reconcile keeps alive does not grow with N.`,
+      `Reconcile spills the provider’s pages and the table’s scan pages to temp files sorted by address (runs of ${DEFAULT_RUN_BYTES / 1024 / 1024} MB of JSON) and merges them one address at a time (docs/sync.md, “Reconcile”). One run per size and setting on a shared, loaded machine.`,
     ],
     tables: [
       {
-        columns: ['N records = N entries', 'drift found (each way)', 'reconcile s', 'peak RSS MB', 'seed s'],
+        columns: [
+          'N records = N entries',
+          'drift found (each way)',
+          'reconcile s',
+          'peak RSS MB',
+          `old space ≤ ${CAPPED_OLD_SPACE_MB} MB: s`,
+          `old space ≤ ${CAPPED_OLD_SPACE_MB} MB: peak RSS MB`,
+          'seed s',
+        ],
         rows: runs.map((r) => [
           r.size.toLocaleString('en-US'),
           `${r.missingAtProvider} / ${r.missingInRatchet}`,
           fmt(r.wallMs / 1000),
           fmt(r.maxRssMb),
+          fmt(r.cappedWallMs / 1000),
+          fmt(r.cappedRssMb),
           fmt(r.seedMs / 1000),
         ]),
       },
@@ -88,7 +107,7 @@ export async function benchReconcileScale(options: { log?: (line: string) => voi
       {
         subject: 'peak RSS growth over the floor, per record',
         measured: `${fmt(growth)} bytes`,
-        note: `${fmt(largest.maxRssMb - floor.maxRssMb)} MB over ${fmt(floor.maxRssMb)} MB at N = 0; a 16 MB run buffer and the drift found account for it`,
+        note: `${fmt(largest.maxRssMb - floor.maxRssMb)} MB over ${fmt(floor.maxRssMb)} MB at N = 0; the run buffers (${DEFAULT_RUN_BYTES / 1024 / 1024} MB of JSON each), the drift found and V8's own heap sizing account for it`,
       },
     ],
     notes: [
@@ -118,40 +137,31 @@ async function measure(stack: BenchStack, size: number): Promise<Run> {
       else fake.seed('unsubscribes', { email: `only-at-sendgrid-${i}@bench.example.com`, created: DAY / 1000 - i });
     }
     const seedMs = performance.now() - seedStarted;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', import.meta.resolve('tsx'), CHILD], {
-      env: {
-        PATH: process.env.PATH,
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        DYNAMODB_ENDPOINT: stack.config.dynamoEndpoint!,
-        AWS_REGION: stack.config.region,
-        AWS_ACCESS_KEY_ID: 'local',
-        AWS_SECRET_ACCESS_KEY: 'local',
-        SUPPRESSION_TABLE: table,
-        INBOX_TABLE: `${table}-inbox`,
-        RATCHET_DATA_DIR: dataDir,
-        SYNC_PROVIDERS: 'sendgrid',
-        SENDGRID_API_KEY: fake.apiKey,
-        SENDGRID_API_URL: fake.url,
-      },
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
-      code: number;
-      wallMs: number;
-      maxRssKb: number;
-      missingAtProvider: number;
-      missingInRatchet: number;
+    const env = {
+      PATH: process.env.PATH,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      DYNAMODB_ENDPOINT: stack.config.dynamoEndpoint!,
+      AWS_REGION: stack.config.region,
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      SUPPRESSION_TABLE: table,
+      INBOX_TABLE: `${table}-inbox`,
+      RATCHET_DATA_DIR: dataDir,
+      SYNC_PROVIDERS: 'sendgrid',
+      SENDGRID_API_KEY: fake.apiKey,
+      SENDGRID_API_URL: fake.url,
     };
-    const expected = Math.ceil(size / 100);
-    if (result.missingAtProvider !== expected || result.missingInRatchet !== expected)
-      throw new Error(`reconcile at ${size}: expected ${expected} each way, got ${stdout.trim()}`);
+    const free = await runChild(env, [], size);
+    const capped = await runChild(env, [`--max-old-space-size=${CAPPED_OLD_SPACE_MB}`], size);
     return {
       size,
       seedMs,
-      wallMs: result.wallMs,
-      maxRssMb: result.maxRssKb / 1024,
-      missingAtProvider: result.missingAtProvider,
-      missingInRatchet: result.missingInRatchet,
+      wallMs: free.wallMs,
+      maxRssMb: free.maxRssKb / 1024,
+      cappedRssMb: capped.maxRssKb / 1024,
+      cappedWallMs: capped.wallMs,
+      missingAtProvider: free.missingAtProvider,
+      missingInRatchet: free.missingInRatchet,
     };
   } finally {
     cancel();
@@ -161,6 +171,29 @@ async function measure(stack: BenchStack, size: number): Promise<Run> {
       await client.send(new DeleteTableCommand({ TableName: name })).catch(() => undefined);
     client.destroy();
   }
+}
+
+interface ChildResult {
+  code: number;
+  wallMs: number;
+  maxRssKb: number;
+  missingAtProvider: number;
+  missingInRatchet: number;
+}
+
+/** One reconcile in a fresh process with these node flags; its drift is checked against the seed's. */
+async function runChild(env: Record<string, string | undefined>, flags: string[], size: number): Promise<ChildResult> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [...flags, '--import', import.meta.resolve('tsx'), CHILD],
+    { env, maxBuffer: 16 * 1024 * 1024 },
+  );
+  const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as ChildResult;
+  const expected = Math.ceil(size / 100);
+  if (result.code !== 1 && size > 0) throw new Error(`reconcile at ${size} exited ${result.code}`);
+  if (result.missingAtProvider !== expected || result.missingInRatchet !== expected)
+    throw new Error(`reconcile at ${size} (${flags.join(' ')}): expected ${expected} each way, got ${stdout.trim()}`);
+  return result;
 }
 
 const address = (i: number) => `reader-${i}@bench.example.com`;

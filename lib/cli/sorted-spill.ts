@@ -4,9 +4,10 @@
  * JSON; the buffer is then sorted by key and written to a file of its own (a run), one JSON line per
  * item. `sorted()` merges the runs through a heap, reading each file line by line.
  *
- * Memory: one run's buffer while adding; while merging, one pending line per run plus each file's read
- * buffer, so 64 KiB per run (a 100,000-record table spills a handful of runs; 1,000 runs, some 16 GB of
- * JSON, would still merge in about 64 MB). Disk: about the JSON size of everything added.
+ * Memory: one run's buffer while adding; while merging, per run, the file stream's 64 KiB buffer and
+ * the up to 1,024 lines node's readline queues before it pauses the file. A 100,000-record table is a
+ * handful of runs; 1,000 runs (some 4 GB of JSON) would hold about 300 MB while merging, the point
+ * past which a merge in passes would be needed. Disk: about the JSON size of everything added.
  */
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 /** A run is written once its JSON reaches this many bytes. */
-export const DEFAULT_RUN_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_RUN_BYTES = 4 * 1024 * 1024;
 /** Each run file's read buffer while merging. */
 export const READ_BUFFER_BYTES = 64 * 1024;
 
