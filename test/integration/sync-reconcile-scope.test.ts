@@ -4,9 +4,13 @@
  * explained by the topic's opt-out, is drift in neither direction, and is never imported as a global
  * suppression; an unexplained one becomes that topic's opt-out.
  */
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAST_PATH_GRACE_MS } from '../../lambdas/adapters/suppression-sync-fields.js';
 import { createSyncTargets, readSyncConfig } from '../../lambdas/adapters/sync/index.js';
+import type { SyncTarget } from '../../lambdas/core/sync/target.js';
 import { reconcile as reconcileInProcess } from '../../lib/cli/commands/sync-reconcile.js';
 import { Context } from '../../lib/cli/context.js';
 import { findDemoSigner } from '../../lib/demo/index.js';
@@ -162,10 +166,36 @@ describe('reconcile by scope: a Postmark stream that is global and a topic', () 
       postmark: { ...config.config.postmark!, topicStreams: ['broadcast'] },
     });
     const ctx = new Context(env, { out: () => undefined, err: () => undefined, progressTty: false });
-    const whole = await reconcileInProcess(ctx, targets, { apply: false });
-    const spilled = await reconcileInProcess(ctx, targets, { apply: false, runBytes: 256 });
-    expect(whole.providers.sendgrid!.missingInRatchet).toHaveLength(40);
-    expect(whole.providers.postmark!.missingInRatchet).toHaveLength(40);
-    expect(spilled).toEqual(whole);
+    // A temp dir of this test's own, to see that the spills are removed, also after a failure.
+    const tmp = await mkdtemp(join(tmpdir(), 'reconcile-tmp-'));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      const whole = await reconcileInProcess(ctx, targets, { apply: false });
+      const spilled = await reconcileInProcess(ctx, targets, { apply: false, runBytes: 256 });
+      expect(whole.providers.sendgrid!.missingInRatchet).toHaveLength(40);
+      expect(whole.providers.postmark!.missingInRatchet).toHaveLength(40);
+      expect(spilled).toEqual(whole);
+      expect(await readdir(tmp)).toEqual([]);
+      // The provider fails after its pages were spilled (runs on disk): the run fails, and leaves nothing behind.
+      const sendgrid = targets.find((t) => t.provider === 'sendgrid')!;
+      const failing: SyncTarget = {
+        provider: 'sendgrid',
+        handlesScope: (scope) => sendgrid.handlesScope(scope),
+        apply: (operation) => sendgrid.apply(operation),
+        list: async (onPage) => {
+          await sendgrid.list(onPage);
+          throw new Error('connection reset after the last page');
+        },
+      };
+      await expect(reconcileInProcess(ctx, [failing], { apply: false, runBytes: 256 })).rejects.toThrow(
+        'connection reset',
+      );
+      expect(await readdir(tmp)).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+      await rm(tmp, { recursive: true, force: true });
+    }
   }, 60_000);
 });
