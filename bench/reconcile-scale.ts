@@ -44,6 +44,9 @@ interface Run {
   /** The same run with V8's old space capped at CAPPED_OLD_SPACE_MB: completing proves the live set fits. */
   cappedRssMb: number;
   cappedWallMs: number;
+  /** Largest V8 heap used, and largest RSS outside the V8 heap, sampled in the run with node's defaults. */
+  heapUsedMaxMb: number;
+  outsideHeapMaxMb: number;
   missingAtProvider: number;
   missingInRatchet: number;
 }
@@ -63,13 +66,15 @@ export async function benchReconcileScale(options: { log?: (line: string) => voi
   });
   const largest = runs.at(-1)!;
   const floor = runs[0]!;
-  const growth = largest.size > floor.size ? ((largest.maxRssMb - floor.maxRssMb) * 1024 * 1024) / largest.size : 0;
+  const perRecord = (mb: number) => (largest.size > floor.size ? (mb * 1024 * 1024) / largest.size : 0);
+  const growth = largest.maxRssMb - floor.maxRssMb;
+  const cappedGrowth = largest.cappedRssMb - floor.cappedRssMb;
   return {
     id: 'reconcile-scale',
     title: '12. Reconcile at scale (local stack, SendGrid fake)',
     method: [
       'Per size N: a fresh suppression table in the bench stack’s dynalite gets N records (BatchWriteItem, untimed): hard bounces pushed to SendGrid’s `global_unsubscribes` (their `sync` map says so). A fresh SendGrid fake (test/fakes/providers/sendgrid.ts, 500 per page like the API) holds the same addresses but every 100th, plus N/100 others.',
-      '`ratchet sync reconcile --provider sendgrid --json` (dry run) runs in a child process (`node --import tsx bench/reconcile-child.ts`), which reports `process.resourceUsage().maxRSS` (peak RSS over its whole life, module loading included) and its wall time. N = 0 is the floor: the process with everything loaded and nothing to compare.',
+      '`ratchet sync reconcile --provider sendgrid --json` (dry run) runs in a child process (`node --import tsx bench/reconcile-child.ts`), which reports `process.resourceUsage().maxRSS` (peak RSS over its whole life, module loading included), its wall time, and, sampled every 100 ms, the largest V8 heap used and the largest RSS outside the V8 heap (RSS − heapTotal: Buffers, native allocations, code). N = 0 is the floor: the process with everything loaded and nothing to compare.',
       `Each size runs twice: with node's defaults (the figure the target is about), then with \`--max-old-space-size=${CAPPED_OLD_SPACE_MB}\`. Peak RSS with the defaults is mostly how far V8 lets the heap grow before collecting; the capped run completing (it would die with "heap out of memory" otherwise) shows that what reconcile keeps alive does not grow with N.`,
       `Reconcile spills the provider’s pages and the table’s scan pages to temp files sorted by address (runs of ${DEFAULT_RUN_BYTES / 1024 / 1024} MB of JSON) and merges them one address at a time (docs/sync.md, “Reconcile”). One run per size and setting on a shared, loaded machine.`,
     ],
@@ -80,6 +85,8 @@ export async function benchReconcileScale(options: { log?: (line: string) => voi
           'drift found (each way)',
           'reconcile s',
           'peak RSS MB',
+          'largest heap used MB',
+          'largest RSS outside the heap MB',
           `old space ≤ ${CAPPED_OLD_SPACE_MB} MB: s`,
           `old space ≤ ${CAPPED_OLD_SPACE_MB} MB: peak RSS MB`,
           'seed s',
@@ -89,6 +96,8 @@ export async function benchReconcileScale(options: { log?: (line: string) => voi
           `${r.missingAtProvider} / ${r.missingInRatchet}`,
           fmt(r.wallMs / 1000),
           fmt(r.maxRssMb),
+          fmt(r.heapUsedMaxMb),
+          fmt(r.outsideHeapMaxMb),
           fmt(r.cappedWallMs / 1000),
           fmt(r.cappedRssMb),
           fmt(r.seedMs / 1000),
@@ -105,14 +114,20 @@ export async function benchReconcileScale(options: { log?: (line: string) => voi
     ],
     informational: [
       {
-        subject: 'peak RSS growth over the floor, per record',
-        measured: `${fmt(growth)} bytes`,
-        note: `${fmt(largest.maxRssMb - floor.maxRssMb)} MB over ${fmt(floor.maxRssMb)} MB at N = 0; the run buffers (${DEFAULT_RUN_BYTES / 1024 / 1024} MB of JSON each), the drift found and V8's own heap sizing account for it`,
+        subject: `peak RSS growth per record, node defaults (0 → ${largest.size.toLocaleString('en-US')})`,
+        measured: `${fmt(perRecord(growth))} bytes`,
+        note: `${fmt(growth)} MB over ${fmt(floor.maxRssMb)} MB: mostly how far V8 grows the heap before collecting, with a ${DEFAULT_RUN_BYTES / 1024 / 1024} MB run buffer and the drift found`,
+      },
+      {
+        subject: `peak RSS growth per record, old space ≤ ${CAPPED_OLD_SPACE_MB} MB (0 → ${largest.size.toLocaleString('en-US')})`,
+        measured: `${fmt(perRecord(cappedGrowth))} bytes`,
+        note: `${fmt(cappedGrowth)} MB over ${fmt(floor.cappedRssMb)} MB: what reconcile keeps alive`,
       },
     ],
     notes: [
       'The drift is 1 % each way by construction, and the counts found are checked against it, so a run that compared nothing fails instead of looking fast.',
       'The report itself (the drift lists) is the one thing kept in memory, so memory grows with the drift found, not with the table or the lists.',
+      `The capped runs are slower: with the old space that small, V8 collects far more often.`,
     ],
     wallMs: performance.now() - started,
   };
@@ -160,6 +175,8 @@ async function measure(stack: BenchStack, size: number): Promise<Run> {
       maxRssMb: free.maxRssKb / 1024,
       cappedRssMb: capped.maxRssKb / 1024,
       cappedWallMs: capped.wallMs,
+      heapUsedMaxMb: free.heapUsedMaxMb,
+      outsideHeapMaxMb: free.outsideHeapMaxMb,
       missingAtProvider: free.missingAtProvider,
       missingInRatchet: free.missingInRatchet,
     };
@@ -177,6 +194,8 @@ interface ChildResult {
   code: number;
   wallMs: number;
   maxRssKb: number;
+  heapUsedMaxMb: number;
+  outsideHeapMaxMb: number;
   missingAtProvider: number;
   missingInRatchet: number;
 }
