@@ -5,7 +5,7 @@
  * same merge as `suppressions import`: it only ever adds, so it never lifts a suppression; a scope entry
  * becomes a topic opt-out, never a global suppression.
  *
- * Memory stays flat whatever the sizes: per provider, the provider's list pages and the table's scan
+ * What it keeps in memory does not grow with the sizes: per provider, the provider's list pages and the table's scan
  * pages are each spilled to disk sorted by address (SortedSpill: an external merge sort), then the two
  * sorted streams are walked side by side, one address at a time. Only the drift found is kept, for
  * the report. The table is read once per provider, just after that provider's lists, so a provider
