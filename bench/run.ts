@@ -16,6 +16,7 @@ import { benchConsumerDrain } from './consumer-drain.js';
 import { benchEdgeAdmission } from './edge-admission.js';
 import { runCleanups } from './lib/cleanup.js';
 import type { SectionResult } from './lib/types.js';
+import { benchReconcileScale } from './reconcile-scale.js';
 import { renderReport } from './report.js';
 import { benchSendgridBatch } from './sendgrid-batch.js';
 import { benchSesFeedDrain } from './ses-feed-drain.js';
@@ -42,6 +43,7 @@ const SECTIONS: Array<{ order: number; title: string; run: () => Promise<Section
   { order: 9, title: '9. Unsubscribe tokens', run: () => benchUnsubscribeTokens() },
   { order: 10, title: '10. SES feed drain rate', run: () => benchSesFeedDrain({ log }) },
   { order: 11, title: '11. Sync throughput', run: () => benchSyncThroughput() },
+  { order: 12, title: '12. Reconcile at scale', run: () => benchReconcileScale({ log }) },
   { order: 14, title: '14. Capacity model against a run', run: () => benchCapacityCheck({ log }) },
   { order: 4, title: '4. Bundles', run: () => benchBundles({ log }) },
 ];

@@ -80,7 +80,10 @@ export class PostmarkSyncTarget implements SyncTarget {
   }
 
   async list(onPage: (entries: readonly ProviderListEntry[]) => Promise<void> | void): Promise<void> {
+    // A stream named as a topic is listed with its scope even when global suppressions go there too:
+    // an entry there may be a topic opt-out, and must never be read as a global suppression.
     const globalStreams = new Set(this.config.streams);
+    const topicStreams = new Set(this.config.topicStreams ?? []);
     const streams = [...new Set([...this.config.streams, ...(this.config.topicStreams ?? [])])];
     for (const stream of streams) {
       // GET .../suppressions/dump: the whole stream in one answer (Postmark does not page it).
@@ -100,7 +103,8 @@ export class PostmarkSyncTarget implements SyncTarget {
           return {
             email: r.EmailAddress as string,
             list: `stream:${stream}`,
-            ...(globalStreams.has(stream) ? {} : { scope: `postmark:stream:${stream}` }),
+            ...(topicStreams.has(stream) ? { scope: `postmark:stream:${stream}` } : {}),
+            ...(topicStreams.has(stream) && globalStreams.has(stream) ? { globalList: true } : {}),
             ...(typeof r.SuppressionReason === 'string' ? { reason: r.SuppressionReason } : {}),
             ...(Number.isNaN(date) ? {} : { date }),
           };

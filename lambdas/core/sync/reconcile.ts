@@ -2,20 +2,31 @@
  * Drift between Ratchet and one provider, for one address. Pure: the CLI pulls the provider's lists
  * (SyncTarget.list) and Ratchet's records, and asks this what differs.
  *
+ * Every list entry is judged by its scope. A global entry (no `scope`) stands for a global
+ * suppression. A scope entry (a SendGrid group, a Postmark stream that TOPIC_ALIASES names) stands for
+ * that topic's opt-out; one whose list also receives global suppressions (`globalList`: a Postmark
+ * stream that is in POSTMARK_STREAMS too) stands for either, so either explains it.
+ *
  * - missingAtProvider: Ratchet suppresses the address (globally, or for a topic mapped to a scope the
  *   provider holds) and the provider's list lacks it. The global list expected is the one Ratchet
  *   pushed to (the record's `sync` map); `global` when it never pushed there.
- * - missingInRatchet: the provider lists it and Ratchet does not suppress it. A scope entry counts as
- *   present when Ratchet has that topic opted out, and is never read as a global suppression. An entry
- *   dated at or before a manual reactivation is Ratchet's deliberate decision, not drift (the removal is
- *   the worker's job, and a refused one is reported on the record).
+ * - missingInRatchet: the provider lists it and nothing in Ratchet explains it. A scope entry is
+ *   explained by that topic opted out (or, for a `globalList` one, by a global suppression), and when
+ *   unexplained it is imported as the topic's opt-out, never as a global suppression. An entry dated
+ *   at or before a manual reactivation (or the topic's opt-in) is Ratchet's deliberate decision, not
+ *   drift (the removal is the worker's job, and a refused one is reported on the record).
  * - informational: temporary refusals (SendGrid blocks), listed, never drift.
  */
-import type { EvidenceKind, SuppressionRecord } from '../suppression/record.js';
+import type { EvidenceKind, SuppressionRecord, TopicState } from '../suppression/record.js';
 import { resolveTopic } from '../topics.js';
 import { type PlanContext, providerScopes } from './plan.js';
 import type { ProviderSyncState } from './state.js';
 import type { ProviderListEntry, SyncOperation } from './target.js';
+
+/** The part of a record reconcile reads: what the CLI keeps of each record while it compares. */
+export type ReconcileRecord = Pick<SuppressionRecord, 'status' | 'reason' | 'reactivatedAt'> & {
+  topics?: Record<string, Pick<TopicState, 'status' | 'changedAt'>>;
+};
 
 export interface MissingAtProvider {
   email: string;
@@ -43,7 +54,7 @@ export interface Drift {
 
 export function compareAddress(
   email: string,
-  record: SuppressionRecord | undefined,
+  record: ReconcileRecord | undefined,
   pushed: ProviderSyncState | undefined,
   entries: readonly ProviderListEntry[],
   context: PlanContext,
@@ -58,24 +69,29 @@ export function compareAddress(
   };
   const real = entries.filter((e) => !e.informational);
   for (const entry of entries.filter((e) => e.informational)) drift.informational.push(shown(entry));
-  const globalEntries = real.filter((e) => e.scope === undefined);
+  const holdsGlobal = real.filter((e) => e.scope === undefined || e.globalList === true);
   const scopeEntries = real.filter((e) => e.scope !== undefined);
+  const suppressed = record?.status === 'suppressed' && record.reason !== undefined;
 
-  if (record?.status === 'suppressed' && record.reason !== undefined) {
-    const held = new Set(globalEntries.map((e) => e.list));
+  /** A removal the provider refused (reported), or an entry older than the manual reactivation. */
+  const ratchetsDecision = (entry: ProviderListEntry): boolean => {
+    const refusal = pushed?.refused?.find((r) => r.list === entry.list);
+    if (refusal) drift.refused.push({ email, list: entry.list, why: refusal.why });
+    return (
+      refusal !== undefined ||
+      (record?.reactivatedAt !== undefined && entry.date !== undefined && entry.date <= record.reactivatedAt)
+    );
+  };
+
+  if (suppressed) {
+    const held = new Set(holdsGlobal.map((e) => e.list));
     const expected = pushed?.lists?.length ? pushed.lists : [];
     const missing = expected.length > 0 ? expected.filter((l) => !held.has(l)) : held.size === 0 ? ['global'] : [];
     for (const list of missing) drift.missingAtProvider.push({ email, list });
-    if (missing.length > 0) drift.push.push({ op: 'suppress', email, reason: record.reason });
+    if (missing.length > 0) drift.push.push({ op: 'suppress', email, reason: record.reason! });
   } else {
-    for (const entry of globalEntries) {
-      const refusal = pushed?.refused?.find((r) => r.list === entry.list);
-      if (refusal) {
-        drift.refused.push({ email, list: entry.list, why: refusal.why });
-        continue;
-      }
-      if (record?.reactivatedAt !== undefined && entry.date !== undefined && entry.date <= record.reactivatedAt)
-        continue;
+    for (const entry of real.filter((e) => e.scope === undefined)) {
+      if (ratchetsDecision(entry)) continue;
       drift.missingInRatchet.push(shown(entry));
       drift.imports.push({ entry: shown(entry), kind: evidenceKind(entry) });
     }
@@ -91,10 +107,10 @@ export function compareAddress(
     }
   }
   for (const entry of scopeEntries) {
-    const topic = resolveTopic(entry.scope!, context.aliases);
-    if (record?.topics?.[topic]?.status === 'unsubscribed') continue;
-    const changedAt = record?.topics?.[topic]?.changedAt;
-    if (changedAt !== undefined && entry.date !== undefined && entry.date <= changedAt) continue;
+    const state = record?.topics?.[resolveTopic(entry.scope!, context.aliases)];
+    if (state?.status === 'unsubscribed') continue;
+    if (state !== undefined && entry.date !== undefined && entry.date <= state.changedAt) continue;
+    if (entry.globalList === true && (suppressed || ratchetsDecision(entry))) continue;
     drift.missingInRatchet.push(shown(entry));
     drift.imports.push({ entry: shown(entry), kind: 'unsubscribe', topic: entry.scope! });
   }

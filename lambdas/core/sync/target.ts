@@ -50,6 +50,12 @@ export interface ProviderListEntry {
   readonly list: string;
   /** Set when the list is a topic scope (a SendGrid group, a Postmark stream used as a topic). */
   readonly scope?: string;
+  /**
+   * Set on a scope entry whose list also receives global suppressions (a Postmark stream in
+   * POSTMARK_STREAMS that TOPIC_ALIASES names as a topic): a global suppression explains it as well as
+   * the topic's opt-out does, and it holds the global suppression at that list.
+   */
+  readonly globalList?: boolean;
   /** The provider's own reason text, as given. */
   readonly reason?: string;
   /** The provider's own date for the entry, epoch ms, when it has one. */

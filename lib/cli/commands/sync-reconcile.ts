@@ -1,15 +1,26 @@
 /**
- * `ratchet sync reconcile`: each provider's lists, pulled page by page, against every record, page by
- * page. `--apply` pushes what a provider lacks (and records the answer in the record's `sync` map, as
- * the worker would) and imports what Ratchet lacks as evidence, actor `sync:<provider>`, dated and
- * worded by the provider, through the same merge as `suppressions import`: it only ever adds, so it
- * never lifts a suppression; a scope entry becomes a topic opt-out, never a global suppression.
+ * `ratchet sync reconcile`: each provider's lists against every record. `--apply` pushes what a
+ * provider lacks (and records the answer in the record's `sync` map, as the worker would) and imports
+ * what Ratchet lacks as evidence, actor `sync:<provider>`, dated and worded by the provider, through the
+ * same merge as `suppressions import`: it only ever adds, so it never lifts a suppression; a scope entry
+ * becomes a topic opt-out, never a global suppression.
+ *
+ * What it keeps in memory does not grow with the sizes: per provider, the provider's list pages and the table's scan
+ * pages are each spilled to disk sorted by address (SortedSpill: an external merge sort), then the two
+ * sorted streams are walked side by side, one address at a time. Only the drift found is kept, for
+ * the report. The table is read once per provider, just after that provider's lists, so a provider
+ * compared later sees what `--apply` imported from an earlier one.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DynamoSuppressionSync } from '../../../lambdas/adapters/dynamodb-suppression-sync.js';
+import type { DynamoSuppressionStore } from '../../../lambdas/adapters/dynamodb-suppressions.js';
 import { normalizeRecipient } from '../../../lambdas/core/event.js';
 import type { SuppressionRecord } from '../../../lambdas/core/suppression/record.js';
-import { compareAddress, type Drift } from '../../../lambdas/core/sync/reconcile.js';
-import { recordOutcome, type SyncMap } from '../../../lambdas/core/sync/state.js';
+import type { PlanContext } from '../../../lambdas/core/sync/plan.js';
+import { compareAddress, type Drift, type ReconcileRecord } from '../../../lambdas/core/sync/reconcile.js';
+import { type ProviderSyncState, recordOutcome, type SyncMap } from '../../../lambdas/core/sync/state.js';
 import type {
   ProviderListEntry,
   SyncOperation,
@@ -18,6 +29,7 @@ import type {
 } from '../../../lambdas/core/sync/target.js';
 import { parseTopicAliases } from '../../../lambdas/core/topics.js';
 import type { Context } from '../context.js';
+import { joinSorted, SortedSpill } from '../sorted-spill.js';
 
 export type ProviderDrift = Pick<Drift, 'missingAtProvider' | 'missingInRatchet' | 'informational' | 'refused'>;
 
@@ -27,10 +39,16 @@ export interface ReconcileReport {
   imported: number;
 }
 
+/** What is spilled of each record: the fields compareAddress reads, and this provider's `sync` state. */
+interface KeptRecord extends ReconcileRecord {
+  email: string;
+  pushed?: ProviderSyncState;
+}
+
 export async function reconcile(
   ctx: Context,
   targets: readonly SyncTarget[],
-  options: { apply: boolean },
+  options: { apply: boolean; runBytes?: number },
 ): Promise<ReconcileReport> {
   const aliases = parseTopicAliases(ctx.env.TOPIC_ALIASES);
   const store = ctx.suppressions();
@@ -38,55 +56,87 @@ export async function reconcile(
   const report: ReconcileReport = { providers: {}, pushed: 0, imported: 0 };
   for (const target of targets) {
     const provider = target.provider;
-    const entries = new Map<string, ProviderListEntry[]>();
-    await target.list((page) => {
-      for (const entry of page) {
-        const email = normalizeRecipient(entry.email);
-        entries.set(email, [...(entries.get(email) ?? []), { ...entry, email }]);
-      }
-    });
-    const context = { aliases, handlesScope: (scope: string) => target.handlesScope(scope) };
+    const context: PlanContext = { aliases, handlesScope: (scope: string) => target.handlesScope(scope) };
     const drift: ProviderDrift = { missingAtProvider: [], missingInRatchet: [], informational: [], refused: [] };
-    const handle = async (email: string, record: (SuppressionRecord & { sync?: SyncMap }) | undefined) => {
-      const found = compareAddress(email, record, record?.sync?.[provider], entries.get(email) ?? [], context);
-      drift.missingAtProvider.push(...found.missingAtProvider);
-      drift.missingInRatchet.push(...found.missingInRatchet);
-      drift.informational.push(...found.informational);
-      drift.refused.push(...found.refused);
-      if (!options.apply) return;
-      for (const operation of found.push) {
-        const outcome = await target.apply(operation);
-        await recordPush(ledger, provider, operation, outcome, ctx.now());
-        report.pushed++;
+    const dir = await mkdtemp(join(tmpdir(), `ratchet-reconcile-${provider}-`));
+    try {
+      const entries = new SortedSpill<ProviderListEntry>(dir, 'provider', (e) => e.email, options.runBytes);
+      await target.list(async (page) => {
+        for (const entry of page) await entries.add({ ...entry, email: normalizeRecipient(entry.email) });
+      });
+      const records = new SortedSpill<KeptRecord>(dir, 'records', (r) => r.email, options.runBytes);
+      await store.scan({}, async (page) => {
+        for (const record of page) await records.add(kept(record as SuppressionRecord & { sync?: SyncMap }, provider));
+      });
+      const walk = joinSorted(
+        records.sorted(),
+        (r) => r.email,
+        entries.sorted(),
+        (e) => e.email,
+      );
+      for await (const { key: email, item: record, group } of walk) {
+        const found = compareAddress(email, record, record?.pushed, group, context);
+        drift.missingAtProvider.push(...found.missingAtProvider);
+        drift.missingInRatchet.push(...found.missingInRatchet);
+        drift.informational.push(...found.informational);
+        drift.refused.push(...found.refused);
+        if (options.apply) await repair(ctx, store, ledger, target, email, found, report);
       }
-      for (const { entry, kind, topic } of found.imports) {
-        const at = entry.date ?? ctx.now();
-        const actor = `sync:${provider}`;
-        if (topic !== undefined)
-          await store.unsubscribeTopic(email, topic, { actor, reason: entry.reason ?? entry.list, at });
-        else
-          await store.importEntry(email, {
-            kind,
-            occurredAt: at,
-            actor,
-            entryId: `${provider}:${entry.list}:${at}`,
-            note: entry.reason ?? entry.list,
-            source: `sync-${provider}`,
-          });
-        report.imported++;
-      }
-    };
-    const seen = new Set<string>();
-    await store.scan({}, async (records) => {
-      for (const record of records) {
-        seen.add(record.email);
-        await handle(record.email, record as SuppressionRecord & { sync?: SyncMap });
-      }
-    });
-    for (const email of entries.keys()) if (!seen.has(email)) await handle(email, undefined);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
     report.providers[provider] = drift;
   }
   return report;
+}
+
+function kept(record: SuppressionRecord & { sync?: SyncMap }, provider: SyncProviderName): KeptRecord {
+  const topics = Object.fromEntries(
+    Object.entries(record.topics ?? {}).map(([name, t]) => [name, { status: t.status, changedAt: t.changedAt }]),
+  );
+  const pushed = record.sync?.[provider];
+  return {
+    email: record.email,
+    status: record.status,
+    ...(record.reason !== undefined ? { reason: record.reason } : {}),
+    ...(record.reactivatedAt !== undefined ? { reactivatedAt: record.reactivatedAt } : {}),
+    topics,
+    ...(pushed !== undefined ? { pushed } : {}),
+  };
+}
+
+/** `--apply` for one address: the pushes, then the imports, one at a time. */
+async function repair(
+  ctx: Context,
+  store: DynamoSuppressionStore,
+  ledger: DynamoSuppressionSync,
+  target: SyncTarget,
+  email: string,
+  found: Drift,
+  report: ReconcileReport,
+): Promise<void> {
+  const provider = target.provider;
+  for (const operation of found.push) {
+    const outcome = await target.apply(operation);
+    await recordPush(ledger, provider, operation, outcome, ctx.now());
+    report.pushed++;
+  }
+  for (const { entry, kind, topic } of found.imports) {
+    const at = entry.date ?? ctx.now();
+    const actor = `sync:${provider}`;
+    if (topic !== undefined)
+      await store.unsubscribeTopic(email, topic, { actor, reason: entry.reason ?? entry.list, at });
+    else
+      await store.importEntry(email, {
+        kind,
+        occurredAt: at,
+        actor,
+        entryId: `${provider}:${entry.list}:${at}`,
+        note: entry.reason ?? entry.list,
+        source: `sync-${provider}`,
+      });
+    report.imported++;
+  }
 }
 
 /** The push lands in the `sync` map like the worker's, so the planner knows the provider holds it. */

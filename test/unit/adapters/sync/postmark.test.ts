@@ -101,6 +101,33 @@ describe('Postmark sync target', () => {
     ]);
   });
 
+  it('a stream in POSTMARK_STREAMS that is also a topic is listed with its scope and marked as a global list too', async () => {
+    const both = new PostmarkSyncTarget(
+      {
+        serverToken: fake.serverToken,
+        apiUrl: fake.url,
+        streams: ['outbound', 'broadcast'],
+        topicStreams: ['broadcast'],
+      },
+      { now: () => NOW, timeoutMs: 2000 },
+    );
+    fake.seed('outbound', 'hb@example.com', 'HardBounce', Date.UTC(2026, 0, 2));
+    fake.seed('broadcast', 'left@example.com', 'ManualSuppression', Date.UTC(2026, 0, 4));
+    const { entries, pages } = await listAll(both);
+    expect(pages).toBe(2);
+    expect(entries).toEqual([
+      { email: 'hb@example.com', list: 'stream:outbound', reason: 'HardBounce', date: Date.UTC(2026, 0, 2) },
+      {
+        email: 'left@example.com',
+        list: 'stream:broadcast',
+        scope: 'postmark:stream:broadcast',
+        globalList: true,
+        reason: 'ManualSuppression',
+        date: Date.UTC(2026, 0, 4),
+      },
+    ]);
+  });
+
   it('429: Retry-After when given, the default pause otherwise (Postmark publishes no reset header)', async () => {
     fake.rateLimit(1, { 'retry-after': '5' });
     expect(

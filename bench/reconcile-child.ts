@@ -1,0 +1,42 @@
+/**
+ * The measured side of §12: `ratchet sync reconcile --provider sendgrid --json` in a process of its own,
+ * so its peak RSS is reconcile's alone (not the emulators' or the fake's, which run in the bench
+ * process). Prints one JSON line: peak RSS (process.resourceUsage().maxRSS, KiB), wall time, the exit
+ * code, the drift counts, and where the memory was: the largest V8 heap used and the largest memory
+ * outside the V8 heap (Buffers and other native allocations: RSS minus the heap's total), sampled
+ * every 100 ms.
+ */
+import { ratchetCommand } from '../lib/cli/ratchet.js';
+
+let heapUsedMax = 0;
+let outsideHeapMax = 0;
+const sample = () => {
+  const m = process.memoryUsage();
+  heapUsedMax = Math.max(heapUsedMax, m.heapUsed);
+  outsideHeapMax = Math.max(outsideHeapMax, m.rss - m.heapTotal);
+};
+const sampler = setInterval(sample, 100);
+
+const lines: string[] = [];
+const started = performance.now();
+const code = await ratchetCommand(['sync', 'reconcile', '--provider', 'sendgrid', '--json'], process.env, {
+  out: (line) => lines.push(line),
+  err: (line) => process.stderr.write(`${line}\n`),
+  progressTty: false,
+});
+const wallMs = performance.now() - started;
+clearInterval(sampler);
+sample();
+const drift = (JSON.parse(lines.at(-1) ?? '{}') as { providers?: Record<string, Record<string, unknown[]>> }).providers
+  ?.sendgrid;
+process.stdout.write(
+  `${JSON.stringify({
+    code,
+    wallMs,
+    maxRssKb: process.resourceUsage().maxRSS,
+    heapUsedMaxMb: heapUsedMax / 1024 / 1024,
+    outsideHeapMaxMb: outsideHeapMax / 1024 / 1024,
+    missingAtProvider: drift?.missingAtProvider?.length,
+    missingInRatchet: drift?.missingInRatchet?.length,
+  })}\n`,
+);
