@@ -123,3 +123,19 @@ export const SES_FEED = {
   /** The least time a dead-lettered message has left in the dead-letter queue. */
   minimumDeadLetterDaysLeft: 10,
 } as const;
+
+/**
+ * `ratchet console` (lib/console/): a page of the lists, how long one page may read before it answers
+ * with what it found (a Scan examines every item, match or not: a sparse filter on a large table stops
+ * here and offers the next page), and the bulk reactivation's bounds (at most `bulkMax` records per
+ * confirmation, `bulkConcurrency` guarded writes at a time: far under a partition's 1,000 WCU/s, since
+ * every write is to a different address).
+ */
+export const CONSOLE = {
+  pageSize: 50,
+  pageDeadlineMs: 1_500,
+  bulkMax: 10_000,
+  bulkConcurrency: 8,
+  /** The bulk count and the health page's inbox scan stop here. */
+  scanDeadlineMs: 20_000,
+} as const;

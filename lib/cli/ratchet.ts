@@ -7,6 +7,7 @@
  * `--json` keeps the stored epoch values.
  */
 import { Command } from 'commander';
+import { consoleCommand } from '../console/command.js';
 import { dlqCommand } from './commands/dlq.js';
 import { doctorCommand } from './commands/doctor.js';
 import { inboxCommand } from './commands/inbox.js';
@@ -32,6 +33,7 @@ export function ratchetProgram(ctx: Context, state: { code: number }): Command {
     .addCommand(dlqCommand(ctx, run))
     .addCommand(doctorCommand(ctx, run))
     .addCommand(syncCommand(ctx, run))
+    .addCommand(consoleCommand(ctx, run))
     .addCommand(
       new Command('unsubscribe-link')
         .description('print a one-click unsubscribe URL (RFC 8058), alone on stdout')

@@ -68,7 +68,8 @@ export function addTransferCommands(command: Command, ctx: Context, run: Run): v
   addImportCommand(command, ctx, run);
 }
 
-function csvLine(record: SuppressionRecord): string {
+/** One record as a line of the CSV export (also the console's "Export CSV"). */
+export function csvLine(record: SuppressionRecord): string {
   const shown = withIsoTimes(record) as Record<string, unknown>;
   return CSV_COLUMNS.map((name) => csvField(shown[name])).join(',');
 }
