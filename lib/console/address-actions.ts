@@ -83,7 +83,7 @@ export const confirmAddressAction: Route = async (request: Request, services: Se
       section: 'address',
       target: describeTarget(services),
       body: html`<p>About to <strong>${verb}${wanted.topic ? ` ${wanted.topic}` : ''}</strong> for <strong>${wanted.email}</strong>.</p>
-<dl><dt>Reason</dt><dd>${wanted.reason}</dd><dt>Audited as</dt><dd>${services.actor}</dd></dl>
+<dl class="facts"><dt>Reason</dt><dd>${wanted.reason}</dd><dt>Audited as</dt><dd>${services.actor}</dd></dl>
 <form method="post" action="/address/action">
 <input type="hidden" name="csrf" value="${services.csrf}">
 <input type="hidden" name="action" value="${wanted.action}"><input type="hidden" name="email" value="${wanted.email}">

@@ -13,7 +13,7 @@ export function badge(status: string): Html {
 }
 
 export function summary(record: StoredRecord): Html {
-  return html`<dl class="scroll">
+  return html`<dl class="facts">
 <dt>Status</dt><dd>${badge(record.status)}</dd>
 <dt>Transactional status</dt><dd>${badge(record.transactionalStatus)}</dd>
 <dt>Reasons</dt><dd>${record.reasons.length ? record.reasons.join(', ') : 'none'}</dd>
@@ -33,7 +33,7 @@ export function evidenceTable(entries: TimelineEntry[], rows: Map<string, InboxR
 <td>${e.kind}</td>
 <td>${e.provider}</td>
 <td>${standing(e)}</td>
-<td>${e.messageId ?? '—'}</td>
+<td><span class="key">${e.messageId ?? '—'}</span></td>
 <td>${e.actor ? html`${e.actor}${e.note ? html`: ${e.note}` : ''}` : '—'}</td>
 <td>${detail.length ? html`<dl>${detail.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>` : '—'}</td>
 <td>${raw(e, row)}</td>
@@ -55,7 +55,7 @@ function standing(e: TimelineEntry): Html {
 function raw(e: TimelineEntry, row: InboxRow | undefined): Html {
   if (!e.inboxKey) return html`<span class="muted">none (${e.provider === 'manual' ? 'manual' : 'imported'})</span>`;
   if (!row?.raw) return html`<span class="muted">no longer in the inbox</span>`;
-  return html`<details><summary>Show <span class="muted">${e.inboxKey}</span></summary><pre>${redactPayload(row.raw)}</pre></details>`;
+  return html`<details><summary>Show <span class="muted key">${e.inboxKey}</span></summary><pre>${redactPayload(row.raw)}</pre></details>`;
 }
 
 export function topicsTable(record: SuppressionRecord): Html {

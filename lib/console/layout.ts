@@ -67,7 +67,14 @@ a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,su
 h1{font-size:1.6rem;margin:.5rem 0 1rem}
 h2{font-size:1.25rem;margin:1.5rem 0 .5rem}
 table{border-collapse:collapse;width:100%;margin:.5rem 0}
-th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #d1d5db;vertical-align:top;overflow-wrap:anywhere}
+th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #d1d5db;vertical-align:top;overflow-wrap:break-word}
+td code,td .key{word-break:break-all}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:.5rem 0}
+dl.facts dt{font-weight:600}
+dl.facts dd{margin:0}
+td dl{margin:0}
+td dt{font-weight:600;font-size:.85rem}
+td dd{margin:0 0 .25rem}
 th{background:#f3f4f6}
 .scroll{overflow-x:auto}
 form{margin:.5rem 0}

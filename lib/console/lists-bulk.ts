@@ -13,6 +13,8 @@ import { type Html, html, query } from './html.js';
 import { describeTarget, type Reply, type Route, type Services } from './services.js';
 
 const COUNT_PAGE = 1_000;
+/** The audited reason's field: `reason` is the filter's (a suppression reason) in the same form. */
+const AUDIT_REASON = 'auditReason';
 
 interface Selection {
   emails: string[];
@@ -54,7 +56,7 @@ function confirmPage(filter: ListFilter, selection: Selection, services: Service
 <form method="post" action="/lists/reactivate"><fieldset><legend>Reactivate ${count} records</legend>
 <input type="hidden" name="csrf" value="${services.csrf}">${hidden}<input type="hidden" name="count" value="${count}">
 <div class="row"><div><label for="bulk-reason">Reason (required, audited as ${services.actor} on each record)</label>
-<input id="bulk-reason" name="reason" type="text" maxlength="${REASON_MAX}" size="40" required></div>
+<input id="bulk-reason" name="${AUDIT_REASON}" type="text" maxlength="${REASON_MAX}" size="40" required></div>
 <div><button type="submit" class="danger">Confirm: reactivate ${count} records</button></div></div></fieldset></form>`;
   return {
     page: {
@@ -73,7 +75,7 @@ export const bulkConfirm: Route = async (request, services) => {
 
 export const bulkReactivate: Route = async (request, services) => {
   const filter = readFilter(request.form);
-  const reason = request.form.get('reason')?.trim() ?? '';
+  const reason = request.form.get(AUDIT_REASON)?.trim() ?? '';
   if (reason === '') throw new InputError('a reason is required: manual actions are audited');
   if (reason.length > REASON_MAX) throw new InputError(`the reason is longer than ${REASON_MAX} characters`);
   const confirmed = Number(request.form.get('count'));

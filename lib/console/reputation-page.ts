@@ -3,7 +3,6 @@ import { html } from './html.js';
 import { describeTarget, type Route } from './services.js';
 
 export const reputationPage: Route = async (_request, services) => ({
-  status: 501,
   page: {
     title: 'Reputation',
     section: 'reputation',
