@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { currentCostSection } from '../cost/report.js';
 import { benchBundles } from './bundles.js';
 import { benchClientFilter } from './client-filter.js';
+import { benchConsoleFirstPage } from './console-first-page.js';
 import { benchConsumerDrain } from './consumer-drain.js';
 import { benchEdgeAdmission } from './edge-admission.js';
 import { runCleanups } from './lib/cleanup.js';
@@ -40,6 +41,7 @@ const SECTIONS: Array<{ order: number; title: string; run: () => Promise<Section
   { order: 9, title: '9. Unsubscribe tokens', run: () => benchUnsubscribeTokens() },
   { order: 10, title: '10. SES feed drain rate', run: () => benchSesFeedDrain({ log }) },
   { order: 11, title: '11. Sync throughput', run: () => benchSyncThroughput() },
+  { order: 16, title: '16. Console first page', run: () => benchConsoleFirstPage({ log }) },
   { order: 4, title: '4. Bundles', run: () => benchBundles({ log }) },
 ];
 

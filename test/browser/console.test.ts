@@ -100,7 +100,10 @@ describe.skipIf(!CHROMIUM)('the operator console in Chromium', () => {
   });
 
   async function shoot(name: string, url: string): Promise<void> {
-    for (const [width, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    for (const [width, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
       await page.setViewportSize(viewport);
       const answer = await page.goto(`${server.origin}${url}`);
       expect(answer!.status(), url).toBeLessThan(400);
@@ -123,7 +126,10 @@ describe.skipIf(!CHROMIUM)('the operator console in Chromium', () => {
     expect(await page.locator('details pre').allTextContents()).toEqual(
       expect.arrayContaining([expect.stringContaining('[redacted]')]),
     );
-    await page.getByLabel(/Reason \(required/).first().fill('confirmed with the customer');
+    await page
+      .getByLabel(/Reason \(required/)
+      .first()
+      .fill('confirmed with the customer');
     await page.getByRole('button', { name: 'Reactivate…' }).click();
     expect(await page.locator('h1').innerText()).toBe('Confirm: reactivate');
     expect((await stack.record('jane@example.com'))?.status).toBe('suppressed');
