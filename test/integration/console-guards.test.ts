@@ -3,7 +3,9 @@
  * 403, a POST without the CSRF token → 403 (and nothing written), the token exchanged for an HttpOnly
  * SameSite=Strict cookie, a strict CSP on every answer, and 127.0.0.1 only.
  */
+import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Context } from '../../lib/cli/context.js';
 import { type RunningConsole, startConsole } from '../../lib/console/server.js';
@@ -128,4 +130,27 @@ describe('console guards', () => {
     expect((await send(consoleServer.port, { path: '/lists?status=gone', cookie })).status).toBe(400);
     expect((await send(consoleServer.port, { path: '/lists?cursor=e30', cookie })).status).toBe(400);
   });
+
+  it('`npx ratchet console` prints the target and the URL, serves it, and exits 0 on SIGINT; a bad --port is exit 2', async () => {
+    const bin = resolve(import.meta.dirname, '..', '..', 'bin', 'ratchet.ts');
+    const child = spawn(process.execPath, ['--import', 'tsx', bin, 'console'], {
+      env: { ...process.env, ...stack.cliEnv() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    for (let i = 0; i < 300 && !/open: /.test(out); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(out).toMatch(/^console for DYNAMODB_ENDPOINT http:\/\/127\.0\.0\.1:\d+\n/);
+    const url = /open: (http:\/\/127\.0\.0\.1:(\d+)\/\?token=\S+)/.exec(out)!;
+    const login = await send(Number(url[2]), { path: url[1]!.slice(url[1]!.indexOf('/', 7)) });
+    expect(login.status).toBe(303);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    const bad = await ratchet(stack.cliEnv(), 'console', '--port', '70000');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/must be a port from 0 to 65535/);
+  }, 60_000);
 });
