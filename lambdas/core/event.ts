@@ -63,8 +63,9 @@ export interface NormalizedEvent {
   detail: EventDetail;
   /**
    * Who sent it, for the reputation counters (core/reputation/sender.ts): the sending domain, else the
-   * provider's scope (`ses:configuration-set/<name>`, `postmark:stream/<server>/<stream>`), else absent
-   * (the event then counts under its provider). Each provider's mapper says which field gives it.
+   * provider's scope (`ses:configuration-set/<name>`, `postmark:stream/<server>/<stream>`), else the
+   * provider's name. Set only on the outcomes of a send (deliveries, bounces, complaints): an event
+   * without one counts nothing. Each provider's mapper says which field gives it (docs/reputation.md).
    */
   sender?: string;
   /**

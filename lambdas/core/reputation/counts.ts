@@ -57,16 +57,16 @@ export function addCounts(a: OutcomeCounts, b: OutcomeCounts): OutcomeCounts {
  * One tally per (provider, sender, hour) among `events`, in the hour they were admitted (`atMs`):
  * arrival, not the provider's event time, so a late retry never rewrites an hour already judged.
  * Events that are no outcome (unsubscribes, topic changes, ignored ones) and echoes (the provider
- * never tried: the address was on its own list) count nothing. An event without a sender counts
- * under its provider.
+ * never tried: the address was on its own list) count nothing, and so does an event its mapper gave no
+ * sender: the mapper's way of saying it is no outcome of a send (a Postmark SubscriptionChange).
  */
 export function tally(events: readonly NormalizedEvent[], atMs: number): SenderTally[] {
   const hourMs = hourStart(atMs);
   const groups = new Map<string, SenderTally>();
   for (const event of events) {
     const field = FIELD[event.kind];
-    if (field === undefined || event.detail.echo === true) continue;
-    const sender = event.sender ?? event.provider;
+    const sender = event.sender;
+    if (field === undefined || sender === undefined || event.detail.echo === true) continue;
     const key = `${event.provider}\u0000${sender}`;
     let group = groups.get(key);
     if (!group) {

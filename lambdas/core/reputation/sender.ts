@@ -12,6 +12,13 @@
  * and complaints but not on deliveries, so Postmark is counted per stream).
  */
 
+import type { EventKind } from '../event.js';
+
+/** The kinds that are outcomes of a send: only these carry a sender and count. */
+export function isOutcome(kind: EventKind): boolean {
+  return kind === 'delivered' || kind === 'hard_bounce' || kind === 'soft_bounce' || kind === 'complaint';
+}
+
 /** Sender strings are DynamoDB key parts: printable ASCII without `#` (the key separator) or spaces. */
 const SENDER = /^[\x21-\x22\x24-\x7e]{1,253}$/;
 /** A DNS domain, lower-cased: what an address's part after `@` must be to name a sending domain. */
