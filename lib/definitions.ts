@@ -12,9 +12,11 @@ export {
   DEFAULT_INBOX_TTL_DAYS,
   DEFAULT_RESOURCE_PREFIX,
   INBOX_TABLE,
+  REPUTATION_TABLE,
   resourceNames,
   SUPPRESSION_TABLE,
 } from '../lambdas/adapters/tables.js';
+export { REPUTATION } from './reputation-definitions.js';
 
 /**
  * A busy queue is drained in batches of up to 100 (fewer invocations, fewer log lines and EMF records

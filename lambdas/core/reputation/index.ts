@@ -1,0 +1,4 @@
+export * from './counts.js';
+export * from './sender.js';
+export * from './settings.js';
+export * from './state.js';
