@@ -7,12 +7,16 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoReputationCounter } from '../../lambdas/adapters/dynamodb-reputation-writer.js';
+import { HOUR_MS, hourStart } from '../../lambdas/core/reputation/index.js';
 import { Context } from '../../lib/cli/context.js';
 import { operatorAccount } from '../../lib/console/command.js';
 import { type RunningConsole, startConsole } from '../../lib/console/server.js';
+import { ensureReputationTable } from '../../lib/local/bootstrap.js';
 import { createTables, ratchet, startTestStack, type TestStack } from '../integration/harness.js';
 
 const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
@@ -33,6 +37,44 @@ const SECRET_ENV = {
   POSTMARK_SERVER_TOKEN: 'console-test-postmark-token-0123456789',
 };
 const quiet = { out: () => undefined, err: () => undefined, progressTty: false };
+const REPUTATION = 'console-test-reputation';
+
+/** A week of hourly counts for two senders: news.example.com climbs through warn into breach on the last day. */
+async function seedReputation(stack: TestStack): Promise<void> {
+  const raw = new DynamoDBClient({
+    region: 'us-east-1',
+    endpoint: stack.config.dynamoEndpoint!,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  await ensureReputationTable(raw, REPUTATION);
+  raw.destroy();
+  const counter = new DynamoReputationCounter(stack.clients.doc, REPUTATION);
+  const now = hourStart(Date.now());
+  for (let h = 0; h < 168; h += 3) {
+    const hourMs = now - h * HOUR_MS;
+    const late = h < 24;
+    await counter.add([
+      {
+        provider: 'ses',
+        sender: 'news.example.com',
+        hourMs,
+        delivered: 200,
+        hardBounced: late ? 12 : 1,
+        softBounced: 0,
+        complained: late ? 1 : 0,
+      },
+      {
+        provider: 'sendgrid',
+        sender: 'receipts.example.com',
+        hourMs,
+        delivered: 200,
+        hardBounced: 1,
+        softBounced: 1,
+        complained: 0,
+      },
+    ]);
+  }
+}
 
 describe.skipIf(!CHROMIUM)('the operator console in Chromium', () => {
   let stack: TestStack;
@@ -69,7 +111,8 @@ describe.skipIf(!CHROMIUM)('the operator console in Chromium', () => {
       ...Object.values(stack.demo).flatMap((d) => [d.credential, d.signingSecret]),
       // SES's "credential" is the topic ARN it accepts: public, and in every SNS envelope.
     ].filter((s) => s.length >= 12 && !s.startsWith('arn:'));
-    const ctx = new Context(stack.cliEnv({ ...SECRET_ENV }), quiet);
+    await seedReputation(stack);
+    const ctx = new Context(stack.cliEnv({ ...SECRET_ENV, REPUTATION_TABLE: REPUTATION }), quiet);
     await ctx.resolveQueues();
     server = await startConsole({ ctx, actor: operatorAccount(), now: Date.now });
     browser = await chromium.launch({
@@ -218,12 +261,31 @@ describe.skipIf(!CHROMIUM)('the operator console in Chromium', () => {
     expect(pick(back)).toEqual(pick(lines));
   });
 
+  it('shows every sender with its 24 h and 7 d rates, and its hourly rates as SVG with the warn and breach lines', async () => {
+    await page.goto(`${server.origin}/reputation`);
+    const rows = await page.locator('tbody tr').allInnerTexts();
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(
+      /^news\.example\.com\s+ses\s+breach\s+1704\s+5\.63 %\s+0\.469 %\s+11352\s+1\.27 %\s+0\.0705 %$/,
+    );
+    expect(rows[1]).toMatch(/^receipts\.example\.com\s+sendgrid\s+ok\s/);
+    await page.getByRole('link', { name: 'news.example.com' }).click();
+    const charts = page.locator('svg[role=img]');
+    expect(await charts.count()).toBe(2);
+    expect(await charts.first().locator('line[stroke-dasharray]').count()).toBe(2);
+    expect(await charts.first().locator('title').textContent()).toBe('Hourly hard-bounce rate of news.example.com');
+    expect(await page.locator('svg text').allTextContents()).toEqual(
+      expect.arrayContaining(['warn 2 %', 'breach 4 %']),
+    );
+  });
+
   it('screenshots every page at desktop and phone widths', async () => {
     await shoot('address', '/address?email=keys%40example.com');
     await shoot('address-confirm', '/address/confirm?action=reactivate&email=keys%40example.com&reason=checked');
     await shoot('lists', '/lists?status=suppressed');
     await shoot('health', '/health');
     await shoot('reputation', '/reputation');
+    await shoot('reputation-sender', '/reputation?sender=news.example.com');
     for (const name of ['address', 'lists', 'health']) expect(existsSync(join(SHOTS, `${name}-phone.png`))).toBe(true);
   }, 60_000);
 
@@ -240,6 +302,7 @@ describe.skipIf(!CHROMIUM)('the operator console in Chromium', () => {
       '/lists/reactivate?provider=postmark',
       '/health',
       '/reputation',
+      '/reputation?sender=news.example.com',
     ]) {
       await axePage.goto(`${server.origin}${url}`);
       const { violations, passes } = await new AxeBuilder({ page: axePage }).analyze();
