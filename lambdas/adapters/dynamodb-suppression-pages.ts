@@ -24,7 +24,7 @@ export interface SuppressionPageRequest {
   cursor?: string;
   /** Which records count; every record when absent. */
   matches?: (record: SuppressionRecord) => boolean;
-  /** Stop reading at this time (epoch ms), with what was found so far and a cursor. */
+  /** Answer by this time (epoch ms) with what was found so far and a cursor: no Scan is sent that would likely end after it. */
   deadlineMs: number;
   now?: () => number;
 }
@@ -55,6 +55,7 @@ export async function readSuppressionPage(
   let scanned = 0;
   for (;;) {
     let page: { Items?: Array<Record<string, unknown>>; LastEvaluatedKey?: Record<string, unknown> };
+    const sentAt = now();
     try {
       page = await client.send(new ScanCommand({ TableName: tableName, Limit: limit, ExclusiveStartKey: startKey }));
     } catch (cause) {
@@ -72,7 +73,10 @@ export async function readSuppressionPage(
     }
     startKey = page.LastEvaluatedKey;
     if (!startKey) return { records, scanned, stoppedEarly: false };
-    if (now() >= request.deadlineMs) return { records, next: encodeCursor(startKey), scanned, stoppedEarly: true };
+    // Stop before a read that would likely end past the deadline (the next one takes about as long, or longer: its limit grows).
+    const took = now() - sentAt;
+    if (now() + took >= request.deadlineMs)
+      return { records, next: encodeCursor(startKey), scanned, stoppedEarly: true };
     limit = Math.min(MAX_LIMIT, limit * 2);
   }
 }
