@@ -41,9 +41,11 @@ export function rateChart(options: {
     } else current.push(`${x(i).toFixed(1)},${y(p.rate).toFixed(1)}`);
   });
   if (current.length) segments.push(current);
-  const line = (rate: number, colour: string, label: string) =>
+  // Labels at least a line apart: close thresholds would print one over the other.
+  const labelY = { warn: y(warn), breach: Math.min(y(breach), y(warn) - 14) };
+  const line = (rate: number, colour: string, label: 'warn' | 'breach') =>
     html`<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(rate).toFixed(1)}" y2="${y(rate).toFixed(1)}" stroke="${colour}" stroke-width="2" stroke-dasharray="6 4"/>
-<text x="${W - PAD.right + 6}" y="${(y(rate) + 4).toFixed(1)}">${label} ${percent(rate)}</text>`;
+<text x="${W - PAD.right + 6}" y="${(labelY[label] + 4).toFixed(1)}">${label} ${percent(rate)}</text>`;
   const first = points[0]?.hourMs;
   const last = points.at(-1)?.hourMs;
   const day = (ms: number | undefined) =>

@@ -20,7 +20,7 @@ describe('docs/console.md', () => {
   });
 
   it('embeds a screenshot of every page at desktop width and the main ones at phone width', () => {
-    for (const name of ['address', 'address-confirm', 'lists', 'reputation', 'health'])
+    for (const name of ['address', 'address-confirm', 'lists', 'reputation', 'reputation-sender', 'health'])
       expect(doc).toContain(`(console/${name}-desktop.png)`);
     for (const name of ['address', 'lists', 'health']) expect(doc).toContain(`src="console/${name}-phone.png"`);
   });
