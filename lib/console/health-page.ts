@@ -120,12 +120,14 @@ function lastEvents(services: Services): Promise<Html> {
   });
 }
 
+const BADGE = { pass: 'active', fail: 'suppressed', warn: 'warn', skip: 'skip' } as const;
+
 function doctor(services: Services): Promise<Html> {
   return guarded('Doctor', services, async () => {
     const results = await diagnose(services.ctx);
     const rows = results.map(
       (r) =>
-        html`<tr><td><span class="badge ${r.status === 'pass' ? 'active' : r.status === 'fail' ? 'suppressed' : ''}">${r.status}</span></td><th scope="row">${r.check}</th><td>${r.detail}</td><td>${r.fix ?? '—'}</td></tr>`,
+        html`<tr><td><span class="badge ${BADGE[r.status]}">${r.status}</span></td><th scope="row">${r.check}</th><td>${r.detail}</td><td>${r.fix ?? '—'}</td></tr>`,
     );
     return html`<p class="muted">The checks of <code>npx ratchet doctor</code>.</p><div class="scroll"><table><thead><tr><th scope="col">Result</th><th scope="col">Check</th><th scope="col">Detail</th><th scope="col">Fix</th></tr></thead><tbody>${rows}</tbody></table></div>`;
   });

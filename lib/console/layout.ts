@@ -88,6 +88,8 @@ button.danger{background:#991b1b;border-color:#991b1b}
 .badge{display:inline-block;padding:0 .4rem;border-radius:4px;font-weight:600}
 .suppressed{background:#fee2e2;color:#7f1d1d}
 .active{background:#dcfce7;color:#14532d}
+.warn{background:#fef3c7;color:#78350f}
+.skip{background:#f3f4f6;color:#374151}
 .discounted{color:#4b5563;text-decoration:line-through}
 .notice{padding:.5rem .75rem;border-left:4px solid #15803d;background:#f0fdf4}
 .problem{padding:.5rem .75rem;border-left:4px solid #b91c1c;background:#fef2f2}

@@ -7,17 +7,14 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoReputationCounter } from '../../lambdas/adapters/dynamodb-reputation-writer.js';
-import { HOUR_MS, hourStart } from '../../lambdas/core/reputation/index.js';
 import { Context } from '../../lib/cli/context.js';
 import { operatorAccount } from '../../lib/console/command.js';
 import { type RunningConsole, startConsole } from '../../lib/console/server.js';
-import { ensureReputationTable } from '../../lib/local/bootstrap.js';
 import { createTables, ratchet, startTestStack, type TestStack } from '../integration/harness.js';
+import { REPUTATION, seedReputation } from './console-seed.js';
 
 const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
   (p) => p && existsSync(p),
@@ -37,44 +34,6 @@ const SECRET_ENV = {
   POSTMARK_SERVER_TOKEN: 'console-test-postmark-token-0123456789',
 };
 const quiet = { out: () => undefined, err: () => undefined, progressTty: false };
-const REPUTATION = 'console-test-reputation';
-
-/** A week of hourly counts for two senders: news.example.com climbs through warn into breach on the last day. */
-async function seedReputation(stack: TestStack): Promise<void> {
-  const raw = new DynamoDBClient({
-    region: 'us-east-1',
-    endpoint: stack.config.dynamoEndpoint!,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  await ensureReputationTable(raw, REPUTATION);
-  raw.destroy();
-  const counter = new DynamoReputationCounter(stack.clients.doc, REPUTATION);
-  const now = hourStart(Date.now());
-  for (let h = 0; h < 168; h++) {
-    const hourMs = now - h * HOUR_MS;
-    const late = h < 24;
-    await counter.add([
-      {
-        provider: 'ses',
-        sender: 'news.example.com',
-        hourMs,
-        delivered: 200,
-        hardBounced: late ? 12 : 1,
-        softBounced: 0,
-        complained: late ? 1 : 0,
-      },
-      {
-        provider: 'sendgrid',
-        sender: 'receipts.example.com',
-        hourMs,
-        delivered: 200,
-        hardBounced: 1,
-        softBounced: 1,
-        complained: 0,
-      },
-    ]);
-  }
-}
 
 describe.skipIf(!CHROMIUM)('the operator console in Chromium', () => {
   let stack: TestStack;
