@@ -3,8 +3,9 @@
  * schedule, 5 minutes, unless REPUTATION_EVALUATE_SECONDS says otherwise), its announcement the one
  * WARN line per change of state the evaluator writes. No SNS locally.
  */
-import type { Clients, RuntimeConfig } from '../../lambdas/adapters/wiring.js';
+
 import { buildReputationEvaluator } from '../../lambdas/adapters/wiring/reputation.js';
+import type { Clients, RuntimeConfig } from '../../lambdas/adapters/wiring.js';
 import type { Log } from '../../lambdas/core/pipeline/ports.js';
 import { type Evaluation, evaluateReputation } from '../../lambdas/core/reputation/evaluate.js';
 import { REPUTATION } from '../definitions.js';
