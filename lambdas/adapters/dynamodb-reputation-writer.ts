@@ -12,7 +12,7 @@ import { TransientError } from '../core/errors.js';
 import type { ReputationCounter } from '../core/pipeline/ports.js';
 import { HOUR_MS, type Rates, type ReputationState, type SenderTally } from '../core/reputation/index.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
-import { counterKey, hourKey, registryKey, registrySortKey } from './dynamodb-reputation.js';
+import { counterKey, hourKey, registryKey, registrySortKey } from './reputation-keys.js';
 import { REPUTATION_TABLE } from './tables.js';
 
 const T = REPUTATION_TABLE;

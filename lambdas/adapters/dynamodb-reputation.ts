@@ -1,13 +1,7 @@
 /**
  * The reputation table's reading side, behind one small port (`ReputationReader`): what the CLI, the
- * evaluator, the client and the console ask. The table's layout is this adapter's alone (its writing
- * side is dynamodb-reputation-writer.ts, which uses the key functions below):
- *
- *  - counters: pk `c#<provider>#<sender>#<shard>`, sk `h#<YYYY-MM-DDTHH>` (UTC hour), numbers
- *    `delivered`, `hardBounced`, `softBounced`, `complained`; `expiresAt` (TTL).
- *  - registry: pk `senders#<hash(sender) mod 4>`, sk `<sender>#<provider>`: `provider`, `sender`,
- *    `lastSeenAt`, and what the evaluator stored: `state`, `attempts`, `bounceRate`, `complaintRate`,
- *    `evaluatedAt`, `changedAt`; `expiresAt` (TTL, pushed on by every hour the sender counts).
+ * evaluator and the console ask. The table's layout is this adapter's alone: reputation-keys.ts spells
+ * it (without an SDK, for the client's brake), dynamodb-reputation-writer.ts is its writing side.
  *
  * Partition limits: a counter partition takes 1/8 of one sender's writes (REPUTATION_TABLE.counterShards,
  * cited there against DynamoDB's 1,000 WCU/s); a read is at most 8 Queries of 168 small items.
@@ -30,7 +24,25 @@ import {
   WINDOW_HOURS,
   ZERO_COUNTS,
 } from '../core/reputation/index.js';
+import {
+  COUNT_FIELDS,
+  counterKey,
+  hourKey,
+  hourOfKey,
+  isRegistryRow,
+  isState,
+  num,
+  type RegistryRow,
+  registryKey,
+  registryPartitions,
+  registryPrefix,
+  registrySortKey,
+  type StoredStatus,
+  storedStatusOf,
+} from './reputation-keys.js';
 import { REPUTATION_TABLE } from './tables.js';
+
+export type { RegistryRow, StoredStatus } from './reputation-keys.js';
 
 const T = REPUTATION_TABLE;
 
@@ -45,19 +57,6 @@ export interface SenderStatus extends OutcomeCounts {
   complaintRate: number;
   /** The state the evaluator last stored (24 h, with hysteresis), and when it last changed (epoch ms). */
   storedState?: ReputationState;
-  changedAt?: number;
-}
-
-/** What the evaluator last stored for a sender: what the client's brake reads (one Query, no counters). */
-export interface StoredStatus {
-  provider: string;
-  sender: string;
-  state: ReputationState;
-  attempts: number;
-  bounceRate: number;
-  complaintRate: number;
-  window: ReputationWindow;
-  evaluatedAt?: number;
   changedAt?: number;
 }
 
@@ -77,28 +76,6 @@ export interface ReputationReader {
   storedStatus(sender: string): Promise<StoredStatus[]>;
 }
 
-// --- keys (shared with the writer) ---
-
-export function counterKey(provider: string, sender: string, shard: number): string {
-  return `c#${provider}#${sender}#${shard}`;
-}
-
-export function hourKey(hourMs: number): string {
-  return `h#${new Date(hourMs).toISOString().slice(0, 13)}`;
-}
-
-/** FNV-1a: a stable spread of senders over the registry partitions, the same in every process. */
-export function registryKey(sender: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < sender.length; i++) h = Math.imul(h ^ sender.charCodeAt(i), 0x01000193) >>> 0;
-  return `senders#${h % T.registryShards}`;
-}
-
-export function registrySortKey(sender: string, provider: string): string {
-  return `${sender}#${provider}`;
-}
-
-const COUNT_FIELDS = ['delivered', 'hardBounced', 'softBounced', 'complained'] as const;
 /** Senders read concurrently by a listing, each with up to 8 shard Queries in flight. */
 const SENDER_CONCURRENCY = 4;
 /** Hours a series may span: the counters' own lifetime. */
@@ -159,23 +136,7 @@ export class DynamoReputationReader implements ReputationReader {
   }
 
   async storedStatus(sender: string): Promise<StoredStatus[]> {
-    return (await this.registryRows(sender)).flatMap((row) =>
-      isState(row.state)
-        ? [
-            {
-              provider: row.provider,
-              sender: row.sender,
-              state: row.state,
-              attempts: num(row.attempts),
-              bounceRate: num(row.bounceRate),
-              complaintRate: num(row.complaintRate),
-              window: STATE_WINDOW,
-              ...(typeof row.evaluatedAt === 'number' ? { evaluatedAt: row.evaluatedAt } : {}),
-              ...(typeof row.changedAt === 'number' ? { changedAt: row.changedAt } : {}),
-            },
-          ]
-        : [],
-    );
+    return (await this.registryRows(sender)).flatMap((row) => storedStatusOf(row) ?? []);
   }
 
   /** One registry row (tests and the writer's conditional updates read it this way). */
@@ -193,12 +154,12 @@ export class DynamoReputationReader implements ReputationReader {
   /** Every registry row, partition by partition. */
   async registry(): Promise<RegistryRow[]> {
     const rows: RegistryRow[] = [];
-    for (let k = 0; k < T.registryShards; k++) rows.push(...(await this.query(`senders#${k}`)));
+    for (const partition of registryPartitions()) rows.push(...(await this.query(partition)));
     return rows;
   }
 
   private registryRows(sender: string): Promise<RegistryRow[]> {
-    return this.query(registryKey(sender), `${sender}#`);
+    return this.query(registryKey(sender), registryPrefix(sender));
   }
 
   private async windowCounts(
@@ -223,7 +184,7 @@ export class DynamoReputationReader implements ReputationReader {
     );
     const byHour = new Map<number, OutcomeCounts>();
     for (const item of pages.flat()) {
-      const hourMs = Date.parse(`${String(item[T.sortKey]).slice(2)}:00:00Z`);
+      const hourMs = hourOfKey(item[T.sortKey]);
       const counts = Object.fromEntries(COUNT_FIELDS.map((f) => [f, num(item[f])])) as unknown as OutcomeCounts;
       byHour.set(hourMs, addCounts(byHour.get(hourMs) ?? ZERO_COUNTS, counts));
     }
@@ -272,24 +233,4 @@ export class DynamoReputationReader implements ReputationReader {
       throw new TransientError('reputation read failed', { cause });
     }
   }
-}
-
-export interface RegistryRow {
-  provider: string;
-  sender: string;
-  lastSeenAt?: number;
-  state?: unknown;
-  attempts?: unknown;
-  bounceRate?: unknown;
-  complaintRate?: unknown;
-  evaluatedAt?: number;
-  changedAt?: number;
-}
-
-function isState(value: unknown): value is ReputationState {
-  return value === 'ok' || value === 'warn' || value === 'breach';
-}
-
-function num(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }

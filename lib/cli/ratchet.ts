@@ -11,6 +11,7 @@ import { consoleCommand } from '../console/command.js';
 import { dlqCommand } from './commands/dlq.js';
 import { doctorCommand } from './commands/doctor.js';
 import { inboxCommand } from './commands/inbox.js';
+import { reputationCommand } from './commands/reputation.js';
 import { sesCommand } from './commands/ses.js';
 import { suppressionsCommand } from './commands/suppressions.js';
 import { syncCommand } from './commands/sync.js';
@@ -33,6 +34,7 @@ export function ratchetProgram(ctx: Context, state: { code: number }): Command {
     .addCommand(dlqCommand(ctx, run))
     .addCommand(doctorCommand(ctx, run))
     .addCommand(syncCommand(ctx, run))
+    .addCommand(reputationCommand(ctx, run))
     .addCommand(consoleCommand(ctx, run))
     .addCommand(
       new Command('unsubscribe-link')

@@ -5,12 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   crossedThreshold,
-  DEFAULT_THRESHOLDS as T,
   levelOf,
   nextState,
   type OutcomeCounts,
-  rates,
   type ReputationState,
+  rates,
+  DEFAULT_THRESHOLDS as T,
   thresholdsFromSettings,
 } from '../../../lambdas/core/reputation/index.js';
 

@@ -9,9 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PinnedDirectoryCertificates } from '../../../lambdas/adapters/sns/pinned-certificates.js';
-import { isOutcome } from '../../../lambdas/core/reputation/sender.js';
 import type { NormalizedEvent } from '../../../lambdas/core/event.js';
 import { sesProvider } from '../../../lambdas/core/providers/ses/index.js';
+import { isOutcome } from '../../../lambdas/core/reputation/sender.js';
 import { lowerCaseHeaders, type WebhookRequest } from '../../../lambdas/core/request.js';
 import { makeDeps, makeProvider, notificationFields, rejection, signed, toRequest } from './fixtures.js';
 

@@ -7,8 +7,8 @@ import { compactDetail, stringField, withRecipient } from '../../classification.
 import { MalformedRequestError } from '../../errors.js';
 import { type EventDetail, type EventKind, messageIdField, type NormalizedEvent } from '../../event.js';
 import { isRecord, parseJsonObject } from '../../json.js';
-import { parseEventTime } from '../../time.js';
 import { isOutcome, pickSender, scopeSender, senderDomain } from '../../reputation/sender.js';
+import { parseEventTime } from '../../time.js';
 import { canonicalTopic } from '../../topics.js';
 import { EVENT_OBJECT_KEY, IGNORED } from './event-types.js';
 
