@@ -12,7 +12,6 @@ import {
   WINDOW_HOURS,
 } from '../../lambdas/core/reputation/index.js';
 import { InputError } from '../cli/context.js';
-import { REPUTATION_TABLE } from '../definitions.js';
 import { type Html, html, query } from './html.js';
 import { rateChart } from './rate-chart.js';
 import { describeTarget, type Route, type Services } from './services.js';
@@ -23,7 +22,7 @@ const SENDER = /^[\x21-\x7e]{1,256}$/;
 function reader(services: Services) {
   const { ctx } = services;
   const thresholds = thresholdsFromSettings(ctx.env);
-  const table = ctx.env.REPUTATION_TABLE || REPUTATION_TABLE.defaultName;
+  const table = ctx.target.reputationTable;
   return { reader: new DynamoReputationReader(ctx.doc, table, thresholds), thresholds, table };
 }
 
