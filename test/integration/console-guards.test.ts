@@ -125,6 +125,20 @@ describe('console guards', () => {
     }
   });
 
+  it('health names the command that redrives each queue and lists the doctor checks', async () => {
+    const health = await send(consoleServer.port, { path: '/health', cookie });
+    expect(health.status).toBe(200);
+    for (const text of [
+      'npx ratchet dlq redrive',
+      'npx ratchet ses redrive',
+      'npx ratchet sync retry',
+      'npx ratchet doctor',
+    ])
+      expect(health.body).toContain(text);
+    expect(health.body).toMatch(/<th scope="row">tables<\/th><td>ratchet-inbox and ratchet-suppressions answer/);
+    expect(health.body).toMatch(/<th scope="row">dead-letter queue<\/th><td>0<\/td><td>0<\/td>/);
+  });
+
   it('answers 400 to bad input: a malformed address, an unknown filter value, a forged cursor', async () => {
     expect((await send(consoleServer.port, { path: '/address?email=not-an-address', cookie })).status).toBe(400);
     expect((await send(consoleServer.port, { path: '/lists?status=gone', cookie })).status).toBe(400);
