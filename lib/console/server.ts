@@ -69,7 +69,8 @@ async function handle(
     if (!secrets.tokenMatches(url.searchParams.get('token'))) return unauthorized(response);
     url.searchParams.delete('token');
     response.setHeader('Set-Cookie', secrets.sessionCookie());
-    return redirect(response, `${url.pathname}${url.search}`);
+    // One leading slash: `//host/…` would be a redirect to another site.
+    return redirect(response, `/${url.pathname.replace(/^\/+/, '')}${url.search}`);
   }
   if (!secrets.hasSession(request)) return unauthorized(response);
   if (url.pathname === '/console.css') return send(response, 200, 'text/css; charset=utf-8', STYLESHEET);

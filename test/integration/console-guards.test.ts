@@ -79,6 +79,9 @@ describe('console guards', () => {
     expect(set).toMatch(/HttpOnly/);
     expect(set).toMatch(/SameSite=Strict/);
     expect(set).not.toContain(token);
+    const sneaky = await send(consoleServer.port, { path: `//evil.example/x?token=${token}` });
+    // Parsed as protocol-relative: only its path is kept, so the redirect stays on this origin.
+    expect(sneaky.headers.location).toBe('/x');
   });
 
   it('answers 401 without the session, and with a wrong token', async () => {
