@@ -34,7 +34,15 @@ export function consoleCommand(ctx: Context, run: Run): Command {
       run(async (options: { port?: number }) => {
         ctx.target; // An unusable target (a stale local.json) fails here, with its fix, before anything listens.
         await ctx.resolveQueues();
-        const running = await startConsole({ ctx, actor: operatorAccount(), now: ctx.now }, { port: options.port });
+        const running = await startConsole(
+          { ctx, actor: operatorAccount(), now: ctx.now },
+          { port: options.port },
+        ).catch((error: NodeJS.ErrnoException) => {
+          // Not the target's failure: say so plainly rather than blame the stack.
+          throw new Error(
+            `cannot listen on 127.0.0.1:${options.port ?? 0} (${error.code ?? error.message}): choose another --port`,
+          );
+        });
         ctx.io.out(`console for ${ctx.target.description}`);
         ctx.io.out(`open: ${running.url}`);
         ctx.io.out('(the link carries a token: do not share it; stop with Ctrl-C)');

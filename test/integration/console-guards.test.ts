@@ -166,6 +166,11 @@ describe('console guards', () => {
     expect(login.status).toBe(303);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
+    const taken = await ratchet(stack.cliEnv(), 'console', '--port', String(consoleServer.port));
+    expect(taken).toMatchObject({
+      code: 1,
+      err: `error: console: cannot listen on 127.0.0.1:${consoleServer.port} (EADDRINUSE): choose another --port`,
+    });
     const bad = await ratchet(stack.cliEnv(), 'console', '--port', '70000');
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/must be a port from 0 to 65535/);
