@@ -12,6 +12,7 @@ import { currentCostSection } from '../cost/report.js';
 import { benchBundles } from './bundles.js';
 import { benchCapacityCheck } from './capacity-check.js';
 import { benchClientFilter } from './client-filter.js';
+import { benchConsoleFirstPage } from './console-first-page.js';
 import { benchConsumerDrain } from './consumer-drain.js';
 import { benchEdgeAdmission } from './edge-admission.js';
 import { runCleanups } from './lib/cleanup.js';
@@ -45,6 +46,7 @@ const SECTIONS: Array<{ order: number; title: string; run: () => Promise<Section
   { order: 11, title: '11. Sync throughput', run: () => benchSyncThroughput() },
   { order: 12, title: '12. Reconcile at scale', run: () => benchReconcileScale({ log }) },
   { order: 14, title: '14. Capacity model against a run', run: () => benchCapacityCheck({ log }) },
+  { order: 16, title: '16. Console first page', run: () => benchConsoleFirstPage({ log }) },
   { order: 4, title: '4. Bundles', run: () => benchBundles({ log }) },
 ];
 

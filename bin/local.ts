@@ -50,6 +50,7 @@ console.log(
   `unsubscribe: ${runtime.unsubscribe.baseUrl}/unsubscribe/{token} (npx ratchet unsubscribe-link <email> [--topic t])`,
 );
 console.log(`suppression table: ${runtime.config.suppressionTable} (${runtime.config.dynamoEndpoint})`);
+console.log('console: npx ratchet console (the operator console in your browser, on 127.0.0.1)');
 console.log(`ready: Ratchet is listening on ${runtime.url}`);
 
 /** A stop that hangs must not outlive what a supervisor waits for (systemd and most give 10 s). */

@@ -12,9 +12,11 @@ export {
   DEFAULT_INBOX_TTL_DAYS,
   DEFAULT_RESOURCE_PREFIX,
   INBOX_TABLE,
+  REPUTATION_TABLE,
   resourceNames,
   SUPPRESSION_TABLE,
 } from '../lambdas/adapters/tables.js';
+export { REPUTATION } from './reputation-definitions.js';
 
 /**
  * A busy queue is drained in batches of up to 100 (fewer invocations, fewer log lines and EMF records
@@ -218,4 +220,20 @@ export const SES_FEED = {
   deadLetterRetentionDays: FEED_SIZING.deadLetterRetentionDays,
   /** The least time a dead-lettered message has left in the dead-letter queue. */
   minimumDeadLetterDaysLeft: FEED_SIZING.minimumDeadLetterDaysLeft,
+} as const;
+
+/**
+ * `ratchet console` (lib/console/): a page of the lists, how long one page may read before it answers
+ * with what it found (a Scan examines every item, match or not: a sparse filter on a large table stops
+ * here and offers the next page), and the bulk reactivation's bounds (at most `bulkMax` records per
+ * confirmation, `bulkConcurrency` guarded writes at a time: far under a partition's 1,000 WCU/s, since
+ * every write is to a different address).
+ */
+export const CONSOLE = {
+  pageSize: 50,
+  pageDeadlineMs: 1_500,
+  bulkMax: 10_000,
+  bulkConcurrency: 8,
+  /** The bulk count and the health page's inbox scan stop here. */
+  scanDeadlineMs: 20_000,
 } as const;

@@ -185,6 +185,41 @@ export class DynamoInbox implements InboxStore {
         return row ? [{ ...row, receivedAt: (row.expiresAt - this.ttlSeconds) * 1000 }] : [];
       });
   }
+
+  /**
+   * When each provider's newest stored row was received (the console's health page): one Scan reading
+   * only the key and the expiry, stopped at `deadlineMs` (`complete` false then: the times are a lower
+   * bound). Like `listNewest`, exact while the lifetime is the one the rows were written with.
+   */
+  async newestPerProvider(options: { nowMs: number; deadlineMs: number }): Promise<{
+    receivedAt: Record<string, number>;
+    scanned: number;
+    complete: boolean;
+  }> {
+    const newest: Record<string, number> = {};
+    let scanned = 0;
+    const pages = scanPages(
+      this.client,
+      {
+        TableName: this.tableName,
+        ProjectionExpression: '#pk, #ttl',
+        FilterExpression: 'attribute_exists(#body) AND #ttl >= :now',
+        ExpressionAttributeNames: { '#pk': PK, '#ttl': TTL, '#body': 'body' },
+        ExpressionAttributeValues: { ':now': Math.floor(options.nowMs / 1000) },
+      },
+      'inbox',
+    );
+    for await (const items of pages) {
+      for (const item of items) {
+        scanned++;
+        const provider = String(item[PK]).split('#')[0]!;
+        const at = (Number(item[TTL]) - this.ttlSeconds) * 1000;
+        if (!(newest[provider]! >= at)) newest[provider] = at;
+      }
+      if (Date.now() >= options.deadlineMs) return { receivedAt: newest, scanned, complete: false };
+    }
+    return { receivedAt: newest, scanned, complete: true };
+  }
 }
 
 function byExpiryDescending(items: Array<Record<string, unknown>>): Array<Record<string, unknown>> {

@@ -8,7 +8,7 @@
 
 import { INBOX_TTL_RULE, INBOX_TTL_VARIABLE } from '../core/inbox-ttl.js';
 import { type NumberRule, parseNumber } from '../core/settings.js';
-import { INBOX_TABLE, QUEUE_NAMES, resourceNames, SUPPRESSION_TABLE } from './tables.js';
+import { INBOX_TABLE, QUEUE_NAMES, REPUTATION_TABLE, resourceNames, SUPPRESSION_TABLE } from './tables.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -23,6 +23,8 @@ export const RUNTIME_VARIABLE = {
   defaultRegion: 'AWS_DEFAULT_REGION',
   inboxTable: 'INBOX_TABLE',
   suppressionTable: 'SUPPRESSION_TABLE',
+  reputationTable: 'REPUTATION_TABLE',
+  reputationTopicArn: 'REPUTATION_TOPIC_ARN',
   queueUrl: 'QUEUE_URL',
   queueName: 'QUEUE_NAME',
   /** The SES feed: the SQS queue the SES topic delivers to, and its dead-letter queue (names locally, URL on AWS). */
@@ -72,6 +74,17 @@ export const RUNTIME_VARIABLE_DOCS: Partial<Record<RuntimeVariableName, Variable
     applies: 'both',
     describe:
       'The suppression table sending code reads; also read by the CLI and the `@ratchet-email/ratchet/client` package',
+  },
+  [V.reputationTable]: {
+    applies: 'both',
+    describe:
+      'The reputation counters and sender states (docs/reputation.md): set, the edge counts; `npm start` always sets it; read by `ratchet reputation` and `senderStatus`',
+  },
+  [V.reputationTopicArn]: {
+    applies: 'aws',
+    expected: 'an SNS topic ARN',
+    describe:
+      "The `<prefix>-reputation` topic the evaluator announces each change of a sender's state on; set by the stack",
   },
   [V.queueUrl]: {
     applies: 'aws',
@@ -185,6 +198,10 @@ export const NAME_VARIABLES = {
     pattern: /^[A-Za-z0-9_.-]{3,255}$/,
     expected: "3-255 letters, digits, '_', '-' or '.' (a DynamoDB table name)",
   },
+  [V.reputationTable]: {
+    pattern: /^[A-Za-z0-9_.-]{3,255}$/,
+    expected: "3-255 letters, digits, '_', '-' or '.' (a DynamoDB table name)",
+  },
   [V.queueName]: {
     pattern: /^[A-Za-z0-9_-]{1,76}$/,
     expected: "1-76 letters, digits, '_' or '-' (an SQS queue name, before the -dlq suffix)",
@@ -208,6 +225,7 @@ export const NAME_VARIABLES = {
 export const NAME_DEFAULTS = {
   [V.inboxTable]: INBOX_TABLE.defaultName,
   [V.suppressionTable]: SUPPRESSION_TABLE.defaultName,
+  [V.reputationTable]: REPUTATION_TABLE.defaultName,
   [V.queueName]: QUEUE_NAMES.defaultName,
   [V.sesQueueName]: resourceNames().sesQueue,
   [V.sesDeadLetterQueue]: resourceNames().sesDeadLetterQueue,

@@ -28,6 +28,7 @@ export function resourceNames(prefix: string = DEFAULT_RESOURCE_PREFIX) {
   return {
     inboxTable: `${prefix}-inbox`,
     suppressionTable: `${prefix}-suppressions`,
+    reputationTable: `${prefix}-reputation`,
     queue: `${prefix}-events`,
     deadLetterQueue: `${prefix}-events${QUEUE_NAMES.deadLetterSuffix}`,
     /** The SES feed: the SES topic's SQS subscription (env `SES_QUEUE_NAME` locally). */
@@ -53,6 +54,28 @@ export const INBOX_TABLE = {
 export const SUPPRESSION_TABLE = {
   defaultName: 'ratchet-suppressions',
   partitionKey: 'email',
+} as const;
+
+/**
+ * Reputation: hourly outcome counters per provider and sender, and one registry row per sender (its
+ * stored state). Owned by lambdas/adapters/dynamodb-reputation*.ts; the console reads it through them.
+ */
+export const REPUTATION_TABLE = {
+  defaultName: 'ratchet-reputation',
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  /** Epoch seconds: counters live the 7-day window and a day more; a registry row as long after its sender's last event. */
+  ttlAttribute: 'expiresAt',
+  /**
+   * Counter shards per (provider, sender): every write goes to one at random. DynamoDB caps a partition
+   * at 1,000 WCU/s; the worst writer is a provider posting one event a request (Postmark, Mailgun), one
+   * 1-WCU increment per event, so one sender at 2,000 events/s puts 250 WCU/s on each of 8 shards.
+   * Reading a 7-day window is one Query per shard (8 × 168 items of ~100 bytes).
+   */
+  counterShards: 8,
+  /** Registry partitions (a sender's row lives on hash(sender) mod this): read 4 Queries a listing. */
+  registryShards: 4,
+  counterTtlDays: 8,
 } as const;
 
 /**

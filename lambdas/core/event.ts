@@ -62,6 +62,13 @@ export interface NormalizedEvent {
   messageId?: string;
   detail: EventDetail;
   /**
+   * Who sent it, for the reputation counters (core/reputation/sender.ts): the sending domain, else the
+   * provider's scope (`ses:configuration-set/<name>`, `postmark:stream/<server>/<stream>`), else the
+   * provider's name. Set only on the outcomes of a send (deliveries, bounces, complaints): an event
+   * without one counts nothing. Each provider's mapper says which field gives it (docs/reputation.md).
+   */
+  sender?: string;
+  /**
    * The exact bytes this event came from, as UTF-8 text: the whole body for one-event requests,
    * the element's own JSON for batches (a SendGrid batch can exceed DynamoDB's 400 KB item limit).
    */

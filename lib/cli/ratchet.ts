@@ -7,9 +7,11 @@
  * `--json` keeps the stored epoch values.
  */
 import { Command } from 'commander';
+import { consoleCommand } from '../console/command.js';
 import { dlqCommand } from './commands/dlq.js';
 import { doctorCommand } from './commands/doctor.js';
 import { inboxCommand } from './commands/inbox.js';
+import { reputationCommand } from './commands/reputation.js';
 import { sesCommand } from './commands/ses.js';
 import { suppressionsCommand } from './commands/suppressions.js';
 import { syncCommand } from './commands/sync.js';
@@ -32,6 +34,8 @@ export function ratchetProgram(ctx: Context, state: { code: number }): Command {
     .addCommand(dlqCommand(ctx, run))
     .addCommand(doctorCommand(ctx, run))
     .addCommand(syncCommand(ctx, run))
+    .addCommand(reputationCommand(ctx, run))
+    .addCommand(consoleCommand(ctx, run))
     .addCommand(
       new Command('unsubscribe-link')
         .description('print a one-click unsubscribe URL (RFC 8058), alone on stdout')

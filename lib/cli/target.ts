@@ -15,7 +15,7 @@
  * endpoint (Context.resolveQueues); SES_DEAD_LETTER_QUEUE may be a name, looked up the same way.
  */
 import { resolve } from 'node:path';
-import { INBOX_TABLE, QUEUE, SUPPRESSION_TABLE } from '../definitions.js';
+import { INBOX_TABLE, QUEUE, REPUTATION_TABLE, SUPPRESSION_TABLE } from '../definitions.js';
 import { readState, statePath } from '../local/state.js';
 import { SYNC_QUEUE } from '../sync-definitions.js';
 
@@ -29,6 +29,7 @@ export interface Target {
   sqsEndpoint?: string;
   inboxTable: string;
   suppressionTable: string;
+  reputationTable: string;
   queueUrl?: string;
   deadLetterUrl?: string;
   /** With SQS_ENDPOINT and no QUEUE_URL: the queue's name, to look up (its DLQ is `<name>-dlq`). */
@@ -76,6 +77,7 @@ export function resolveTarget(env: Env): Target {
   const named = {
     inboxTable: env.INBOX_TABLE || INBOX_TABLE.defaultName,
     suppressionTable: env.SUPPRESSION_TABLE || SUPPRESSION_TABLE.defaultName,
+    reputationTable: env.REPUTATION_TABLE || REPUTATION_TABLE.defaultName,
     queueUrl: env.QUEUE_URL || undefined,
     deadLetterUrl: env.DLQ_URL || undefined,
     ...(env.SQS_ENDPOINT && !env.QUEUE_URL ? { queueName: env.QUEUE_NAME || QUEUE.defaultName } : {}),
@@ -116,6 +118,7 @@ export function resolveTarget(env: Env): Target {
       sqsEndpoint: env.SQS_ENDPOINT ?? state.sqsEndpoint,
       inboxTable: state.inboxTable,
       suppressionTable: state.suppressionTable,
+      reputationTable: state.reputationTable ?? REPUTATION_TABLE.defaultName,
       queueUrl: state.queueUrl,
       deadLetterUrl: state.deadLetterUrl,
       sesDeadLetterQueue: env.SES_DEAD_LETTER_QUEUE || state.sesDeadLetterUrl,

@@ -9,7 +9,7 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { INBOX_TABLE, QUEUE, SES_FEED, SUPPRESSION_TABLE } from '../definitions.js';
+import { INBOX_TABLE, QUEUE, REPUTATION_TABLE, SES_FEED, SUPPRESSION_TABLE } from '../definitions.js';
 
 export async function ensureTables(
   client: DynamoDBClient,
@@ -28,6 +28,24 @@ export async function ensureTables(
     KeySchema: [{ AttributeName: SUPPRESSION_TABLE.partitionKey, KeyType: 'HASH' }],
     AttributeDefinitions: [{ AttributeName: SUPPRESSION_TABLE.partitionKey, AttributeType: 'S' }],
   });
+}
+
+/** The reputation counters and sender registry (lambdas/adapters/dynamodb-reputation.ts owns the layout). */
+export async function ensureReputationTable(client: DynamoDBClient, name: string): Promise<void> {
+  const { partitionKey: pk, sortKey: sk } = REPUTATION_TABLE;
+  await ensureTable(client, {
+    TableName: name,
+    BillingMode: 'PAY_PER_REQUEST',
+    KeySchema: [
+      { AttributeName: pk, KeyType: 'HASH' },
+      { AttributeName: sk, KeyType: 'RANGE' },
+    ],
+    AttributeDefinitions: [
+      { AttributeName: pk, AttributeType: 'S' },
+      { AttributeName: sk, AttributeType: 'S' },
+    ],
+  });
+  await enableTtl(client, name, REPUTATION_TABLE.ttlAttribute);
 }
 
 async function ensureTable(

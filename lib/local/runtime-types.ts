@@ -7,6 +7,7 @@ import type { Log } from '../../lambdas/core/pipeline/ports.js';
 import type { SyncProviderName, SyncTarget } from '../../lambdas/core/sync/target.js';
 import type { Queues } from './bootstrap.js';
 import type { QueuePoller } from './poller.js';
+import type { LocalReputation } from './reputation.js';
 import type { LocalSync } from './sync.js';
 
 type Env = Record<string, string | undefined>;
@@ -39,6 +40,8 @@ export interface LocalRuntimeOptions {
   syncTargets?: ReadonlyMap<SyncProviderName, SyncTarget>;
   /** The sync sweeper's interval (default 60 s). */
   syncSweepIntervalMs?: number;
+  /** The reputation evaluator's interval (default the stack's schedule, 5 minutes). */
+  reputationIntervalMs?: number;
 }
 
 export interface LocalRuntime {
@@ -58,6 +61,8 @@ export interface LocalRuntime {
   sesFeed: QueuePoller;
   /** Present when SYNC_PROVIDERS is set. */
   sync?: LocalSync;
+  /** The reputation evaluator on an interval; `evaluate()` runs it once now. */
+  reputation: LocalReputation;
   stop(): Promise<void>;
   /** Clears the state file and releases the lock at once, for a process exiting before `stop` finished. */
   abandon(): void;

@@ -26,13 +26,14 @@ import { createConsumerHandler } from '../../lambdas/handlers/consumer-handler.j
 import { createEdgeHandler } from '../../lambdas/handlers/edge-handler.js';
 import { createSesFeedHandler } from '../../lambdas/handlers/ses-feed-handler.js';
 import { QUEUE, SES_FEED } from '../definitions.js';
-import { ensureQueues, ensureTables, LOCAL_QUEUE } from './bootstrap.js';
+import { ensureQueues, ensureReputationTable, ensureTables, LOCAL_QUEUE } from './bootstrap.js';
 import { applyDemoDefaults, ensureDemoCredentials } from './demo-credentials.js';
 import { type Emulator, startDynamo, startSqs } from './emulators.js';
 import { startHttpFront } from './http-front.js';
 import { acquireLock } from './lock.js';
 import { QueuePoller } from './poller.js';
 import { resendStored } from './recovery.js';
+import { startLocalReputation } from './reputation.js';
 import type { LocalRuntime, LocalRuntimeOptions } from './runtime-types.js';
 import { assertStartable, readPort } from './startup-checks.js';
 import { StartupError } from './startup-error.js';
@@ -73,7 +74,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const embeddedSqs = !env[V.sqsEndpoint];
     const sqsEndpoint = env[V.sqsEndpoint] || (await track(startSqs())).endpoint;
     const base = configFromEnv({ ...settings, [V.dynamoEndpoint]: dynamoEndpoint, [V.sqsEndpoint]: sqsEndpoint });
-    const config: RuntimeConfig = { ...base, secrets: 'env' };
+    // Locally the edge always counts reputation (on AWS the stack sets REPUTATION_TABLE).
+    const config: RuntimeConfig = {
+      ...base,
+      secrets: 'env',
+      reputationTable: base.reputationTable ?? NAME_DEFAULTS[V.reputationTable],
+    };
     try {
       assertInboxOutlivesWindows(config.settings, config.inboxTtlDays);
     } catch (error) {
@@ -90,6 +96,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     if (syncSettings(settings).providers.length > 0)
       await createSuppressionTableWithSyncIndex(bootstrapClient, config.suppressionTable);
     await ensureTables(bootstrapClient, { inbox: config.inboxTable, suppression: config.suppressionTable });
+    await ensureReputationTable(bootstrapClient, config.reputationTable!);
     bootstrapClient.destroy();
     const log = options.log ?? powertoolsLog('ratchet-local');
     const counters = new MemoryCounters();
@@ -176,6 +183,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       poller.start();
       sesFeed.start();
     }
+    const reputation = startLocalReputation({ config, clients, log, intervalMs: options.reputationIntervalMs });
+    stops.push(() => reputation.stop());
+    if (options.background !== false) reputation.start();
     if (sync) {
       stops.push(() => sync.stop());
       if (options.background !== false) sync.start();
@@ -191,6 +201,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         sqsEndpoint,
         inboxTable: config.inboxTable,
         suppressionTable: config.suppressionTable,
+        reputationTable: config.reputationTable,
         queueUrl: queues.queueUrl,
         deadLetterUrl: queues.deadLetterUrl,
         sesQueueUrl: queues.sesQueueUrl,
@@ -221,6 +232,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       poller,
       sesFeed,
       sync,
+      reputation,
       async stop() {
         if (stopped) return;
         stopped = true;

@@ -14,6 +14,8 @@ export interface LocalState {
   sqsEndpoint: string;
   inboxTable: string;
   suppressionTable: string;
+  /** The reputation table (absent in a state file an older version wrote). */
+  reputationTable?: string;
   queueUrl: string;
   deadLetterUrl: string;
   /** The SES feed (`SES_QUEUE_NAME`) and the SES dead-letter queue (`SES_DEAD_LETTER_QUEUE`). */

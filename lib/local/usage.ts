@@ -19,6 +19,7 @@ export function startUsage(): string {
     `  ${v.inboxTable}, ${v.suppressionTable}, ${v.queueName}   resource names`,
     '  provider credentials and settings: see the README (e.g. SENDGRID_PUBLIC_KEYS, UNSUBSCRIBE_SECRETS)',
     '',
-    'Then: npx ratchet --help (the operator CLI), npx ratchet-send --help (signed sample events).',
+    'Then: npx ratchet --help (the operator CLI), npx ratchet console (the same in a browser),',
+    'npx ratchet-send --help (signed sample events).',
   ].join('\n');
 }

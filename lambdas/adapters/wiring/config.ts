@@ -18,6 +18,8 @@ export interface RuntimeConfig {
   sqsEndpoint?: string;
   inboxTable: string;
   suppressionTable: string;
+  /** Set: the edge counts reputation (lambdas/adapters/dynamodb-reputation.ts); unset: it counts nothing. */
+  reputationTable?: string;
   /** A URL, or a resolver (the local runtime learns it from CreateQueue). */
   queueUrl: string | (() => Promise<string>);
   inboxTtlDays: number;
@@ -43,6 +45,7 @@ export function configFromEnv(env: Env): RuntimeConfig {
     sqsEndpoint: env[V.sqsEndpoint] || undefined,
     inboxTable: env[V.inboxTable] ?? NAME_DEFAULTS[V.inboxTable],
     suppressionTable: env[V.suppressionTable] ?? NAME_DEFAULTS[V.suppressionTable],
+    reputationTable: env[V.reputationTable] || undefined,
     queueUrl: env[V.queueUrl] ?? '',
     inboxTtlDays: readNumber(env, V.inboxTtlDays),
     secretsCacheSeconds: readNumber(env, V.secretsCacheSeconds),

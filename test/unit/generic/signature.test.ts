@@ -37,6 +37,8 @@ describe('the worked example', () => {
         occurredAt: Date.parse('2023-11-14T22:13:15Z'),
         detail: { providerEventType: 'hard_bounce' },
         raw: EXAMPLE.body,
+        // No `sender` in the body: the provider as a whole.
+        sender: 'generic',
       },
     ]);
   });

@@ -29,13 +29,19 @@ async function receive(file: string, skewMs = 10_000) {
   return provider.receive({ body: Buffer.from(text, 'utf8'), headers: { 'content-type': 'application/json' } });
 }
 
-type Expected = Pick<NormalizedEvent, 'kind' | 'detail'> & { ignoredReason?: string; messageId?: string };
+/** `sender`: the From header's domain (docs/reputation.md), on the outcomes of a send only. */
+type Expected = Pick<NormalizedEvent, 'kind' | 'detail'> & {
+  ignoredReason?: string;
+  messageId?: string;
+  sender?: string;
+};
 
 const CASES: Array<[string, Expected]> = [
   [
     'symfony-delivered-messages.json',
     {
       kind: 'delivered',
+      sender: 'app.symfony.com',
       messageId: '20130503182626.18666.16540@app.symfony.com',
       detail: { status: '250', diagnosticCode: 'OK', providerEventType: 'delivered' },
     },
@@ -44,6 +50,7 @@ const CASES: Array<[string, Expected]> = [
     'symfony-permanent-failure.json',
     {
       kind: 'hard_bounce',
+      sender: 'app.symfony.com',
       messageId: '20130503192659.13651.20287@app.symfony.com',
       detail: {
         status: '550',
@@ -58,6 +65,7 @@ const CASES: Array<[string, Expected]> = [
     'symfony-permanent-failure-no-description.json',
     {
       kind: 'hard_bounce',
+      sender: 'app.symfony.com',
       messageId: '20130503192659.13651.20287@app.symfony.com',
       detail: {
         status: '550',
@@ -73,6 +81,7 @@ const CASES: Array<[string, Expected]> = [
     'symfony-suppression-failure.json',
     {
       kind: 'hard_bounce',
+      sender: 'app.symfony.com',
       messageId: '20130503192659.13651.20287@app.symfony.com',
       detail: {
         status: '605',
@@ -88,6 +97,7 @@ const CASES: Array<[string, Expected]> = [
     'symfony-temporary-failure.json',
     {
       kind: 'soft_bounce',
+      sender: 'app.symfony.com',
       messageId: '20130503182626.18666.16540@app.symfony.com',
       detail: {
         status: '4.2.2',
@@ -103,6 +113,7 @@ const CASES: Array<[string, Expected]> = [
     'symfony-spam-complaints.json',
     {
       kind: 'complaint',
+      sender: 'app.symfony.com',
       messageId: '20110215055645.25246.63817@app.symfony.com',
       detail: { providerEventType: 'complained' },
     },

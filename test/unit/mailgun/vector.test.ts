@@ -58,6 +58,8 @@ describe('Mailgun vector', () => {
           providerEventType: 'failed',
         },
         raw: text,
+        // No From header and no envelope: the provider as a whole.
+        sender: 'mailgun',
       },
     ]);
     expect(nonces.claims).toHaveLength(1);

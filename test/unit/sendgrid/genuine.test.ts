@@ -40,6 +40,7 @@ describe('SendGrid signed vectors (SendGrid test keys)', () => {
         eventId: 'ZHJvcC0xMDk5NDkxOS1MUnpYbF9OSFN0T0doUTRrb2ZTbV9BLTA',
         recipient: 'hello@world.com',
         kind: 'hard_bounce',
+        sender: 'sendgrid',
         occurredAt: 1600112492000,
         detail: { echo: true, diagnosticCode: 'Bounced Address', providerEventType: 'dropped' },
         // sg_message_id `LRzXl_NHStOGhQ4kofSm_A.filterdrecv-…`, smtp-id `<LRzXl_NHStOGhQ4kofSm_A@…>`.
@@ -88,6 +89,8 @@ type Expected = Pick<NormalizedEvent, 'eventId' | 'kind' | 'detail'> & {
   ignoredReason?: string;
   topic?: string;
   messageId?: string;
+  /** SendGrid's events name no sender: every outcome counts as `sendgrid` (docs/reputation.md). */
+  sender?: string;
 };
 /**
  * The documented examples' sg_message_id is `14c5d75ce93.dfd.64b469.filter0001.16648.5515E0B88.0` and
@@ -112,6 +115,7 @@ const DOCS: Array<[string, Expected]> = [
     {
       eventId: 'zmzJhfJgAfUSOW80yEbPyw==',
       kind: 'hard_bounce',
+      sender: 'sendgrid',
       messageId: MESSAGE,
       detail: { echo: true, status: '5.0.0', diagnosticCode: 'Bounced Address', providerEventType: 'dropped' },
     },
@@ -121,6 +125,7 @@ const DOCS: Array<[string, Expected]> = [
     {
       eventId: 'rWVYmVk90MjZJ9iohOBa3w==',
       kind: 'delivered',
+      sender: 'sendgrid',
       messageId: MESSAGE,
       detail: { providerEventType: 'delivered' },
     },
@@ -140,6 +145,7 @@ const DOCS: Array<[string, Expected]> = [
     {
       eventId: '6g4ZI7SA-xmRDv57GoPIPw==',
       kind: 'hard_bounce',
+      sender: 'sendgrid',
       messageId: MESSAGE,
       detail: { status: '5.0.0', diagnosticCode: '500 unknown recipient', providerEventType: 'bounce' },
     },
@@ -167,6 +173,7 @@ const DOCS: Array<[string, Expected]> = [
     {
       eventId: '37nvH5QBz858KGVYCM4uOA==',
       kind: 'complaint',
+      sender: 'sendgrid',
       messageId: MESSAGE,
       detail: { providerEventType: 'spamreport' },
     },

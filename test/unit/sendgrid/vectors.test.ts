@@ -32,6 +32,7 @@ describe('SendGrid official vectors', () => {
         eventId: 'ZHJvcC0xMDk5NDkxOS1MUnpYbF9OSFN0T0doUTRrb2ZTbV9BLTA',
         recipient: 'hello@world.com',
         kind: 'hard_bounce',
+        sender: 'sendgrid',
         occurredAt: 1600112492000,
         detail: { echo: true, diagnosticCode: 'Bounced Address', providerEventType: 'dropped' },
         messageId: 'LRzXl_NHStOGhQ4kofSm_A',
@@ -61,6 +62,7 @@ describe('SendGrid official vectors', () => {
       eventId: 'Ym91bmNlLTAtMTk5NDIxMTItcU53QkxnUFFRalc2REp2S1F3U0Fidy0w',
       recipient: 'invalid@gmail.com',
       kind: 'soft_bounce',
+      sender: 'sendgrid',
       occurredAt: 1619651147000,
       detail: {
         bounceType: 'blocked',

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { PinnedDirectoryCertificates } from '../../../lambdas/adapters/sns/pinned-certificates.js';
 import type { NormalizedEvent } from '../../../lambdas/core/event.js';
 import { sesProvider } from '../../../lambdas/core/providers/ses/index.js';
+import { isOutcome } from '../../../lambdas/core/reputation/sender.js';
 import { lowerCaseHeaders, type WebhookRequest } from '../../../lambdas/core/request.js';
 import { makeDeps, makeProvider, notificationFields, rejection, signed, toRequest } from './fixtures.js';
 
@@ -311,6 +312,9 @@ describe('AWS SES example documents through the SES provider', () => {
   it.each(EXAMPLES)('%s', async (file, expected) => {
     const { events, messageId, raw } = await receiveExample(file);
     const mailMessageId = (e: Expected) => (e.kind === 'ignored' ? {} : { messageId: MAIL_MESSAGE_IDS[file] });
+    // Every example's sender is example.com: `ses:from-domain` on the event-publishing ones,
+    // `mail.source` (john@example.com) on the notifications. Outcomes only (sender-mapping.test.ts).
+    const sender = (e: Expected) => (isOutcome(e.kind) ? { sender: 'example.com' } : {});
     expect(events).toEqual(
       expected.map(({ eventIdSuffix = '', ...e }) => ({
         provider: 'ses',
@@ -318,6 +322,7 @@ describe('AWS SES example documents through the SES provider', () => {
         raw,
         ...e,
         ...mailMessageId(e),
+        ...sender(e),
       })),
     );
   });

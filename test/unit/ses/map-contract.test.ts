@@ -148,6 +148,7 @@ describe('event object keys', () => {
       'provider',
       'raw',
       'recipient',
+      'sender',
     ]);
     expect(event!.messageId).toBe('m');
     // Without a usable mail.messageId there is no key at all, not one holding undefined.

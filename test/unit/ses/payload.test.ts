@@ -62,6 +62,8 @@ describe('SES bounces', () => {
       },
       messageId: 'ses-mail-1',
       raw: '{"the":"body"}',
+      // `mail.source` is from@example.com, and no `ses:from-domain` tag says otherwise.
+      sender: 'example.com',
     });
   });
 

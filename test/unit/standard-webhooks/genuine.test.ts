@@ -100,6 +100,8 @@ describe('Resend bodies', () => {
         eventId: `${id}:delivered@resend.dev`,
         recipient: 'delivered@resend.dev',
         kind: 'hard_bounce',
+        // Resend's documented `from`, `Acme <onboarding@resend.dev>`.
+        sender: 'resend.dev',
         occurredAt: Date.parse('2024-11-22T23:41:12.126Z'),
         detail: {
           providerEventType: 'email.bounced',

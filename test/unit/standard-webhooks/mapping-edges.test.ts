@@ -122,6 +122,8 @@ describe('the invalid-recipient event of an actionable request', () => {
         occurredAt: Date.parse('2026-02-12T10:00:00.000Z'),
         detail,
         raw: RAW,
+        // No `data.from`: the provider as a whole.
+        sender: 'standard',
       },
       {
         provider: 'standard',

@@ -32,6 +32,8 @@ describe('email events', () => {
       detail: { providerEventType: 'email.delivered' },
       messageId: '56761188-7520-42d8-8898-ff6fc54ce618',
       raw: body,
+      // `data.from` is `Acme <onboarding@resend.dev>`: its domain is the sender.
+      sender: 'resend.dev',
     });
   });
 

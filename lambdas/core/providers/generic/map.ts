@@ -7,6 +7,7 @@ import {
   type NormalizedEvent,
   normalizeRecipient,
 } from '../../event.js';
+import { isOutcome, pickSender, senderDomain } from '../../reputation/sender.js';
 import { parseEventTime } from '../../time.js';
 import { isTopicName, TOPIC_NAME_PATTERN } from '../../topics.js';
 import { GENERIC_HEADERS } from './verify.js';
@@ -45,6 +46,7 @@ export function genericEvent(
   const occurred = body['occurredAt'];
   const occurredAt = occurred === undefined || occurred === null ? signedAtMs : parseEventTime(occurred, 'occurredAt');
   const messageId = genericMessageId(body['message_id']);
+  const sender = genericSender(type, body['sender']);
   return {
     provider: GENERIC,
     eventId: id,
@@ -55,7 +57,20 @@ export function genericEvent(
     raw,
     ...(topic === undefined ? {} : { topic }),
     ...(messageId === undefined ? {} : { messageId }),
+    ...(sender === undefined ? {} : { sender }),
   };
+}
+
+/**
+ * `sender`: optional, the sending address or domain (`news@example.com`, `example.com`); the domain is
+ * what the reputation counters key on. Absent or null: the provider as a whole. Only outcomes carry one.
+ */
+function genericSender(type: string, value: unknown): string | undefined {
+  if (!isOutcome(type as ActionableKind)) return undefined;
+  if (value === undefined || value === null) return GENERIC;
+  const domain = typeof value === 'string' ? senderDomain(value.includes('@') ? value : `x@${value}`) : undefined;
+  if (domain === undefined) throw new MalformedRequestError('sender is not an email address or a domain');
+  return pickSender(GENERIC, domain);
 }
 
 /** `message_id`: optional (absent or null: the event counts on its own); else 1 to 256 printable ASCII characters, no spaces. */

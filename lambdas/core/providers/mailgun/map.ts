@@ -8,6 +8,7 @@ import { type Classification, compactDetail, stringField, withRecipient } from '
 import { MalformedRequestError } from '../../errors.js';
 import { type EventDetail, messageIdField, type NormalizedEvent } from '../../event.js';
 import { isRecord } from '../../json.js';
+import { isOutcome, pickSender, senderDomain } from '../../reputation/sender.js';
 import { parseEventTime } from '../../time.js';
 
 export const MAILGUN = 'mailgun';
@@ -46,6 +47,7 @@ export function mailgunEvent(data: unknown, raw: string): NormalizedEvent {
   const occurredAt = parseEventTime(data.timestamp, 'Mailgun event timestamp');
   const classified = withRecipient(data.recipient, classifyMailgunEvent(data.event, data));
   const messageId = classified.kind === 'ignored' ? undefined : mailgunMessageId(data);
+  const sender = isOutcome(classified.kind) ? mailgunSender(data) : undefined;
   return {
     provider: MAILGUN,
     // `id` is only unique within a day, so the event's own timestamp (as sent, identical on retries) joins it.
@@ -54,7 +56,25 @@ export function mailgunEvent(data: unknown, raw: string): NormalizedEvent {
     raw,
     ...classified,
     ...(messageId === undefined ? {} : { messageId }),
+    ...(sender === undefined ? {} : { sender }),
   };
+}
+
+/**
+ * The domain of `message.headers.from`, which Mailgun puts on delivered, failed and complained events
+ * alike; `envelope.sender` (absent on complaints) only when there is no From. The envelope sender is
+ * the Mailgun domain's bounce address, so preferring it would split a sender's complaints from its
+ * deliveries. Neither: the provider as a whole.
+ */
+export function mailgunSender(data: Readonly<Record<string, unknown>>): string {
+  const message = data['message'];
+  const headers = isRecord(message) ? message['headers'] : undefined;
+  const envelope = data['envelope'];
+  return pickSender(
+    MAILGUN,
+    senderDomain(isRecord(headers) ? headers['from'] : undefined),
+    senderDomain(isRecord(envelope) ? envelope['sender'] : undefined),
+  );
 }
 
 /**

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { type Classification, compactDetail, stringField, withRecipient } from '../../classification.js';
 import { MalformedRequestError } from '../../errors.js';
 import { type EventDetail, messageIdField, type NormalizedEvent } from '../../event.js';
+import { isOutcome, pickSender, scopeSender } from '../../reputation/sender.js';
 import { parseEventTime } from '../../time.js';
 import { canonicalTopic } from '../../topics.js';
 
@@ -197,5 +198,26 @@ export function postmarkEvent(record: Record<string, unknown>, raw: string): Nor
   };
   const messageId = messageIdField(record['MessageID']);
   if (messageId !== undefined && event.kind !== 'ignored') event.messageId = messageId;
+  if (isOutcome(event.kind) && OUTCOME_RECORDS.has(recordType)) event.sender = postmarkSender(record);
   return event;
+}
+
+/**
+ * The records that are outcomes of a send. A SubscriptionChange is Postmark suppressing an address
+ * after a Bounce or SpamComplaint record it already sent (or an operator's action): counting it would
+ * count one bounce twice.
+ */
+const OUTCOME_RECORDS = new Set(['Delivery', 'Bounce', 'SpamComplaint']);
+
+/**
+ * Postmark names `From` on Bounce and SpamComplaint records but not on Delivery, so its sender is the
+ * message stream every record carries, within its server (stream ids are per server):
+ * `postmark:stream/<ServerID>/<MessageStream>`; without a stream, the provider as a whole.
+ */
+export function postmarkSender(record: Record<string, unknown>): string {
+  const stream = record['MessageStream'];
+  const server = record['ServerID'];
+  const name =
+    typeof server === 'number' || typeof server === 'string' ? `${String(server)}/${String(stream)}` : stream;
+  return pickSender(POSTMARK, typeof stream === 'string' ? scopeSender(POSTMARK, 'stream', name) : undefined);
 }

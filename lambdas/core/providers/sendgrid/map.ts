@@ -7,6 +7,7 @@ import { type Classification, compactDetail, stringField, withRecipient } from '
 import { MalformedRequestError } from '../../errors.js';
 import { type EventDetail, messageIdField, type NormalizedEvent } from '../../event.js';
 import { arrayElementTexts, isRecord, parseJsonStrict } from '../../json.js';
+import { isOutcome } from '../../reputation/sender.js';
 import { parseEventTime } from '../../time.js';
 import { canonicalTopic } from '../../topics.js';
 
@@ -156,6 +157,8 @@ function toEvent(element: unknown, raw: string): NormalizedEvent {
     raw,
     ...classified,
     ...(messageId === undefined ? {} : { messageId }),
+    // The Event Webhook names no sender, domain or subuser: SendGrid's events count as one sender.
+    ...(isOutcome(classified.kind) ? { sender: SENDGRID } : {}),
   };
 }
 

@@ -35,6 +35,7 @@ import {
 } from '../../classification.js';
 import { type EventDetail, messageIdField, type NormalizedEvent } from '../../event.js';
 import { isRecord } from '../../json.js';
+import { pickSender, senderDomain } from '../../reputation/sender.js';
 import { parseEventTime } from '../../time.js';
 import { canonicalTopic } from '../../topics.js';
 
@@ -173,6 +174,7 @@ export function standardWebhookEvents(
   const { valid, invalid } = recipientsOf(type, data);
   // Resend's id of the email (email.* events); contact events are about no email and carry none.
   const messageId = type.startsWith('email.') ? messageIdField(data['email_id']) : undefined;
+  const sender = standardSender(type, data);
   const events: NormalizedEvent[] = valid.map((recipient) => ({
     provider: STANDARD,
     eventId: `${webhookId}:${recipient}`,
@@ -182,6 +184,7 @@ export function standardWebhookEvents(
     detail: { ...detail },
     raw,
     ...(messageId === undefined ? {} : { messageId }),
+    ...(sender === undefined ? {} : { sender }),
   }));
   if (invalid > 0 || events.length === 0) {
     // One event for every unusable value (none at all, or not an address), so the drop is visible in logs.
@@ -197,6 +200,16 @@ export function standardWebhookEvents(
     });
   }
   return events;
+}
+
+/**
+ * Resend's `data.from` (`Acme <noreply@acme.com>`) rides on every `email.*` event, so its deliveries,
+ * bounces and complaints name one sending domain; without one, the provider as a whole. Contact
+ * events and unsubscribes are no outcome of a send and carry none.
+ */
+function standardSender(type: string, data: Record<string, unknown>): string | undefined {
+  if (type !== 'email.delivered' && type !== 'email.bounced' && type !== 'email.complained') return undefined;
+  return pickSender(STANDARD, senderDomain(data['from']));
 }
 
 /**
