@@ -24,7 +24,12 @@ if (!CHROMIUM)
     'browser tests skipped: no Chromium at $CHROMIUM_PATH, /usr/bin/chromium or /usr/bin/chromium-browser (apt-get install -y chromium)',
   );
 
-const SHOTS = resolve(import.meta.dirname, '..', '..', 'docs', 'console');
+// docs/console/ holds the screenshots docs/console.md embeds; a test run writes beside the other
+// artifacts unless asked to refresh the docs (RATCHET_UPDATE_SCREENSHOTS=1), so tests never dirty the tree.
+const SHOTS =
+  process.env.RATCHET_UPDATE_SCREENSHOTS === '1'
+    ? resolve(import.meta.dirname, '..', '..', 'docs', 'console')
+    : resolve(import.meta.dirname, '..', 'artifacts', 'console');
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 /** Secrets the console can reach (its environment): none may appear in any page. */
