@@ -87,8 +87,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       endpoint: dynamoEndpoint,
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
-    if (syncSettings(settings).providers.length > 0)
-      await createSuppressionTableWithSyncIndex(bootstrapClient, config.suppressionTable);
+    await createSuppressionTableWithSyncIndex(bootstrapClient, config.suppressionTable);
     await ensureTables(bootstrapClient, { inbox: config.inboxTable, suppression: config.suppressionTable });
     bootstrapClient.destroy();
     const log = options.log ?? powertoolsLog('ratchet-local');
