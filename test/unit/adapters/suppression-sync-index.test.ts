@@ -67,7 +67,9 @@ describe('DynamoSuppressionSync.pending when the index cannot answer', () => {
   });
 
   it('any other failure is a plain transient error, not an index problem', async () => {
-    ddb.on(QueryCommand).rejects(Object.assign(new Error('Throughput exceeded'), { name: 'ProvisionedThroughputExceededException' }));
+    ddb
+      .on(QueryCommand)
+      .rejects(Object.assign(new Error('Throughput exceeded'), { name: 'ProvisionedThroughputExceededException' }));
     const sync = new DynamoSuppressionSync(doc(), 'suppressions');
     const read = sync.pending(1, () => undefined);
     await expect(read).rejects.toThrow('sync index query failed');
@@ -78,7 +80,10 @@ describe('DynamoSuppressionSync.pending when the index cannot answer', () => {
     let clock = 0;
     ddb.on(QueryCommand).callsFake(async () => {
       clock += 10;
-      return { Items: [{ email: `e${clock}@x`, syncPending: 'pending#0', syncDue: 1 }], LastEvaluatedKey: { email: 'x' } };
+      return {
+        Items: [{ email: `e${clock}@x`, syncPending: 'pending#0', syncDue: 1 }],
+        LastEvaluatedKey: { email: 'x' },
+      };
     });
     const sync = new DynamoSuppressionSync(doc(), 'suppressions', () => clock);
     const result = await sync.pending(1, () => undefined, { deadline: 35 });

@@ -79,7 +79,11 @@ describe('needsBackfill', () => {
 describe('backfillStep', () => {
   const rows = () =>
     Array.from({ length: 500 }, (_, i) =>
-      candidate(`u${i}@x`, i % 5 === 0 ? { status: 'active' } : {}, i % 7 === 0 ? { sendgrid: { at: 1, lists: [], change: 1 } } : {}),
+      candidate(
+        `u${i}@x`,
+        i % 5 === 0 ? { status: 'active' } : {},
+        i % 7 === 0 ? { sendgrid: { at: 1, lists: [], change: 1 } } : {},
+      ),
     );
 
   it('marks at most its budget per step, saves the cursor after every page, and finishes', async () => {
@@ -96,7 +100,8 @@ describe('backfillStep', () => {
     expect(progress.at(-1)).toMatchObject({ done: true, scanned: 500, marked: expected, doneAt: 1_000 });
     expect(progress.at(-1)).not.toHaveProperty('cursor');
     // Every step but the last marked exactly its budget or less.
-    for (let i = 1; i < progress.length; i++) expect(progress[i]!.marked - progress[i - 1]!.marked).toBeLessThanOrEqual(100);
+    for (let i = 1; i < progress.length; i++)
+      expect(progress[i]!.marked - progress[i - 1]!.marked).toBeLessThanOrEqual(100);
     // Done stays done: no further reads.
     expect(await backfillStep(t.ports, 'sendgrid', { budget: 100, deadline: 2_000, writeConcurrency: 4 })).toBe(
       progress.at(-1),

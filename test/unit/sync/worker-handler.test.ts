@@ -203,20 +203,23 @@ describe('sync worker handler', () => {
 
   it.each([
     ['a 429', new SyncRateLimitedError('resend', NOW + 30_000)],
-    ["the shared pause (the gate refusing without a call)", new SyncRateLimitedError('resend', NOW + 30_000)],
-  ])('waiting is not failing: %s past the horizon is hidden until the named time, never dead-lettered', async (_name, error) => {
-    const s = setup(async () => {
-      throw error;
-    });
-    s.ledger.add('a@x');
-    retryingSince(s, 'resend', NOW - 10 * 3_600_000);
-    const response = await s.handler(event(record('a@x', 'resend', { sentAt: NOW - 10 * 3_600_000, receives: 40 })));
-    expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'a@x-resend' }]);
-    expect(s.dead).toEqual([]);
-    expect(s.hidden).toEqual([{ receipt: 'rh-a@x-resend', seconds: 30 }]);
-    expect(s.ledger.views.get('a@x')!.sync.resend?.failed).toBeUndefined();
-    expect(s.counters.totals.get('SyncFailed{provider=resend}')).toBeUndefined();
-  });
+    ['the shared pause (the gate refusing without a call)', new SyncRateLimitedError('resend', NOW + 30_000)],
+  ])(
+    'waiting is not failing: %s past the horizon is hidden until the named time, never dead-lettered',
+    async (_name, error) => {
+      const s = setup(async () => {
+        throw error;
+      });
+      s.ledger.add('a@x');
+      retryingSince(s, 'resend', NOW - 10 * 3_600_000);
+      const response = await s.handler(event(record('a@x', 'resend', { sentAt: NOW - 10 * 3_600_000, receives: 40 })));
+      expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'a@x-resend' }]);
+      expect(s.dead).toEqual([]);
+      expect(s.hidden).toEqual([{ receipt: 'rh-a@x-resend', seconds: 30 }]);
+      expect(s.ledger.views.get('a@x')!.sync.resend?.failed).toBeUndefined();
+      expect(s.counters.totals.get('SyncFailed{provider=resend}')).toBeUndefined();
+    },
+  );
 
   it('a message that waited through many receives is sent again fresh (delayed), so the redrive policy never dead-letters a wait', async () => {
     const s = setup(async () => {
