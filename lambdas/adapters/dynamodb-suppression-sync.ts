@@ -12,6 +12,7 @@ import type { BackfillCandidate } from '../core/sync/backfill.js';
 import type { MarkerUpdate, SyncLedger, SyncView } from '../core/sync/ledger.js';
 import type { SyncMap } from '../core/sync/state.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
+import { BatchedSuppressionReader } from './dynamodb-suppression-batch-read.js';
 import { readSuppressionItem } from './dynamodb-suppressions.js';
 import { upgradeSuppressionRecord } from '../core/suppression/schema.js';
 import { allPendingKeys, LEGACY_PENDING_KEY, pendingKey } from '../core/sync/shard.js';
@@ -34,13 +35,23 @@ export class DynamoSuppressionSync implements SyncLedger {
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly now: () => number = Date.now,
-    /** Local only: read the table when the index is absent. On AWS the sweeper's role may only Query. */
-    private readonly options: { scanWhenIndexMissing?: boolean } = {},
-  ) {}
+    private readonly options: {
+      /** Local only: read the table when the index is absent. On AWS the sweeper's role may only Query. */
+      scanWhenIndexMissing?: boolean;
+      /** The worker: reads asked for in the same turn of the event loop go out as one BatchGetItem. */
+      batchReads?: boolean;
+    } = {},
+  ) {
+    if (options.batchReads) this.batchReader = new BatchedSuppressionReader(client, tableName);
+  }
+
+  private readonly batchReader?: BatchedSuppressionReader;
 
   async read(email: string): Promise<SyncView | undefined> {
     // Through the table's versioned reader, like every read of it: the planner sees today's shape.
-    const item = await readSuppressionItem(this.client, this.tableName, email);
+    const item = this.batchReader
+      ? await this.batchReader.read(email)
+      : await readSuppressionItem(this.client, this.tableName, email);
     if (!item) return undefined;
     const { fields, rest } = takeSyncFields(item);
     const {

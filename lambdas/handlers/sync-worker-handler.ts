@@ -48,7 +48,17 @@ export type SyncWorkerHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 export function createSyncWorkerHandler(deps: SyncWorkerDeps): SyncWorkerHandler {
   return async (event) => {
     const failures: string[] = [];
-    const results = await Promise.all(event.Records.map((record) => handle(deps, record)));
+    // One chain per address: its providers' messages run one after the other (each commit sees the
+    // last, so none conflicts and re-reads), while different addresses run side by side.
+    const chains = new Map<string, Promise<unknown>>();
+    const results = await Promise.all(
+      event.Records.map((record) => {
+        const key = addressOf(record.body);
+        const run = (chains.get(key) ?? Promise.resolve()).then(() => handle(deps, record));
+        chains.set(key, run);
+        return run;
+      }),
+    );
     results.forEach((ok, i) => {
       if (!ok) failures.push(event.Records[i]!.messageId);
     });
@@ -149,6 +159,15 @@ async function deadLetter(
   deps.counters.count(SYNC_METRICS.failed, 1, message.provider);
   deps.log.error('sync change dead-lettered', { provider: message.provider, error: reason });
   return true;
+}
+
+/** The message's address for grouping; a malformed body is a group of its own (it is dead-lettered anyway). */
+function addressOf(body: string): string {
+  try {
+    return parseSyncMessage(body).email;
+  } catch {
+    return `\u0000${body}`;
+  }
 }
 
 /** The error's class and message, never more: adapters keep keys out of their messages, and no request or header is logged. */

@@ -197,7 +197,8 @@ export class SyncWorker extends Construct {
       logRetention: config.logRetention,
     });
     const worker = this.worker.role;
-    allow(worker, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], [tables.suppressions.tableArn]);
+    // BatchGetItem: a batch's records in one read (adapters/dynamodb-suppression-batch-read.ts).
+    allow(worker, ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem'], [tables.suppressions.tableArn]);
     // The provider rows (`sync#<provider>`: the shared 429 pause, the last success) and nothing else of the inbox.
     allowSyncRows(worker, tables.inbox.tableArn);
     allow(worker, ['sqs:ChangeMessageVisibility'], [this.queue.queueArn]);

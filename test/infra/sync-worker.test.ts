@@ -83,6 +83,7 @@ describe('sync resources, with every provider', () => {
           ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
           [tables.suppressions.tableArn, tables.inbox.tableArn],
         ],
+        [['dynamodb:BatchGetItem'], [tables.suppressions.tableArn]],
         [['sqs:ChangeMessageVisibility'], [sync.queue.queueArn]],
         [
           ['sqs:ReceiveMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:DeleteMessage'],

@@ -54,6 +54,7 @@ export function buildSyncWorker(
   const aliases = parseTopicAliases(config.settings.TOPIC_ALIASES);
   const ledger = new DynamoSuppressionSync(clients.doc, config.suppressionTable, now, {
     scanWhenIndexMissing: overrides.scanWhenIndexMissing,
+    batchReads: true,
   });
   const providerFacts = new DynamoSyncProviders(clients.doc, config.inboxTable);
   const queue = new SqsSyncQueue(clients.sqs, queues.queueUrl, queues.deadLetterUrl);
