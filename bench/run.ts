@@ -18,6 +18,7 @@ import { renderReport } from './report.js';
 import { benchSendgridBatch } from './sendgrid-batch.js';
 import { benchSesFeedDrain } from './ses-feed-drain.js';
 import { benchSuppressionImport } from './suppression-import.js';
+import { benchSyncBacklog } from './sync-backlog.js';
 import { benchSyncThroughput } from './sync-throughput.js';
 import { benchUnsubscribeTokens } from './unsubscribe-tokens.js';
 import { benchProviderVerification } from './verify-providers.js';
@@ -40,6 +41,7 @@ const SECTIONS: Array<{ order: number; title: string; run: () => Promise<Section
   { order: 9, title: '9. Unsubscribe tokens', run: () => benchUnsubscribeTokens() },
   { order: 10, title: '10. SES feed drain rate', run: () => benchSesFeedDrain({ log }) },
   { order: 11, title: '11. Sync throughput', run: () => benchSyncThroughput() },
+  { order: 13, title: '13. Sync backlog', run: () => benchSyncBacklog() },
   { order: 4, title: '4. Bundles', run: () => benchBundles({ log }) },
 ];
 

@@ -38,8 +38,13 @@ async function until(done: () => boolean | Promise<boolean>, timeoutMs: number, 
 
 describe('backfill: sync turned on for a table with records, and a provider added later', () => {
   let fakes: ProviderFakes;
-  const dataDir = mkdtempSync(join(tmpdir(), 'ratchet-backfill-'));
+  const dirs: string[] = [];
   const stacks: TestStack[] = [];
+  const freshDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ratchet-backfill-'));
+    dirs.push(dir);
+    return dir;
+  };
 
   beforeAll(async () => {
     fakes = await startProviderFakes();
@@ -47,7 +52,7 @@ describe('backfill: sync turned on for a table with records, and a provider adde
   afterAll(async () => {
     for (const stack of stacks) await stack.stop().catch(() => undefined);
     await fakes?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
   const missing = (emails: string[], providers?: string[]) =>
@@ -58,6 +63,7 @@ describe('backfill: sync turned on for a table with records, and a provider adde
     );
 
   it('500 records, then sync on with all five providers: all 500 at every provider within 5 minutes, no command', async () => {
+    const dataDir = freshDir();
     const before = await startTestStack({ dataDir, persist: true, env: {} });
     const emails = await writeRecordsBeforeSync(before, 'old', 500);
     await before.stop();
@@ -89,6 +95,7 @@ describe('backfill: sync turned on for a table with records, and a provider adde
 
   it('a provider added later gets every record; the providers it joins are not pushed again', async () => {
     // A table whose records were all pushed to SES only.
+    const dataDir = freshDir();
     const first = await startTestStack({
       dataDir,
       persist: true,
