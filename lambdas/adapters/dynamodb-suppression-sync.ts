@@ -8,14 +8,14 @@
 import { type DynamoDBDocumentClient, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TransientError } from '../core/errors.js';
 import type { SuppressionRecord } from '../core/suppression/record.js';
+import { upgradeSuppressionRecord } from '../core/suppression/schema.js';
 import type { BackfillCandidate } from '../core/sync/backfill.js';
 import type { MarkerUpdate, SyncLedger, SyncView } from '../core/sync/ledger.js';
+import { allPendingKeys, LEGACY_PENDING_KEY, pendingKey } from '../core/sync/shard.js';
 import type { SyncMap } from '../core/sync/state.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
 import { BatchedSuppressionReader } from './dynamodb-suppression-batch-read.js';
 import { readSuppressionItem } from './dynamodb-suppressions.js';
-import { upgradeSuppressionRecord } from '../core/suppression/schema.js';
-import { allPendingKeys, LEGACY_PENDING_KEY, pendingKey } from '../core/sync/shard.js';
 import { SYNC_ATTRIBUTE as A, SYNC_INDEX, takeSyncFields } from './suppression-sync-fields.js';
 import { SUPPRESSION_TABLE } from './tables.js';
 
@@ -142,7 +142,7 @@ export class DynamoSuppressionSync implements SyncLedger {
    */
   async pending(
     dueBefore: number,
-    onPage: (items: PendingItem[]) => Promise<undefined | 'stop'> | undefined | 'stop' | void,
+    onPage: (items: PendingItem[]) => Promise<undefined | 'stop'> | undefined | 'stop',
     options: { deadline?: number; startShard?: number } = {},
   ): Promise<{ complete: boolean }> {
     const keys = rotate(allPendingKeys(), options.startShard ?? 0);

@@ -6,8 +6,8 @@
 
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SES_SYNC_ACTIONS } from '../../lib/constructs/sync-worker.js';
 import { WAIT_RECYCLE_RECEIVES } from '../../lambdas/handlers/sync-worker-handler.js';
+import { SES_SYNC_ACTIONS } from '../../lib/constructs/sync-worker.js';
 import { SYNC_QUEUE, SYNC_WORKER } from '../../lib/sync-definitions.js';
 import { expectedGrants, grants, resources, roleStatements, type Synthesized, synthesizeTemplate } from './helpers.js';
 

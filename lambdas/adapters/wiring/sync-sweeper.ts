@@ -5,7 +5,7 @@
  * starts from the configured ceiling.
  */
 import type { Log } from '../../core/pipeline/ports.js';
-import { backfillBudget, backfillStep, type BackfillProgress } from '../../core/sync/backfill.js';
+import { type BackfillProgress, backfillBudget, backfillStep } from '../../core/sync/backfill.js';
 import { DrainMeter } from '../../core/sync/lease.js';
 import { syncSettings } from '../../core/sync/settings.js';
 import { runSweep, type SweepResult } from '../../core/sync/sweep.js';

@@ -59,6 +59,7 @@ export function syncCommand(ctx: Context, run: Run): Command {
             for (const p of laggingProviders(item, providers)) out[p]!.pending++;
             for (const p of providers) out[p]!.refused += item.sync[p]?.refused?.length ? 1 : 0;
           }
+          return undefined;
         });
         const dead = deadLetters(ctx);
         if (dead)

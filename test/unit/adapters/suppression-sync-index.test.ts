@@ -59,7 +59,10 @@ describe('DynamoSuppressionSync.pending when the index cannot answer', () => {
     ddb.on(ScanCommand).resolves({ Items: [{ email: 'a@x', syncPending: 'pending', syncDue: 5, syncChange: 2 }] });
     const sync = new DynamoSuppressionSync(doc(), 'suppressions', Date.now, { scanWhenIndexMissing: true });
     const seen: string[] = [];
-    await sync.pending(10, (items) => void seen.push(...items.map((i) => i.email)));
+    await sync.pending(10, (items) => {
+      seen.push(...items.map((i) => i.email));
+      return undefined;
+    });
     expect(seen).toEqual(['a@x']);
     expect(ddb.commandCalls(ScanCommand)[0]!.args[0].input.FilterExpression).toBe(
       'begins_with(#pending, :pending) AND #due <= :due',

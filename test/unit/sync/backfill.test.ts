@@ -4,6 +4,7 @@
  * the saved cursor with no record marked twice.
  */
 import { describe, expect, it } from 'vitest';
+import type { SuppressionRecord } from '../../../lambdas/core/suppression/record.js';
 import {
   type BackfillCandidate,
   type BackfillPorts,
@@ -12,7 +13,6 @@ import {
   backfillStep,
   needsBackfill,
 } from '../../../lambdas/core/sync/backfill.js';
-import type { SuppressionRecord } from '../../../lambdas/core/suppression/record.js';
 import type { SyncMap } from '../../../lambdas/core/sync/state.js';
 
 const record = (email: string, over: Partial<SuppressionRecord> = {}) =>
