@@ -46,8 +46,8 @@ export class SqsSyncQueue {
     if (failed) throw new TransientError('sync SendMessageBatch failed', { cause: failed.reason });
   }
 
-  /** Messages on the queue, visible, in flight and delayed (SQS's approximate counts): the sweeper's backlog. */
-  async depth(): Promise<number> {
+  /** Messages on the queue (SQS's approximate counts): visible, and with those in flight and delayed. */
+  async depth(): Promise<{ visible: number; total: number }> {
     const { Attributes: a = {} } = await this.client.send(
       new GetQueueAttributesCommand({
         QueueUrl: await this.queueUrl(),
@@ -58,11 +58,14 @@ export class SqsSyncQueue {
         ],
       }),
     );
-    return (
-      Number(a.ApproximateNumberOfMessages ?? 0) +
-      Number(a.ApproximateNumberOfMessagesNotVisible ?? 0) +
-      Number(a.ApproximateNumberOfMessagesDelayed ?? 0)
-    );
+    const visible = Number(a.ApproximateNumberOfMessages ?? 0);
+    return {
+      visible,
+      total:
+        visible +
+        Number(a.ApproximateNumberOfMessagesNotVisible ?? 0) +
+        Number(a.ApproximateNumberOfMessagesDelayed ?? 0),
+    };
   }
 
   /** The same body as a fresh message (receive count 1), delivered after `delaySeconds`, at most 15 minutes. */

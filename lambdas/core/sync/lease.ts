@@ -7,8 +7,9 @@
  * time the workers need to drain what is ahead of the message, at their measured rate, twice over,
  * plus a grace: `now + 2 · (depth + sent so far) / rate + grace`, at least LEASE.minMs.
  *
- * The rate is measured, not configured: between two sweeps the queue went from the depth the last
- * sweep left to the depth this one finds. While the queue was never empty that drop is the workers'
+ * The rate is measured, not configured: between two sweeps the queue's visible messages went from
+ * what the last sweep left to what this one finds (messages hidden until a retry are not work the
+ * workers can do now, so they are left out of the rate and the budget, and counted in the lease). While the queue was never empty that drop is the workers'
  * capacity (arrivals from the fast path only make it look slower, so leases err long). When it ran
  * dry, the workers could have done more: the estimate doubles, up to the configured ceiling (the sum
  * of the providers' rates), where it also starts.

@@ -43,8 +43,12 @@ export interface SweepPorts {
   ): Promise<{ complete: boolean }>;
   postpone(email: string, fromDue: number, toDue: number): Promise<void>;
   send(messages: readonly SyncMessage[]): Promise<void>;
-  /** Messages on the sync queue: visible, in flight and delayed. */
-  depth(): Promise<number>;
+  /**
+   * Messages on the sync queue. `visible`: waiting for a worker, what the workers drain (the meter and
+   * the budget read it); `total`: with those in flight and delayed (a message hidden until its retry),
+   * everything a new message may wait behind (the lease reads it).
+   */
+  depth(): Promise<{ visible: number; total: number }>;
   now(): number;
 }
 
@@ -75,9 +79,9 @@ export async function runSweep(
   options: SweepOptions,
 ): Promise<SweepResult> {
   const now = ports.now();
-  const depth = await ports.depth();
-  const rate = meter.observe(now, depth);
-  const budget = options.all ? Number.POSITIVE_INFINITY : sendBudget(rate, options.intervalMs, depth);
+  const { visible, total: depth } = await ports.depth();
+  const rate = meter.observe(now, visible);
+  const budget = options.all ? Number.POSITIVE_INFINITY : sendBudget(rate, options.intervalMs, visible);
   // The queue already holds an interval's work: lease what fell due, send nothing.
   const renewing = budget === 0;
   let sent = 0;

@@ -21,7 +21,7 @@ function world(items: number, options: { pageDelayMs?: number } = {}) {
   let maxInFlight = 0;
   const ports: SweepPorts = {
     now: () => clock,
-    depth: async () => queue.length,
+    depth: async () => ({ visible: queue.length, total: queue.length }),
     send: async (messages: readonly SyncMessage[]) => {
       for (const m of messages) {
         queue.push(m.email);
