@@ -56,7 +56,10 @@ export function buildSyncSweeper(
   const queue = new SqsSyncQueue(clients.sqs, queues.queueUrl);
   const providers = settings.providers;
   // The ceiling: every provider pushing at its configured rate (messages of different providers drain side by side).
-  const meter = new DrainMeter(providers.reduce((sum, p) => sum + settings.limits[p].rate, 0) || 1);
+  const meter = new DrainMeter(
+    providers.reduce((sum, p) => sum + settings.limits[p].rate, 0) || 1,
+    Math.max(1, providers.length),
+  );
   const finished = new Set<SyncProviderName>();
   const backfillPorts = {
     progress: (p: SyncProviderName) => facts.backfill(p),

@@ -43,7 +43,15 @@ export class DrainMeter {
   private rate: number;
   private last?: { atMs: number; depth: number };
 
-  constructor(private readonly ceiling: number) {
+  /**
+   * `floor`: the least it believes, whatever the queue showed (one message a second per provider): a
+   * queue whose workers did nothing between two sweeps still gets a trickle, so a lost message is never
+   * held back by a measurement of idleness.
+   */
+  constructor(
+    private readonly ceiling: number,
+    private readonly floor = FLOOR_RATE,
+  ) {
     this.rate = ceiling;
   }
 
@@ -57,7 +65,7 @@ export class DrainMeter {
     const last = this.last;
     if (last !== undefined && atMs > last.atMs) {
       const drained = ((last.depth - depth) * 1000) / (atMs - last.atMs);
-      if (depth > 0) this.rate = Math.min(this.ceiling, Math.max(FLOOR_RATE, drained));
+      if (depth > 0) this.rate = Math.min(this.ceiling, Math.max(this.floor, drained));
       else this.rate = Math.min(this.ceiling, Math.max(this.rate * 2, drained));
     }
     this.last = { atMs, depth };

@@ -104,6 +104,11 @@ describe('the sweep over a long backlog', () => {
     expect(meter.observe(60_000, 4800)).toBe(20);
     expect(meter.observe(120_000, 0)).toBe(80);
     expect(meter.observe(180_000, 0)).toBe(100);
+    // Workers that did nothing between two sweeps: the floor, not zero.
+    const idle = new DrainMeter(100, 5);
+    idle.observe(0, 50);
+    expect(idle.observe(60_000, 50)).toBe(5);
+    expect(sendBudget(idle.perSecond, 60_000, 50)).toBe(250);
   });
 
   it('sends no more than one interval of work: nothing while the queue holds that much, and what fell due meanwhile is leased again', async () => {
