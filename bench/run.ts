@@ -22,6 +22,7 @@ import { renderReport } from './report.js';
 import { benchSendgridBatch } from './sendgrid-batch.js';
 import { benchSesFeedDrain } from './ses-feed-drain.js';
 import { benchSuppressionImport } from './suppression-import.js';
+import { benchSyncBacklog } from './sync-backlog.js';
 import { benchSyncThroughput } from './sync-throughput.js';
 import { benchUnsubscribeTokens } from './unsubscribe-tokens.js';
 import { benchProviderVerification } from './verify-providers.js';
@@ -45,6 +46,7 @@ const SECTIONS: Array<{ order: number; title: string; run: () => Promise<Section
   { order: 10, title: '10. SES feed drain rate', run: () => benchSesFeedDrain({ log }) },
   { order: 11, title: '11. Sync throughput', run: () => benchSyncThroughput() },
   { order: 12, title: '12. Reconcile at scale', run: () => benchReconcileScale({ log }) },
+  { order: 13, title: '13. Sync backlog', run: () => benchSyncBacklog() },
   { order: 14, title: '14. Capacity model against a run', run: () => benchCapacityCheck({ log }) },
   { order: 16, title: '16. Console first page', run: () => benchConsoleFirstPage({ log }) },
   { order: 4, title: '4. Bundles', run: () => benchBundles({ log }) },

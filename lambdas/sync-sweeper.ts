@@ -1,30 +1,37 @@
 /**
- * Lambda entry: the sync sweeper, run every minute by an EventBridge schedule. It re-sends every
- * change whose outbox marker is due (its fast-path message was lost: the writer died between the put
- * and the send), and never calls a provider itself.
+ * Lambda entry: the sync sweeper, run every minute by an EventBridge schedule. Each provider's backfill
+ * step, then every change whose outbox marker is due (its message was lost, or it was never sent) is
+ * sent, within a budget the workers can drain and a deadline well inside the timeout. It never calls a
+ * provider itself.
  */
+import type { Context } from 'aws-lambda';
 import { createDocumentClient, createSqsClient } from './adapters/aws-clients.js';
-import { DynamoSuppressionSync } from './adapters/dynamodb-suppression-sync.js';
-import { SqsSyncQueue } from './adapters/sqs-sync-queue.js';
+import { RUNTIME_VARIABLE } from './adapters/environment.js';
+import { powertoolsLog } from './adapters/observability.js';
 import { configFromEnv } from './adapters/wiring/config.js';
-import { SWEEP_LEASE_MS, SYNC_QUEUE_VARIABLES } from './adapters/wiring/sync.js';
-import { syncSettings } from './core/sync/settings.js';
-import { sweepMessages } from './core/sync/sweep.js';
+import { SYNC_QUEUE_VARIABLES } from './adapters/wiring/sync.js';
+import { buildSyncSweeper, type SweepReport } from './adapters/wiring/sync-sweeper.js';
+
+/** Time kept back from the timeout: the last page's sends and lease writes finish inside it. */
+const DEADLINE_MARGIN_MS = 20_000;
 
 const config = configFromEnv(process.env);
-const ledger = new DynamoSuppressionSync(createDocumentClient(config), config.suppressionTable);
-const queue = new SqsSyncQueue(createSqsClient(config), () => config.settings[SYNC_QUEUE_VARIABLES.queueUrl] ?? '');
-const { providers } = syncSettings(config.settings);
+const log = powertoolsLog('ratchet-sync-sweeper', config.settings[RUNTIME_VARIABLE.logLevel]);
+const sweeper = buildSyncSweeper(
+  config,
+  { doc: createDocumentClient(config), sqs: createSqsClient(config) },
+  { queueUrl: () => config.settings[SYNC_QUEUE_VARIABLES.queueUrl] ?? '' },
+  { log },
+);
 
-export async function handler(): Promise<{ sent: number }> {
-  let sent = 0;
+export async function handler(
+  _event: unknown,
+  context?: Pick<Context, 'getRemainingTimeInMillis'>,
+): Promise<SweepReport> {
   const now = Date.now();
-  await ledger.pending(now, async (items) => {
-    const messages = sweepMessages(items, providers);
-    await queue.send(messages);
-    sent += messages.length;
-    await Promise.all(items.map((i) => ledger.postpone(i.email, i.due, now + SWEEP_LEASE_MS)));
-  });
-  if (sent > 0) console.log(JSON.stringify({ level: 'INFO', message: 'sync sweep re-sent pending changes', sent }));
-  return { sent };
+  const remaining = context?.getRemainingTimeInMillis() ?? 60_000;
+  const report = await sweeper.sweep({ dueBefore: now, deadline: now + Math.max(0, remaining - DEADLINE_MARGIN_MS) });
+  if (report.sent > 0 || report.renewed > 0 || !report.complete)
+    log.info('sync sweep', { sent: report.sent, renewed: report.renewed, complete: report.complete });
+  return report;
 }

@@ -8,11 +8,15 @@
 import { type DynamoDBDocumentClient, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TransientError } from '../core/errors.js';
 import type { SuppressionRecord } from '../core/suppression/record.js';
+import { upgradeSuppressionRecord } from '../core/suppression/schema.js';
+import type { BackfillCandidate } from '../core/sync/backfill.js';
 import type { MarkerUpdate, SyncLedger, SyncView } from '../core/sync/ledger.js';
+import { allPendingKeys, LEGACY_PENDING_KEY, pendingKey } from '../core/sync/shard.js';
 import type { SyncMap } from '../core/sync/state.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
+import { BatchedSuppressionReader } from './dynamodb-suppression-batch-read.js';
 import { readSuppressionItem } from './dynamodb-suppressions.js';
-import { SYNC_ATTRIBUTE as A, SYNC_INDEX, SYNC_PENDING_VALUE, takeSyncFields } from './suppression-sync-fields.js';
+import { SYNC_ATTRIBUTE as A, SYNC_INDEX, takeSyncFields } from './suppression-sync-fields.js';
 import { SUPPRESSION_TABLE } from './tables.js';
 
 /** One item of the pending index: enough to know which providers lag, without reading the record. */
@@ -24,18 +28,30 @@ export interface PendingItem {
 }
 
 export class DynamoSuppressionSync implements SyncLedger {
-  /** A table created before sync was turned on, where the index cannot be added (dynalite): scan instead. */
+  /** A local table created before sync was turned on, where dynalite cannot add the index: scan instead. */
   private indexMissing = false;
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly now: () => number = Date.now,
-  ) {}
+    private readonly options: {
+      /** Local only: read the table when the index is absent. On AWS the sweeper's role may only Query. */
+      scanWhenIndexMissing?: boolean;
+      /** The worker: reads asked for in the same turn of the event loop go out as one BatchGetItem. */
+      batchReads?: boolean;
+    } = {},
+  ) {
+    if (options.batchReads) this.batchReader = new BatchedSuppressionReader(client, tableName);
+  }
+
+  private readonly batchReader?: BatchedSuppressionReader;
 
   async read(email: string): Promise<SyncView | undefined> {
     // Through the table's versioned reader, like every read of it: the planner sees today's shape.
-    const item = await readSuppressionItem(this.client, this.tableName, email);
+    const item = this.batchReader
+      ? await this.batchReader.read(email)
+      : await readSuppressionItem(this.client, this.tableName, email);
     if (!item) return undefined;
     const { fields, rest } = takeSyncFields(item);
     const {
@@ -69,7 +85,7 @@ export class DynamoSuppressionSync implements SyncLedger {
     } else if (marker !== 'keep') {
       names['#pending'] = A.pending;
       names['#due'] = A.due;
-      values[':pending'] = SYNC_PENDING_VALUE;
+      values[':pending'] = pendingKey(email);
       values[':due'] = marker.due;
       expression += ', #pending = :pending, #due = :due';
     }
@@ -94,6 +110,7 @@ export class DynamoSuppressionSync implements SyncLedger {
   /**
    * Moves a swept item's marker to `toDue`, only if it is still at `fromDue` (a newer write or the
    * worker's clear wins). Not version-bumping: it is the lease on the message just sent, not a change.
+   * It also moves a marker of the old shape (`pending`) to the address's shard.
    */
   async postpone(email: string, fromDue: number, toDue: number): Promise<void> {
     try {
@@ -101,10 +118,10 @@ export class DynamoSuppressionSync implements SyncLedger {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { [SUPPRESSION_TABLE.partitionKey]: email },
-          UpdateExpression: 'SET #due = :to',
+          UpdateExpression: 'SET #due = :to, #pending = :key',
           ConditionExpression: '#due = :from',
-          ExpressionAttributeNames: { '#due': A.due },
-          ExpressionAttributeValues: { ':from': fromDue, ':to': toDue },
+          ExpressionAttributeNames: { '#due': A.due, '#pending': A.pending },
+          ExpressionAttributeValues: { ':from': fromDue, ':to': toDue, ':key': pendingKey(email) },
         }),
       );
     } catch (error) {
@@ -112,58 +129,165 @@ export class DynamoSuppressionSync implements SyncLedger {
     }
   }
 
-  /** Pending items due at or before `dueBefore`, oldest first, page by page (`onPage` awaited before the next page). */
-  async pending(dueBefore: number, onPage: (items: PendingItem[]) => Promise<void> | void): Promise<void> {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      let page: { Items?: Record<string, unknown>[]; LastEvaluatedKey?: Record<string, unknown> };
-      try {
-        page = this.indexMissing
-          ? await this.scanPage(dueBefore, startKey)
-          : await this.client.send(
-              new QueryCommand({
-                TableName: this.tableName,
-                IndexName: SYNC_INDEX.name,
-                KeyConditionExpression: '#pending = :pending AND #due <= :due',
-                ExpressionAttributeNames: { '#pending': A.pending, '#due': A.due },
-                ExpressionAttributeValues: { ':pending': SYNC_PENDING_VALUE, ':due': dueBefore },
-                ExclusiveStartKey: startKey,
-              }),
-            );
-      } catch (cause) {
-        if (!this.indexMissing && isMissingIndex(cause)) {
+  /**
+   * Pending items due at or before `dueBefore`, page by page (`onPage` awaited before the next page;
+   * 'stop' ends the read): every shard, oldest first within each, starting at shard `startShard` so no
+   * shard is always read last, then the old single partition. No new page is read once `deadline`
+   * (epoch ms) has passed. `complete` says whether everything was read.
+   *
+   * An index DynamoDB is still building (turning sync on for a table with records) answers
+   * "Cannot read from backfilling global secondary index": that is IndexNotReadyError, and the next
+   * sweep asks again. A missing index is the same on AWS; only the local runtime, whose dynalite cannot
+   * add an index to an existing table, reads the table instead (`scanWhenIndexMissing`).
+   */
+  async pending(
+    dueBefore: number,
+    onPage: (items: PendingItem[]) => Promise<undefined | 'stop'> | undefined | 'stop',
+    options: { deadline?: number; startShard?: number } = {},
+  ): Promise<{ complete: boolean }> {
+    const keys = rotate(allPendingKeys(), options.startShard ?? 0);
+    for (const key of this.indexMissing ? [undefined] : keys) {
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        if (options.deadline !== undefined && this.now() >= options.deadline) return { complete: false };
+        const page = await this.readPage(key, dueBefore, startKey);
+        if (page === 'fell-back') return this.pending(dueBefore, onPage, options);
+        const items = (page.Items ?? []).map(pendingItem);
+        if (items.length > 0 && (await onPage(items)) === 'stop') return { complete: false };
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+    }
+    return { complete: true };
+  }
+
+  /** One page of the table itself, for the backfill: every record, sync fields and all, through the versioned reader. */
+  async scanRecords(
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ items: BackfillCandidate[]; cursor?: string }> {
+    let page: { Items?: Record<string, unknown>[]; LastEvaluatedKey?: Record<string, unknown> };
+    try {
+      page = await this.client.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          Limit: limit,
+          ConsistentRead: true,
+          ...(cursor ? { ExclusiveStartKey: JSON.parse(cursor) as Record<string, unknown> } : {}),
+        }),
+      );
+    } catch (cause) {
+      throw new TransientError('sync backfill scan failed', { cause });
+    }
+    const items = (page.Items ?? []).map((stored) => {
+      const { fields, rest } = takeSyncFields(upgradeSuppressionRecord(stored));
+      return {
+        record: rest as unknown as SuppressionRecord,
+        sync: fields.sync ?? {},
+        change: fields.syncChange ?? 0,
+        pending: fields.syncPending !== undefined,
+      };
+    });
+    return { items, ...(page.LastEvaluatedKey ? { cursor: JSON.stringify(page.LastEvaluatedKey) } : {}) };
+  }
+
+  /** Sets the outbox marker due at `dueMs` on an item that has none; false when it has one (or is gone). */
+  async markPending(email: string, dueMs: number): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { [SUPPRESSION_TABLE.partitionKey]: email },
+          UpdateExpression: 'SET #pending = :key, #due = :due',
+          ConditionExpression: 'attribute_exists(#email) AND attribute_not_exists(#pending)',
+          ExpressionAttributeNames: { '#pending': A.pending, '#due': A.due, '#email': SUPPRESSION_TABLE.partitionKey },
+          ExpressionAttributeValues: { ':key': pendingKey(email), ':due': dueMs },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailure(error)) return false;
+      throw new TransientError('sync backfill mark failed', { cause: error });
+    }
+  }
+
+  private async readPage(
+    key: string | undefined,
+    dueBefore: number,
+    startKey: Record<string, unknown> | undefined,
+  ): Promise<{ Items?: Record<string, unknown>[]; LastEvaluatedKey?: Record<string, unknown> } | 'fell-back'> {
+    try {
+      if (key === undefined) return await this.scanPage(dueBefore, startKey);
+      return await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: SYNC_INDEX.name,
+          KeyConditionExpression: '#pending = :pending AND #due <= :due',
+          ExpressionAttributeNames: { '#pending': A.pending, '#due': A.due },
+          ExpressionAttributeValues: { ':pending': key, ':due': dueBefore },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+    } catch (cause) {
+      if (key !== undefined && isIndexNotReady(cause)) {
+        if (this.options.scanWhenIndexMissing && isMissingIndex(cause)) {
           this.indexMissing = true;
-          continue;
+          return 'fell-back';
         }
-        throw new TransientError('sync index query failed', { cause });
+        throw new IndexNotReadyError((cause as Error).message, { cause });
       }
-      const items = (page.Items ?? []).map((item) => {
-        const { fields } = takeSyncFields(item);
-        return {
-          email: String(item[SUPPRESSION_TABLE.partitionKey]),
-          change: fields.syncChange ?? 0,
-          due: fields.syncDue ?? 0,
-          sync: fields.sync ?? {},
-        };
-      });
-      if (items.length > 0) await onPage(items);
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+      throw new TransientError('sync index query failed', { cause });
+    }
   }
 
   private scanPage(dueBefore: number, startKey: Record<string, unknown> | undefined) {
     return this.client.send(
       new ScanCommand({
         TableName: this.tableName,
-        FilterExpression: '#pending = :pending AND #due <= :due',
+        FilterExpression: 'begins_with(#pending, :pending) AND #due <= :due',
         ExpressionAttributeNames: { '#pending': A.pending, '#due': A.due },
-        ExpressionAttributeValues: { ':pending': SYNC_PENDING_VALUE, ':due': dueBefore },
+        ExpressionAttributeValues: { ':pending': LEGACY_PENDING_KEY, ':due': dueBefore },
         ExclusiveStartKey: startKey,
       }),
     );
   }
 }
 
+/** The index is being built (sync just turned on for a table with records) or is absent: ask again next sweep. */
+export class IndexNotReadyError extends TransientError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(`sync index not ready (${message}); the next sweep asks again`, options);
+    this.name = 'IndexNotReadyError';
+  }
+}
+
+function pendingItem(item: Record<string, unknown>): PendingItem {
+  const { fields } = takeSyncFields(item);
+  return {
+    email: String(item[SUPPRESSION_TABLE.partitionKey]),
+    change: fields.syncChange ?? 0,
+    due: fields.syncDue ?? 0,
+    sync: fields.sync ?? {},
+  };
+}
+
+function rotate<T>(items: readonly T[], by: number): T[] {
+  // The last key (the old single partition) stays last: it empties as leases move its markers.
+  const shards = items.slice(0, -1);
+  const n = ((by % shards.length) + shards.length) % shards.length;
+  return [...shards.slice(n), ...shards.slice(0, n), ...items.slice(-1)];
+}
+
+const BACKFILLING = /backfilling global secondary index/i;
+const MISSING = /does not have the specified index/i;
+
+function isIndexNotReady(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    error.name === 'ValidationException' &&
+    (BACKFILLING.test(error.message) || MISSING.test(error.message))
+  );
+}
+
 function isMissingIndex(error: unknown): boolean {
-  return error instanceof Error && error.name === 'ValidationException' && /index/i.test(error.message);
+  return error instanceof Error && MISSING.test(error.message);
 }

@@ -2,9 +2,11 @@
  * Per-provider sync facts shared by every worker, one row each in the inbox table under
  * `sync#<provider>` (beside `control#` rows, which this file does not touch): `pausedUntil`, the end
  * of the latest 429 pause, and `lastSuccessAt`, for `ratchet sync status`. Both only move forward
- * (conditional updates), so concurrent workers cannot move them back.
+ * (conditional updates), so concurrent workers cannot move them back. The sweeper keeps the provider's
+ * backfill checkpoint there too (`backfill`: cursor, counts, done), so a crash resumes the walk.
  */
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { BackfillProgress } from '../core/sync/backfill.js';
 import type { SyncProviderName } from '../core/sync/target.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
 import type { PauseStore } from './sync-gate.js';
@@ -13,6 +15,7 @@ import { INBOX_TABLE } from './tables.js';
 export interface ProviderSyncFacts {
   pausedUntil?: number;
   lastSuccessAt?: number;
+  backfill?: BackfillProgress;
 }
 
 /** A worker records a success at most this often per provider: one write, not one per push. */
@@ -38,7 +41,24 @@ export class DynamoSyncProviders implements PauseStore {
     return {
       ...(typeof item.pausedUntil === 'number' ? { pausedUntil: item.pausedUntil } : {}),
       ...(typeof item.lastSuccessAt === 'number' ? { lastSuccessAt: item.lastSuccessAt } : {}),
+      ...(isProgress(item.backfill) ? { backfill: item.backfill } : {}),
     };
+  }
+
+  async backfill(provider: SyncProviderName): Promise<BackfillProgress | undefined> {
+    return (await this.facts(provider)).backfill;
+  }
+
+  async saveBackfill(provider: SyncProviderName, progress: BackfillProgress): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { [INBOX_TABLE.partitionKey]: key(provider) },
+        UpdateExpression: 'SET #b = :b',
+        ExpressionAttributeNames: { '#b': 'backfill' },
+        ExpressionAttributeValues: { ':b': progress },
+      }),
+    );
   }
 
   async pausedUntil(provider: SyncProviderName): Promise<number | undefined> {
@@ -79,6 +99,14 @@ export class DynamoSyncProviders implements PauseStore {
   }
 }
 
+/** The rows' partition keys all start `sync#`: the IAM grants hold the worker and the sweeper to them (dynamodb:LeadingKeys). */
+export const SYNC_ROW_PREFIX = 'sync#';
+
 function key(provider: SyncProviderName): string {
-  return `sync#${provider}`;
+  return `${SYNC_ROW_PREFIX}${provider}`;
+}
+
+function isProgress(value: unknown): value is BackfillProgress {
+  const v = value as Partial<BackfillProgress> | undefined;
+  return typeof v === 'object' && v !== null && typeof v.done === 'boolean' && typeof v.scanned === 'number';
 }

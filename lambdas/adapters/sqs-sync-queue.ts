@@ -7,6 +7,7 @@
  */
 import {
   ChangeMessageVisibilityCommand,
+  GetQueueAttributesCommand,
   SendMessageBatchCommand,
   SendMessageCommand,
   type SQSClient,
@@ -18,6 +19,8 @@ import { encodeSyncMessage, type SyncMessage } from '../core/sync/message.js';
 const SQS_BATCH_MAX = 10;
 /** SQS caps a message's visibility at 12 hours. */
 const MAX_VISIBILITY_SECONDS = 43_200;
+/** SQS caps a message's delay at 15 minutes. */
+const MAX_DELAY_SECONDS = 900;
 
 export class SqsSyncQueue {
   constructor(
@@ -41,6 +44,39 @@ export class SqsSyncQueue {
     });
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw new TransientError('sync SendMessageBatch failed', { cause: failed.reason });
+  }
+
+  /** Messages on the queue (SQS's approximate counts): visible, and with those in flight and delayed. */
+  async depth(): Promise<{ visible: number; total: number }> {
+    const { Attributes: a = {} } = await this.client.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: await this.queueUrl(),
+        AttributeNames: [
+          'ApproximateNumberOfMessages',
+          'ApproximateNumberOfMessagesNotVisible',
+          'ApproximateNumberOfMessagesDelayed',
+        ],
+      }),
+    );
+    const visible = Number(a.ApproximateNumberOfMessages ?? 0);
+    return {
+      visible,
+      total:
+        visible +
+        Number(a.ApproximateNumberOfMessagesNotVisible ?? 0) +
+        Number(a.ApproximateNumberOfMessagesDelayed ?? 0),
+    };
+  }
+
+  /** The same body as a fresh message (receive count 1), delivered after `delaySeconds`, at most 15 minutes. */
+  async resend(body: string, delaySeconds: number): Promise<void> {
+    await this.client.send(
+      new SendMessageCommand({
+        QueueUrl: await this.queueUrl(),
+        MessageBody: body,
+        DelaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(delaySeconds))),
+      }),
+    );
   }
 
   /** The message comes back after `seconds` (its next attempt). */

@@ -8,10 +8,13 @@
  * - `syncPending` + `syncDue`: the outbox marker, and the sparse index `sync-due` (hash `syncPending`,
  *   range `syncDue`, epoch ms) the sweeper queries for due items. Present only while some provider
  *   still has to push the latest change, so the index holds the backlog and nothing else.
+ *   `syncPending` is `pending#<n>`, one of SYNC_PENDING_SHARDS index partitions chosen by a hash of the
+ *   address (core/sync/shard.ts says why sixteen: DynamoDB's 1,000 write units a second per partition).
  */
 
 import type { SuppressionRecord } from '../core/suppression/record.js';
 import { syncProjection } from '../core/sync/ledger.js';
+import { pendingKey } from '../core/sync/shard.js';
 import type { SyncMap } from '../core/sync/state.js';
 
 export const SYNC_ATTRIBUTE = {
@@ -26,9 +29,6 @@ export const SYNC_INDEX = {
   partitionKey: SYNC_ATTRIBUTE.pending,
   sortKey: SYNC_ATTRIBUTE.due,
 } as const;
-
-/** The one value of the index's hash key: every pending item sits in one index partition, ordered by due time. */
-export const SYNC_PENDING_VALUE = 'pending';
 
 /**
  * How long the fast-path message has before the sweeper sends its own copy: the marker is written due
@@ -72,7 +72,7 @@ export function syncFieldsForWrite(
     fields: {
       ...stored,
       syncChange: (stored.syncChange ?? 0) + 1,
-      syncPending: SYNC_PENDING_VALUE,
+      syncPending: pendingKey(after.email),
       syncDue: nowMs + FAST_PATH_GRACE_MS,
     },
     bumped: true,

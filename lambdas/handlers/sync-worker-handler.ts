@@ -1,15 +1,19 @@
 /**
  * SQS batch → one push per message, all at once (each provider's gate limits its own calls, so a slow
  * or failing provider never holds up the others), with partial batch failures. A failure is retried by
- * hiding the message until its next attempt (the 429's named time, or backoff with jitter), and is
- * dead-lettered once its first attempt is older than the retry horizon, or at once when the provider
- * refused it for good. The same handler runs in Lambda and under the local sync poller.
+ * hiding the message until its next attempt. The same handler runs in Lambda and under the local poller.
+ *
+ * Waiting is not failing. A 429, a provider's reset header and the shared pause (the gate refusing
+ * without calling) hide the message until the time named and count for nothing: they never
+ * dead-letter. Only a 5xx, a network error or a timeout counts: the change is dead-lettered once its
+ * first counted failure at that provider (kept on the record, core/sync/push.ts recordRetry) is older
+ * than the retry horizon. A refusal (any other 4xx) is dead-lettered at once.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Counters, Log } from '../core/pipeline/ports.js';
 import { parseSyncMessage, type SyncMessage } from '../core/sync/message.js';
-import { extendLease, markDead, type PushDeps, pushChange } from '../core/sync/push.js';
-import { backoffSeconds, exhausted, pauseSeconds } from '../core/sync/retry.js';
+import { extendLease, markDead, type PushDeps, pushChange, recordRetry } from '../core/sync/push.js';
+import { backoffSeconds, pauseSeconds } from '../core/sync/retry.js';
 import { type SyncProviderName, SyncRateLimitedError, SyncRefusedError } from '../core/sync/target.js';
 
 export const SYNC_METRICS = { pushed: 'SyncPushed', failed: 'SyncFailed', retried: 'SyncRetried' } as const;
@@ -17,10 +21,19 @@ export const SYNC_METRICS = { pushed: 'SyncPushed', failed: 'SyncFailed', retrie
 /** The sweeper leaves a waiting message alone until this long after its next attempt is due. */
 const LEASE_GRACE_MS = 60_000;
 
+/**
+ * A message that has waited through this many receives is sent again fresh (delayed until the pause
+ * ends) instead of hidden: the queue's redrive policy (maxReceiveCount 200, lib/sync-definitions.ts)
+ * would otherwise move a message that only waited through a long 429 storm to the dead letters.
+ */
+export const WAIT_RECYCLE_RECEIVES = 100;
+
 export interface SyncWorkerDeps {
   push: PushDeps;
   queue: {
     hide(receiptHandle: string, seconds: number): Promise<void>;
+    /** The same body as a new message, delivered after `delaySeconds` (at most SQS's 15 minutes). */
+    resend(body: string, delaySeconds: number): Promise<void>;
     deadLetter(body: string, reason: { provider: string; error: string }): Promise<void>;
   };
   succeeded?(provider: SyncProviderName, atMs: number): Promise<void>;
@@ -35,7 +48,17 @@ export type SyncWorkerHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 export function createSyncWorkerHandler(deps: SyncWorkerDeps): SyncWorkerHandler {
   return async (event) => {
     const failures: string[] = [];
-    const results = await Promise.all(event.Records.map((record) => handle(deps, record)));
+    // One chain per address: its providers' messages run one after the other (each commit sees the
+    // last, so none conflicts and re-reads), while different addresses run side by side.
+    const chains = new Map<string, Promise<unknown>>();
+    const results = await Promise.all(
+      event.Records.map((record) => {
+        const key = addressOf(record.body);
+        const run = (chains.get(key) ?? Promise.resolve()).then(() => handle(deps, record));
+        chains.set(key, run);
+        return run;
+      }),
+    );
     results.forEach((ok, i) => {
       if (!ok) failures.push(event.Records[i]!.messageId);
     });
@@ -65,33 +88,85 @@ async function handle(deps: SyncWorkerDeps, record: SQSRecord): Promise<boolean>
     return true;
   } catch (error) {
     const reason = describe(error);
-    const firstAttempt = Number(record.attributes.SentTimestamp ?? now);
-    if (error instanceof SyncRefusedError || exhausted(firstAttempt, now, deps.retryHorizonMs)) {
-      try {
-        await markDead(deps.push, message, reason);
-        await deps.queue.deadLetter(record.body, { provider: message.provider, error: reason });
-      } catch (cause) {
-        deps.log.error('sync dead-letter failed', { provider: message.provider, error: describe(cause) });
-        return false;
-      }
-      deps.counters.count(SYNC_METRICS.failed, 1, message.provider);
-      deps.log.error('sync change dead-lettered', { provider: message.provider, error: reason });
-      return true;
-    }
     const receives = Number(record.attributes.ApproximateReceiveCount ?? '1');
-    const seconds =
-      error instanceof SyncRateLimitedError
-        ? pauseSeconds(error.retryAtMs, now)
-        : backoffSeconds(receives, (deps.random ?? Math.random)());
+    if (error instanceof SyncRefusedError) return deadLetter(deps, record, message, reason);
     deps.counters.count(SYNC_METRICS.retried, 1, message.provider);
-    deps.log.debug?.('sync push will be retried', { provider: message.provider, inSeconds: seconds, error: reason });
+    if (error instanceof SyncRateLimitedError) {
+      const seconds = pauseSeconds(error.retryAtMs, now);
+      return wait(deps, record, message, seconds, receives, reason);
+    }
+    const seconds = backoffSeconds(receives, (deps.random ?? Math.random)());
+    let outcome: 'dead' | 'retry' = 'retry';
     try {
-      await deps.queue.hide(record.receiptHandle, seconds);
-      await extendLease(deps.push, message.email, now + seconds * 1000 + LEASE_GRACE_MS);
+      outcome = await recordRetry(deps.push, message, now, {
+        horizonMs: deps.retryHorizonMs,
+        leaseUntil: now + seconds * 1000 + LEASE_GRACE_MS,
+      });
     } catch (cause) {
       deps.log.warn('sync retry scheduling failed', { provider: message.provider, error: describe(cause) });
     }
+    if (outcome === 'dead') return deadLetter(deps, record, message, reason);
+    deps.log.debug?.('sync push will be retried', { provider: message.provider, inSeconds: seconds, error: reason });
+    await deps.queue
+      .hide(record.receiptHandle, seconds)
+      .catch((cause: unknown) =>
+        deps.log.warn('sync retry scheduling failed', { provider: message.provider, error: describe(cause) }),
+      );
     return false;
+  }
+}
+
+/** A wait: hidden until the pause ends, the lease moved past it, never dead-lettered. */
+async function wait(
+  deps: SyncWorkerDeps,
+  record: SQSRecord,
+  message: SyncMessage,
+  seconds: number,
+  receives: number,
+  reason: string,
+): Promise<boolean> {
+  deps.log.debug?.('sync push waits for the provider', {
+    provider: message.provider,
+    inSeconds: seconds,
+    error: reason,
+  });
+  try {
+    await extendLease(deps.push, message.email, deps.push.now() + seconds * 1000 + LEASE_GRACE_MS);
+    if (receives >= WAIT_RECYCLE_RECEIVES) {
+      await deps.queue.resend(record.body, seconds);
+      return true;
+    }
+    await deps.queue.hide(record.receiptHandle, seconds);
+  } catch (cause) {
+    deps.log.warn('sync retry scheduling failed', { provider: message.provider, error: describe(cause) });
+  }
+  return false;
+}
+
+async function deadLetter(
+  deps: SyncWorkerDeps,
+  record: SQSRecord,
+  message: SyncMessage,
+  reason: string,
+): Promise<boolean> {
+  try {
+    await markDead(deps.push, message, reason);
+    await deps.queue.deadLetter(record.body, { provider: message.provider, error: reason });
+  } catch (cause) {
+    deps.log.error('sync dead-letter failed', { provider: message.provider, error: describe(cause) });
+    return false;
+  }
+  deps.counters.count(SYNC_METRICS.failed, 1, message.provider);
+  deps.log.error('sync change dead-lettered', { provider: message.provider, error: reason });
+  return true;
+}
+
+/** The message's address for grouping; a malformed body is a group of its own (it is dead-lettered anyway). */
+function addressOf(body: string): string {
+  try {
+    return parseSyncMessage(body).email;
+  } catch {
+    return `\u0000${body}`;
   }
 }
 

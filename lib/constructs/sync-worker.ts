@@ -11,10 +11,12 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { SYNC_ROW_PREFIX } from '../../lambdas/adapters/dynamodb-sync-providers.js';
 import { SYNC_ATTRIBUTE, SYNC_INDEX } from '../../lambdas/adapters/suppression-sync-fields.js';
 import { SYNC_QUEUE_VARIABLES } from '../../lambdas/adapters/wiring/sync-fast-path.js';
 import { syncSecretArnVariable } from '../../lambdas/adapters/wiring/sync-secrets.js';
@@ -87,6 +89,20 @@ export const SYNC_NAG_ACKNOWLEDGEMENTS = {
     ],
   ],
 } as const;
+
+/**
+ * GetItem and UpdateItem on the inbox table's `sync#<provider>` rows only: the inbox also holds every
+ * event's dedup row, which the sync side has no business touching (dynamodb:LeadingKeys on the key).
+ */
+export function allowSyncRows(grantee: iam.IGrantable, inboxTableArn: string): void {
+  grantee.grantPrincipal.addToPrincipalPolicy(
+    new iam.PolicyStatement({
+      actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      resources: [inboxTableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${SYNC_ROW_PREFIX}*`] } },
+    }),
+  );
+}
 
 export interface SyncWorkerProps {
   readonly config: RatchetConfig;
@@ -182,11 +198,13 @@ export class SyncWorker extends Construct {
       logRetention: config.logRetention,
     });
     const worker = this.worker.role;
-    allow(worker, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], [tables.suppressions.tableArn]);
-    // The provider rows (`sync#<provider>`: the shared 429 pause, the last success).
-    allow(worker, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], [tables.inbox.tableArn]);
+    // BatchGetItem: a batch's records in one read (adapters/dynamodb-suppression-batch-read.ts).
+    allow(worker, ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem'], [tables.suppressions.tableArn]);
+    // The provider rows (`sync#<provider>`: the shared 429 pause, the last success) and nothing else of the inbox.
+    allowSyncRows(worker, tables.inbox.tableArn);
     allow(worker, ['sqs:ChangeMessageVisibility'], [this.queue.queueArn]);
-    allow(worker, ['sqs:SendMessage'], [this.deadLetterQueue.queueArn]);
+    // The sync queue: a message that only waited through many receives is sent again fresh (WAIT_RECYCLE_RECEIVES).
+    allow(worker, ['sqs:SendMessage'], [this.deadLetterQueue.queueArn, this.queue.queueArn]);
     // An imported secret's ARN lacks the random suffix Secrets Manager appends: grant the name and any suffix.
     const secretArns = [...secrets.values()].map((s) => (config.reuseRetained ? `${s.secretArn}-??????` : s.secretArn));
     if (secrets.size > 0) allow(worker, ['secretsmanager:GetSecretValue'], secretArns);
@@ -212,8 +230,13 @@ export class SyncWorker extends Construct {
       logRetention: config.logRetention,
     });
     allow(this.sweeper.role, ['dynamodb:Query'], [`${tables.suppressions.tableArn}/index/${SYNC_INDEX.name}`]);
-    allow(this.sweeper.role, ['dynamodb:UpdateItem'], [tables.suppressions.tableArn]);
-    allow(this.sweeper.role, ['sqs:SendMessage'], [this.queue.queueArn]);
+    // UpdateItem: the lease and the backfill's marker. Scan: the backfill walks the table itself, page by
+    // page (no index lists every record), never the sync-due index it may be waiting for.
+    allow(this.sweeper.role, ['dynamodb:UpdateItem', 'dynamodb:Scan'], [tables.suppressions.tableArn]);
+    // The backfill checkpoint lives in the provider's `sync#<provider>` row.
+    allowSyncRows(this.sweeper.role, tables.inbox.tableArn);
+    // GetQueueAttributes: the depth that sizes the lease and the send budget.
+    allow(this.sweeper.role, ['sqs:SendMessage', 'sqs:GetQueueAttributes'], [this.queue.queueArn]);
     const schedule = new events.Rule(this, 'SweepSchedule', {
       description: 'Ratchet sync sweeper, every minute',
       schedule: events.Schedule.rate(Duration.minutes(SYNC_SWEEPER.scheduleMinutes)),

@@ -93,8 +93,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       endpoint: dynamoEndpoint,
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
-    if (syncSettings(settings).providers.length > 0)
-      await createSuppressionTableWithSyncIndex(bootstrapClient, config.suppressionTable);
+    await createSuppressionTableWithSyncIndex(bootstrapClient, config.suppressionTable);
     await ensureTables(bootstrapClient, { inbox: config.inboxTable, suppression: config.suppressionTable });
     await ensureReputationTable(bootstrapClient, config.reputationTable!);
     bootstrapClient.destroy();

@@ -26,6 +26,9 @@ import { SUPPRESSION_TABLE } from '../definitions.js';
 import { SYNC_QUEUE } from '../sync-definitions.js';
 import { sqsEvent } from './sqs-event.js';
 
+/** A sweep stops taking pages this long after it started, like the Lambda's deadline inside its 60 s timeout. */
+const SWEEP_DEADLINE_MS = 40_000;
+
 export interface LocalSync {
   worker: SyncWorker;
   queueUrl: string;
@@ -34,7 +37,8 @@ export interface LocalSync {
   fastPath: (email: string) => Promise<void>;
   /** One receive → push → settle round; how many messages it handled. */
   pollOnce(waitSeconds?: number): Promise<number>;
-  sweep(dueBefore?: number): Promise<number>;
+  /** One sweep (backfill steps, then the due markers); `all` sends whatever the queue's depth. Returns how many were sent. */
+  sweep(dueBefore?: number, options?: { all?: boolean }): Promise<number>;
   start(): void;
   stop(): Promise<void>;
 }
@@ -61,7 +65,11 @@ export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSy
     config.settings[RUNTIME_VARIABLE.syncQueueName] || SYNC_QUEUE.defaultName,
   );
   const queues = { queueUrl: () => queueUrl, deadLetterUrl: () => deadLetterUrl };
-  const worker = buildSyncWorker(config, clients, queues, options.targets, { log, counters: options.counters });
+  const worker = buildSyncWorker(config, clients, queues, options.targets, {
+    log,
+    counters: options.counters,
+    scanWhenIndexMissing: true,
+  });
   const fastPath = syncFastPath(config, clients, queues, { log, counters: options.counters })!;
 
   let running = false;
@@ -95,10 +103,19 @@ export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSy
     return messages.length;
   };
 
-  const sweep = async (dueBefore: number = Date.now()): Promise<number> => {
-    const sent = await worker.sweep(dueBefore);
-    if (sent > 0) log.info('sync sweep re-sent pending changes', { sent });
-    return sent;
+  let sweepRunning = false;
+  const sweep = async (dueBefore: number = Date.now(), options: { all?: boolean } = {}): Promise<number> => {
+    // One sweep at a time, as the schedule on AWS has it in practice (a sweep ends well inside the interval).
+    if (sweepRunning) return 0;
+    sweepRunning = true;
+    try {
+      const now = Date.now();
+      const report = await worker.sweeper.sweep({ dueBefore, deadline: now + SWEEP_DEADLINE_MS, all: options.all });
+      if (report.sent > 0) log.info('sync sweep re-sent pending changes', { sent: report.sent });
+      return report.sent;
+    } finally {
+      sweepRunning = false;
+    }
   };
 
   const loop = async () => {
@@ -114,7 +131,7 @@ export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSy
   };
 
   // Everything pending that is not dead, due or not: the embedded queue lost whatever it held.
-  await sweep(DEAD_DUE_MS - 1);
+  await sweep(DEAD_DUE_MS - 1, { all: true });
 
   return {
     worker,
@@ -168,8 +185,9 @@ export async function ensureSyncQueues(
 /**
  * Creates the suppression table with the sparse `sync-due` index, before the runtime's own ensureTables
  * (which then finds it in place). dynalite cannot add an index to an existing table (UpdateTable has
- * no index creation there), so a `.data/` from before sync was turned on keeps its table, and the
- * sweeper falls back to a filtered scan of it (see DynamoSuppressionSync.pending).
+ * no index creation there), so a `.data/` from before this table always had the index keeps its table,
+ * and the sweeper falls back to a filtered scan of it (see DynamoSuppressionSync.pending). Created
+ * whether or not sync is configured, so turning sync on later finds the index in place.
  */
 export async function createSuppressionTableWithSyncIndex(client: DynamoDBClient, table: string): Promise<void> {
   try {

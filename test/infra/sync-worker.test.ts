@@ -6,8 +6,9 @@
 
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WAIT_RECYCLE_RECEIVES } from '../../lambdas/handlers/sync-worker-handler.js';
 import { SES_SYNC_ACTIONS } from '../../lib/constructs/sync-worker.js';
-import { SYNC_WORKER } from '../../lib/sync-definitions.js';
+import { SYNC_QUEUE, SYNC_WORKER } from '../../lib/sync-definitions.js';
 import { expectedGrants, grants, resources, roleStatements, type Synthesized, synthesizeTemplate } from './helpers.js';
 
 const ALL = {
@@ -82,12 +83,13 @@ describe('sync resources, with every provider', () => {
           ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
           [tables.suppressions.tableArn, tables.inbox.tableArn],
         ],
+        [['dynamodb:BatchGetItem'], [tables.suppressions.tableArn]],
         [['sqs:ChangeMessageVisibility'], [sync.queue.queueArn]],
         [
           ['sqs:ReceiveMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:DeleteMessage'],
           [sync.queue.queueArn],
         ],
-        [['sqs:SendMessage'], [sync.deadLetterQueue.queueArn]],
+        [['sqs:SendMessage'], [sync.deadLetterQueue.queueArn, sync.queue.queueArn]],
         [['secretsmanager:GetSecretValue'], [...sync.secrets.values()].map((x) => x.secretArn)],
         [[...SES_SYNC_ACTIONS], ['*']],
         [['logs:CreateLogStream', 'logs:PutLogEvents'], [sync.worker.logGroup.logGroupArn]],
@@ -108,17 +110,42 @@ describe('sync resources, with every provider', () => {
     }
   });
 
-  it('the sweeper may query the index, move a marker and send to the sync queue, nothing else', () => {
+  it('the sweeper may query the index, move a marker, scan the table for the backfill (it does), keep its checkpoint row, and send to the sync queue, nothing else', () => {
     const sync = s.stack.ratchet.sync!;
-    const table = s.stack.ratchet.tables.suppressions;
+    const { suppressions: table, inbox } = s.stack.ratchet.tables;
     expect(grants(roleStatements(s.template, sync.sweeper))).toEqual(
       expectedGrants(s.stack, [
         [['dynamodb:Query'], [`${table.tableArn}/index/sync-due`]],
-        [['dynamodb:UpdateItem'], [table.tableArn]],
-        [['sqs:SendMessage'], [sync.queue.queueArn]],
+        [['dynamodb:UpdateItem'], [table.tableArn, inbox.tableArn]],
+        [['dynamodb:GetItem'], [inbox.tableArn]],
+        // The backfill's walk (DynamoSuppressionSync.scanRecords): the base table only, never an index.
+        [['dynamodb:Scan'], [table.tableArn]],
+        [['sqs:SendMessage', 'sqs:GetQueueAttributes'], [sync.queue.queueArn]],
         [['logs:CreateLogStream', 'logs:PutLogEvents'], [sync.sweeper.logGroup.logGroupArn]],
       ]),
     );
+  });
+
+  it.each(['worker', 'sweeper'] as const)(
+    "IAM: the %s's inbox grant is limited to the sync#<provider> rows (dynamodb:LeadingKeys)",
+    (name) => {
+      const sync = s.stack.ratchet.sync!;
+      const inboxArn = JSON.stringify(s.stack.resolve(s.stack.ratchet.tables.inbox.tableArn));
+      const onInbox = roleStatements(s.template, sync[name]).filter((st) =>
+        st.Resource.some((r) => JSON.stringify(r) === inboxArn),
+      );
+      expect(onInbox).toHaveLength(1);
+      expect(onInbox[0]).toEqual({
+        Effect: 'Allow',
+        Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        Resource: [JSON.parse(inboxArn)],
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['sync#*'] } },
+      });
+    },
+  );
+
+  it('the worker re-sends a long wait before the queue would dead-letter it', () => {
+    expect(WAIT_RECYCLE_RECEIVES).toBeLessThan(SYNC_QUEUE.maxReceiveCount);
   });
 
   it('the consumer may send the fast path, and knows the providers and the queue', () => {

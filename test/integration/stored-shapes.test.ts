@@ -42,14 +42,14 @@ afterAll(async () => {
 describe('the suppression table', () => {
   it('the store reads a version-1 item before topics in today’s shape (get and scan)', async () => {
     const old = beforeTopics['unsubscribed']!;
-    const today = { ...old, topics: {}, transactionalStatus: 'active', schemaVersion: 5 };
+    const today = { ...old, topics: {}, transactionalStatus: 'active', schemaVersion: 6 };
     expect(await store.get('old@example.com')).toEqual(today);
     const scanned: Record<string, unknown>[] = [];
     await store.scan({}, (records) => void scanned.push(...(records as unknown as Record<string, unknown>[])));
     expect(scanned.find((r) => r['email'] === 'old@example.com')).toEqual(today);
     expect(scanned.find((r) => r['email'] === 'bounced@example.com')).toMatchObject({
       transactionalStatus: 'suppressed',
-      schemaVersion: 5,
+      schemaVersion: 6,
     });
   });
 
@@ -68,7 +68,7 @@ describe('the suppression table', () => {
     expect(await client.getRecord('old@example.com')).toMatchObject({
       topics: {},
       transactionalStatus: 'active',
-      schemaVersion: 5,
+      schemaVersion: 6,
       version: 3,
     });
     expect(await client.isSuppressed('old@example.com', { transactional: true })).toBe(false);
@@ -104,7 +104,7 @@ describe('the suppression table', () => {
       detail: {},
     });
     expect(await stack.record('bounced@example.com')).toMatchObject({
-      schemaVersion: 5,
+      schemaVersion: 6,
       version: 3,
       updatedAt: 42,
       transactionalStatus: 'suppressed',
@@ -118,12 +118,12 @@ describe('the suppression table', () => {
       occurredAt: 1,
       detail: {},
     });
-    expect(await stack.record('new@example.com')).toMatchObject({ schemaVersion: 5, version: 1 });
+    expect(await stack.record('new@example.com')).toMatchObject({ schemaVersion: 6, version: 1 });
 
     await put({
       ...withTopics['unsubscribed']!,
       email: 'newer@example.com',
-      schemaVersion: 6,
+      schemaVersion: 7,
       sync: { ses: 'pending' },
     });
     const newer = store.apply({
@@ -135,9 +135,9 @@ describe('the suppression table', () => {
       detail: {},
     });
     await expect(newer).rejects.toThrow(TransientError);
-    await expect(newer).rejects.toThrow("suppression item is schema 6, newer than this code's 5; retried");
+    await expect(newer).rejects.toThrow("suppression item is schema 7, newer than this code's 6; retried");
     expect(await stack.record('newer@example.com')).toMatchObject({
-      schemaVersion: 6,
+      schemaVersion: 7,
       sync: { ses: 'pending' },
       version: 3,
     });

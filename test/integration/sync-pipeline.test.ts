@@ -12,6 +12,7 @@ import { DynamoSuppressionStore } from '../../lambdas/adapters/dynamodb-suppress
 import { FAST_PATH_GRACE_MS } from '../../lambdas/adapters/suppression-sync-fields.js';
 import type { ActionableKind } from '../../lambdas/core/event.js';
 import { policyFromSettings } from '../../lambdas/core/suppression/index.js';
+import { pendingKey } from '../../lambdas/core/sync/shard.js';
 import type { SyncProviderName } from '../../lambdas/core/sync/target.js';
 import type { DemoOptions } from '../../lib/demo/types.js';
 import { type MemorySyncTarget, memoryTargets } from '../support/memory-sync-target.js';
@@ -188,7 +189,7 @@ describe('sync pipeline, end to end on the local stack', () => {
       change: record!.syncChange,
       error: expect.stringContaining('401'),
     });
-    expect(record!.syncPending).toBe('pending');
+    expect(record!.syncPending).toBe(pendingKey(email));
     expect(stack.counters.totals.get('SyncFailed{provider=resend}')).toBe(1);
     // Not swept again: a dead change waits for `ratchet sync retry`.
     expect(await stack.sync!.sweep(Date.now() + 10 * FAST_PATH_GRACE_MS)).toBe(0);

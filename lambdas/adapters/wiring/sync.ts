@@ -8,7 +8,6 @@
 import type { Counters, Log } from '../../core/pipeline/ports.js';
 import type { PushDeps } from '../../core/sync/push.js';
 import { type SyncSettings, syncSettings } from '../../core/sync/settings.js';
-import { sweepMessages } from '../../core/sync/sweep.js';
 import { parseTopicAliases } from '../../core/topics.js';
 
 export { SYNC_QUEUE_VARIABLES, type SyncQueues, syncFastPath, syncQueuesFromEnv } from './sync-fast-path.js';
@@ -23,9 +22,7 @@ import { SqsSyncQueue } from '../sqs-sync-queue.js';
 import { ProviderGate } from '../sync-gate.js';
 import type { Clients, RuntimeConfig } from './config.js';
 import type { SyncQueues } from './sync-fast-path.js';
-
-/** How long a swept item is left alone before the next sweep sends it again. */
-export const SWEEP_LEASE_MS = 120_000;
+import { buildSyncSweeper, type SyncSweeper } from './sync-sweeper.js';
 
 export interface SyncWorker {
   settings: SyncSettings;
@@ -34,8 +31,8 @@ export interface SyncWorker {
   queue: SqsSyncQueue;
   providerFacts: DynamoSyncProviders;
   gates: Map<SyncProviderName, ProviderGate>;
-  /** One sweep: a message for every lagging provider of every pending item due at or before `dueBefore`. Returns how many were sent. */
-  sweep(dueBefore: number): Promise<number>;
+  /** The sweeper beside the worker (the local runtime runs both in one process). */
+  sweeper: SyncSweeper;
 }
 
 export function buildSyncWorker(
@@ -43,12 +40,22 @@ export function buildSyncWorker(
   clients: Clients,
   queues: SyncQueues,
   targets: ReadonlyMap<SyncProviderName, SyncTarget>,
-  overrides: { log?: Log; counters?: Counters; now?: () => number; random?: () => number } = {},
+  overrides: {
+    log?: Log;
+    counters?: Counters;
+    now?: () => number;
+    random?: () => number;
+    /** Local only (dynalite cannot add the index to an existing table). */
+    scanWhenIndexMissing?: boolean;
+  } = {},
 ): SyncWorker {
   const settings = syncSettings(config.settings);
   const now = overrides.now ?? Date.now;
   const aliases = parseTopicAliases(config.settings.TOPIC_ALIASES);
-  const ledger = new DynamoSuppressionSync(clients.doc, config.suppressionTable, now);
+  const ledger = new DynamoSuppressionSync(clients.doc, config.suppressionTable, now, {
+    scanWhenIndexMissing: overrides.scanWhenIndexMissing,
+    batchReads: true,
+  });
   const providerFacts = new DynamoSyncProviders(clients.doc, config.inboxTable);
   const queue = new SqsSyncQueue(clients.sqs, queues.queueUrl, queues.deadLetterUrl);
   const providers = settings.providers.filter((p) => targets.has(p));
@@ -62,12 +69,13 @@ export function buildSyncWorker(
     plan: (provider) => ({ aliases, handlesScope: (scope) => targets.get(provider)!.handlesScope(scope) }),
     apply: (provider, operation) => gates.get(provider)!.run(() => targets.get(provider)!.apply(operation)),
   };
+  const log = overrides.log ?? powertoolsLog('ratchet-sync', config.settings[RUNTIME_VARIABLE.logLevel]);
   const handler = createSyncWorkerHandler({
     push,
     queue,
     succeeded: (provider, at) => providerFacts.succeeded(provider, at),
     retryHorizonMs: settings.retryHorizonMs,
-    log: overrides.log ?? powertoolsLog('ratchet-sync', config.settings[RUNTIME_VARIABLE.logLevel]),
+    log,
     counters: overrides.counters ?? powertoolsCounters('ratchet-sync', 'Ratchet'),
     random: overrides.random,
   });
@@ -78,17 +86,10 @@ export function buildSyncWorker(
     queue,
     providerFacts,
     gates,
-    async sweep(dueBefore) {
-      let sent = 0;
-      await ledger.pending(dueBefore, async (items) => {
-        const messages = sweepMessages(items, providers);
-        await queue.send(messages);
-        sent += messages.length;
-        // The lease: the next sweep leaves these alone while the worker gets to them.
-        const until = now() + SWEEP_LEASE_MS;
-        await Promise.all(items.filter((i) => i.due < until).map((i) => ledger.postpone(i.email, i.due, until)));
-      });
-      return sent;
-    },
+    sweeper: buildSyncSweeper(config, clients, queues, {
+      now,
+      log,
+      scanWhenIndexMissing: overrides.scanWhenIndexMissing,
+    }),
   };
 }

@@ -12,6 +12,7 @@
  * To add a version: append one step whose `from` is the version written today (schema-steps.ts).
  */
 import { FIRST_VERSION, type SchemaStep, schemaChain } from '../schema-steps.js';
+import { LEGACY_PENDING_KEY, pendingKey } from '../sync/shard.js';
 
 /**
  * The attribute that holds an item's shape version (public: documented with the table). Not `schema`:
@@ -72,12 +73,26 @@ function addSync(item: StoredItem): StoredItem {
   return item;
 }
 
+/**
+ * Version 5 → 6: the outbox marker is sharded, and a retried push remembers when it started. The index
+ * key `syncPending` was the constant `pending`; it is now `pending#<n>` from the address
+ * (core/sync/shard.ts), so the backlog no longer sits in one index partition. A provider's `sync` entry
+ * may carry `retrying: {change, since}`, the first counted failure of that change (absent on a
+ * version-5 item: none was recorded, and the next failure starts the count). The stored item keeps its
+ * old key until it is written again; the sweeper also reads the old key, and moves each marker it leases.
+ */
+function shardMarker(item: StoredItem): StoredItem {
+  if (item['syncPending'] !== LEGACY_PENDING_KEY || typeof item['email'] !== 'string') return item;
+  return { ...item, syncPending: pendingKey(item['email']) };
+}
+
 /** Oldest first; each reads the version in `from` and returns the next. */
 export const SUPPRESSION_SCHEMA_STEPS: readonly SchemaStep<StoredItem>[] = [
   { from: 1, change: 'topics and transactionalStatus', upgrade: addTopics },
   { from: 2, change: 'messageId on evidence and soft-bounce entries', upgrade: addMessageIds },
   { from: 3, change: 'discounted evidence kept by reactivations', upgrade: keepDiscounted },
   { from: 4, change: 'sync map and outbox marker', upgrade: addSync },
+  { from: 5, change: 'sharded outbox marker, retry start per provider', upgrade: shardMarker },
 ];
 
 const CHAIN = schemaChain('suppression', SUPPRESSION_SCHEMA_STEPS);

@@ -8,6 +8,7 @@ import { TransientError } from '../errors.js';
 import { markerAfter, type SyncLedger, type SyncView } from './ledger.js';
 import type { SyncMessage } from './message.js';
 import { type PlanContext, planSync } from './plan.js';
+import { exhausted } from './retry.js';
 import { type ProviderSyncState, recordOutcome } from './state.js';
 import type { SyncOperation, SyncOutcome, SyncProviderName } from './target.js';
 
@@ -60,6 +61,7 @@ export async function pushChange(deps: PushDeps, message: SyncMessage): Promise<
     }
     const caughtUp: ProviderSyncState = { ...(state ?? { at: deps.now(), lists: [] }), change: view.change };
     delete caughtUp.failed;
+    delete caughtUp.retrying;
     if (operations.length === 0 && sameState(view.sync[provider], caughtUp) && !markerStale(view, deps.providers))
       return { pushed };
     if (await commit(deps, view, provider, caughtUp)) return { pushed };
@@ -76,7 +78,7 @@ export async function markDead(
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const view = await deps.ledger.read(message.email);
     if (view === undefined) return;
-    const current = view.sync[message.provider] ?? { at: deps.now(), lists: [] };
+    const { retrying: _retrying, ...current } = view.sync[message.provider] ?? { at: deps.now(), lists: [] };
     const state: ProviderSyncState = {
       ...current,
       failed: { at: deps.now(), change: view.change, error: error.slice(0, 200) },
@@ -84,6 +86,39 @@ export async function markDead(
     if (await commit(deps, view, message.provider, state)) return;
   }
   throw new TransientError('sync write kept conflicting while recording a dead letter');
+}
+
+/**
+ * After a counted failure (5xx, network, timeout) of an attempt made at `attemptAt`: 'dead' once the
+ * change's first counted failure at this provider is `horizonMs` old, else 'retry', with that first
+ * failure recorded on the provider's state (`retrying`) and the marker moved past the next attempt
+ * (`leaseUntil`) in the same write. The horizon is the record's, not the message's: a message queued
+ * behind a backlog, or sent again by `sync retry`, starts no clock of its own.
+ */
+export async function recordRetry(
+  deps: Pick<PushDeps, 'ledger' | 'now'>,
+  message: SyncMessage,
+  attemptAt: number,
+  options: { horizonMs: number; leaseUntil: number },
+): Promise<'dead' | 'retry'> {
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const view = await deps.ledger.read(message.email);
+    if (view === undefined) return 'retry';
+    const current = view.sync[message.provider];
+    const started = current?.retrying?.change === view.change ? current.retrying.since : undefined;
+    const since = started ?? attemptAt;
+    if (exhausted(since, deps.now(), options.horizonMs)) return 'dead';
+    const extend = view.due !== undefined && view.due < options.leaseUntil;
+    if (started !== undefined && !extend) return 'retry';
+    const state: ProviderSyncState = {
+      ...(current ?? { at: deps.now(), lists: [] }),
+      retrying: { change: view.change, since },
+    };
+    const sync = { ...view.sync, [message.provider]: state };
+    if (await deps.ledger.commit(message.email, view.version, sync, extend ? { due: options.leaseUntil } : 'keep'))
+      return 'retry';
+  }
+  throw new TransientError('sync write kept conflicting while recording a retry');
 }
 
 /**

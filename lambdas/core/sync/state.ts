@@ -31,6 +31,12 @@ export interface ProviderSyncState {
   refused?: RefusedList[];
   /** The answer to the latest manual reactivation: which lists were emptied, which refused, tied to the audit entry's `at`. */
   reactivation?: { auditAt: number; removed: string[]; refused: RefusedList[] };
+  /**
+   * The first counted failure (a 5xx, a network error, a timeout) of change `change` at this provider:
+   * the retry horizon runs from `since`. A 429 or a shared pause is waiting and never sets it; time
+   * queued behind a backlog is before the first attempt and never counts. Dropped once caught up.
+   */
+  retrying?: { change: number; since: number };
   /** Set when the change `change` ran out of retries and went to the sync dead letters. */
   failed?: { at: number; change: number; error: string };
 }
@@ -38,6 +44,13 @@ export interface ProviderSyncState {
 export type SyncMap = Partial<Record<SyncProviderName, ProviderSyncState>>;
 
 const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])].sort();
+
+/** Refusals as a set, one per list (the latest reason wins): an opt-out/opt-in cycle never appends a duplicate. */
+function refusedSet(previous: readonly RefusedList[], added: readonly RefusedList[]): RefusedList[] {
+  const byList = new Map(previous.map((r) => [r.list, r] as const));
+  for (const r of added) byList.set(r.list, { list: r.list, why: r.why });
+  return [...byList.values()].sort((a, b) => (a.list < b.list ? -1 : a.list > b.list ? 1 : 0));
+}
 
 /**
  * The state after the provider answered `outcome` to `operation` at `at`. `auditAt` is the `at` of the
@@ -68,22 +81,25 @@ export function recordOutcome(
       delete next.reason;
       delete next.providerReason;
       next.lists = [];
-      next.refused = refused.length > 0 ? [...refused] : undefined;
+      next.refused = refused.length > 0 ? refusedSet([], refused) : undefined;
       if (next.refused === undefined) delete next.refused;
       next.reactivation = { auditAt: auditAt ?? at, removed: [...outcome.lists], refused: [...refused] };
       return next;
-    case 'suppressScope':
-      next.scopes = {
-        ...previous.scopes,
-        [operation.scope]: outcome.lists.length > 0 ? [...outcome.lists] : [operation.scope],
-      };
+    case 'suppressScope': {
+      const lists = outcome.lists.length > 0 ? [...outcome.lists] : [operation.scope];
+      next.scopes = { ...previous.scopes, [operation.scope]: lists };
+      // Suppressed there again: a removal once refused from those lists is stale, and must not park the marker.
+      const live = (previous.refused ?? []).filter((r) => !lists.includes(r.list) && r.list !== operation.scope);
+      if (live.length > 0) next.refused = live;
+      else delete next.refused;
       return next;
+    }
     case 'unsuppressScope': {
       const scopes = { ...previous.scopes };
       delete scopes[operation.scope];
       next.scopes = scopes;
       if (Object.keys(scopes).length === 0) delete next.scopes;
-      if (refused.length > 0) next.refused = [...(previous.refused ?? []), ...refused];
+      if (refused.length > 0) next.refused = refusedSet(previous.refused ?? [], refused);
       return next;
     }
   }

@@ -1,8 +1,27 @@
-/** What the sweeper sends for the pending items it found: one message per provider still lagging. Pure. */
+/**
+ * One sweep of the outbox: what to send for the pending items found, and the lease written after.
+ * Transport-neutral (the sweeper Lambda and the local runtime run the same code through ports).
+ *
+ * - One message per provider still lagging, per item, and only for items whose lease ran out.
+ * - At most one interval of the workers' measured work is put on the queue (lease.ts); past that, due
+ *   items are leased again rather than sent, since their messages are most likely still queued.
+ * - No new page once the deadline has passed (a sweep killed mid-page leaves items sent but not
+ *   leased), and at most `writeConcurrency` lease writes in flight.
+ */
+import { settleWithLimit } from '../pipeline/concurrency.js';
+import { type DrainMeter, leaseUntil, sendBudget } from './lease.js';
 import { laggingProviders } from './ledger.js';
 import type { SyncMessage } from './message.js';
+import { SYNC_PENDING_SHARDS } from './shard.js';
 import type { SyncMap } from './state.js';
 import type { SyncProviderName } from './target.js';
+
+export interface SweptItem {
+  email: string;
+  change: number;
+  due: number;
+  sync: SyncMap;
+}
 
 export function sweepMessages(
   items: readonly { email: string; change: number; sync: SyncMap }[],
@@ -14,4 +33,93 @@ export function sweepMessages(
     const to = lagging.length > 0 ? lagging : providers.slice(0, 1);
     return to.map((provider) => ({ email: item.email, provider }));
   });
+}
+
+export interface SweepPorts {
+  pending(
+    dueBefore: number,
+    onPage: (items: SweptItem[]) => Promise<undefined | 'stop'>,
+    options: { deadline?: number; startShard?: number },
+  ): Promise<{ complete: boolean }>;
+  postpone(email: string, fromDue: number, toDue: number): Promise<void>;
+  send(messages: readonly SyncMessage[]): Promise<void>;
+  /**
+   * Messages on the sync queue. `visible`: waiting for a worker, what the workers drain (the meter and
+   * the budget read it); `total`: with those in flight and delayed (a message hidden until its retry),
+   * everything a new message may wait behind (the lease reads it).
+   */
+  depth(): Promise<{ visible: number; total: number }>;
+  now(): number;
+}
+
+export interface SweepOptions {
+  dueBefore: number;
+  /** No page is read after this (epoch ms). */
+  deadline: number;
+  /** The time between sweeps: the sweep fills the queue with at most this much of the workers' work. */
+  intervalMs: number;
+  /** Send every due item whatever the depth (the local start sweep: the embedded queue lost what it held). */
+  all?: boolean;
+  writeConcurrency: number;
+  random?: () => number;
+}
+
+export interface SweepResult {
+  sent: number;
+  /** Items leased again without a message (the queue was deep). */
+  renewed: number;
+  /** Every due item was read (false: the deadline or the send budget ended it). */
+  complete: boolean;
+}
+
+export async function runSweep(
+  ports: SweepPorts,
+  meter: DrainMeter,
+  providers: readonly SyncProviderName[],
+  options: SweepOptions,
+): Promise<SweepResult> {
+  const now = ports.now();
+  const { visible, total: depth } = await ports.depth();
+  const rate = meter.observe(now, visible);
+  const budget = options.all ? Number.POSITIVE_INFINITY : sendBudget(rate, options.intervalMs, visible);
+  // The queue already holds an interval's work: lease what fell due, send nothing.
+  const renewing = budget === 0;
+  let sent = 0;
+  let renewed = 0;
+  const { complete } = await ports.pending(
+    options.dueBefore,
+    async (items) => {
+      const leases: Array<{ item: SweptItem; until: number }> = [];
+      const messages: SyncMessage[] = [];
+      let full = false;
+      for (const item of items) {
+        if (renewing) {
+          leases.push({ item, until: leaseUntil(now, depth, rate) });
+          renewed++;
+          continue;
+        }
+        const mine = sweepMessages([item], providers);
+        if (sent + messages.length + mine.length > budget) {
+          full = true;
+          break;
+        }
+        messages.push(...mine);
+        leases.push({ item, until: leaseUntil(now, depth + sent + messages.length, rate) });
+      }
+      await ports.send(messages);
+      sent += messages.length;
+      const writes = leases.filter(({ item, until }) => item.due < until);
+      const failed = (
+        await settleWithLimit(writes, options.writeConcurrency, ({ item, until }) =>
+          ports.postpone(item.email, item.due, until),
+        )
+      ).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      // The rest stays due in the index for the next sweep.
+      return full ? 'stop' : undefined;
+    },
+    { deadline: options.deadline, startShard: Math.floor((options.random ?? Math.random)() * SYNC_PENDING_SHARDS) },
+  );
+  meter.sent(sent);
+  return { sent, renewed, complete };
 }

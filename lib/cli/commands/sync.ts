@@ -2,7 +2,7 @@
  * `ratchet sync status|retry|reconcile`: the sync side, for the operator.
  *
  *   status [--json]                               per provider: pending, failed (in the sync dead letters), lastSuccessAt,
- *                                                 and refused (removals the provider would not make)
+ *                                                 refused (removals the provider would not make) and the backfill's progress
  *   retry                                         move every sync dead letter back to the sync queue
  *   reconcile [--provider p] [--apply] [--json]   pull each provider's lists and compare them with Ratchet
  *
@@ -28,6 +28,15 @@ import { reconcile } from './sync-reconcile.js';
 
 const HIDE_SECONDS = 30;
 
+interface ProviderStatus {
+  pending: number;
+  failed: number;
+  refused: number;
+  lastSuccessAt: number | null;
+  /** The walk that brings a provider new to the table up to date (records read, records queued for it). */
+  backfill: { state: 'not started' } | { state: 'running' | 'done'; scanned: number; marked: number; doneAt?: number };
+}
+
 export function syncCommand(ctx: Context, run: Run): Command {
   const command = new Command('sync').description('push suppressions to the providers: status, dead letters, drift');
   command
@@ -41,17 +50,20 @@ export function syncCommand(ctx: Context, run: Run): Command {
           ctx.io.out(options.json ? JSON.stringify({ sync: 'off', providers: {} }) : SYNC_OFF);
           return 0;
         }
-        const ledger = new DynamoSuppressionSync(ctx.doc, ctx.target.suppressionTable);
+        const ledger = new DynamoSuppressionSync(ctx.doc, ctx.target.suppressionTable, Date.now, {
+          scanWhenIndexMissing: ctx.target.kind === 'local',
+        });
         const facts = new DynamoSyncProviders(ctx.doc, ctx.target.inboxTable);
-        const out: Record<string, { pending: number; failed: number; refused: number; lastSuccessAt: number | null }> =
-          {};
-        for (const p of providers) out[p] = { pending: 0, failed: 0, refused: 0, lastSuccessAt: null };
+        const out: Record<string, ProviderStatus> = {};
+        for (const p of providers)
+          out[p] = { pending: 0, failed: 0, refused: 0, lastSuccessAt: null, backfill: { state: 'not started' } };
         // Everything indexed, parked items included: those hold the refused removals.
         await ledger.pending(DEAD_DUE_MS, (items) => {
           for (const item of items) {
             for (const p of laggingProviders(item, providers)) out[p]!.pending++;
             for (const p of providers) out[p]!.refused += item.sync[p]?.refused?.length ? 1 : 0;
           }
+          return undefined;
         });
         const dead = await deadLetters(ctx);
         if (dead)
@@ -59,12 +71,21 @@ export function syncCommand(ctx: Context, run: Run): Command {
             const p = message.attributes.provider as SyncProviderName;
             if (out[p]) out[p].failed++;
           }
-        for (const p of providers) out[p]!.lastSuccessAt = (await facts.facts(p)).lastSuccessAt ?? null;
+        for (const p of providers) {
+          const known = await facts.facts(p);
+          out[p]!.lastSuccessAt = known.lastSuccessAt ?? null;
+          if (known.backfill) {
+            const { done, scanned, marked, doneAt } = known.backfill;
+            out[p]!.backfill = { state: done ? 'done' : 'running', scanned, marked, ...(doneAt ? { doneAt } : {}) };
+          }
+        }
         if (options.json) ctx.io.out(JSON.stringify({ providers: out }));
         else {
           for (const [p, s] of Object.entries(out)) {
+            const b = s.backfill;
+            const backfill = b.state === 'not started' ? b.state : `${b.state}, ${b.scanned} read, ${b.marked} queued`;
             ctx.io.out(
-              `${p.padEnd(9)} pending ${s.pending}  failed ${s.failed}  refused ${s.refused}  lastSuccessAt ${s.lastSuccessAt === null ? 'never' : new Date(s.lastSuccessAt).toISOString()}`,
+              `${p.padEnd(9)} pending ${s.pending}  failed ${s.failed}  refused ${s.refused}  lastSuccessAt ${s.lastSuccessAt === null ? 'never' : new Date(s.lastSuccessAt).toISOString()}  backfill ${backfill}`,
             );
           }
         }

@@ -49,6 +49,8 @@ export interface LoopbackFake {
   script(response: FakeResponse, times?: number): void;
   /** The next `times` requests answer 429 with these headers (the provider's own rate-limit shape). */
   rateLimit(times: number, headers: Readonly<Record<string, string>>, body?: unknown): void;
+  /** For `forMs`: every request answers 429 with these headers (a rate limit that outlasts many retries). */
+  rateLimitFor(forMs: number, headers: Readonly<Record<string, string>>): void;
   /** For `forMs`: `refused` closes the port (connection refused), `503` answers Service Unavailable. */
   down(forMs: number, mode?: 'refused' | '503'): Promise<void>;
   close(): Promise<void>;
@@ -102,6 +104,8 @@ export async function startLoopback(route: Route, options: LoopbackOptions = {})
   const scripted: FakeResponse[] = [];
   const sockets = new Set<Socket>();
   let downUntil = 0;
+  let limitedUntil = 0;
+  let limitHeaders: Readonly<Record<string, string>> = {};
   let baseUrl = '';
 
   const fault = (status: number, headers: Record<string, string> = {}, body?: unknown): FakeResponse => ({
@@ -120,6 +124,7 @@ export async function startLoopback(route: Route, options: LoopbackOptions = {})
         headers[name] = Array.isArray(value) ? value.join(', ') : value;
       let response: FakeResponse;
       if (now() < downUntil) response = fault(503);
+      else if (now() < limitedUntil) response = fault(429, { ...limitHeaders });
       else if (scripted.length > 0) response = scripted.shift()!;
       else {
         try {
@@ -172,6 +177,10 @@ export async function startLoopback(route: Route, options: LoopbackOptions = {})
     },
     rateLimit(times, headers, body) {
       for (let i = 0; i < times; i += 1) scripted.push(fault(429, { ...headers }, body));
+    },
+    rateLimitFor(forMs, headers) {
+      limitedUntil = now() + forMs;
+      limitHeaders = headers;
     },
     async down(forMs, mode = 'refused') {
       if (mode === '503') {

@@ -16,12 +16,14 @@ import {
   suppressionSchemaOf,
   upgradeSuppressionRecord,
 } from '../../../lambdas/core/suppression/schema.js';
+import { LEGACY_PENDING_KEY, pendingKey } from '../../../lambdas/core/sync/shard.js';
 
 type Fixture = Record<string, Record<string, unknown>>;
 const fixture = (name: string): Fixture =>
   JSON.parse(readFileSync(new URL(`../../fixtures/suppression-schema/${name}`, import.meta.url), 'utf8')) as Fixture;
 const beforeTopics = fixture('v1-before-topics.json');
 const withTopics = fixture('v1-with-topics.json');
+const unsharded = fixture('v5-unsharded-marker.json');
 
 /** What today's core makes of an item: the facts it reads, normalized again. */
 const renormalized = (item: Record<string, unknown>) =>
@@ -32,14 +34,15 @@ const withoutBookkeeping = (item: Record<string, unknown>) => {
 };
 
 describe('the attribute and the version', () => {
-  it('is `schemaVersion` (not `version`, the lock counter), and today is 5', () => {
+  it('is `schemaVersion` (not `version`, the lock counter), and today is 6', () => {
     expect(SUPPRESSION_SCHEMA_ATTRIBUTE).toBe('schemaVersion');
-    expect(CURRENT_SUPPRESSION_SCHEMA).toBe(5);
+    expect(CURRENT_SUPPRESSION_SCHEMA).toBe(6);
     expect(SUPPRESSION_SCHEMA_STEPS.map((s) => [s.from, s.change])).toEqual([
       [1, 'topics and transactionalStatus'],
       [2, 'messageId on evidence and soft-bounce entries'],
       [3, 'discounted evidence kept by reactivations'],
       [4, 'sync map and outbox marker'],
+      [5, 'sharded outbox marker, retry start per provider'],
     ]);
   });
 
@@ -65,8 +68,9 @@ describe('the attribute and the version', () => {
         { schemaVersion: 4 },
         { schemaVersion: 5 },
         { schemaVersion: 6 },
+        { schemaVersion: 7 },
       ].map(isNewerSuppressionSchema),
-    ).toEqual([false, false, false, false, false, false, true]);
+    ).toEqual([false, false, false, false, false, false, false, true]);
   });
 });
 
@@ -78,7 +82,7 @@ describe('version 1, before topics (as commit 04dd03f wrote it)', () => {
   ])('%s: gains topics {} and transactionalStatus %s, and nothing else changes', (name, transactionalStatus) => {
     const old = beforeTopics[name]!;
     const upgraded = upgradeSuppressionRecord(old);
-    expect(upgraded).toEqual({ ...old, topics: {}, transactionalStatus, schemaVersion: 5 });
+    expect(upgraded).toEqual({ ...old, topics: {}, transactionalStatus, schemaVersion: 6 });
     // What today's writer would store for the same facts, field for field.
     expect(withoutBookkeeping(upgraded)).toEqual(renormalized(old));
   });
@@ -118,7 +122,7 @@ describe('version 1, before topics (as commit 04dd03f wrote it)', () => {
 describe('version 1, with topics (as commit ba7bc91 wrote it, before the attribute)', () => {
   it('keeps its topics and transactionalStatus as stored, only the version is added', () => {
     const old = withTopics['unsubscribed']!;
-    expect(upgradeSuppressionRecord(old)).toEqual({ ...old, schemaVersion: 5 });
+    expect(upgradeSuppressionRecord(old)).toEqual({ ...old, schemaVersion: 6 });
     expect(refusalReason(upgradeSuppressionRecord(old), { transactional: true, topic: 'offers' })).toBe(
       'topic_unsubscribed',
     );
@@ -128,7 +132,7 @@ describe('version 1, with topics (as commit ba7bc91 wrote it, before the attribu
 describe('version 2, before message ids', () => {
   it('reads unchanged but for the version: an entry without a messageId is a strike of its own, as it was', () => {
     const old = { ...withTopics['unsubscribed']!, schemaVersion: 2 };
-    expect(upgradeSuppressionRecord(old)).toEqual({ ...old, schemaVersion: 5 });
+    expect(upgradeSuppressionRecord(old)).toEqual({ ...old, schemaVersion: 6 });
   });
 });
 
@@ -168,9 +172,28 @@ describe('the version 1 → 2 step on its own (it also runs on the projections t
   });
 });
 
+describe('version 5, the outbox marker in one partition (as commit 2bb2cda wrote it)', () => {
+  it.each(Object.keys(unsharded))('%s: the marker reads as its shard, everything else unchanged', (name) => {
+    const old = unsharded[name]!;
+    expect(old['syncPending']).toBe(LEGACY_PENDING_KEY);
+    const upgraded = upgradeSuppressionRecord(old);
+    expect(upgraded).toEqual({ ...old, syncPending: pendingKey(String(old['email'])), schemaVersion: 6 });
+    expect(upgraded['syncPending']).toMatch(/^pending#([0-9]|1[0-5])$/);
+  });
+
+  it('leaves an item without a marker, or a projection without the address, alone', () => {
+    const { syncPending: _p, syncDue: _d, ...cleared } = unsharded['complaint']!;
+    expect(upgradeSuppressionRecord({ ...cleared, schemaVersion: 5 })).toEqual({ ...cleared, schemaVersion: 6 });
+    expect(upgradeSuppressionRecord({ syncPending: 'pending', schemaVersion: 5 })).toEqual({
+      syncPending: 'pending',
+      schemaVersion: 6,
+    });
+  });
+});
+
 describe('an item written by newer code', () => {
   it('is returned as it is, with its own version, so an older reader still sees the fields it knows', () => {
-    const newer = { email: 'a@x', status: 'suppressed', schemaVersion: 6, sync: { ses: 'pending' } };
+    const newer = { email: 'a@x', status: 'suppressed', schemaVersion: 7, sync: { ses: 'pending' } };
     expect(upgradeSuppressionRecord(newer)).toBe(newer);
   });
 });

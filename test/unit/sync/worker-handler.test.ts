@@ -1,9 +1,10 @@
 /**
  * The sync worker's SQS handler: what it does with each failure. A 429 hides the message until the
- * named time; a transient failure backs off by its receive count; a change whose first attempt is
- * older than the horizon, or a permanent refusal, goes to the dead letters with the reason and is
- * marked on the record; a malformed message is dead-lettered; one provider's failure leaves the other
- * messages of the batch alone.
+ * named time and never counts toward the horizon; a transient failure backs off by its receive count;
+ * a change whose first counted failure (kept on the record, not the message's send time) is older than
+ * the horizon, or a permanent refusal, goes to the dead letters with the reason and is marked on the
+ * record; a malformed message is dead-lettered; one provider's failure leaves the other messages of
+ * the batch alone.
  */
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +21,7 @@ import {
   SyncTransientError,
 } from '../../../lambdas/core/sync/target.js';
 import { NO_TOPIC_ALIASES } from '../../../lambdas/core/topics.js';
-import { createSyncWorkerHandler } from '../../../lambdas/handlers/sync-worker-handler.js';
+import { createSyncWorkerHandler, WAIT_RECYCLE_RECEIVES } from '../../../lambdas/handlers/sync-worker-handler.js';
 import { recordingLog } from '../support/log.js';
 import { ev, T0 } from '../suppression/support.js';
 
@@ -76,6 +77,7 @@ function record(
 function setup(apply: (provider: SyncProviderName, op: SyncOperation) => Promise<{ lists: string[] }>) {
   const ledger = new Ledger();
   const hidden: Array<{ receipt: string; seconds: number }> = [];
+  const resent: Array<{ body: string; seconds: number }> = [];
   const dead: Array<{ body: string; provider: string; error: string }> = [];
   const counters = new MemoryCounters();
   const handler = createSyncWorkerHandler({
@@ -88,6 +90,7 @@ function setup(apply: (provider: SyncProviderName, op: SyncOperation) => Promise
     },
     queue: {
       hide: async (receipt, seconds) => void hidden.push({ receipt, seconds }),
+      resend: async (body, seconds) => void resent.push({ body, seconds }),
       deadLetter: async (body, reason) => void dead.push({ body, ...reason }),
     },
     retryHorizonMs: 3_600_000,
@@ -95,7 +98,7 @@ function setup(apply: (provider: SyncProviderName, op: SyncOperation) => Promise
     counters,
     random: () => 1,
   });
-  return { ledger, hidden, dead, counters, handler };
+  return { ledger, hidden, resent, dead, counters, handler };
 }
 
 const event = (...records: SQSRecord[]): SQSEvent => ({ Records: records });
@@ -132,12 +135,19 @@ describe('sync worker handler', () => {
     expect(s.dead).toEqual([]);
   });
 
-  it('past the horizon: dead-lettered with the reason, marked on the record, counted, and deleted', async () => {
+  const retryingSince = (s: ReturnType<typeof setup>, provider: SyncProviderName, since: number) => {
+    const view = s.ledger.views.get('a@x')!;
+    view.sync = { ...view.sync, [provider]: { at: since, lists: [], retrying: { change: 1, since } } };
+  };
+
+  it('past the horizon (counted from the first counted failure on the record): dead-lettered with the reason, marked, counted, and deleted', async () => {
     const s = setup(async () => {
       throw new SyncTransientError('resend', 'connect ECONNREFUSED');
     });
     s.ledger.add('a@x');
-    const response = await s.handler(event(record('a@x', 'resend', { sentAt: NOW - 3_600_000, receives: 14 })));
+    retryingSince(s, 'resend', NOW - 3_600_000);
+    // A message sent a moment ago: its own age says nothing, the record's first failure does.
+    const response = await s.handler(event(record('a@x', 'resend', { sentAt: NOW - 1000, receives: 14 })));
     expect(response.batchItemFailures).toEqual([]);
     expect(s.dead).toEqual([
       {
@@ -146,22 +156,90 @@ describe('sync worker handler', () => {
         error: 'SyncTransientError: connect ECONNREFUSED',
       },
     ]);
-    expect(s.ledger.views.get('a@x')!.sync.resend?.failed).toEqual({
-      at: NOW,
-      change: 1,
-      error: 'SyncTransientError: connect ECONNREFUSED',
+    expect(s.ledger.views.get('a@x')!.sync.resend).toEqual({
+      at: NOW - 3_600_000,
+      lists: [],
+      failed: { at: NOW, change: 1, error: 'SyncTransientError: connect ECONNREFUSED' },
     });
     expect(s.counters.totals.get('SyncFailed{provider=resend}')).toBe(1);
   });
 
-  it('just inside the horizon: retried, not dead-lettered', async () => {
+  it('just inside the horizon: retried, not dead-lettered, and the first failure kept', async () => {
     const s = setup(async () => {
       throw new SyncTransientError('resend', '502');
     });
     s.ledger.add('a@x');
-    const response = await s.handler(event(record('a@x', 'resend', { sentAt: NOW - 3_599_000 })));
+    retryingSince(s, 'resend', NOW - 3_599_000);
+    const response = await s.handler(event(record('a@x', 'resend')));
     expect(response.batchItemFailures).toHaveLength(1);
     expect(s.dead).toEqual([]);
+    expect(s.ledger.views.get('a@x')!.sync.resend?.retrying).toEqual({ change: 1, since: NOW - 3_599_000 });
+  });
+
+  it('time queued behind a backlog does not count: a message sent two hours ago failing for the first time starts the clock now', async () => {
+    const s = setup(async () => {
+      throw new SyncTransientError('resend', '503');
+    });
+    s.ledger.add('a@x');
+    const response = await s.handler(event(record('a@x', 'resend', { sentAt: NOW - 7_200_000, receives: 1 })));
+    expect(response.batchItemFailures).toHaveLength(1);
+    expect(s.dead).toEqual([]);
+    expect(s.ledger.views.get('a@x')!.sync.resend?.retrying).toEqual({ change: 1, since: NOW });
+    // The marker moved past the retry (5 s) and its grace, in the same write.
+    expect(s.ledger.views.get('a@x')!.due).toBe(NOW + 5_000 + 60_000);
+  });
+
+  it('a retrying record of an older change starts a new count for the new change', async () => {
+    const s = setup(async () => {
+      throw new SyncTransientError('resend', '503');
+    });
+    s.ledger.add('a@x');
+    const view = s.ledger.views.get('a@x')!;
+    view.sync = { resend: { at: 1, lists: [], retrying: { change: 0, since: NOW - 9_000_000 } } };
+    await s.handler(event(record('a@x', 'resend')));
+    expect(s.dead).toEqual([]);
+    expect(s.ledger.views.get('a@x')!.sync.resend?.retrying).toEqual({ change: 1, since: NOW });
+  });
+
+  it.each([
+    ['a 429', new SyncRateLimitedError('resend', NOW + 30_000)],
+    ['the shared pause (the gate refusing without a call)', new SyncRateLimitedError('resend', NOW + 30_000)],
+  ])(
+    'waiting is not failing: %s past the horizon is hidden until the named time, never dead-lettered',
+    async (_name, error) => {
+      const s = setup(async () => {
+        throw error;
+      });
+      s.ledger.add('a@x');
+      retryingSince(s, 'resend', NOW - 10 * 3_600_000);
+      const response = await s.handler(event(record('a@x', 'resend', { sentAt: NOW - 10 * 3_600_000, receives: 40 })));
+      expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'a@x-resend' }]);
+      expect(s.dead).toEqual([]);
+      expect(s.hidden).toEqual([{ receipt: 'rh-a@x-resend', seconds: 30 }]);
+      expect(s.ledger.views.get('a@x')!.sync.resend?.failed).toBeUndefined();
+      expect(s.counters.totals.get('SyncFailed{provider=resend}')).toBeUndefined();
+    },
+  );
+
+  it('a message that waited through many receives is sent again fresh (delayed), so the redrive policy never dead-letters a wait', async () => {
+    const s = setup(async () => {
+      throw new SyncRateLimitedError('resend', NOW + 20_000);
+    });
+    s.ledger.add('a@x');
+    const response = await s.handler(event(record('a@x', 'resend', { receives: WAIT_RECYCLE_RECEIVES })));
+    expect(response.batchItemFailures).toEqual([]);
+    expect(s.resent).toEqual([{ body: encodeSyncMessage({ email: 'a@x', provider: 'resend' }), seconds: 20 }]);
+    expect(s.hidden).toEqual([]);
+    expect(s.dead).toEqual([]);
+  });
+
+  it('once pushed, the retry record is dropped with the catch-up', async () => {
+    const s = setup(async () => ({ lists: ['suppressions'] }));
+    s.ledger.add('a@x');
+    retryingSince(s, 'resend', NOW - 60_000);
+    expect((await s.handler(event(record('a@x', 'resend')))).batchItemFailures).toEqual([]);
+    expect(s.ledger.views.get('a@x')!.sync.resend).not.toHaveProperty('retrying');
+    expect(s.ledger.views.get('a@x')!.sync.resend).toMatchObject({ change: 1, lists: ['suppressions'] });
   });
 
   it('a permanent refusal is dead-lettered at once', async () => {

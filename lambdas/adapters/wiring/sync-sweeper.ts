@@ -1,0 +1,107 @@
+/**
+ * The sweeper's wiring, shared by the Lambda (one run a minute) and the local runtime (an interval):
+ * each configured provider's backfill step, then one sweep of the outbox (core/sync/sweep.ts). The
+ * drain meter lives as long as the sweeper (a warm Lambda container, or the local process); a cold one
+ * starts from the configured ceiling.
+ */
+import type { Log } from '../../core/pipeline/ports.js';
+import { type BackfillProgress, backfillBudget, backfillStep } from '../../core/sync/backfill.js';
+import { DrainMeter } from '../../core/sync/lease.js';
+import { syncSettings } from '../../core/sync/settings.js';
+import { runSweep, type SweepResult } from '../../core/sync/sweep.js';
+import type { SyncProviderName } from '../../core/sync/target.js';
+import { DynamoSuppressionSync, IndexNotReadyError } from '../dynamodb-suppression-sync.js';
+import { DynamoSyncProviders } from '../dynamodb-sync-providers.js';
+import { SqsSyncQueue } from '../sqs-sync-queue.js';
+import type { Clients, RuntimeConfig } from './config.js';
+import type { SyncQueues } from './sync-fast-path.js';
+
+/** Lease and backfill writes in flight at once. */
+export const SWEEP_WRITE_CONCURRENCY = 16;
+/** The sweep interval the schedule keeps (EventBridge on AWS, the local timer). */
+export const SWEEP_INTERVAL_MS = 60_000;
+
+export interface SweepRun {
+  dueBefore: number;
+  /** No new page after this (epoch ms). */
+  deadline: number;
+  all?: boolean;
+}
+
+export interface SweepReport extends SweepResult {
+  /** Set when the index could not be read (still being built, or absent): the next sweep asks again. */
+  indexNotReady?: string;
+  backfill: Partial<Record<SyncProviderName, BackfillProgress>>;
+}
+
+export interface SyncSweeper {
+  ledger: DynamoSuppressionSync;
+  queue: SqsSyncQueue;
+  sweep(run: SweepRun): Promise<SweepReport>;
+}
+
+export function buildSyncSweeper(
+  config: RuntimeConfig,
+  clients: Pick<Clients, 'doc' | 'sqs'>,
+  queues: Pick<SyncQueues, 'queueUrl'>,
+  options: { now?: () => number; log?: Log; scanWhenIndexMissing?: boolean; intervalMs?: number } = {},
+): SyncSweeper {
+  const settings = syncSettings(config.settings);
+  const now = options.now ?? Date.now;
+  const intervalMs = options.intervalMs ?? SWEEP_INTERVAL_MS;
+  const ledger = new DynamoSuppressionSync(clients.doc, config.suppressionTable, now, {
+    scanWhenIndexMissing: options.scanWhenIndexMissing,
+  });
+  const facts = new DynamoSyncProviders(clients.doc, config.inboxTable);
+  const queue = new SqsSyncQueue(clients.sqs, queues.queueUrl);
+  const providers = settings.providers;
+  // The ceiling: every provider pushing at its configured rate (messages of different providers drain side by side).
+  const meter = new DrainMeter(
+    providers.reduce((sum, p) => sum + settings.limits[p].rate, 0) || 1,
+    Math.max(1, providers.length),
+  );
+  const finished = new Set<SyncProviderName>();
+  const backfillPorts = {
+    progress: (p: SyncProviderName) => facts.backfill(p),
+    save: (p: SyncProviderName, progress: BackfillProgress) => facts.saveBackfill(p, progress),
+    scan: (cursor: string | undefined, limit: number) => ledger.scanRecords(cursor, limit),
+    mark: (email: string, dueMs: number) => ledger.markPending(email, dueMs),
+    now,
+  };
+  return {
+    ledger,
+    queue,
+    async sweep(run) {
+      const backfill: SweepReport['backfill'] = {};
+      for (const provider of providers) {
+        if (finished.has(provider)) continue;
+        const progress = await backfillStep(backfillPorts, provider, {
+          budget: backfillBudget(settings.limits[provider].rate, intervalMs),
+          deadline: run.deadline,
+          writeConcurrency: SWEEP_WRITE_CONCURRENCY,
+        });
+        backfill[provider] = progress;
+        if (progress.done) finished.add(provider);
+      }
+      try {
+        const result = await runSweep(
+          {
+            pending: (dueBefore, onPage, o) => ledger.pending(dueBefore, onPage, o),
+            postpone: (email, from, to) => ledger.postpone(email, from, to),
+            send: (messages) => queue.send(messages),
+            depth: () => queue.depth(),
+            now,
+          },
+          meter,
+          providers,
+          { ...run, intervalMs, writeConcurrency: SWEEP_WRITE_CONCURRENCY },
+        );
+        return { ...result, backfill };
+      } catch (error) {
+        if (!(error instanceof IndexNotReadyError)) throw error;
+        options.log?.warn('sync index not ready; the next sweep asks again', { error: error.message });
+        return { sent: 0, renewed: 0, complete: false, indexNotReady: error.message, backfill };
+      }
+    },
+  };
+}

@@ -1,0 +1,31 @@
+/** docs/sync.md quotes the shard count, the lease bounds and the backfill budget: each from where it is defined. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { SWEEP_INTERVAL_MS, SWEEP_WRITE_CONCURRENCY } from '../../../lambdas/adapters/wiring/sync-sweeper.js';
+import { LEASE } from '../../../lambdas/core/sync/lease.js';
+import { SYNC_PENDING_SHARDS } from '../../../lambdas/core/sync/shard.js';
+import { WAIT_RECYCLE_RECEIVES } from '../../../lambdas/handlers/sync-worker-handler.js';
+import { SYNC_QUEUE } from '../../../lib/sync-definitions.js';
+
+const doc = readFileSync(new URL('../../../docs/sync.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+
+describe('docs/sync.md', () => {
+  it('the shard count', () => {
+    expect(doc).toContain(`modulo **${SYNC_PENDING_SHARDS}** shards`);
+    expect(doc).toContain('The sweeper reads all sixteen');
+    expect(SYNC_PENDING_SHARDS).toBe(16);
+  });
+
+  it('the lease: factor, grace, bounds; the write bound; the recycle point', () => {
+    expect(doc).toContain(
+      `\`now + ${LEASE.safety} × (messages ahead of it) / rate + ${LEASE.graceMs / 1000} s\`, at least ${LEASE.minMs / 60_000} minutes and at most ${LEASE.maxMs / 3_600_000} hours`,
+    );
+    expect(doc).toContain(`writes its leases at most ${SWEEP_WRITE_CONCURRENCY} at a time`);
+    expect(doc).toContain(`waited through ${WAIT_RECYCLE_RECEIVES} receives`);
+    expect(doc).toContain(`redrive policy (${SYNC_QUEUE.maxReceiveCount} receives)`);
+  });
+
+  it('the backfill budget', () => {
+    expect(doc).toContain(`(\`SYNC_<PROVIDER>_RATE\` × ${SWEEP_INTERVAL_MS / 1000} s)`);
+  });
+});
