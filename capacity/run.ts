@@ -4,8 +4,10 @@
  * in process), lib/definitions.ts, and the durations `npm run cost` measured (cost/durations.json).
  * Bad input (an unknown option or profile, a profile file that does not check) is one line and exit 2.
  */
+
 import { resolve } from 'node:path';
 import { readDurations } from '../cost/durations.js';
+import { SYNC_PENDING_SHARDS } from '../lambdas/core/sync/shard.js';
 import { CONCURRENCY } from '../lib/definitions.js';
 import { PROFILES, readProfileFile, type TrafficProfile } from './profiles.js';
 
@@ -25,12 +27,12 @@ cost/durations.json (written by \`npm run cost\`); AWS limits from capacity/limi
   --json          print the reports as JSON (an array, one per profile)
   --write         also rewrite the capacity section of BENCHMARKS.md (built-in profiles only)
   --budget <n>    concurrency budget (default ${200}, unless the profile sets concurrencyBudget)
-  --shards <n>    keys the sync-due index is spread over (default 1: lib/ has no shard count yet)
+  --shards <n>    keys the sync-due index is spread over (default ${SYNC_PENDING_SHARDS}, the marker's shard count)
   --help          print this and exit
 `;
 
-/** The sync-due index's hash key is one constant today (SYNC_PENDING_VALUE): one shard. */
-export const DEFAULT_SYNC_INDEX_SHARDS = 1;
+/** The sync-due index's hash key is spread over `pending#<n>` (lambdas/core/sync/shard.ts). */
+export const DEFAULT_SYNC_INDEX_SHARDS = SYNC_PENDING_SHARDS;
 
 export interface Io {
   out: (text: string) => void;
