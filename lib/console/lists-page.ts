@@ -1,12 +1,12 @@
 /**
  * The lists: the suppression table filtered, 50 a page, paged with a cursor (the key the previous page
  * stopped at), never the whole table in memory; the filtered view as CSV in the export's format
- * (`ratchet suppressions export --format csv`, which `ratchet suppressions import --format ratchet-csv` reads back).
+ * (`ratchet suppressions export --format csv`, which `ratchet suppressions import --format csv` reads back).
  */
 import { BadCursorError, readSuppressionPage } from '../../lambdas/adapters/dynamodb-suppression-pages.js';
 import { SUPPRESSION_REASONS } from '../../lambdas/core/suppression/index.js';
-import { EXPORT_CSV_COLUMNS, exportCsvRow } from '../cli/export-format.js';
 import { InputError } from '../cli/context.js';
+import { EXPORT_CSV_COLUMNS, exportCsvRow } from '../cli/export-format.js';
 import { CONSOLE } from '../definitions.js';
 import { badge } from './address-sections.js';
 import { EVIDENCE_PROVIDERS, filterParams, type ListFilter, matches, readFilter, STATUSES } from './filters.js';

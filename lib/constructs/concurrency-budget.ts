@@ -7,8 +7,8 @@
 import { Stack } from 'aws-cdk-lib';
 import { CfnEventSourceMapping, CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
-import { ContextError } from '../context-values.js';
 import { type ConcurrencyPlan, concurrencyPlan, type TemplateLike } from '../concurrency.js';
+import { ContextError } from '../context-values.js';
 
 /** The functions and mappings under `scope`, as template resources. */
 export function concurrencyTemplate(scope: IConstruct): TemplateLike {
