@@ -14,7 +14,7 @@ export const PROVIDER_DIMENSION = 'provider';
 export const SERVICE_DIMENSION = 'service';
 
 /** `POWERTOOLS_SERVICE_NAME` per role, and the `service` dimension of its metrics. */
-export const SERVICES = { edge: 'ratchet-edge', consumer: 'ratchet-consumer' } as const;
+export const SERVICES = { edge: 'ratchet-edge', consumer: 'ratchet-consumer', reputation: 'ratchet-reputation' } as const;
 export type Service = keyof typeof SERVICES;
 
 /** Per request, by outcome (edge). */
@@ -33,6 +33,8 @@ export const EDGE_METRICS = {
   configurationErrors: 'ConfigurationErrors',
   /** An SES feed message that can never be admitted (not authentic, off the allowlist), moved to the SES dead-letter queue. */
   sesFeedDeadLettered: 'SesFeedDeadLettered',
+  /** Events admitted whose reputation counter write failed (logged; the hour undercounts by this). */
+  reputationCountsLost: 'ReputationCountsLost',
 } as const;
 
 /** Per event (consumer). */

@@ -20,7 +20,8 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
-import { API, CONSUMER, EDGE, resourceNames } from '../definitions.js';
+import { RUNTIME_VARIABLE } from '../../lambdas/adapters/environment.js';
+import { API, CONSUMER, EDGE, REPUTATION, resourceNames } from '../definitions.js';
 import { resolveSync } from '../sync-config.js';
 import { RatchetAlarms } from './alarms.js';
 import { RatchetDashboard } from './dashboard.js';
@@ -33,6 +34,7 @@ import { HandlerFunction } from './handler-function.js';
 import { acknowledgeNagFindings } from './nag-acknowledgements.js';
 import { isUnsubscribe, type ProviderRoute, ProviderSecrets } from './provider-secrets.js';
 import { type RatchetConfig, type RatchetProps, resolveRatchetProps } from './ratchet-props.js';
+import { RatchetReputation, reputationSettingsFromContext } from './reputation.js';
 import { SesFeed } from './ses-feed.js';
 import { SesQueueFeed } from './ses-queue-feed.js';
 import { addSignalAlarms } from './signal-alarms.js';
@@ -86,6 +88,8 @@ export class Ratchet extends Construct {
   readonly dashboard: RatchetDashboard;
   /** Present only when context `syncProviders` is set. */
   readonly sync?: SyncWorker;
+  /** The reputation table, evaluator, topic, alarms and dashboard row (docs/reputation.md). */
+  readonly reputation: RatchetReputation;
 
   constructor(scope: Construct, id: string, props: RatchetProps = {}) {
     super(scope, id);
@@ -115,6 +119,14 @@ export class Ratchet extends Construct {
       reuseRetained: config.reuseRetained,
     });
     const topicArns = this.ses.topicArns(config.extraTopicArns);
+    this.reputation = new RatchetReputation(this, 'Reputation', {
+      tableName: names.reputationTable,
+      topicName: `${config.resourcePrefix}${REPUTATION.topicSuffix}`,
+      projectRoot,
+      logLevel: config.logLevel,
+      logRetention: config.logRetention,
+      settings: reputationSettingsFromContext(this.node),
+    });
 
     const edgeEnv = edgeEnvironment(config, {
       inboxTable: this.tables.inbox.tableName,
@@ -122,6 +134,8 @@ export class Ratchet extends Construct {
       topicArns,
       secretArns: this.secrets.environment(),
     });
+    // The edge code counts reputation where it admits (the webhook route and the SES feed alike).
+    edgeEnv[RUNTIME_VARIABLE.reputationTable] = this.reputation.table.tableName;
     this.edge = new HandlerFunction(this, 'Edge', {
       projectRoot,
       entry: 'lambdas/edge.ts',
@@ -211,6 +225,7 @@ export class Ratchet extends Construct {
       functions: this.functions(),
       front: metrics,
     });
+    this.reputation.addAlarmsAndDashboard(this.alarms, this.dashboard.dashboard);
     const sync = resolveSync(props);
     if (sync) {
       const deps = {
@@ -240,6 +255,7 @@ export class Ratchet extends Construct {
   /** What the edge code needs wherever it runs: admission, the event queue, SNS confirmations, the secrets. */
   private grantEdgeCode(handler: HandlerFunction, topicArns: string[]): void {
     this.tables.grantAdmit(handler.role);
+    this.reputation.grantCount(handler.role);
     this.events.grantSend(handler.role);
     allow(handler.role, ['sns:ConfirmSubscription'], topicArns);
     this.secrets.grantRead(handler.role);
@@ -247,7 +263,11 @@ export class Ratchet extends Construct {
 
   /** The functions by role, for the alarms and the dashboard. */
   private functions(): Record<string, IFunction> {
-    const all: Record<string, IFunction> = { edge: this.edge.function, consumer: this.consumer.function };
+    const all: Record<string, IFunction> = {
+      edge: this.edge.function,
+      consumer: this.consumer.function,
+      reputation: this.reputation.evaluator.function,
+    };
     if (this.sesQueue) all.feed = this.sesQueue.feed.function;
     return all;
   }
