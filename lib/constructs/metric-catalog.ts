@@ -43,6 +43,12 @@ export const CONSUMER_METRICS = {
   suppressed: 'AddressesSuppressed',
 } as const;
 
+/**
+ * Gauges the reputation evaluator publishes every run (`publish({ SendersInWarn, SendersInBreach })` in
+ * lambdas/core/reputation/evaluate.ts), with the `service` dimension only: counts across all senders.
+ */
+export const REPUTATION_METRICS = { warn: 'SendersInWarn', breach: 'SendersInBreach' } as const;
+
 /** Metric filters on the API access log (no dimensions). */
 export const ACCESS_LOG_METRICS = { throttled: 'ApiThrottled' } as const;
 

@@ -24,7 +24,7 @@ import type { RatchetAlarms } from './alarms.js';
 import { commonEnvironment } from './environments.js';
 import { HandlerFunction } from './handler-function.js';
 import type { RatchetConfig } from './ratchet-props.js';
-import { METRIC_NAMESPACE, SERVICE_DIMENSION, SERVICES } from './metric-catalog.js';
+import { METRIC_NAMESPACE, REPUTATION_METRICS, SERVICE_DIMENSION, SERVICES } from './metric-catalog.js';
 import { allow } from './tables.js';
 
 export interface RatchetReputationProps {
@@ -142,8 +142,8 @@ export class RatchetReputation extends Construct {
 
   /** An alarm on each gauge at >= 1, on the stack's alarm topic; and the dashboard row. */
   addAlarmsAndDashboard(alarms: RatchetAlarms, dashboard: cloudwatch.Dashboard): void {
-    const warn = this.metric(REPUTATION.metrics.warn);
-    const breach = this.metric(REPUTATION.metrics.breach);
+    const warn = this.metric(REPUTATION_METRICS.warn);
+    const breach = this.metric(REPUTATION_METRICS.breach);
     Object.assign(this, {
       warnAlarm: alarms.add('SendersInWarn', {
         alarmDescription: `A sender's 24-hour hard-bounce or complaint rate reached warn: \`ratchet reputation\` names it; the ${this.topic.topicName} topic has the details.`,
