@@ -24,8 +24,8 @@ import {
 } from '../lambdas/adapters/environment.js';
 import type { ProviderDefinition } from '../lambdas/core/provider.js';
 import { PROVIDERS } from '../lambdas/core/providers/index.js';
-import type { SettingDeclaration } from '../lambdas/core/settings.js';
 import { REPUTATION_SETTINGS } from '../lambdas/core/reputation/settings.js';
+import type { SettingDeclaration } from '../lambdas/core/settings.js';
 import { POLICY_SETTINGS } from '../lambdas/core/suppression/policy.js';
 import { UNSUBSCRIBE_PROVIDER } from '../lambdas/core/unsubscribe/provider.js';
 import { PAGE_SETTINGS } from '../lambdas/core/unsubscribe/settings.js';

@@ -14,7 +14,11 @@ export const PROVIDER_DIMENSION = 'provider';
 export const SERVICE_DIMENSION = 'service';
 
 /** `POWERTOOLS_SERVICE_NAME` per role, and the `service` dimension of its metrics. */
-export const SERVICES = { edge: 'ratchet-edge', consumer: 'ratchet-consumer', reputation: 'ratchet-reputation' } as const;
+export const SERVICES = {
+  edge: 'ratchet-edge',
+  consumer: 'ratchet-consumer',
+  reputation: 'ratchet-reputation',
+} as const;
 export type Service = keyof typeof SERVICES;
 
 /** Per request, by outcome (edge). */

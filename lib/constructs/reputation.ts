@@ -23,8 +23,8 @@ import { REPUTATION, REPUTATION_TABLE } from '../definitions.js';
 import type { RatchetAlarms } from './alarms.js';
 import { commonEnvironment } from './environments.js';
 import { HandlerFunction } from './handler-function.js';
-import type { RatchetConfig } from './ratchet-props.js';
 import { METRIC_NAMESPACE, REPUTATION_METRICS, SERVICE_DIMENSION, SERVICES } from './metric-catalog.js';
+import type { RatchetConfig } from './ratchet-props.js';
 import { allow } from './tables.js';
 
 export interface RatchetReputationProps {
@@ -57,7 +57,10 @@ export const REPUTATION_NAG_ACKNOWLEDGEMENTS = {
       'Serverless-LambdaDLQ',
       'Invoked by the schedule; a failed run is repeated by the next one 5 minutes later, and its errors alarm.',
     ],
-    ['Serverless-LambdaTracing', 'X-Ray adds cost per request; the log lines and EMF metrics cover what an operator needs.'],
+    [
+      'Serverless-LambdaTracing',
+      'X-Ray adds cost per request; the log lines and EMF metrics cover what an operator needs.',
+    ],
   ],
 } as const;
 
@@ -153,14 +156,18 @@ export class RatchetReputation extends Construct {
       }),
       breachAlarm: alarms.add('SendersInBreach', {
         alarmDescription:
-          "A sender is in breach: providers review or pause accounts near these rates. Clients braking on it refuse its subscription mail until its 24-hour rates fall under warn.",
+          'A sender is in breach: providers review or pause accounts near these rates. Clients braking on it refuse its subscription mail until its 24-hour rates fall under warn.',
         metric: breach,
         threshold: 1,
         evaluationPeriods: 1,
       }),
     });
     dashboard.addWidgets(
-      new cloudwatch.GraphWidget({ title: 'Reputation: senders in warn and in breach', left: [warn, breach], width: 12 }),
+      new cloudwatch.GraphWidget({
+        title: 'Reputation: senders in warn and in breach',
+        left: [warn, breach],
+        width: 12,
+      }),
       new cloudwatch.GraphWidget({
         title: 'Reputation: evaluator errors and duration',
         left: [this.evaluator.function.metricErrors({ period: Duration.minutes(5) })],

@@ -1,23 +1,24 @@
 /**
- * `ratchet doctor`'s reputation check: one WARN line per sender whose 24-hour state is not `ok`
- * (`warn` or `breach`), with its rates and what to do; a PASS line when every sender is `ok`. A state
+ * `ratchet doctor`'s reputation check: one WARN line per sender whose stored 24-hour state (what the
+ * evaluator last judged) is not `ok` (`warn` or `breach`), with its rates and what to do; a PASS line when every sender is `ok`. A state
  * is about the mail, not about the deployment, so it never fails the doctor.
  */
-import { DynamoReputationReader } from '../../../lambdas/adapters/dynamodb-reputation.js';
-import { formatRate, thresholdsFromSettings } from '../../../lambdas/core/reputation/index.js';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { storedStatuses } from '../../../lambdas/adapters/dynamodb-reputation-registry.js';
+import type { StoredStatus } from '../../../lambdas/adapters/reputation-keys.js';
+import { formatRate } from '../../../lambdas/core/reputation/index.js';
 import type { Context } from '../context.js';
 import type { CheckResult } from './doctor.js';
 
 export const REPUTATION_CHECK = 'sender reputation';
 
-export async function reputationCheck(ctx: Context): Promise<CheckResult[]> {
-  const reader = new DynamoReputationReader(ctx.doc, ctx.target.reputationTable, thresholdsFromSettings(ctx.env));
-  let senders: Awaited<ReturnType<DynamoReputationReader['listSenders']>>;
+/** `dynamo`: the doctor's own client for the target, so every check reads through one. */
+export async function reputationCheck(ctx: Context, dynamo: DynamoDBClient): Promise<CheckResult[]> {
+  let senders: StoredStatus[];
   try {
-    senders = await reader.listSenders('24h', { nowMs: ctx.now() });
+    senders = await storedStatuses(dynamo, ctx.target.reputationTable);
   } catch (error) {
-    const cause = (error as { cause?: { name?: string } }).cause;
-    if (cause?.name !== 'ResourceNotFoundException') throw error;
+    if ((error as { name?: string }).name !== 'ResourceNotFoundException') throw error;
     return [
       {
         check: REPUTATION_CHECK,
@@ -29,7 +30,7 @@ export async function reputationCheck(ctx: Context): Promise<CheckResult[]> {
   }
   const notOk = senders.filter((s) => s.state !== 'ok');
   if (notOk.length === 0)
-    return [{ check: REPUTATION_CHECK, status: 'pass', detail: `${senders.length} senders counted, all ok (24 h)` }];
+    return [{ check: REPUTATION_CHECK, status: 'pass', detail: `${senders.length} senders judged, all ok (24 h)` }];
   return notOk.map((s) => ({
     check: REPUTATION_CHECK,
     status: 'warn',

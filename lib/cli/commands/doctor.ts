@@ -164,7 +164,7 @@ export async function diagnose(ctx: Context): Promise<CheckResult[]> {
       name: REPUTATION_CHECK,
       fix: 'grant dynamodb:Query on the reputation table (REPUTATION_TABLE)',
       needs: ['reach'],
-      run: () => reputationCheck(ctx),
+      run: () => reputationCheck(ctx, dynamo),
     },
     ...(aws
       ? [

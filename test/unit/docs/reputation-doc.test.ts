@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_INBOX_TTL_DAYS, REPUTATION_TABLE } from '../../../lambdas/adapters/tables.js';
-import { DEFAULT_THRESHOLDS as T, REPUTATION_VARIABLES, WINDOW_HOURS } from '../../../lambdas/core/reputation/index.js';
+import { REPUTATION_VARIABLES, DEFAULT_THRESHOLDS as T, WINDOW_HOURS } from '../../../lambdas/core/reputation/index.js';
 import { REPUTATION } from '../../../lib/definitions.js';
 
 const doc = readFileSync(new URL('../../../docs/reputation.md', import.meta.url), 'utf8');
@@ -26,7 +26,9 @@ describe('docs/reputation.md', () => {
     expect(doc).toContain(`plus ${REPUTATION_TABLE.counterTtlDays} days`);
     expect(doc).toContain(`at most ${WINDOW_HOURS['7d']}`);
     expect(doc).toContain(`the 23, or ${WINDOW_HOURS['7d'] - 1}, before it`);
-    expect(doc).toContain(`registry: one row per provider and sender (pk \`senders#<hash mod ${REPUTATION_TABLE.registryShards}>\``);
+    expect(doc).toContain(
+      `registry: one row per provider and sender (pk \`senders#<hash mod ${REPUTATION_TABLE.registryShards}>\``,
+    );
     expect(doc).toContain(`runs every ${REPUTATION.evaluateEveryMinutes} minutes`);
     expect(doc).toContain(`reserved concurrency ${REPUTATION.reservedConcurrency}`);
     expect(doc).toContain(`${DEFAULT_INBOX_TTL_DAYS} days by default`);
