@@ -4,11 +4,13 @@
  * or priced from cost/prices.ts; the few assumptions are named in `notes` and printed with the table.
  */
 
-import { itemSize, readUnits, STORAGE_OVERHEAD_BYTES, writeUnits } from '../lambdas/adapters/dynamodb-item-size.js';
-import { counterKey, hourKey } from '../lambdas/adapters/reputation-keys.js';
-import { REPUTATION_TABLE } from '../lambdas/adapters/tables.js';
+import { readUnits, STORAGE_OVERHEAD_BYTES, writeUnits } from '../lambdas/adapters/dynamodb-item-size.js';
 import { KINDS, type Measured, MIX } from './measure.js';
 import { PRICES } from './prices.js';
+import { COUNTER_ITEM_BYTES, counterWrites } from './reputation.js';
+
+export { COUNTER_ITEM_BYTES };
+
 import type { TemplateFacts } from './template.js';
 
 export const EVENTS = 1_000_000;
@@ -51,21 +53,6 @@ export interface DoorCost {
 
 const GB = 1024 ** 3;
 
-/**
- * A reputation counter item by DynamoDB's size rules: the longest key shape (an SES sender of a
- * 30-character domain, a two-digit shard), four counts of up to 7 digits and the TTL.
- */
-export const COUNTER_ITEM_BYTES = itemSize({
-  [REPUTATION_TABLE.partitionKey]: {
-    S: counterKey('ses', 'newsletter.example-company.com', REPUTATION_TABLE.counterShards - 1),
-  },
-  [REPUTATION_TABLE.sortKey]: { S: hourKey(Date.UTC(2026, 11, 3, 9)) },
-  delivered: { N: '7200000' },
-  hardBounced: { N: '288000' },
-  softBounced: { N: '360000' },
-  complained: { N: '7200' },
-  [REPUTATION_TABLE.ttlAttribute]: { N: '1796000000' },
-});
 /** SQS bills each 64 KB chunk of a request's payload as one request. */
 export const SQS_CHUNK_BYTES = 64 * 1024;
 const chunks = (bytes: number) => Math.max(1, Math.ceil(bytes / SQS_CHUNK_BYTES));
@@ -202,19 +189,9 @@ export function costFor(door: DoorCost['door'], facts: TemplateFacts, m: Measure
   if (facts.inboxPitr)
     add('DynamoDB', 'inbox point-in-time recovery', inboxGbMonths, 'GB-months', PRICES.dynamoPitrGbMonth);
 
-  // Reputation counting: the edge's one UpdateItem ADD per provider, sender and hour of each request
-  // (a SendGrid batch) or SES feed batch, on a counter item sized below; the registry row is refreshed
-  // once per process and sender an hour (negligible per million). Its Lambda time is inside the edge and
-  // feed durations measured above (the local runtime counts as the stack does).
-  const counterWrites = (feed ? sesEvents / facts.feedBatchSize : sesEvents) + sgRequests;
-  add(
-    'DynamoDB',
-    `reputation counter writes (one ADD per request or feed batch and sender; ${COUNTER_ITEM_BYTES} B items)`,
-    counterWrites * writeUnits(COUNTER_ITEM_BYTES),
-    'write units',
-    PRICES.dynamoWriteUnit,
-    { reputation: true },
-  );
+  // Reputation counting (cost/reputation.ts): its Lambda time is inside the measured edge and feed durations.
+  const counting = counterWrites(feed ? sesEvents / facts.feedBatchSize : sesEvents, sgRequests);
+  add('DynamoDB', counting.item, counting.writeUnits, 'write units', PRICES.dynamoWriteUnit, { reputation: true });
 
   // Consumer: one strongly consistent read per event; a write only when something changes.
   const writes = EVENTS * (1 - MIX.delivered) + EVENTS * MIX.delivered * DELIVERED_WITH_RECORD;
