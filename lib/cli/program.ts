@@ -4,7 +4,7 @@
  * command or option, missing or extra argument, a value outside its choices), each one line on stderr;
  * 1 for failures, with the reason.
  */
-import { type Command, CommanderError } from 'commander';
+import { Command, CommanderError } from 'commander';
 import type { Context } from './context.js';
 
 /** Wraps an action so its returned exit code reaches the caller and failures become one line. */
