@@ -7,6 +7,10 @@
 import { readUnits, STORAGE_OVERHEAD_BYTES, writeUnits } from '../lambdas/adapters/dynamodb-item-size.js';
 import { KINDS, type Measured, MIX } from './measure.js';
 import { PRICES } from './prices.js';
+import { COUNTER_ITEM_BYTES, counterWrites } from './reputation.js';
+
+export { COUNTER_ITEM_BYTES };
+
 import type { TemplateFacts } from './template.js';
 
 export const EVENTS = 1_000_000;
@@ -30,6 +34,8 @@ export interface Item {
   usd: number;
   /** Outside the target: paid for SES event delivery whatever receives it. */
   inTarget?: false;
+  /** What reputation counting adds (docs/reputation.md): summed as `reputationPerMillion`. */
+  reputation?: true;
 }
 
 export interface DoorCost {
@@ -39,11 +45,14 @@ export interface DoorCost {
   outsideTargetPerMillion: number;
   /** Everything, SNS's own charges included. */
   allInPerMillion: number;
+  /** What reputation counting adds, all in (its line items; its Lambda time is inside the measured durations). */
+  reputationPerMillion: number;
   items: Item[];
   notes: string[];
 }
 
 const GB = 1024 ** 3;
+
 /** SQS bills each 64 KB chunk of a request's payload as one request. */
 export const SQS_CHUNK_BYTES = 64 * 1024;
 const chunks = (bytes: number) => Math.max(1, Math.ceil(bytes / SQS_CHUNK_BYTES));
@@ -180,6 +189,10 @@ export function costFor(door: DoorCost['door'], facts: TemplateFacts, m: Measure
   if (facts.inboxPitr)
     add('DynamoDB', 'inbox point-in-time recovery', inboxGbMonths, 'GB-months', PRICES.dynamoPitrGbMonth);
 
+  // Reputation counting (cost/reputation.ts): its Lambda time is inside the measured edge and feed durations.
+  const counting = counterWrites(feed ? sesEvents / facts.feedBatchSize : sesEvents, sgRequests);
+  add('DynamoDB', counting.item, counting.writeUnits, 'write units', PRICES.dynamoWriteUnit, { reputation: true });
+
   // Consumer: one strongly consistent read per event; a write only when something changes.
   const writes = EVENTS * (1 - MIX.delivered) + EVENTS * MIX.delivered * DELIVERED_WITH_RECORD;
   add(
@@ -279,6 +292,7 @@ export function costFor(door: DoorCost['door'], facts: TemplateFacts, m: Measure
     totalPerMillion: round(items.filter((i) => i.inTarget !== false).reduce((n, i) => n + i.usd, 0)),
     outsideTargetPerMillion: round(items.filter((i) => i.inTarget === false).reduce((n, i) => n + i.usd, 0)),
     allInPerMillion: round(items.reduce((n, i) => n + i.usd, 0)),
+    reputationPerMillion: round(items.filter((i) => i.reputation).reduce((n, i) => n + i.usd, 0)),
     items,
     notes,
   };

@@ -9,7 +9,7 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { recordDurations } from './durations.js';
 import { measure } from './measure.js';
-import { costFor, DELIVERED_WITH_RECORD, type DoorCost, SENDGRID_BATCH } from './model.js';
+import { COUNTER_ITEM_BYTES, costFor, DELIVERED_WITH_RECORD, type DoorCost, SENDGRID_BATCH } from './model.js';
 import { PRICE_DATE, PRICE_REGION, PRICES } from './prices.js';
 import { renderCost, writeCostSection } from './report.js';
 import { synthesizeFacts } from './template.js';
@@ -105,6 +105,14 @@ async function main(): Promise<void> {
     const sensitivity = `SNS deliveries to SQS: $${(PRICES.snsSqsDelivery.usd * 1e6).toFixed(2)} per million in AWS's price list (usage type DeliveryAttempts-SQS, cited in cost/prices.ts). Charged at the HTTP/S rate ($${(PRICES.snsHttpDelivery.usd * 1e6).toFixed(2)} per million), the all-in totals would be $${extra(functionUrl).toFixed(4)} (Function URL) and $${extra(apiGateway).toFixed(4)} (API Gateway), against the goal of $${ALL_IN_GOAL.toFixed(2)}.`;
     notes.push(sensitivity);
     urlNotes.push(sensitivity);
+  }
+  for (const [door, list] of [
+    [apiGateway, notes],
+    [functionUrl, urlNotes],
+  ] as const) {
+    list.push(
+      `Reputation counting adds $${door.reputationPerMillion.toFixed(4)} per million events (goal: at most $0.10, all in): ${door.items.find((i) => i.reputation)?.quantity.toFixed(0)} counter writes of ${COUNTER_ITEM_BYTES} bytes; its Lambda time is inside the measured edge and feed durations, which count as the stack does.`,
+    );
   }
   if (json) {
     process.stdout.write(`${JSON.stringify({ apiGateway: strip(apiGateway), functionUrl: strip(functionUrl) })}\n`);

@@ -12,6 +12,7 @@ import { minimumInboxTtlDays } from '../lambdas/core/inbox-retention.js';
 import { INBOX_TTL_CONTEXT } from '../lambdas/core/inbox-ttl.js';
 import type { ProviderDefinition } from '../lambdas/core/provider.js';
 import { PROVIDERS } from '../lambdas/core/providers/index.js';
+import { REPUTATION_SETTINGS } from '../lambdas/core/reputation/settings.js';
 import type { SettingDeclaration } from '../lambdas/core/settings.js';
 import { POLICY_SETTINGS, SOFT_BOUNCE_VARIABLES } from '../lambdas/core/suppression/policy.js';
 import { SYNC_PROVIDER_NAMES } from '../lambdas/core/sync/target.js';
@@ -201,11 +202,16 @@ export interface ContextKeyRow {
   default: string;
 }
 
-/** Every key the shipped app reads, in declaration order: the construct's, the providers', the stack name. */
+/** Every key the shipped app reads, in declaration order: the construct's, the providers', reputation's, the stack name. */
 export function contextKeyRows(providers: readonly ProviderDefinition[] = PROVIDERS): ContextKeyRow[] {
   return [
     ...Object.entries(CONTEXT_KEYS).map(([key, d]) => ({ key, describe: d.describe, default: d.default })),
     ...providerContextSettings(providers).map((s) => ({ key: s.contextKey!, ...fromSetting(s) })),
+    // Read by the reputation construct itself (lib/constructs/reputation.ts), checked at synth.
+    ...REPUTATION_SETTINGS.filter((s) => s.contextKey !== undefined).map((s) => ({
+      key: s.contextKey!,
+      ...fromSetting(s),
+    })),
     {
       key: STACK_NAME_KEY,
       describe: "The stack's name ([second stack](#names-secrets-and-a-second-stack))",

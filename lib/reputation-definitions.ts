@@ -12,8 +12,6 @@ export const REPUTATION = {
   reservedConcurrency: 1,
   timeoutSeconds: 60,
   memoryMb: 256,
-  /** Metric names the evaluator publishes (namespace: metric-catalog.ts), alarmed at >= 1. */
-  metrics: { warn: 'SendersInWarn', breach: 'SendersInBreach' },
   topicSuffix: '-reputation',
   defaults: DEFAULT_THRESHOLDS,
   /**

@@ -25,6 +25,7 @@ import {
 } from '../lambdas/adapters/environment.js';
 import type { ProviderDefinition } from '../lambdas/core/provider.js';
 import { PROVIDERS } from '../lambdas/core/providers/index.js';
+import { REPUTATION_SETTINGS } from '../lambdas/core/reputation/settings.js';
 import type { SettingDeclaration } from '../lambdas/core/settings.js';
 import { POLICY_SETTINGS } from '../lambdas/core/suppression/policy.js';
 import { UNSUBSCRIBE_PROVIDER } from '../lambdas/core/unsubscribe/provider.js';
@@ -122,6 +123,7 @@ export function variableRows(): VariableRow[] {
     ...providerRows(UNSUBSCRIBE_PROVIDER, 'locally: a demo key generated once in `.data/unsubscribe-demo-key`'),
     ...POLICY_SETTINGS.map(settingRow),
     ...PAGE_SETTINGS.map(settingRow),
+    ...REPUTATION_SETTINGS.map(settingRow),
     ...operatorRows(),
   ];
   const seen = new Set<string>();

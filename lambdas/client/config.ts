@@ -20,6 +20,8 @@ export interface SuppressionClientOptions {
   concurrency?: number;
   /** Attempts per batch while DynamoDB returns UnprocessedKeys. Default 10. */
   maxAttempts?: number;
+  /** The reputation table the brake reads. Default: `REPUTATION_TABLE`, else `ratchet-reputation`. */
+  reputationTable?: string;
 }
 
 export interface ResolvedConfig {

@@ -3,6 +3,8 @@
  *   isSuppressed(email, { topic?, transactional? })   one strongly consistent GetItem
  *   filterSendable(emails, { topic?, transactional? })  BatchGetItem, 100 keys a call, eventually consistent
  *   getRecord(email)                                   the whole item, typed
+ * With `{ sender, brake: true }` a sender in `breach` has every subscription send refused
+ * (`sender_breach`) without reading a single address; `brake: 'all'` refuses transactional mail too.
  */
 import {
   type AttributeValue,
@@ -12,20 +14,37 @@ import {
   type KeysAndAttributes,
 } from '@aws-sdk/client-dynamodb';
 import { normalizeRecipient } from '../core/event.js';
-import { ANSWER_ATTRIBUTES, type RefusalReason, refusalReason, type SendQuestion } from '../core/suppression/answer.js';
+import {
+  ANSWER_ATTRIBUTES,
+  type SendQuestion as CoreSendQuestion,
+  type RefusalReason,
+  refusalReason,
+} from '../core/suppression/answer.js';
 import type { SuppressionRecord } from '../core/suppression/record.js';
 import { upgradeSuppressionRecord } from '../core/suppression/schema.js';
 import { isTopicName, resolveTopic } from '../core/topics.js';
 import { fromItem } from './attribute-values.js';
 import { type ResolvedConfig, resolveConfig, type SuppressionClientOptions } from './config.js';
+import { createReputationClient, type ReputationClient } from './reputation.js';
 
-export type { RefusalReason, SendQuestion };
+export type { RefusalReason };
+
+/** What a send is, and optionally the brake: whose reputation to check first. */
+export interface SendQuestion extends CoreSendQuestion {
+  /** The sending domain or scope, as `ratchet reputation` lists it; required with `brake`. */
+  sender?: string;
+  /**
+   * `true`: refuse every subscription send while `sender` is in `breach` (transactional mail still
+   * goes); `'all'`: refuse transactional mail too. Default: no brake, no reputation read.
+   */
+  brake?: boolean | 'all';
+}
 
 export interface FilterResult {
   /** Normalized (trimmed, lower-cased), de-duplicated addresses you may send to, in input order. */
   sendable: string[];
   /** Everything else, in input order: `invalid_address` carries the address as given. */
-  suppressed: Array<{ email: string; reason: RefusalReason | 'invalid_address' }>;
+  suppressed: Array<{ email: string; reason: RefusalReason | 'invalid_address' | 'sender_breach' }>;
 }
 
 /**
@@ -46,18 +65,30 @@ export interface SuppressionClient {
 
 const BATCH_SIZE = 100;
 
-export function createSuppressionClient(options: SuppressionClientOptions = {}): SuppressionClient {
+export function createSuppressionClient(
+  options: SuppressionClientOptions & { reputation?: ReputationClient } = {},
+): SuppressionClient {
   const config = resolveConfig(options);
+  let reputation = options.reputation;
+  const braked = async (question: SendQuestion): Promise<boolean> => {
+    if (question.brake === undefined || question.brake === false) return false;
+    if (typeof question.sender !== 'string') throw new TypeError('brake needs a sender');
+    if (question.transactional === true && question.brake !== 'all') return false;
+    reputation ??= createReputationClient({ client: config.client, tableName: options.reputationTable });
+    return (await reputation.senderStatus(question.sender)).state === 'breach';
+  };
   return {
     // An address that is not one cannot be mailed: true, as filterSendable reports `invalid_address`.
     isSuppressed: async (email, question = {}) => {
       const topic = topicOf(question, config);
       const address = validAddress(email);
       if (address === undefined) return true;
+      if (await braked(question)) return true;
       const item = await getItem(config, address, projection(topic), true);
       return refusalReason(item, { ...question, topic }) !== undefined;
     },
-    filterSendable: (emails, question = {}) => filterSendable(config, emails, question),
+    filterSendable: async (emails, question = {}) =>
+      (await braked(question)) ? refuseAll(emails) : filterSendable(config, emails, question),
     getRecord: async (email) => {
       const item = await getItem(config, normalizeRecipient(email), undefined, true);
       return item as StoredSuppressionRecord | undefined;
@@ -91,6 +122,21 @@ async function filterSendable(
     const reason = refusalReason(items.get(address), { ...question, topic });
     if (reason === undefined) result.sendable.push(address);
     else result.suppressed.push({ email: address, reason });
+  }
+  return result;
+}
+
+/** The brake: every valid address refused with `sender_breach`, and no suppression read at all. */
+function refuseAll(emails: readonly string[]): FilterResult {
+  const result: FilterResult = { sendable: [], suppressed: [] };
+  const seen = new Set<string>();
+  for (const given of emails) {
+    const address = validAddress(given);
+    if (address === undefined) result.suppressed.push({ email: given, reason: 'invalid_address' });
+    else if (!seen.has(address)) {
+      seen.add(address);
+      result.suppressed.push({ email: address, reason: 'sender_breach' });
+    }
   }
   return result;
 }

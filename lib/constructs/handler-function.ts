@@ -42,6 +42,7 @@ export const HANDLER_ENTRIES = [
   'lambdas/ses-feed.ts',
   'lambdas/sync-worker.ts',
   'lambdas/sync-sweeper.ts',
+  'lambdas/reputation.ts',
 ] as const;
 export type HandlerEntry = (typeof HANDLER_ENTRIES)[number];
 

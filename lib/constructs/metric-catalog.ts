@@ -14,7 +14,11 @@ export const PROVIDER_DIMENSION = 'provider';
 export const SERVICE_DIMENSION = 'service';
 
 /** `POWERTOOLS_SERVICE_NAME` per role, and the `service` dimension of its metrics. */
-export const SERVICES = { edge: 'ratchet-edge', consumer: 'ratchet-consumer' } as const;
+export const SERVICES = {
+  edge: 'ratchet-edge',
+  consumer: 'ratchet-consumer',
+  reputation: 'ratchet-reputation',
+} as const;
 export type Service = keyof typeof SERVICES;
 
 /** Per request, by outcome (edge). */
@@ -33,6 +37,8 @@ export const EDGE_METRICS = {
   configurationErrors: 'ConfigurationErrors',
   /** An SES feed message that can never be admitted (not authentic, off the allowlist), moved to the SES dead-letter queue. */
   sesFeedDeadLettered: 'SesFeedDeadLettered',
+  /** Events admitted whose reputation counter write failed (logged; the hour undercounts by this). */
+  reputationCountsLost: 'ReputationCountsLost',
 } as const;
 
 /** Per event (consumer). */
@@ -47,6 +53,12 @@ export const CONSUMER_METRICS = {
  * sender). Nothing is lost (the sweeper sends it), but a steady count means changes wait a sweep.
  */
 export const SYNC_FAST_PATH_METRICS = { failed: 'SyncFastPathFailed' } as const;
+
+/**
+ * Gauges the reputation evaluator publishes every run (`publish({ SendersInWarn, SendersInBreach })` in
+ * lambdas/core/reputation/evaluate.ts), with the `service` dimension only: counts across all senders.
+ */
+export const REPUTATION_METRICS = { warn: 'SendersInWarn', breach: 'SendersInBreach' } as const;
 
 /** Metric filters on the API access log (no dimensions). */
 export const ACCESS_LOG_METRICS = { throttled: 'ApiThrottled' } as const;

@@ -19,23 +19,25 @@ import type * as ses from 'aws-cdk-lib/aws-ses';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { RUNTIME_VARIABLE } from '../../lambdas/adapters/environment.js';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import { SES_PROVIDER_NAME } from '../../lambdas/core/providers/ses/index.js';
 import type { ConcurrencyPlan } from '../concurrency.js';
-import { API, CONSUMER, EDGE, resourceNames } from '../definitions.js';
+import { CONSUMER, EDGE, REPUTATION, resourceNames } from '../definitions.js';
 import { resolveSync } from '../sync-config.js';
 import { RatchetAlarms } from './alarms.js';
 import { assertConcurrencyBudget } from './concurrency-budget.js';
+import { createFrontDoor } from './create-front-door.js';
 import { RatchetDashboard } from './dashboard.js';
 import { consumerEnvironment, edgeEnvironment } from './environments.js';
 import { EventQueue } from './event-queue.js';
 import { type FrontDoor, webhookUrl } from './front-door.js';
 import { frontDoorMetrics } from './front-door-metrics.js';
-import { FunctionUrlFront } from './function-url-front.js';
 import { HandlerFunction } from './handler-function.js';
 import { acknowledgeNagFindings } from './nag-acknowledgements.js';
 import { isUnsubscribe, type ProviderRoute, ProviderSecrets } from './provider-secrets.js';
 import { type RatchetConfig, type RatchetProps, resolveRatchetProps } from './ratchet-props.js';
+import { RatchetReputation, reputationSettingsFromContext } from './reputation.js';
 import { SesFeed } from './ses-feed.js';
 import { SesQueueFeed } from './ses-queue-feed.js';
 import { addSignalAlarms } from './signal-alarms.js';
@@ -91,6 +93,8 @@ export class Ratchet extends Construct {
   readonly sync?: SyncWorker;
   /** Every function's concurrency against `concurrencyBudget` (synth refuses an overrun). */
   readonly concurrency: ConcurrencyPlan;
+  /** The reputation table, evaluator, topic, alarms and dashboard row (docs/reputation.md). */
+  readonly reputation: RatchetReputation;
 
   constructor(scope: Construct, id: string, props: RatchetProps = {}) {
     super(scope, id);
@@ -120,6 +124,14 @@ export class Ratchet extends Construct {
       reuseRetained: config.reuseRetained,
     });
     const topicArns = this.ses.topicArns(config.extraTopicArns);
+    this.reputation = new RatchetReputation(this, 'Reputation', {
+      tableName: names.reputationTable,
+      topicName: `${config.resourcePrefix}${REPUTATION.topicSuffix}`,
+      projectRoot,
+      logLevel: config.logLevel,
+      logRetention: config.logRetention,
+      settings: reputationSettingsFromContext(this.node),
+    });
 
     const edgeEnv = edgeEnvironment(config, {
       inboxTable: this.tables.inbox.tableName,
@@ -127,6 +139,9 @@ export class Ratchet extends Construct {
       topicArns,
       secretArns: this.secrets.environment(),
     });
+    // The edge code counts reputation where it admits (the webhook route and the SES feed alike).
+    const countInto = { [RUNTIME_VARIABLE.reputationTable]: this.reputation.table.tableName };
+    Object.assign(edgeEnv, countInto);
     this.edge = new HandlerFunction(this, 'Edge', {
       projectRoot,
       entry: 'lambdas/edge.ts',
@@ -149,12 +164,15 @@ export class Ratchet extends Construct {
         allowedTopicArns: topicArns,
         queueName: names.sesQueue,
         deadLetterQueue: this.ses.deadLetterQueue,
-        environment: edgeEnvironment(config, {
-          inboxTable: this.tables.inbox.tableName,
-          queueUrl: this.events.queue.queueUrl,
-          topicArns,
-          secretArns: this.secrets.environment(feedProviders),
-        }),
+        environment: {
+          ...edgeEnvironment(config, {
+            inboxTable: this.tables.inbox.tableName,
+            queueUrl: this.events.queue.queueUrl,
+            topicArns,
+            secretArns: this.secrets.environment(feedProviders),
+          }),
+          ...countInto,
+        },
         projectRoot,
         logRetention: config.logRetention,
       });
@@ -176,7 +194,7 @@ export class Ratchet extends Construct {
     this.tables.grantApply(this.consumer.role);
     this.consumerEventSource = this.events.attachConsumer(this.consumer.function);
 
-    this.front = this.createFrontDoor();
+    this.front = createFrontDoor(this, config, this.edge, [this.edge, this.sesQueue?.feed]);
     // SNS confirms an HTTPS subscription by POSTing to the SES URL the moment it is created, and counts
     // a 404 as delivered (no retry): the front door must be live first.
     this.sesSubscription =
@@ -226,6 +244,7 @@ export class Ratchet extends Construct {
       functions: this.functions(),
       front: metrics,
     });
+    this.reputation.addAlarmsAndDashboard(this.alarms, this.dashboard.dashboard);
     const sync = resolveSync(props);
     if (sync) {
       const deps = {
@@ -260,6 +279,7 @@ export class Ratchet extends Construct {
    */
   private grantEdgeCode(handler: HandlerFunction, topicArns: string[], providers?: readonly string[]): void {
     this.tables.grantAdmit(handler.role);
+    this.reputation.grantCount(handler.role);
     this.events.grantSend(handler.role);
     allow(handler.role, ['sns:ConfirmSubscription'], topicArns);
     this.secrets.grantRead(handler.role, providers);
@@ -267,31 +287,12 @@ export class Ratchet extends Construct {
 
   /** The functions by role, for the alarms and the dashboard. */
   private functions(): Record<string, IFunction> {
-    const all: Record<string, IFunction> = { edge: this.edge.function, consumer: this.consumer.function };
+    const all: Record<string, IFunction> = {
+      edge: this.edge.function,
+      consumer: this.consumer.function,
+      reputation: this.reputation.evaluator.function,
+    };
     if (this.sesQueue) all.feed = this.sesQueue.feed.function;
     return all;
-  }
-
-  /** The HTTP API, or the Function URL (`front`). */
-  private createFrontDoor(): FrontDoor {
-    const { config } = this;
-    if (config.front === 'function-url') {
-      return new FunctionUrlFront(this, 'FunctionUrl', {
-        edge: this.edge.function,
-        reservedConcurrency: config.edgeReservedConcurrency,
-      });
-    }
-    const api = new WebhookApi(this, 'WebhookApi', {
-      edge: this.edge.function,
-      throttle: { rateLimit: config.throttleRateLimit, burstLimit: config.throttleBurstLimit },
-      sesRoute: { rateLimit: config.sesRouteRateLimit, burstLimit: config.sesRouteBurstLimit },
-      unsubscribeRoute: { rateLimit: API.unsubscribeRateLimit, burstLimit: API.unsubscribeBurstLimit },
-      logRetention: config.logRetention,
-    });
-    // Where unsubscribe links point. Not set for the Function URL, where the edge would depend on its
-    // own URL (a cycle): there the `UnsubscribeBaseUrl` output is the only source.
-    for (const handler of [this.edge, this.sesQueue?.feed])
-      handler?.function.addEnvironment('UNSUBSCRIBE_BASE_URL', api.baseUrl);
-    return api;
   }
 }

@@ -22,8 +22,9 @@ describe('the Ratchet construct in a plain Stack', { timeout: 180_000 }, () => {
     const tables = Object.values(resources)
       .filter((x) => x.Type === 'AWS::DynamoDB::Table')
       .map((x) => x.Properties.TableName);
-    expect(tables.sort()).toEqual(['ratchet-inbox', 'ratchet-suppressions']);
-    template.resourceCountIs('AWS::Lambda::Function', 3);
+    expect(tables.sort()).toEqual(['ratchet-inbox', 'ratchet-reputation', 'ratchet-suppressions']);
+    // The edge, the consumer, the SES feed and the reputation evaluator.
+    template.resourceCountIs('AWS::Lambda::Function', 4);
     template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
     expect(r.config).toMatchObject({
       resourcePrefix: 'ratchet',
@@ -62,6 +63,7 @@ describe('the Ratchet construct in a plain Stack', { timeout: 180_000 }, () => {
       'acme-mail-events',
       'acme-mail-events-dlq',
       'acme-mail-inbox',
+      'acme-mail-reputation',
       'acme-mail-ses-dead-letters',
       'acme-mail-ses-notifications',
       'acme-mail-suppressions',

@@ -122,7 +122,7 @@ describe('context overrides', () => {
       props('AWS::DynamoDB::Table')
         .map((p) => p.TableName)
         .sort(),
-    ).toEqual(['ratchet-staging-inbox', 'ratchet-staging-suppressions']);
+    ).toEqual(['ratchet-staging-inbox', 'ratchet-staging-reputation', 'ratchet-staging-suppressions']);
     expect(
       props('AWS::SQS::Queue')
         .map((p) => p.QueueName)

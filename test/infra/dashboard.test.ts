@@ -12,6 +12,7 @@ import {
   CONSUMER_METRICS,
   EDGE_METRICS,
   METRIC_NAMESPACE,
+  REPUTATION_METRICS,
   SERVICES,
   SYNC_FAST_PATH_METRICS,
 } from '../../lib/constructs/metric-catalog.js';
@@ -50,6 +51,9 @@ function emittedMetricNames(source: string): Set<string> {
   );
 }
 const emittedNames = emittedMetricNames(code);
+/** The reputation gauges: the keys of the evaluator's one `publish({ ... })` call, with the service dimension only. */
+const gauges = new Set<string>(Object.values(REPUTATION_METRICS));
+const isGauge = (name: string) => gauges.has(name);
 /** `powertoolsCounters('<service>', '<namespace>')`: the service dimension and namespace per role. */
 const emitters = [...code.matchAll(/powertoolsCounters\(\s*'([^']+)'\s*,\s*'([^']+)'\s*\)/g)].map((m) => ({
   service: m[1]!,
@@ -110,6 +114,13 @@ describe('metric catalog against the emitters', () => {
     expect(emittedNames.size).toBeGreaterThanOrEqual(8);
   });
 
+  it('the reputation gauges are the keys the evaluator publishes, and both are on the dashboard', () => {
+    const published = /publish\(\{\s*([A-Za-z]+):[^,]+,\s*([A-Za-z]+):/.exec(code);
+    expect([published?.[1], published?.[2]].sort()).toEqual([...gauges].sort());
+    const names = ratchetMetricRows().map((r) => r.name);
+    for (const name of gauges) expect(names, name).toContain(name);
+  });
+
   it('the catalog has the services and namespace the emitters use', () => {
     expect(emitters).toEqual(
       expect.arrayContaining([
@@ -146,6 +157,10 @@ describe('dashboard', () => {
       );
     }
     for (const row of rows) {
+      if (isGauge(row.name)) {
+        expect(row.dimensions, row.name).toEqual({ service: SERVICES.reputation });
+        continue;
+      }
       expect(emittedNames.has(row.name), row.name).toBe(true);
       expect(Object.keys(row.dimensions).sort()).toEqual(['provider', 'service']);
       const service = (Object.values(CONSUMER_METRICS) as string[]).includes(row.name)
@@ -197,6 +212,10 @@ describe('dashboard', () => {
       const stats = p.Metrics ? p.Metrics.filter((m: any) => m.MetricStat).map((m: any) => m.MetricStat.Metric) : [p];
       for (const m of stats) {
         if (m.Namespace !== METRIC_NAMESPACE || m.MetricName === 'ApiThrottled') continue;
+        if (isGauge(m.MetricName)) {
+          expect(m.Dimensions).toEqual([{ Name: 'service', Value: SERVICES.reputation }]);
+          continue;
+        }
         expect(emittedNames.has(m.MetricName), m.MetricName).toBe(true);
         expect(m.Dimensions.map((d: any) => d.Name).sort()).toEqual(['provider', 'service']);
       }

@@ -66,7 +66,10 @@ describe('Function URL front door', () => {
   });
 
   it('the Function URL has exactly its two public invoke permissions (the SES subscription over it: ses-feed.test.ts)', () => {
-    expect(Object.keys(s.template.findResources('AWS::Lambda::Permission'))).toHaveLength(2);
+    // The third: EventBridge invoking the reputation evaluator (reputation.test.ts).
+    const permissions = Object.values(s.template.findResources('AWS::Lambda::Permission')).map((p) => p.Properties);
+    expect(permissions.filter((p) => p.Principal !== 'events.amazonaws.com')).toHaveLength(2);
+    expect(permissions).toHaveLength(3);
   });
 
   it('outputs keep their names and shapes', () => {

@@ -36,9 +36,10 @@ const handlers = () =>
   ] as const;
 
 describe('Lambda functions', () => {
-  it('are exactly the edge, the consumer and the SES feed (no sweeper, no log-retention or other helper functions)', () => {
-    s.template.resourceCountIs('AWS::Lambda::Function', 3);
-    s.template.resourceCountIs('AWS::Events::Rule', 0);
+  it('are exactly the edge, the consumer, the SES feed and the reputation evaluator (no sweeper, no log-retention or other helper functions)', () => {
+    s.template.resourceCountIs('AWS::Lambda::Function', 4);
+    // The evaluator's 5-minute schedule (reputation.test.ts), and no other.
+    s.template.resourceCountIs('AWS::Events::Rule', 1);
   });
 
   it('run nodejs22.x on arm64 with the timeouts and memory from definitions, logging to their own log group', () => {
@@ -71,7 +72,7 @@ describe('Lambda functions', () => {
   });
 
   it('have explicit log groups with a retention (plus the API access log)', () => {
-    s.template.resourceCountIs('AWS::Logs::LogGroup', 4);
+    s.template.resourceCountIs('AWS::Logs::LogGroup', 5);
     s.template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 
@@ -133,6 +134,7 @@ describe('Lambda functions', () => {
     const { UNSUBSCRIBE_BASE_URL, ...rest } = env;
     const expected: Record<string, unknown> = {
       INBOX_TABLE: { Ref: logicalId(s.stack.ratchet.inboxTable) },
+      REPUTATION_TABLE: { Ref: logicalId(s.stack.ratchet.reputation.table) },
       QUEUE_URL: { Ref: logicalId(s.stack.ratchet.queue) },
       SNS_TOPIC_ARNS: { Ref: logicalId(s.stack.ratchet.sesTopic) },
       INBOX_TTL_DAYS: String(DEFAULT_INBOX_TTL_DAYS),

@@ -41,7 +41,7 @@ describe('reuseRetained=true', () => {
     const tables = Object.values(reused.template.findResources('AWS::DynamoDB::Table')).map(
       (t) => t.Properties.TableName,
     );
-    expect(tables).toEqual(['ratchet-inbox']);
+    expect(tables).toEqual(['ratchet-inbox', 'ratchet-reputation']);
     // The test can fail: the default stack creates both.
     created.template.resourceCountIs('AWS::SecretsManager::Secret', withSecret.length + 1);
   });

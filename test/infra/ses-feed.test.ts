@@ -34,7 +34,8 @@ describe.each(FRONTS)('sesFeed=https, front=%s', (front) => {
     expect(r.feed).toBeUndefined();
     const queues = Object.values(s().template.findResources('AWS::SQS::Queue')).map((q) => q.Properties.QueueName);
     expect(queues).not.toContain('ratchet-ses-notifications');
-    s().template.resourceCountIs('AWS::Lambda::Function', 2);
+    // The edge, the consumer and the reputation evaluator.
+    s().template.resourceCountIs('AWS::Lambda::Function', 3);
     s().template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
     expect(s().template.toJSON().Outputs.SesQueueUrl).toBeUndefined();
   });

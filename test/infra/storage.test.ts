@@ -29,6 +29,7 @@ describe('DynamoDB', () => {
     expect(resourceNames()).toMatchObject({
       inboxTable: 'ratchet-inbox',
       suppressionTable: 'ratchet-suppressions',
+      reputationTable: 'ratchet-reputation',
       queue: 'ratchet-events',
       deadLetterQueue: 'ratchet-events-dlq',
       sesDeadLetterQueue: 'ratchet-ses-dead-letters',
@@ -38,6 +39,7 @@ describe('DynamoDB', () => {
     expect(named).toEqual({
       inboxTable: 'acme-inbox',
       suppressionTable: 'acme-suppressions',
+      reputationTable: 'acme-reputation',
       queue: 'acme-events',
       deadLetterQueue: 'acme-events-dlq',
       sesDeadLetterQueue: 'acme-ses-dead-letters',

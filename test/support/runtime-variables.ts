@@ -11,6 +11,7 @@ export const BAD_VALUES: Record<string, string> = {
   PORT: 'abc',
   INBOX_TABLE: 'a',
   SUPPRESSION_TABLE: 'a',
+  REPUTATION_TABLE: 'a',
   QUEUE_NAME: 'bad name!',
   DYNAMODB_ENDPOINT: 'localhost:8000',
   SQS_ENDPOINT: 'nope',
@@ -52,6 +53,7 @@ export const NOT_REFUSABLE: Record<string, string> = {
   SES_QUEUE_URL: 'the SES feed, AWS only',
   SES_DEAD_LETTER_QUEUE_URL: 'the SES feed, AWS only',
   SYNC_QUEUE_URL: 'the sync queue, AWS only',
+  REPUTATION_TOPIC_ARN: 'the reputation topic, AWS only (no SNS locally)',
   SYNC_DEAD_LETTER_QUEUE_URL: 'the sync dead letters, AWS only',
   ...Object.fromEntries(
     [...PROVIDERS, UNSUBSCRIBE_PROVIDER].flatMap((p) =>

@@ -6,6 +6,7 @@
 
 import type { ProviderDefinition } from '../../core/provider.js';
 import { PROVIDERS } from '../../core/providers/index.js';
+import { thresholdsFromSettings } from '../../core/reputation/settings.js';
 import { policyFromSettings } from '../../core/suppression/index.js';
 import { configFromEnv, type Env } from './config.js';
 import { type ConfigurationProblem, checkProviders } from './provider-configuration.js';
@@ -27,5 +28,6 @@ export function checkConfiguration(
   };
   attempt(() => configFromEnv(settings));
   attempt(() => policyFromSettings(settings));
+  attempt(() => thresholdsFromSettings(settings));
   return [...problems, ...checkProviders(providers, settings)];
 }

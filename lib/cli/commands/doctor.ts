@@ -28,6 +28,7 @@ import {
   ttlCheck,
 } from './doctor-checks.js';
 import { queueChecks } from './doctor-queues.js';
+import { REPUTATION_CHECK, reputationCheck } from './doctor-reputation.js';
 
 export interface CheckResult {
   check: string;
@@ -158,6 +159,12 @@ export async function diagnose(ctx: Context): Promise<CheckResult[]> {
       fix: 'set QUEUE_URL and DLQ_URL from the stack outputs',
       needs: ['reach'],
       run: () => queueChecks(ctx, probe),
+    },
+    {
+      name: REPUTATION_CHECK,
+      fix: 'grant dynamodb:Query on the reputation table (REPUTATION_TABLE)',
+      needs: ['reach'],
+      run: () => reputationCheck(ctx, dynamo),
     },
     ...(aws
       ? [

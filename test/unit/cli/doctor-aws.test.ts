@@ -8,6 +8,7 @@ import {
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
   DynamoDBClient,
+  QueryCommand,
 } from '@aws-sdk/client-dynamodb';
 import { ListSubscriptionsByTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -31,6 +32,8 @@ describe('ratchet doctor on AWS', () => {
     sqs = mockClient(SQSClient);
     sns = mockClient(SNSClient);
     dynamo.on(DescribeTableCommand).resolves({ Table: { DeletionProtectionEnabled: true } });
+    // The reputation registry: no sender counted yet.
+    dynamo.on(QueryCommand).resolves({ Items: [] });
     dynamo.on(DescribeTimeToLiveCommand).resolves({ TimeToLiveDescription: { TimeToLiveStatus: 'ENABLED' } });
     dynamo.on(DescribeContinuousBackupsCommand).resolves({
       ContinuousBackupsDescription: {
@@ -97,6 +100,7 @@ describe('ratchet doctor on AWS', () => {
       'SES subscription': 'pass',
       'alarm subscribers': 'pass',
       'credentials ses': 'pass',
+      'sender reputation': 'pass',
     });
     expect(code).toBe(0);
   });

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NAME_VARIABLES, NUMBER_VARIABLES, RUNTIME_VARIABLE } from '../../../lambdas/adapters/environment.js';
 import { PROVIDERS } from '../../../lambdas/core/providers/index.js';
+import { REPUTATION_SETTINGS } from '../../../lambdas/core/reputation/settings.js';
 import { POLICY_SETTINGS } from '../../../lambdas/core/suppression/policy.js';
 import { UNSUBSCRIBE_PROVIDER } from '../../../lambdas/core/unsubscribe/provider.js';
 import { PAGE_SETTINGS } from '../../../lambdas/core/unsubscribe/settings.js';
@@ -54,6 +55,7 @@ describe('docs/configuration.md variable table', () => {
       ]),
       ...POLICY_SETTINGS.map((s) => s.variable),
       ...PAGE_SETTINGS.map((s) => s.variable),
+      ...REPUTATION_SETTINGS.map((s) => s.variable),
       ...Object.keys(OPERATOR_VARIABLE_DOCS),
     ];
     const names = variableRows().map((r) => r.name);

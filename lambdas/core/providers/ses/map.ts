@@ -7,10 +7,10 @@ import { compactDetail, stringField, withRecipient } from '../../classification.
 import { MalformedRequestError } from '../../errors.js';
 import { type EventDetail, type EventKind, messageIdField, type NormalizedEvent } from '../../event.js';
 import { isRecord, parseJsonObject } from '../../json.js';
-import { isOutcome, pickSender, scopeSender, senderDomain } from '../../reputation/sender.js';
 import { parseEventTime } from '../../time.js';
 import { canonicalTopic } from '../../topics.js';
 import { EVENT_OBJECT_KEY, IGNORED } from './event-types.js';
+import { sesSender } from './sender.js';
 
 export interface SesMessageContext {
   provider: string;
@@ -261,25 +261,8 @@ class EventBuilder {
     // `mail.messageId`: SES's id of the email, the same in every notification about it.
     const messageId = messageIdField(this.mail?.['messageId']);
     if (messageId !== undefined && kind !== 'ignored') event.messageId = messageId;
-    if (isOutcome(kind)) event.sender = sesSender(this.mail);
-    return event;
+    return Object.assign(event, sesSender(kind, this.mail));
   }
-}
-
-/**
- * The `mail` object rides on every SES notification, so deliveries, bounces and complaints name the
- * same sender: the From domain SES tags (`ses:from-domain`, event publishing), else the domain of
- * `mail.source`, else the configuration set (`ses:configuration-set` tag), else `ses`.
- */
-export function sesSender(mail: Json | undefined): string {
-  const tags = isRecord(mail?.['tags']) ? mail['tags'] : {};
-  const tag = (name: string) => (Array.isArray(tags[name]) ? tags[name][0] : undefined);
-  return pickSender(
-    'ses',
-    senderDomain(`x@${String(tag('ses:from-domain'))}`),
-    senderDomain(mail?.['source']),
-    scopeSender('ses', 'configuration-set', tag('ses:configuration-set')),
-  );
 }
 
 /**
