@@ -76,16 +76,16 @@ describe.each(Object.keys(CONFIGURATIONS))('%s', (name) => {
 describe('synth refuses a budget overrun', () => {
   it('names every part and its number, in one line', () => {
     expect(() => synthesizeTemplate({ concurrencyBudget: 100 })).toThrow(
-      /^context concurrencyBudget: the functions' concurrency adds up to 135, over concurrencyBudget 100: Edge 120 \+ SesQueueFeed 10 \+ Consumer 5$/,
+      /^context concurrencyBudget: the functions' concurrency adds up to 136, over concurrencyBudget 100: ReputationEvaluator 1 \+ Edge 120 \+ SesQueueFeed 10 \+ Consumer 5$/,
     );
     // Exactly at the budget is fine.
-    const s = synthesizeTemplate({ concurrencyBudget: 135 });
+    const s = synthesizeTemplate({ concurrencyBudget: 136 });
     s.cleanup();
   });
 
   it('counts what each setting adds: a larger edge reservation can push it over', () => {
     expect(() => synthesizeTemplate({ edgeReservedConcurrency: 190 })).toThrow(
-      /adds up to 205, over concurrencyBudget 200: Edge 190 \+ SesQueueFeed 10 \+ Consumer 5/,
+      /adds up to 206, over concurrencyBudget 200: ReputationEvaluator 1 \+ Edge 190 \+ SesQueueFeed 10 \+ Consumer 5/,
     );
   });
 
@@ -121,7 +121,7 @@ describe('synth refuses a budget overrun', () => {
       const { status, stderr } = error as { status: number; stderr: string };
       expect(status).toBe(2);
       expect(stderr).toBe(
-        "context concurrencyBudget: the functions' concurrency adds up to 138, over concurrencyBudget 50: Edge 120 + SesQueueFeed 10 + Consumer 5 + SyncWorker 2 + SyncSweeper 1\n",
+        "context concurrencyBudget: the functions' concurrency adds up to 139, over concurrencyBudget 50: ReputationEvaluator 1 + Edge 120 + SesQueueFeed 10 + Consumer 5 + SyncWorker 2 + SyncSweeper 1\n",
       );
     } finally {
       rmSync(out, { recursive: true, force: true });

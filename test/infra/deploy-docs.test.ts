@@ -174,6 +174,11 @@ describe('docs/deploy.md: What each Lambda gets', () => {
       topicLabels: 'news=News',
       softBounceLimit: '3',
       softBounceWindowDays: '7',
+      reputationWarnBouncePercent: '2',
+      reputationWarnComplaintPercent: '0.05',
+      reputationBreachBouncePercent: '4',
+      reputationBreachComplaintPercent: '0.08',
+      reputationMinVolume: '1000',
       ...VARIANTS.sync,
     });
     try {
