@@ -3,7 +3,8 @@
  * `sync#<provider>` (beside `control#` rows, which this file does not touch): `pausedUntil`, the end
  * of the latest 429 pause, and `lastSuccessAt`, for `ratchet sync status`. Both only move forward
  * (conditional updates), so concurrent workers cannot move them back. The sweeper keeps the provider's
- * backfill checkpoint there too (`backfill`: cursor, counts, done), so a crash resumes the walk.
+ * backfill checkpoint there too (`backfill`: cursor, counts, done), so a crash resumes the walk, and
+ * `ratchet sync reconcile` its latest run (`lastReconcile`), for `sync status` and the console.
  */
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { BackfillProgress } from '../core/sync/backfill.js';
@@ -12,10 +13,19 @@ import { isConditionalCheckFailure } from './aws-clients.js';
 import type { PauseStore } from './sync-gate.js';
 import { INBOX_TABLE } from './tables.js';
 
+/** The latest `ratchet sync reconcile` run against this provider: when, what it found, whether it repaired. */
+export interface ReconcileRun {
+  at: number;
+  /** Entries found in either direction (`missingAtProvider` + `missingInRatchet`). */
+  drift: number;
+  applied: boolean;
+}
+
 export interface ProviderSyncFacts {
   pausedUntil?: number;
   lastSuccessAt?: number;
   backfill?: BackfillProgress;
+  lastReconcile?: ReconcileRun;
 }
 
 /** A worker records a success at most this often per provider: one write, not one per push. */
@@ -42,7 +52,26 @@ export class DynamoSyncProviders implements PauseStore {
       ...(typeof item.pausedUntil === 'number' ? { pausedUntil: item.pausedUntil } : {}),
       ...(typeof item.lastSuccessAt === 'number' ? { lastSuccessAt: item.lastSuccessAt } : {}),
       ...(isProgress(item.backfill) ? { backfill: item.backfill } : {}),
+      ...(isReconcileRun(item.lastReconcile) ? { lastReconcile: item.lastReconcile } : {}),
     };
+  }
+
+  /** Records a finished reconcile run; an older run never replaces a newer one (two operators at once). */
+  async reconciled(provider: SyncProviderName, run: ReconcileRun): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { [INBOX_TABLE.partitionKey]: key(provider) },
+          UpdateExpression: 'SET #r = :r',
+          ConditionExpression: 'attribute_not_exists(#r) OR #r.#at < :at',
+          ExpressionAttributeNames: { '#r': 'lastReconcile', '#at': 'at' },
+          ExpressionAttributeValues: { ':r': run, ':at': run.at },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
+    }
   }
 
   async backfill(provider: SyncProviderName): Promise<BackfillProgress | undefined> {
@@ -104,6 +133,11 @@ export const SYNC_ROW_PREFIX = 'sync#';
 
 function key(provider: SyncProviderName): string {
   return `${SYNC_ROW_PREFIX}${provider}`;
+}
+
+function isReconcileRun(value: unknown): value is ReconcileRun {
+  const v = value as Partial<ReconcileRun> | undefined;
+  return typeof v?.at === 'number' && typeof v.drift === 'number' && typeof v.applied === 'boolean';
 }
 
 function isProgress(value: unknown): value is BackfillProgress {

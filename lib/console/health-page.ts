@@ -78,7 +78,16 @@ function queues(services: Services): Promise<Html> {
 }
 
 interface SyncStatus {
-  providers: Record<string, { pending: number; failed: number; refused: number; lastSuccessAt: number | null }>;
+  providers: Record<
+    string,
+    {
+      pending: number;
+      failed: number;
+      refused: number;
+      lastSuccessAt: number | null;
+      lastReconcile: { at: number; drift: number; applied: boolean } | null;
+    }
+  >;
 }
 
 function sync(services: Services): Promise<Html> {
@@ -97,11 +106,17 @@ function sync(services: Services): Promise<Html> {
     const status = JSON.parse(out.join('\n')) as SyncStatus;
     const rows = Object.entries(status.providers).map(
       ([p, s]) =>
-        html`<tr><th scope="row">${p}</th><td>${s.pending}</td><td>${s.failed}</td><td>${s.refused}</td><td>${time(s.lastSuccessAt ?? undefined)}</td></tr>`,
+        html`<tr><th scope="row">${p}</th><td>${s.pending}</td><td>${s.failed}</td><td>${s.refused}</td><td>${time(s.lastSuccessAt ?? undefined)}</td><td>${reconcileCell(s.lastReconcile)}</td></tr>`,
     );
-    return html`<div class="scroll"><table><thead><tr><th scope="col">Provider</th><th scope="col">Pending</th><th scope="col">Failed</th><th scope="col">Refused removals</th><th scope="col">Last success</th></tr></thead><tbody>${rows}</tbody></table></div>
-<p>Last reconcile: <span class="muted">not recorded (Ratchet keeps no record of reconcile runs)</span>. Compare with the providers' own lists: <code>npx ratchet sync reconcile</code>; retry the failed: <code>npx ratchet sync retry</code>.</p>`;
+    return html`<div class="scroll"><table><thead><tr><th scope="col">Provider</th><th scope="col">Pending</th><th scope="col">Failed</th><th scope="col">Refused removals</th><th scope="col">Last success</th><th scope="col">Last reconcile</th></tr></thead><tbody>${rows}</tbody></table></div>
+<p>Compare with the providers' own lists: <code>npx ratchet sync reconcile</code> (<code>--apply</code> repairs); retry the failed: <code>npx ratchet sync retry</code>.</p>`;
   });
+}
+
+/** When the lists were last compared, and what that run found: the drift, and whether it repaired it. */
+function reconcileCell(run: SyncStatus['providers'][string]['lastReconcile']): Html {
+  if (!run) return html`never`;
+  return html`${time(run.at)}, drift ${run.drift}${run.applied ? ', applied' : ''}`;
 }
 
 function lastEvents(services: Services): Promise<Html> {

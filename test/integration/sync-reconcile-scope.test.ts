@@ -113,9 +113,15 @@ describe('reconcile by scope: a Postmark stream that is global and a topic', () 
     for (const p of ['ses', 'sendgrid', 'mailgun', 'resend'])
       expect({ p, ...found.providers[p] }).toMatchObject({ p, missingAtProvider: [], missingInRatchet: [] });
 
+    const before = Date.now();
     const applied = await ratchet(env, 'sync', 'reconcile', '--apply');
     expect(applied).toMatchObject({ code: 0 });
     expect(applied.out).toContain('1 imported');
+    // The run is recorded per provider, for `sync status` and the console's health page.
+    const status = JSON.parse((await ratchet(env, 'sync', 'status', '--json')).out);
+    expect(status.providers.postmark.lastReconcile).toEqual({ at: expect.any(Number), drift: 1, applied: true });
+    expect(status.providers.postmark.lastReconcile.at).toBeGreaterThanOrEqual(before);
+    expect(status.providers.ses.lastReconcile).toMatchObject({ drift: 0, applied: true });
     const record = await stack.record(email);
     expect(record).toMatchObject({
       status: 'active',

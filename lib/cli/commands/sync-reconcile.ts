@@ -11,11 +11,13 @@
  * the report. The table is read once per provider, just after that provider's lists, so a provider
  * compared later sees what `--apply` imported from an earlier one.
  */
+
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoSuppressionSync } from '../../../lambdas/adapters/dynamodb-suppression-sync.js';
 import type { DynamoSuppressionStore } from '../../../lambdas/adapters/dynamodb-suppressions.js';
+import { DynamoSyncProviders } from '../../../lambdas/adapters/dynamodb-sync-providers.js';
 import { normalizeRecipient } from '../../../lambdas/core/event.js';
 import type { SuppressionRecord } from '../../../lambdas/core/suppression/record.js';
 import type { PlanContext } from '../../../lambdas/core/sync/plan.js';
@@ -86,6 +88,12 @@ export async function reconcile(
       await rm(dir, { recursive: true, force: true });
     }
     report.providers[provider] = drift;
+    // Only a run that finished is recorded: `sync status` and the console show when the lists last agreed.
+    await new DynamoSyncProviders(ctx.doc, ctx.target.inboxTable).reconciled(provider, {
+      at: ctx.now(),
+      drift: drift.missingAtProvider.length + drift.missingInRatchet.length,
+      applied: options.apply,
+    });
   }
   return report;
 }

@@ -15,7 +15,7 @@
  */
 import { Command } from 'commander';
 import { DynamoSuppressionSync } from '../../../lambdas/adapters/dynamodb-suppression-sync.js';
-import { DynamoSyncProviders } from '../../../lambdas/adapters/dynamodb-sync-providers.js';
+import { DynamoSyncProviders, type ReconcileRun } from '../../../lambdas/adapters/dynamodb-sync-providers.js';
 import { type DeadLetter, SqsDeadLetters } from '../../../lambdas/adapters/sqs-dead-letters.js';
 import { createSyncTargets, readSyncConfig } from '../../../lambdas/adapters/sync/index.js';
 import { DEAD_DUE_MS, laggingProviders } from '../../../lambdas/core/sync/ledger.js';
@@ -35,6 +35,8 @@ interface ProviderStatus {
   lastSuccessAt: number | null;
   /** The walk that brings a provider new to the table up to date (records read, records queued for it). */
   backfill: { state: 'not started' } | { state: 'running' | 'done'; scanned: number; marked: number; doneAt?: number };
+  /** The latest finished `sync reconcile` against this provider, or null. */
+  lastReconcile: ReconcileRun | null;
 }
 
 export function syncCommand(ctx: Context, run: Run): Command {
@@ -56,7 +58,14 @@ export function syncCommand(ctx: Context, run: Run): Command {
         const facts = new DynamoSyncProviders(ctx.doc, ctx.target.inboxTable);
         const out: Record<string, ProviderStatus> = {};
         for (const p of providers)
-          out[p] = { pending: 0, failed: 0, refused: 0, lastSuccessAt: null, backfill: { state: 'not started' } };
+          out[p] = {
+            pending: 0,
+            failed: 0,
+            refused: 0,
+            lastSuccessAt: null,
+            backfill: { state: 'not started' },
+            lastReconcile: null,
+          };
         // Everything indexed, parked items included: those hold the refused removals.
         await ledger.pending(DEAD_DUE_MS, (items) => {
           for (const item of items) {
@@ -74,6 +83,7 @@ export function syncCommand(ctx: Context, run: Run): Command {
         for (const p of providers) {
           const known = await facts.facts(p);
           out[p]!.lastSuccessAt = known.lastSuccessAt ?? null;
+          out[p]!.lastReconcile = known.lastReconcile ?? null;
           if (known.backfill) {
             const { done, scanned, marked, doneAt } = known.backfill;
             out[p]!.backfill = { state: done ? 'done' : 'running', scanned, marked, ...(doneAt ? { doneAt } : {}) };
@@ -85,7 +95,7 @@ export function syncCommand(ctx: Context, run: Run): Command {
             const b = s.backfill;
             const backfill = b.state === 'not started' ? b.state : `${b.state}, ${b.scanned} read, ${b.marked} queued`;
             ctx.io.out(
-              `${p.padEnd(9)} pending ${s.pending}  failed ${s.failed}  refused ${s.refused}  lastSuccessAt ${s.lastSuccessAt === null ? 'never' : new Date(s.lastSuccessAt).toISOString()}  backfill ${backfill}`,
+              `${p.padEnd(9)} pending ${s.pending}  failed ${s.failed}  refused ${s.refused}  lastSuccessAt ${s.lastSuccessAt === null ? 'never' : new Date(s.lastSuccessAt).toISOString()}  backfill ${backfill}  lastReconcile ${reconcileText(s.lastReconcile)}`,
             );
           }
         }
@@ -185,4 +195,9 @@ async function peekAll(queue: SqsDeadLetters): Promise<DeadLetter[]> {
     for (const message of seen) await queue.release(message).catch(() => undefined);
   }
   return seen;
+}
+
+function reconcileText(run: ReconcileRun | null): string {
+  if (run === null) return 'never';
+  return `${new Date(run.at).toISOString()} (drift ${run.drift}${run.applied ? ', applied' : ''})`;
 }
