@@ -15,12 +15,12 @@
 import { normalizeRecipient } from '../event.js';
 import { isRecord } from '../json.js';
 import { malformed } from './evidence.js';
-import { type Facts, maxDefined, minDefined, normalize, readFacts, unionAudit, unionEvidence } from './normalize.js';
+import { mergeFacts } from './merge.js';
+import { type Facts, normalize, readFacts } from './normalize.js';
 import { assertPolicy, DEFAULT_RATCHET_POLICY, type RatchetPolicy } from './policy.js';
 import { type ApplyResult, type Effect, type Evidence, type SuppressionRecord, startingRecord } from './record.js';
 import { result } from './result.js';
 import { isNewerSuppressionSchema, suppressionSchemaOf, upgradeSuppressionRecord } from './schema.js';
-import { unionTopics } from './topics.js';
 
 /** Something in an exported record the import did not apply, and when it happened (epoch ms). */
 export interface RecordImportSkip {
@@ -64,48 +64,22 @@ export function importRecord(
   const y = readFacts(exported);
   const skipped: RecordImportSkip[] = [];
   // Everything but the export's reactivation first: what the table would count after the import.
-  const held = merged(x, y, x.reactivatedAt, y.audit);
+  const held = mergeFacts(x, y, x.reactivatedAt, y.audit);
   const at = y.reactivatedAt;
   let facts = held;
   if (at !== undefined && (x.reactivatedAt === undefined || at > x.reactivatedAt)) {
-    if (liftsNothing(x, normalize(held, policy), at)) facts = merged(x, y, at, y.audit);
+    if (liftsNothing(x, normalize(held, policy), at)) facts = mergeFacts(x, y, at, y.audit);
     else {
       skipped.push({ what: 'reactivation', at });
       // Its audit entries go with it: the table's history must not say it was reactivated.
       const since = x.reactivatedAt ?? Number.NEGATIVE_INFINITY;
       const audit = y.audit.filter((e) => !(e.action === 'reactivate' && e.topic === undefined && e.at > since));
-      facts = merged(x, y, x.reactivatedAt, audit);
+      facts = mergeFacts(x, y, x.reactivatedAt, audit);
     }
   }
   const next = normalize(facts, policy);
   const outcome = result(target, next, 'no_change');
   return { ...outcome, effect: outcome.changed ? effectOf(previous, next) : 'no_change', skipped };
-}
-
-/** The facts of both, as mergeRecords merges them, with the reactivation and audit entries chosen. */
-function merged(x: Facts, y: Facts, reactivatedAt: number | undefined, audit: Facts['audit']): Facts {
-  const facts: Facts = {
-    email: x.email,
-    evidence: unionEvidence(x.evidence, y.evidence),
-    softBounces: unionEvidence(x.softBounces, y.softBounces),
-    topics: unionTopics(x.topics, y.topics),
-    audit: unionAudit(x.audit, audit),
-  };
-  const set = (
-    field: 'firstEventAt' | 'lastEventAt' | 'lastDeliveredAt' | 'reactivatedAt' | 'softBounceLimitAt',
-    value: number | undefined,
-  ): void => {
-    if (value !== undefined) facts[field] = value;
-  };
-  set('firstEventAt', minDefined(x.firstEventAt, y.firstEventAt));
-  set('lastEventAt', maxDefined(x.lastEventAt, y.lastEventAt));
-  set('lastDeliveredAt', maxDefined(x.lastDeliveredAt, y.lastDeliveredAt));
-  set('reactivatedAt', reactivatedAt);
-  // As mergeRecords: only the crossings the reactivation in effect leaves standing.
-  const standing = (t: number | undefined) =>
-    t !== undefined && (reactivatedAt === undefined || t > reactivatedAt) ? t : undefined;
-  set('softBounceLimitAt', minDefined(standing(x.softBounceLimitAt), standing(y.softBounceLimitAt)));
-  return facts;
 }
 
 /**

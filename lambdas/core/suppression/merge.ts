@@ -17,12 +17,20 @@ export function mergeRecords(
   if (a.email !== b.email) throw new TypeError('cannot merge suppression records of different addresses');
   const x = readFacts(a);
   const y = readFacts(b);
+  return normalize(mergeFacts(x, y, maxDefined(x.reactivatedAt, y.reactivatedAt), y.audit), policy);
+}
+
+/**
+ * Both records' facts, each by its own rule, with the reactivation in effect and the second record's
+ * audit entries chosen by the caller (an import may leave out a reactivation it will not carry).
+ */
+export function mergeFacts(x: Facts, y: Facts, reactivatedAt: number | undefined, audit: Facts['audit']): Facts {
   const facts: Facts = {
     email: x.email,
     evidence: unionEvidence(x.evidence, y.evidence),
     softBounces: unionEvidence(x.softBounces, y.softBounces),
     topics: unionTopics(x.topics, y.topics),
-    audit: unionAudit(x.audit, y.audit),
+    audit: unionAudit(x.audit, audit),
   };
   const set = (
     field: 'firstEventAt' | 'lastEventAt' | 'lastDeliveredAt' | 'reactivatedAt' | 'softBounceLimitAt',
@@ -33,12 +41,11 @@ export function mergeRecords(
   set('firstEventAt', minDefined(x.firstEventAt, y.firstEventAt));
   set('lastEventAt', maxDefined(x.lastEventAt, y.lastEventAt));
   set('lastDeliveredAt', maxDefined(x.lastDeliveredAt, y.lastDeliveredAt));
-  const reactivatedAt = maxDefined(x.reactivatedAt, y.reactivatedAt);
   set('reactivatedAt', reactivatedAt);
-  // Min over the crossings that survive the merged reactivation. Dropping the stale ones first
+  // Min over the crossings that survive the reactivation in effect. Dropping the stale ones first
   // matters: min-then-drop would let a crossing the reactivation cleared hide a later one that stands.
   const standing = (at: number | undefined): number | undefined =>
     at !== undefined && (reactivatedAt === undefined || at > reactivatedAt) ? at : undefined;
   set('softBounceLimitAt', minDefined(standing(x.softBounceLimitAt), standing(y.softBounceLimitAt)));
-  return normalize(facts, policy);
+  return facts;
 }
