@@ -232,7 +232,12 @@ describe('no sync resources when syncProviders is unset', () => {
       expect(all.filter((r) => r.Type === 'AWS::SQS::Queue').map((r) => r.Properties.QueueName)).not.toContain(
         'ratchet-sync',
       );
-      expect(all.filter((r) => r.Type === 'AWS::Events::Rule')).toEqual([]);
+      // The reputation evaluator's 5-minute rule is the only schedule without sync.
+      expect(
+        all
+          .filter((r) => r.Type === 'AWS::Events::Rule')
+          .map((r) => (r.Properties as { ScheduleExpression?: string }).ScheduleExpression),
+      ).toEqual(['rate(5 minutes)']);
       expect(JSON.stringify(all)).not.toMatch(/sync-due|\/sync\/|ses:PutSuppressedDestination|SYNC_PROVIDERS/);
     } finally {
       s.cleanup();
