@@ -192,7 +192,7 @@ describe(`${PACKAGE}/cdk as an installed package`, () => {
       .filter((r) => r.Type === 'AWS::DynamoDB::Table' || r.Type === 'AWS::DynamoDB::GlobalTable')
       .map((r) => r.Properties.TableName)
       .sort();
-    expect(tables).toEqual(['acme-mail-inbox', 'acme-mail-suppressions']);
+    expect(tables).toEqual(['acme-mail-inbox', 'acme-mail-reputation', 'acme-mail-suppressions']);
     // The sender the example grants: GetItem and BatchGetItem on the suppression table.
     const sender = Object.values(template.Resources).find(
       (r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles).includes('SenderServiceRole'),
