@@ -33,6 +33,7 @@ const CATEGORIES: ReadonlyArray<[string, RegExp]> = [
   ['Ratchet: edge/consumer code (lambdas/)', /\/lambdas\//],
   ['Ratchet: local runtime (lib/local: HTTP front, poller)', /\/lib\/local\//],
   ['benchmark client (bench/, lib/demo)', /\/(bench|lib\/demo)\//],
+  ['provider fakes (test/fakes)', /\/test\/fakes\//],
   ['other dependencies', /node_modules\//],
 ];
 

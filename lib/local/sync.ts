@@ -23,11 +23,14 @@ import { DEAD_DUE_MS } from '../../lambdas/core/sync/ledger.js';
 import { syncSettings } from '../../lambdas/core/sync/settings.js';
 import type { SyncProviderName, SyncTarget } from '../../lambdas/core/sync/target.js';
 import { SUPPRESSION_TABLE } from '../definitions.js';
-import { SYNC_QUEUE } from '../sync-definitions.js';
+import { SYNC_QUEUE, SYNC_WORKER } from '../sync-definitions.js';
 import { sqsEvent } from './sqs-event.js';
 
 /** A sweep stops taking pages this long after it started, like the Lambda's deadline inside its 60 s timeout. */
 const SWEEP_DEADLINE_MS = 40_000;
+
+/** How long the poller waits before asking again while it fills a batch from an empty queue. */
+const GATHER_PAUSE_MS = 25;
 
 export interface LocalSync {
   worker: SyncWorker;
@@ -77,18 +80,31 @@ export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSy
   let timer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
 
+  const receive = async (max: number, waitSeconds: number) =>
+    (
+      await clients.sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queueUrl,
+          MaxNumberOfMessages: max,
+          WaitTimeSeconds: waitSeconds,
+          VisibilityTimeout: SYNC_QUEUE.visibilityTimeoutSeconds,
+          MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
+        }),
+      )
+    ).Messages ?? [];
+
   const pollOnce = async (waitSeconds = 0): Promise<number> => {
-    const received = await clients.sqs.send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl,
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: waitSeconds,
-        VisibilityTimeout: SYNC_QUEUE.visibilityTimeoutSeconds,
-        MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
-      }),
-    );
-    const messages = received.Messages ?? [];
+    const messages = await receive(SYNC_WORKER.batchSize, waitSeconds);
     if (messages.length === 0) return 0;
+    // The event source mapping's batching window: a batch goes to the handler when it is full or the
+    // window has passed since its first message, so a backlog is worked in full batches (one record
+    // read and one delete per ten messages) as on AWS, not in whatever trickled in first.
+    const windowEnds = Date.now() + SYNC_WORKER.maxBatchingWindowSeconds * 1000;
+    while (messages.length < SYNC_WORKER.batchSize && Date.now() < windowEnds) {
+      const more = await receive(SYNC_WORKER.batchSize - messages.length, 0);
+      if (more.length > 0) messages.push(...more);
+      else await new Promise((r) => setTimeout(r, GATHER_PAUSE_MS));
+    }
     const response = await worker.handler(sqsEvent(messages, 'arn:aws:sqs:local:000000000000:sync', config.region));
     const failed = new Set(response.batchItemFailures.map((f) => f.itemIdentifier));
     const done = messages.filter((m) => !failed.has(m.MessageId!));
