@@ -11,7 +11,7 @@ import type { SyncMessage } from './message.js';
 import { type PlanContext, planSync } from './plan.js';
 import { exhausted } from './retry.js';
 import { type ProviderSyncState, recordOutcome } from './state.js';
-import type { SyncOperation, SyncOutcome, SyncProviderName } from './target.js';
+import type { SyncOperation, SyncProviderName } from './target.js';
 
 export interface PushDeps extends AskFirstDeps {
   ledger: SyncLedger;
