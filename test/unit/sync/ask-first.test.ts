@@ -4,7 +4,9 @@
  * each operation is preceded by a lookup, and a provider that already holds it is recorded, not pushed.
  * Without it, no lookup: the first push of a change is one provider call.
  */
+import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
 import { applyEvent, DEFAULT_RATCHET_POLICY } from '../../../lambdas/core/suppression/index.js';
 import { leased, leaseUntil, wasLeased } from '../../../lambdas/core/sync/lease.js';
 import type { MarkerUpdate, SyncLedger, SyncView } from '../../../lambdas/core/sync/ledger.js';
@@ -19,6 +21,8 @@ import {
   SyncTransientError,
 } from '../../../lambdas/core/sync/target.js';
 import { NO_TOPIC_ALIASES } from '../../../lambdas/core/topics.js';
+import { createSyncWorkerHandler } from '../../../lambdas/handlers/sync-worker-handler.js';
+import { recordingLog } from '../support/log.js';
 import { EMAIL, ev, T0 } from '../suppression/support.js';
 
 class Ledger implements SyncLedger {
@@ -136,6 +140,49 @@ describe('pushChange with recheck', () => {
       await expect(pushChange(w.deps, { email: EMAIL, provider: 'ses', recheck: true })).rejects.toBe(error);
       expect(w.calls).toEqual(['held']);
       expect(w.ledger.view.due).toBe(5);
+    }
+  });
+});
+
+describe('a lookup that fails, in the worker', () => {
+  it('a 429 on the lookup waits (hidden until the named time), a 5xx retries: neither dead-letters nor pushes', async () => {
+    for (const [error, seconds] of [
+      [new SyncRateLimitedError('ses', T0 + 100 + 7_000), 7],
+      [new SyncTransientError('ses', 'HTTP 503'), undefined],
+    ] as const) {
+      const w = world(async () => {
+        throw error;
+      });
+      const hidden: number[] = [];
+      const dead: string[] = [];
+      const handler = createSyncWorkerHandler({
+        push: w.deps,
+        queue: {
+          hide: async (_receipt, s) => void hidden.push(s),
+          resend: async () => undefined,
+          deadLetter: async (body) => void dead.push(body),
+        },
+        retryHorizonMs: 3_600_000,
+        log: recordingLog().log,
+        counters: new MemoryCounters(),
+        random: () => 0,
+      });
+      const body = encodeSyncMessage({ email: EMAIL, provider: 'ses', recheck: true });
+      const response = await handler({
+        Records: [
+          {
+            messageId: 'm1',
+            receiptHandle: 'rh',
+            body,
+            attributes: { ApproximateReceiveCount: '1' },
+          } as unknown as SQSRecord,
+        ],
+      });
+      expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm1' }]);
+      expect(dead).toEqual([]);
+      expect(w.calls).toEqual(['held']);
+      expect(hidden).toHaveLength(1);
+      if (seconds !== undefined) expect(hidden[0]).toBe(seconds);
     }
   });
 });
