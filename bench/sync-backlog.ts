@@ -23,7 +23,9 @@ export interface SyncBacklogResult {
   items: number;
   messagesSent: number;
   messagesHandled: number;
+  /** Of the provider calls, the lookups before a push again (ask-first). */
   providerCalls: number;
+  lookups: number;
   maxCallsPerAddress: number;
   drainSeconds: number;
   sweeps: number;
@@ -85,17 +87,25 @@ export async function measureSyncBacklog(
     await new Promise((r) => setTimeout(r, 2 * SWEEP_EVERY_MS));
     running = false;
     await Promise.all([sweeper, ...pollers]);
+    // Pushes (POST) and the lookups a re-sent or redelivered message asks before pushing again (GET).
     const perAddress = new Map<string, number>();
+    let lookups = 0;
+    const count = (email: string) => perAddress.set(email, (perAddress.get(email) ?? 0) + 1);
     for (const call of fakes.sendgrid.calls) {
-      if (call.method !== 'POST' || call.status >= 300) continue;
-      for (const email of (JSON.parse(call.body) as { recipient_emails: string[] }).recipient_emails)
-        perAddress.set(email, (perAddress.get(email) ?? 0) + 1);
+      if (call.status >= 300) continue;
+      if (call.method === 'POST')
+        for (const email of (JSON.parse(call.body) as { recipient_emails: string[] }).recipient_emails) count(email);
+      if (call.method === 'GET' && call.path.startsWith('/v3/asm/suppressions/')) {
+        lookups++;
+        count(decodeURIComponent(call.path.split('/').at(-1)!));
+      }
     }
     return {
       items,
       messagesSent: sent,
       messagesHandled: handled,
       providerCalls: [...perAddress.values()].reduce((a, b) => a + b, 0),
+      lookups,
       maxCallsPerAddress: Math.max(...perAddress.values()),
       drainSeconds,
       sweeps,
@@ -118,7 +128,7 @@ export async function benchSyncBacklog(): Promise<SectionResult> {
     method: [
       `${r.items} suppressions written through DynamoSuppressionStore with no fast path: ${r.items} outbox markers and no message, the backlog a crash or a lost burst leaves.`,
       `Drained by the local runtime (sweeper, ${LOOPS} receive loops, the real worker handler) into the SendGrid fake (SYNC_SENDGRID_RATE 1000, concurrency 16), with a sweep every ${SWEEP_EVERY_MS / 1000} s looking a minute ahead, so every sweep could send a second copy of a message still queued if its lease lapsed.`,
-      'Messages per item: messages the sweeps sent / pending items. Provider calls per (address, provider): successful POSTs to the fake per address.',
+      'Messages per item: messages the sweeps sent / pending items. Provider calls per (address, provider): successful calls to the fake per address, the pushes (POST) and the lookups a re-sent or redelivered message makes before pushing again (GET).',
     ],
     tables: [
       {
@@ -130,6 +140,7 @@ export async function benchSyncBacklog(): Promise<SectionResult> {
           ['messages handled by the worker', String(r.messagesHandled)],
           [`messages sent per item (bound ${BOUND})`, fmt(perItem)],
           [`provider calls per (address, provider) (bound ${BOUND})`, fmt(perAddress)],
+          ['of which lookups before a push again', String(r.lookups)],
           ['most calls for one address', String(r.maxCallsPerAddress)],
           ['drain time (s)', fmt(r.drainSeconds)],
         ],

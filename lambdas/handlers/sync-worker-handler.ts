@@ -11,6 +11,7 @@
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Counters, Log } from '../core/pipeline/ports.js';
+import { leased } from '../core/sync/lease.js';
 import { parseSyncMessage, type SyncMessage } from '../core/sync/message.js';
 import { extendLease, markDead, type PushDeps, pushChange, recordRetry } from '../core/sync/push.js';
 import { backoffSeconds, pauseSeconds } from '../core/sync/retry.js';
@@ -79,16 +80,16 @@ async function handle(deps: SyncWorkerDeps, record: SQSRecord): Promise<boolean>
     return true;
   }
   const now = deps.push.now();
+  const receives = Number(record.attributes.ApproximateReceiveCount ?? '1');
   try {
-    const result = await pushChange(deps.push, message);
-    if (result.pushed.length > 0) {
-      deps.counters.count(SYNC_METRICS.pushed, result.pushed.length, message.provider);
+    // A redelivery may follow a push the provider applied and this worker never recorded: ask first.
+    const result = await pushChange(deps.push, receives > 1 ? { ...message, recheck: true } : message);
+    if (result.pushed.length > 0) deps.counters.count(SYNC_METRICS.pushed, result.pushed.length, message.provider);
+    if (result.pushed.length > 0 || (result.found?.length ?? 0) > 0)
       await deps.succeeded?.(message.provider, deps.push.now()).catch(() => undefined);
-    }
     return true;
   } catch (error) {
     const reason = describe(error);
-    const receives = Number(record.attributes.ApproximateReceiveCount ?? '1');
     if (error instanceof SyncRefusedError) return deadLetter(deps, record, message, reason);
     deps.counters.count(SYNC_METRICS.retried, 1, message.provider);
     if (error instanceof SyncRateLimitedError) {
@@ -100,7 +101,7 @@ async function handle(deps: SyncWorkerDeps, record: SQSRecord): Promise<boolean>
     try {
       outcome = await recordRetry(deps.push, message, now, {
         horizonMs: deps.retryHorizonMs,
-        leaseUntil: now + seconds * 1000 + LEASE_GRACE_MS,
+        leaseUntil: leased(now + seconds * 1000 + LEASE_GRACE_MS),
       });
     } catch (cause) {
       deps.log.warn('sync retry scheduling failed', { provider: message.provider, error: describe(cause) });
@@ -131,7 +132,7 @@ async function wait(
     error: reason,
   });
   try {
-    await extendLease(deps.push, message.email, deps.push.now() + seconds * 1000 + LEASE_GRACE_MS);
+    await extendLease(deps.push, message.email, leased(deps.push.now() + seconds * 1000 + LEASE_GRACE_MS));
     if (receives >= WAIT_RECYCLE_RECEIVES) {
       await deps.queue.resend(record.body, seconds);
       return true;

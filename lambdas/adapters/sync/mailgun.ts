@@ -11,6 +11,7 @@
  * - Adding an address already on a list updates it (200); deleting an absent one is 404: already gone.
  * - Mailgun documents no rate-limit reset header: a 429 without Retry-After pauses for the default.
  */
+import type { SuppressionReason } from '../../core/suppression/record.js';
 import type { ProviderListEntry, SyncOperation, SyncOutcome, SyncTarget } from '../../core/sync/target.js';
 import { type HttpDeps, ProviderHttp, pathSegment } from './http.js';
 
@@ -61,12 +62,7 @@ export class MailgunSyncTarget implements SyncTarget {
 
   async apply(operation: SyncOperation): Promise<SyncOutcome> {
     if (operation.op === 'suppress') {
-      const list: MailgunList =
-        operation.reason === 'complaint'
-          ? 'complaints'
-          : operation.reason === 'hard_bounce'
-            ? 'bounces'
-            : 'unsubscribes';
+      const list = listFor(operation.reason);
       for (const domain of this.config.domains) await this.add(domain, list, operation.email);
       return { lists: this.config.domains.map((d) => `${list}@${d}`) };
     }
@@ -90,6 +86,44 @@ export class MailgunSyncTarget implements SyncTarget {
       removed.push(name);
     }
     return { lists: removed, ...(refused.length > 0 ? { refused } : {}) };
+  }
+
+  /**
+   * Reads only: GET /v3/{domain}/{bounces|complaints|unsubscribes}/{address}, 404 when absent
+   * (.../bounces/get-v3--domainid--bounces--address-, and the complaints and unsubscribes twins); an
+   * unsubscribe counts only with tag `*`, the one Ratchet writes. One call per (domain, list) asked.
+   */
+  async held(operation: SyncOperation): Promise<SyncOutcome | undefined> {
+    if (operation.op === 'suppress') {
+      const list = listFor(operation.reason);
+      for (const domain of this.config.domains)
+        if (!(await this.holds(domain, list, operation.email))) return undefined;
+      return { lists: this.config.domains.map((d) => `${list}@${d}`) };
+    }
+    if (operation.op !== 'unsuppress') return undefined;
+    const removed: string[] = [];
+    const refused: { list: string; why: string }[] = [];
+    for (const name of operation.lists) {
+      const at = name.indexOf('@');
+      const list = name.slice(0, at) as MailgunList;
+      if (at < 0 || !LISTS.includes(list)) refused.push({ list: name, why: 'not a list Ratchet writes at Mailgun' });
+      else if (await this.holds(name.slice(at + 1), list, operation.email)) return undefined;
+      else removed.push(name);
+    }
+    return { lists: removed, ...(refused.length > 0 ? { refused } : {}) };
+  }
+
+  private async holds(domain: string, list: MailgunList, email: string): Promise<boolean> {
+    const answer = await this.http.send({
+      method: 'GET',
+      url: `${this.base}/v3/${pathSegment(domain)}/${list}/${pathSegment(email)}`,
+      label: `GET /v3/{domain}/${list}/{address}`,
+      accept: [404],
+    });
+    if (answer.status === 404) return false;
+    if (list !== 'unsubscribes') return true;
+    const tags = (answer.body as { tags?: unknown } | undefined)?.tags;
+    return !Array.isArray(tags) || tags.length === 0 || tags.map(String).includes('*');
   }
 
   async list(onPage: (entries: readonly ProviderListEntry[]) => Promise<void> | void): Promise<void> {
@@ -135,6 +169,11 @@ export class MailgunSyncTarget implements SyncTarget {
       body: JSON.stringify([record]),
     });
   }
+}
+
+/** A complaint to `complaints`, a hard bounce to `bounces`, every other reason to `unsubscribes`. */
+function listFor(reason: SuppressionReason): MailgunList {
+  return reason === 'complaint' ? 'complaints' : reason === 'hard_bounce' ? 'bounces' : 'unsubscribes';
 }
 
 /**

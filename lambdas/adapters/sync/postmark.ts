@@ -79,6 +79,44 @@ export class PostmarkSyncTarget implements SyncTarget {
     }
   }
 
+  /**
+   * Reads only: GET .../suppressions/dump?EmailAddress=<address>, one call per stream asked. Postmark
+   * applies a new suppression asynchronously (about a minute), so an add lost less than a minute before
+   * the lookup may not show yet: it is pushed again, which Postmark answers `Suppressed` and changes nothing.
+   * A removal refused before (a SpamComplaint) is still there, so it is asked again and refused again.
+   */
+  async held(operation: SyncOperation): Promise<SyncOutcome | undefined> {
+    const { email } = operation;
+    if (operation.op === 'suppressScope' || operation.op === 'unsuppressScope') {
+      const stream = STREAM_SCOPE.exec(operation.scope)?.[1];
+      if (stream === undefined) return undefined;
+      const there = await this.holds(stream, email);
+      return there === (operation.op === 'suppressScope') ? { lists: [`stream:${stream}`] } : undefined;
+    }
+    if (operation.op === 'suppress') {
+      for (const stream of this.config.streams) if (!(await this.holds(stream, email))) return undefined;
+      return { lists: this.config.streams.map((s) => `stream:${s}`), providerReason: 'ManualSuppression' };
+    }
+    const streams = operation.lists.filter((l) => STREAM_LIST.test(l));
+    for (const list of streams) if (await this.holds(STREAM_LIST.exec(list)![1]!, email)) return undefined;
+    const refused = operation.lists
+      .filter((l) => !STREAM_LIST.test(l))
+      .map((list) => ({ list, why: 'not a list Ratchet writes at Postmark' }));
+    return { lists: streams, ...(refused.length > 0 ? { refused } : {}) };
+  }
+
+  private async holds(stream: string, email: string): Promise<boolean> {
+    const answer = await this.http.send({
+      method: 'GET',
+      url: `${this.base}/message-streams/${pathSegment(stream)}/suppressions/dump?EmailAddress=${encodeURIComponent(email)}`,
+      label: 'GET /message-streams/{stream}/suppressions/dump?EmailAddress={email}',
+    });
+    const rows = (answer.body as { Suppressions?: unknown } | undefined)?.Suppressions;
+    return (Array.isArray(rows) ? (rows as StatusRow[]) : []).some(
+      (r) => typeof r.EmailAddress === 'string' && r.EmailAddress.toLowerCase() === email.toLowerCase(),
+    );
+  }
+
   async list(onPage: (entries: readonly ProviderListEntry[]) => Promise<void> | void): Promise<void> {
     // A stream named as a topic is listed with its scope even when global suppressions go there too:
     // an entry there may be a topic opt-out, and must never be read as a global suppression.

@@ -6,6 +6,8 @@
  * Reference (the pages say "private beta, APIs might change before GA"; the changelog
  * https://resend.com/changelog/suppression-list-support announces the managed lists):
  * - POST /suppressions {email}: https://resend.com/docs/api-reference/suppressions/add-suppression
+ * - GET /suppressions/{id or email}: https://resend.com/docs/api-reference/suppressions/get-suppression
+ *   (404 "Suppression not found" when the address is not suppressed)
  * - DELETE /suppressions/{id or email}: https://resend.com/docs/api-reference/suppressions/remove-suppression
  * - GET /suppressions: https://resend.com/docs/api-reference/suppressions/list-suppressions, paged by
  *   `limit` (1 to 100) and `after` (the last id of the previous page) while `has_more`:
@@ -80,6 +82,28 @@ export class ResendSyncTarget implements SyncTarget {
       accept: [404],
     });
     return { lists: [LIST], ...(refused.length > 0 ? { refused } : {}) };
+  }
+
+  /** Reads only: GET /suppressions/{id or email}, 404 `not_found` when the address is not suppressed. */
+  async held(operation: SyncOperation): Promise<SyncOutcome | undefined> {
+    if (operation.op === 'suppress')
+      return (await this.holds(operation.email)) ? { lists: [LIST], providerReason: 'manual' } : undefined;
+    if (operation.op !== 'unsuppress' || !operation.lists.includes(LIST)) return undefined;
+    if (await this.holds(operation.email)) return undefined;
+    const refused = operation.lists
+      .filter((l) => l !== LIST)
+      .map((list) => ({ list, why: 'not a list Ratchet writes at Resend' }));
+    return { lists: [LIST], ...(refused.length > 0 ? { refused } : {}) };
+  }
+
+  private async holds(email: string): Promise<boolean> {
+    const answer = await this.http.send({
+      method: 'GET',
+      url: `${this.base}/suppressions/${pathSegment(email)}`,
+      label: 'GET /suppressions/{email}',
+      accept: [404],
+    });
+    return answer.status !== 404;
   }
 
   async list(onPage: (entries: readonly ProviderListEntry[]) => Promise<void> | void): Promise<void> {

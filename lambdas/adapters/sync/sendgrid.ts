@@ -9,6 +9,7 @@
  * Rate limits: X-RateLimit-Reset is an epoch-seconds instant
  * (https://www.twilio.com/docs/sendgrid/api-reference/how-to-use-the-sendgrid-v3-api/rate-limits).
  */
+import type { SuppressionReason } from '../../core/suppression/record.js';
 import type { ProviderListEntry, SyncOperation, SyncOutcome, SyncTarget } from '../../core/sync/target.js';
 import { type HttpDeps, ProviderHttp, pathSegment } from './http.js';
 
@@ -69,10 +70,7 @@ export class SendGridSyncTarget implements SyncTarget {
     switch (operation.op) {
       case 'suppress':
         await this.addGlobal(operation.email);
-        return {
-          lists: [GLOBAL],
-          ...(operation.reason === 'unsubscribe' ? {} : { providerReason: 'global_unsubscribe' }),
-        };
+        return globalOutcome(operation.reason);
       case 'suppressScope': {
         const group = GROUP_SCOPE.exec(operation.scope)?.[1];
         if (group === undefined) return { lists: [] };
@@ -93,6 +91,47 @@ export class SendGridSyncTarget implements SyncTarget {
           if (list === GLOBAL) await this.removeGlobal(operation.email);
           else if (group !== undefined) await this.removeFromGroup(group, operation.email);
           else {
+            refused.push({ list, why: 'not a list Ratchet writes at SendGrid' });
+            continue;
+          }
+          removed.push(list);
+        }
+        return { lists: removed, ...(refused.length > 0 ? { refused } : {}) };
+      }
+    }
+  }
+
+  /**
+   * Reads only: .../suppressions-global-suppressions/retrieve-a-global-suppression (GET
+   * /v3/asm/suppressions/global/{email}: `{recipient_email}` when suppressed, `{}` when not) and
+   * .../suppressions-suppressions/retrieve-all-suppression-groups-for-an-email-address (GET
+   * /v3/asm/suppressions/{email}: `{suppressions: [{id, suppressed, ...}]}`), one call per list asked.
+   */
+  async held(operation: SyncOperation): Promise<SyncOutcome | undefined> {
+    const { email } = operation;
+    switch (operation.op) {
+      case 'suppress':
+        if (!(await this.inGlobal(email))) return undefined;
+        return globalOutcome(operation.reason);
+      case 'suppressScope':
+      case 'unsuppressScope': {
+        const group = GROUP_SCOPE.exec(operation.scope)?.[1];
+        if (group === undefined) return undefined;
+        const there = (await this.groupsOf(email)).has(Number(group));
+        return there === (operation.op === 'suppressScope') ? { lists: [`group:${group}`] } : undefined;
+      }
+      case 'unsuppress': {
+        const removed: string[] = [];
+        const refused: { list: string; why: string }[] = [];
+        let groups: Set<number> | undefined;
+        for (const list of operation.lists) {
+          const group = GROUP_LIST.exec(list)?.[1];
+          if (list === GLOBAL) {
+            if (await this.inGlobal(email)) return undefined;
+          } else if (group !== undefined) {
+            groups ??= await this.groupsOf(email);
+            if (groups.has(Number(group))) return undefined;
+          } else {
             refused.push({ list, why: 'not a list Ratchet writes at SendGrid' });
             continue;
           }
@@ -141,6 +180,31 @@ export class SendGridSyncTarget implements SyncTarget {
     }
   }
 
+  private async inGlobal(email: string): Promise<boolean> {
+    const answer = await this.http.send({
+      method: 'GET',
+      url: `${this.base}/v3/asm/suppressions/global/${pathSegment(email)}`,
+      label: 'GET /v3/asm/suppressions/global/{email}',
+    });
+    const found = (answer.body as { recipient_email?: unknown } | undefined)?.recipient_email;
+    return typeof found === 'string' && found.toLowerCase() === email.toLowerCase();
+  }
+
+  /** The ids of the groups `email` is suppressed in. */
+  private async groupsOf(email: string): Promise<Set<number>> {
+    const answer = await this.http.send({
+      method: 'GET',
+      url: `${this.base}/v3/asm/suppressions/${pathSegment(email)}`,
+      label: 'GET /v3/asm/suppressions/{email}',
+    });
+    const rows = (answer.body as { suppressions?: unknown } | undefined)?.suppressions;
+    return new Set(
+      (Array.isArray(rows) ? (rows as { id?: unknown; suppressed?: unknown }[]) : [])
+        .filter((r) => r.suppressed === true && typeof r.id === 'number')
+        .map((r) => r.id as number),
+    );
+  }
+
   /** .../suppressions-global-suppressions/add-recipient-addresses-to-the-global-suppression-group: an address already there stays. */
   private async addGlobal(email: string): Promise<void> {
     await this.http.send({
@@ -182,6 +246,11 @@ export class SendGridSyncTarget implements SyncTarget {
       accept: [404],
     });
   }
+}
+
+/** A global unsubscribe stands for every reason; the outcome says so unless the reason was an unsubscribe. */
+function globalOutcome(reason: SuppressionReason): SyncOutcome {
+  return { lists: [GLOBAL], ...(reason === 'unsubscribe' ? {} : { providerReason: 'global_unsubscribe' }) };
 }
 
 function entry(item: SendGridItem, list: string, informational: boolean): ProviderListEntry {

@@ -8,6 +8,7 @@
  *
  * Reference (https://docs.aws.amazon.com/ses/latest/APIReference-V2/):
  * - API_PutSuppressedDestination.html: PUT /v2/email/suppression/addresses, an upsert (idempotent).
+ * - API_GetSuppressedDestination.html: GET .../addresses/{EmailAddress}; NotFoundException when absent.
  * - API_DeleteSuppressedDestination.html: DELETE .../addresses/{EmailAddress}; NotFoundException means already gone.
  * - API_ListSuppressedDestinations.html: GET .../addresses, paged by NextToken, PageSize at most 1000.
  * - CommonErrors.html: throttling is 429 TooManyRequestsException. SES sends no reset header, so a 429
@@ -17,6 +18,7 @@
  */
 import {
   DeleteSuppressedDestinationCommand,
+  GetSuppressedDestinationCommand,
   ListSuppressedDestinationsCommand,
   PutSuppressedDestinationCommand,
   SESv2Client,
@@ -103,6 +105,35 @@ export class SesSyncTarget implements SyncTarget {
       'NotFoundException',
     );
     return { lists: [LIST], ...(refused.length > 0 ? { refused } : {}) };
+  }
+
+  /**
+   * Reads only: API_GetSuppressedDestination.html (GET .../addresses/{EmailAddress}; NotFoundException
+   * when absent). A suppression is held when the entry has the reason Ratchet would put (a BOUNCE entry
+   * does not hold a complaint: the push moves it to COMPLAINT).
+   */
+  async held(operation: SyncOperation): Promise<SyncOutcome | undefined> {
+    if (operation.op === 'suppress') {
+      const reason = operation.reason === 'complaint' ? 'COMPLAINT' : 'BOUNCE';
+      const stored = await this.stored(operation.email);
+      return stored === reason ? { lists: [LIST], providerReason: reason } : undefined;
+    }
+    if (operation.op !== 'unsuppress' || !operation.lists.includes(LIST)) return undefined;
+    if ((await this.stored(operation.email)) !== undefined) return undefined;
+    const refused = operation.lists
+      .filter((l) => l !== LIST)
+      .map((list) => ({ list, why: 'not a list Ratchet writes at SES' }));
+    return { lists: [LIST], ...(refused.length > 0 ? { refused } : {}) };
+  }
+
+  /** The reason SES stores for `email`, undefined when it is not on the list. */
+  private async stored(email: string): Promise<string | undefined> {
+    const answer = await this.call(
+      'GetSuppressedDestination',
+      () => this.client.send(new GetSuppressedDestinationCommand({ EmailAddress: email })),
+      'NotFoundException',
+    );
+    return answer?.SuppressedDestination?.Reason;
   }
 
   async list(onPage: (entries: readonly ProviderListEntry[]) => Promise<void> | void): Promise<void> {

@@ -68,6 +68,11 @@ export function buildSyncWorker(
     now,
     plan: (provider) => ({ aliases, handlesScope: (scope) => targets.get(provider)!.handlesScope(scope) }),
     apply: (provider, operation) => gates.get(provider)!.run(() => targets.get(provider)!.apply(operation)),
+    // A lookup is a provider call like a push: the same gate, rate and pause.
+    held: (provider, operation) => {
+      const target = targets.get(provider)!;
+      return target.held ? gates.get(provider)!.run(() => target.held!(operation)) : Promise.resolve(undefined);
+    },
   };
   const log = overrides.log ?? powertoolsLog('ratchet-sync', config.settings[RUNTIME_VARIABLE.logLevel]);
   const handler = createSyncWorkerHandler({

@@ -35,7 +35,23 @@ const FLOOR_RATE = 0.1;
 
 export function leaseUntil(nowMs: number, queuedAhead: number, ratePerSecond: number): number {
   const drainMs = (Math.max(0, queuedAhead) / Math.max(FLOOR_RATE, ratePerSecond)) * 1000;
-  return nowMs + Math.min(LEASE.maxMs, Math.max(LEASE.minMs, LEASE.safety * drainMs + LEASE.graceMs));
+  return leased(nowMs + Math.min(LEASE.maxMs, Math.max(LEASE.minMs, LEASE.safety * drainMs + LEASE.graceMs)));
+}
+
+/**
+ * A lease ends half a millisecond past a whole one; the marker a change or the backfill sets is a whole
+ * millisecond. So the sweeper tells from the marker alone, in the index it reads anyway, that it sent
+ * this item before (or that a worker moved it past a retry): its next message for it may follow a push
+ * the provider applied and the worker never recorded, and is sent with `recheck`. A flag of its own
+ * would have to be projected into the index, which cannot change once DynamoDB has built it.
+ */
+export function leased(untilMs: number): number {
+  return Math.floor(untilMs) + 0.5;
+}
+
+/** Whether the marker is a lease (a message was sent for the item before): see `leased`. */
+export function wasLeased(dueMs: number): boolean {
+  return !Number.isInteger(dueMs);
 }
 
 /** The workers' drain rate, measured from the sync queue's depth at successive sweeps. */

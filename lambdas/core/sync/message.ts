@@ -1,6 +1,12 @@
 /**
- * What travels on the sync queue: one address for one provider, nothing more. The worker always reads
- * the record and pushes where it is now, so a message never carries state that could be stale.
+ * What travels on the sync queue: one address for one provider, and whether a push for it may already
+ * have reached the provider. The worker always reads the record and pushes where it is now, so a
+ * message never carries state that could be stale.
+ *
+ * `recheck`: the sweeper sends this item again (its earlier message may have been pushed by a worker
+ * that died before recording the answer), so the worker asks the provider before pushing. Absent on a
+ * first message (the fast path, a first sweep), so the first push of a change stays one provider call.
+ * Messages written before the field existed parse as first messages.
  */
 import { MalformedRequestError } from '../errors.js';
 import { isRecord } from '../json.js';
@@ -9,10 +15,15 @@ import { SYNC_PROVIDER_NAMES, type SyncProviderName } from './target.js';
 export interface SyncMessage {
   email: string;
   provider: SyncProviderName;
+  recheck?: true;
 }
 
 export function encodeSyncMessage(message: SyncMessage): string {
-  return JSON.stringify({ email: message.email, provider: message.provider });
+  return JSON.stringify({
+    email: message.email,
+    provider: message.provider,
+    ...(message.recheck ? { recheck: true } : {}),
+  });
 }
 
 export function parseSyncMessage(body: string): SyncMessage {
@@ -26,5 +37,9 @@ export function parseSyncMessage(body: string): SyncMessage {
     throw new MalformedRequestError('sync message has no email');
   if (!(SYNC_PROVIDER_NAMES as readonly unknown[]).includes(value.provider))
     throw new MalformedRequestError('sync message has no known provider');
-  return { email: value.email, provider: value.provider as SyncProviderName };
+  return {
+    email: value.email,
+    provider: value.provider as SyncProviderName,
+    ...(value.recheck === true ? { recheck: true as const } : {}),
+  };
 }

@@ -5,26 +5,27 @@
  * in the same message). Transport-neutral: the SQS handler around it decides retries and dead letters.
  */
 import { TransientError } from '../errors.js';
+import { type AskFirstDeps, applyOnce } from './ask-first.js';
 import { markerAfter, type SyncLedger, type SyncView } from './ledger.js';
 import type { SyncMessage } from './message.js';
 import { type PlanContext, planSync } from './plan.js';
 import { exhausted } from './retry.js';
 import { type ProviderSyncState, recordOutcome } from './state.js';
-import type { SyncOperation, SyncOutcome, SyncProviderName } from './target.js';
+import type { SyncOperation, SyncProviderName } from './target.js';
 
-export interface PushDeps {
+export interface PushDeps extends AskFirstDeps {
   ledger: SyncLedger;
   /** The configured providers: the marker is cleared only when all of them caught up. */
   providers: readonly SyncProviderName[];
   plan: (provider: SyncProviderName) => PlanContext;
-  /** Calls the provider (through its rate gate); throws the SyncTarget errors. */
-  apply: (provider: SyncProviderName, operation: SyncOperation) => Promise<SyncOutcome>;
   now: () => number;
 }
 
 export interface PushResult {
   /** Operations the provider accepted. */
   pushed: SyncOperation[];
+  /** Operations a `recheck` found already done at the provider (ask-first.ts): recorded, not pushed. */
+  found?: SyncOperation[];
   /** The record is absent, or the provider is not configured: nothing to do. */
   skipped?: boolean;
 }
@@ -35,6 +36,7 @@ export async function pushChange(deps: PushDeps, message: SyncMessage): Promise<
   const { provider, email } = message;
   if (!deps.providers.includes(provider)) return { pushed: [], skipped: true };
   const pushed: SyncOperation[] = [];
+  const found: SyncOperation[] = [];
   // What this call learned from the provider; survives re-reads, since the provider holds it whatever version we read.
   let learned: ProviderSyncState | undefined;
   for (let round = 0; round < MAX_ROUNDS; round++) {
@@ -44,7 +46,8 @@ export async function pushChange(deps: PushDeps, message: SyncMessage): Promise<
     const operations = planSync(view.record, state, deps.plan(provider));
     try {
       for (const operation of operations) {
-        const outcome = await deps.apply(provider, operation);
+        const done = await applyOnce(deps, provider, operation, message.recheck === true);
+        const outcome = done.outcome;
         state = recordOutcome(
           state,
           operation,
@@ -53,7 +56,7 @@ export async function pushChange(deps: PushDeps, message: SyncMessage): Promise<
           operation.op === 'unsuppress' ? view.record.reactivatedAt : undefined,
         );
         learned = state;
-        pushed.push(operation);
+        (done.found ? found : pushed).push(operation);
       }
     } catch (error) {
       if (learned !== undefined) await saveProgress(deps, email, provider, learned).catch(() => undefined);
@@ -63,10 +66,14 @@ export async function pushChange(deps: PushDeps, message: SyncMessage): Promise<
     delete caughtUp.failed;
     delete caughtUp.retrying;
     if (operations.length === 0 && sameState(view.sync[provider], caughtUp) && !markerStale(view, deps.providers))
-      return { pushed };
-    if (await commit(deps, view, provider, caughtUp)) return { pushed };
+      return withFound(pushed, found);
+    if (await commit(deps, view, provider, caughtUp)) return withFound(pushed, found);
   }
   throw new TransientError('sync write kept conflicting; the message will be retried');
+}
+
+function withFound(pushed: SyncOperation[], found: SyncOperation[]): PushResult {
+  return found.length > 0 ? { pushed, found } : { pushed };
 }
 
 /** Records a change that ran out of retries: `failed` on the provider's state, the marker parked once nobody else lags. */

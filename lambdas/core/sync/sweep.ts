@@ -9,7 +9,7 @@
  *   leased), and at most `writeConcurrency` lease writes in flight.
  */
 import { settleWithLimit } from '../pipeline/concurrency.js';
-import { type DrainMeter, leaseUntil, sendBudget } from './lease.js';
+import { type DrainMeter, leaseUntil, sendBudget, wasLeased } from './lease.js';
 import { laggingProviders } from './ledger.js';
 import type { SyncMessage } from './message.js';
 import { SYNC_PENDING_SHARDS } from './shard.js';
@@ -23,15 +23,22 @@ export interface SweptItem {
   sync: SyncMap;
 }
 
+/**
+ * `recheck` when the item may have been pushed before without the answer being recorded: its marker is
+ * a lease (a sweep sent it before, lease.ts `leased`), or `sentBefore` (the local start sweep, after a
+ * restart that lost whatever the workers had in flight).
+ */
 export function sweepMessages(
-  items: readonly { email: string; change: number; sync: SyncMap }[],
+  items: readonly { email: string; change: number; sync: SyncMap; due?: number }[],
   providers: readonly SyncProviderName[],
+  sentBefore = false,
 ): SyncMessage[] {
   return items.flatMap((item) => {
     const lagging = laggingProviders(item, providers);
     // Nobody lags but the marker is set (the provider list changed since): one message lets the worker clear it.
     const to = lagging.length > 0 ? lagging : providers.slice(0, 1);
-    return to.map((provider) => ({ email: item.email, provider }));
+    const recheck = sentBefore || (item.due !== undefined && wasLeased(item.due));
+    return to.map((provider) => ({ email: item.email, provider, ...(recheck ? { recheck: true as const } : {}) }));
   });
 }
 
@@ -58,7 +65,10 @@ export interface SweepOptions {
   deadline: number;
   /** The time between sweeps: the sweep fills the queue with at most this much of the workers' work. */
   intervalMs: number;
-  /** Send every due item whatever the depth (the local start sweep: the embedded queue lost what it held). */
+  /**
+   * Send every due item whatever the depth (the local start sweep: the embedded queue lost what it held),
+   * each with `recheck`: any of them may have been in flight at a provider when the process died.
+   */
   all?: boolean;
   writeConcurrency: number;
   random?: () => number;
@@ -98,7 +108,7 @@ export async function runSweep(
           renewed++;
           continue;
         }
-        const mine = sweepMessages([item], providers);
+        const mine = sweepMessages([item], providers, options.all === true);
         if (sent + messages.length + mine.length > budget) {
           full = true;
           break;

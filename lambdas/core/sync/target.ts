@@ -70,6 +70,15 @@ export interface SyncTarget {
   handlesScope(scope: string): boolean;
   /** Idempotent. Throws SyncRateLimitedError on 429, SyncTransientError on 5xx/network, SyncRefusedError on a permanent 4xx. */
   apply(operation: SyncOperation): Promise<SyncOutcome>;
+  /**
+   * Asks the provider, with reads only, whether it already holds what `operation` would leave it holding:
+   * the outcome `apply` would have answered when it does (record it as if pushed), undefined when the
+   * operation is still to do. The worker asks before a push that may repeat one the provider already
+   * applied (a redelivery, or the sweeper's second message after a crash), so a crash between the
+   * provider's answer and its record pushes nothing twice. Throws the same errors as `apply`. A provider
+   * that cannot be asked leaves it out, and is pushed again (every operation is idempotent).
+   */
+  held?(operation: SyncOperation): Promise<SyncOutcome | undefined>;
   /** Every entry of every list Ratchet compares with, page by page; `onPage` is awaited before the next page is read. */
   list(onPage: (entries: readonly ProviderListEntry[]) => Promise<void> | void): Promise<void>;
 }

@@ -9,6 +9,8 @@
  *   up to 1000 records {address, code, error, created_at} (Content-Type application/json) or one record
  *   as form data; .../get-v3--domainid--bounces: GET /v3/{domain}/bounces?limit= (default 100, max 1000)
  *   → {items, paging: {first, next, previous, last}} (absolute URLs; a page past the end is empty);
+ *   .../get-v3--domainid--bounces--address-: GET /v3/{domain}/bounces/{address} → the record, 404 "Address not
+ *   found in bounces table" when absent;
  *   .../delete-v3--domainid--bounces--address-: DELETE /v3/{domain}/bounces/{address}, 404 when absent.
  * - .../send/mailgun/complaints/...: the same shape, records {address, created_at}.
  * - .../send/mailgun/unsubscribe/post-v3--domainid--unsubscribes: records {address, tags, created_at} in JSON,
@@ -171,7 +173,15 @@ export async function startMailgunFake(options: MailgunFakeOptions = {}): Promis
       const entry = table.get(address.toLowerCase());
       if (!entry) return message(404, `Address not found in ${name} table`);
       if (request.method === 'GET')
-        return { status: 200, body: { address: entry.address, created_at: new Date(entry.createdAt).toUTCString() } };
+        return {
+          status: 200,
+          body: {
+            address: entry.address,
+            created_at: new Date(entry.createdAt).toUTCString(),
+            ...(entry.code !== undefined ? { code: entry.code, error: entry.error } : {}),
+            ...(entry.tags ? { tags: entry.tags } : {}),
+          },
+        };
       table.delete(address.toLowerCase());
       return { status: 200, body: { message: `${name} address has been removed`, address: entry.address } };
     }

@@ -7,6 +7,9 @@
  *   → {object: "suppression", id}.
  * - https://resend.com/docs/api-reference/suppressions/list-suppressions: GET /suppressions →
  *   {object: "list", has_more, data: [{object, id, email, origin: bounce|complaint|manual, source_id, created_at}]}.
+ * - https://resend.com/docs/api-reference/suppressions/get-suppression: GET /suppressions/{id or email} →
+ *   {object: "suppression", id, email, origin, source_id, created_at}; 404 not_found "Suppression not found"
+ *   when the address or id is not suppressed.
  * - https://resend.com/docs/api-reference/suppressions/remove-suppression: DELETE /suppressions/{id or email}
  *   → {object: "suppression", id, deleted: true}.
  * - https://resend.com/docs/api-reference/pagination: cursor paging with `limit` (1 to 100, default 20)
@@ -112,10 +115,22 @@ export async function startResendFake(options: ResendFakeOptions = {}): Promise<
     }
     if (request.path === '/suppressions' && request.method === 'GET') return list(request.query);
     const match = /^\/suppressions\/([^/]+)$/.exec(request.path);
-    if (match && request.method === 'DELETE') {
+    if (match && (request.method === 'DELETE' || request.method === 'GET')) {
       const key = segment(match[1]);
       const entry = table.get(key.toLowerCase()) ?? [...table.values()].find((e) => e.id === key);
       if (!entry) return rsError(404, 'not_found', 'Suppression not found');
+      if (request.method === 'GET')
+        return {
+          status: 200,
+          body: {
+            object: 'suppression',
+            id: entry.id,
+            email: entry.email,
+            origin: entry.origin,
+            source_id: null,
+            created_at: new Date(entry.createdAt).toISOString(),
+          },
+        };
       table.delete(entry.email.toLowerCase());
       return { status: 200, body: { object: 'suppression', id: entry.id, deleted: true } };
     }

@@ -9,6 +9,11 @@
  * - POST /v3/asm/suppressions/global {recipient_emails: [..]} → 201 {recipient_emails}.
  *   .../suppressions-global-suppressions/add-recipient-addresses-to-the-global-suppression-group
  * - DELETE /v3/asm/suppressions/global/{email} → 204.  .../suppressions-global-suppressions/delete-a-global-suppression
+ * - GET /v3/asm/suppressions/global/{email} → 200 {recipient_email} when globally suppressed, 200 {} when not.
+ *   .../suppressions-global-suppressions/retrieve-a-global-suppression
+ * - GET /v3/asm/suppressions/{email} → 200 {suppressions: [{description, id, is_default, name, suppressed}]},
+ *   one row per group, `suppressed` true where the address is.
+ *   .../suppressions-suppressions/retrieve-all-suppression-groups-for-an-email-address
  * - GET /v3/asm/groups → [{id, name, description, is_default, unsubscribes}].
  *   .../suppressions-unsubscribe-groups/retrieve-all-suppression-groups-associated-with-the-user
  * - POST /v3/asm/groups/{group_id}/suppressions {recipient_emails} → 201 {recipient_emails};
@@ -119,6 +124,22 @@ export async function startSendGridFake(options: SendGridFakeOptions = {}): Prom
     if (match && method === 'DELETE') {
       lists.get('unsubscribes')!.delete(segment(match[1]).toLowerCase());
       return { status: 204 };
+    }
+    if (match && method === 'GET') {
+      const item = lists.get('unsubscribes')!.get(segment(match[1]).toLowerCase());
+      return { status: 200, body: item ? { recipient_email: item.email } : {} };
+    }
+    match = /^\/v3\/asm\/suppressions\/([^/]+)$/.exec(path);
+    if (match && method === 'GET' && match[1] !== 'global') {
+      const key = segment(match[1]).toLowerCase();
+      const rows = [...groups].map(([id, g]) => ({
+        description: g.name,
+        id,
+        is_default: false,
+        name: g.name,
+        suppressed: g.members.has(key),
+      }));
+      return { status: 200, body: { suppressions: rows } };
     }
     if (path === '/v3/asm/groups' && method === 'GET') {
       return {

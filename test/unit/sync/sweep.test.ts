@@ -4,7 +4,7 @@
  * messages while the queue already holds an interval's work; the deadline and the write bound.
  */
 import { describe, expect, it } from 'vitest';
-import { DrainMeter, LEASE, leaseUntil, sendBudget } from '../../../lambdas/core/sync/lease.js';
+import { DrainMeter, LEASE, leased, leaseUntil, sendBudget } from '../../../lambdas/core/sync/lease.js';
 import type { SyncMessage } from '../../../lambdas/core/sync/message.js';
 import { runSweep, type SweepPorts, type SweptItem } from '../../../lambdas/core/sync/sweep.js';
 
@@ -91,9 +91,9 @@ describe('the sweep over a long backlog', () => {
   });
 
   it('a lease outlives the backlog ahead of it: twice the measured drain time, at least the minimum, at most the maximum', () => {
-    expect(leaseUntil(1_000, 30_000, 50)).toBe(1_000 + 2 * 600_000 + LEASE.graceMs);
-    expect(leaseUntil(1_000, 0, 50)).toBe(1_000 + LEASE.minMs);
-    expect(leaseUntil(1_000, 10_000_000, 1)).toBe(1_000 + LEASE.maxMs);
+    expect(leaseUntil(1_000, 30_000, 50)).toBe(leased(1_000 + 2 * 600_000 + LEASE.graceMs));
+    expect(leaseUntil(1_000, 0, 50)).toBe(leased(1_000 + LEASE.minMs));
+    expect(leaseUntil(1_000, 10_000_000, 1)).toBe(leased(1_000 + LEASE.maxMs));
     expect(leaseUntil(0, 100, 0)).toBeGreaterThan(leaseUntil(0, 100, 1));
   });
 

@@ -10,6 +10,7 @@ import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
 import { applyEvent, DEFAULT_RATCHET_POLICY } from '../../../lambdas/core/suppression/index.js';
+import { leased } from '../../../lambdas/core/sync/lease.js';
 import type { MarkerUpdate, SyncLedger, SyncView } from '../../../lambdas/core/sync/ledger.js';
 import { encodeSyncMessage } from '../../../lambdas/core/sync/message.js';
 import type { SyncMap } from '../../../lambdas/core/sync/state.js';
@@ -74,7 +75,10 @@ function record(
   };
 }
 
-function setup(apply: (provider: SyncProviderName, op: SyncOperation) => Promise<{ lists: string[] }>) {
+function setup(
+  apply: (provider: SyncProviderName, op: SyncOperation) => Promise<{ lists: string[] }>,
+  held?: (provider: SyncProviderName, op: SyncOperation) => Promise<{ lists: string[] } | undefined>,
+) {
   const ledger = new Ledger();
   const hidden: Array<{ receipt: string; seconds: number }> = [];
   const resent: Array<{ body: string; seconds: number }> = [];
@@ -87,6 +91,7 @@ function setup(apply: (provider: SyncProviderName, op: SyncOperation) => Promise
       now: () => NOW,
       plan: () => ({ aliases: NO_TOPIC_ALIASES, handlesScope: () => false }),
       apply,
+      ...(held ? { held } : {}),
     },
     queue: {
       hide: async (receipt, seconds) => void hidden.push({ receipt, seconds }),
@@ -116,7 +121,7 @@ describe('sync worker handler', () => {
     expect(s.ledger.views.get('a@x')!.sync.ses).toMatchObject({ change: 1 });
     expect(s.counters.totals.get('SyncPushed{provider=ses}')).toBe(1);
     // The marker moved past the retry, so the sweeper does not send a second copy meanwhile.
-    expect(s.ledger.views.get('a@x')!.due).toBe(NOW + 3_000 + 60_000);
+    expect(s.ledger.views.get('a@x')!.due).toBe(leased(NOW + 3_000 + 60_000));
   });
 
   it('a transient failure backs off by receive count (5 s doubling, capped at 15 min)', async () => {
@@ -186,7 +191,30 @@ describe('sync worker handler', () => {
     expect(s.dead).toEqual([]);
     expect(s.ledger.views.get('a@x')!.sync.resend?.retrying).toEqual({ change: 1, since: NOW });
     // The marker moved past the retry (5 s) and its grace, in the same write.
-    expect(s.ledger.views.get('a@x')!.due).toBe(NOW + 5_000 + 60_000);
+    expect(s.ledger.views.get('a@x')!.due).toBe(leased(NOW + 5_000 + 60_000));
+  });
+
+  it('a redelivery asks the provider first (its first delivery may have been applied and never recorded); a first delivery does not', async () => {
+    const calls: string[] = [];
+    const s = setup(
+      async () => {
+        calls.push('apply');
+        return { lists: ['account'] };
+      },
+      async () => {
+        calls.push('held');
+        return { lists: ['account'] };
+      },
+    );
+    s.ledger.add('a@x');
+    s.ledger.add('b@x');
+    await s.handler(event(record('a@x', 'ses', { receives: 2 })));
+    expect(calls).toEqual(['held']);
+    expect(s.ledger.views.get('a@x')!.sync.ses).toMatchObject({ lists: ['account'], change: 1 });
+    // Found, not pushed: nothing counted as a push.
+    expect(s.counters.totals.get('SyncPushed{provider=ses}')).toBeUndefined();
+    await s.handler(event(record('b@x', 'ses', { receives: 1 })));
+    expect(calls).toEqual(['held', 'apply']);
   });
 
   it('a retrying record of an older change starts a new count for the new change', async () => {
