@@ -9,7 +9,8 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { recordDurations } from './durations.js';
 import { measure } from './measure.js';
-import { COUNTER_ITEM_BYTES, costFor, DELIVERED_WITH_RECORD, type DoorCost, SENDGRID_BATCH } from './model.js';
+import { countingNote } from './reputation-note.js';
+import { costFor, DELIVERED_WITH_RECORD, type DoorCost, SENDGRID_BATCH } from './model.js';
 import { PRICE_DATE, PRICE_REGION, PRICES } from './prices.js';
 import { renderCost, writeCostSection } from './report.js';
 import { synthesizeFacts } from './template.js';
@@ -111,7 +112,7 @@ async function main(): Promise<void> {
     [functionUrl, urlNotes],
   ] as const) {
     list.push(
-      `Reputation counting adds $${door.reputationPerMillion.toFixed(4)} per million events (goal: at most $0.10, all in): ${door.items.find((i) => i.reputation)?.quantity.toFixed(0)} counter writes of ${COUNTER_ITEM_BYTES} bytes; its Lambda time is inside the measured edge and feed durations, which count as the stack does.`,
+      countingNote(door.reputationPerMillion, measured.counting),
     );
   }
   if (json) {

@@ -37,8 +37,6 @@ export const EDGE_METRICS = {
   configurationErrors: 'ConfigurationErrors',
   /** An SES feed message that can never be admitted (not authentic, off the allowlist), moved to the SES dead-letter queue. */
   sesFeedDeadLettered: 'SesFeedDeadLettered',
-  /** Events admitted whose reputation counter write failed (logged; the hour undercounts by this). */
-  reputationCountsLost: 'ReputationCountsLost',
 } as const;
 
 /** Per event (consumer). */
