@@ -18,6 +18,7 @@ export const SERVICES = {
   edge: 'ratchet-edge',
   consumer: 'ratchet-consumer',
   reputation: 'ratchet-reputation',
+  reputationCounter: 'ratchet-reputation-counter',
 } as const;
 export type Service = keyof typeof SERVICES;
 
