@@ -74,7 +74,7 @@ export class ReputationCounter extends Construct {
     const streamArn = props.inbox.tableStreamArn;
     if (!streamArn) throw new Error('the inbox table needs a stream (NEW_IMAGE) for reputation counting');
     this.failures = secureQueue(this, 'Failures', { retentionPeriod: Duration.days(14) });
-    this.handler = new HandlerFunction(this, 'Counter', {
+    this.handler = new HandlerFunction(this, 'Function', {
       projectRoot: props.projectRoot,
       entry: 'lambdas/reputation-counter.ts',
       description: "Ratchet reputation counter: counts the inbox stream's new rows per sender and hour, exactly once",

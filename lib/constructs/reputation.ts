@@ -122,7 +122,7 @@ export class RatchetReputation extends Construct {
       schedule: events.Schedule.rate(Duration.minutes(REPUTATION.evaluateEveryMinutes)),
       targets: [new targets.LambdaFunction(this.evaluator.function, { retryAttempts: 0 })],
     });
-    this.counter = new ReputationCounter(this, 'Counting', {
+    this.counter = new ReputationCounter(this, 'Counter', {
       inbox: props.inbox,
       reputationTable: this.table,
       projectRoot: props.projectRoot,
