@@ -29,6 +29,8 @@ export function resourceNames(prefix: string = DEFAULT_RESOURCE_PREFIX) {
     inboxTable: `${prefix}-inbox`,
     suppressionTable: `${prefix}-suppressions`,
     reputationTable: `${prefix}-reputation`,
+    /** Where the reputation counter's event source mapping sends a batch of the inbox stream it gave up on. */
+    reputationFailureQueue: `${prefix}-reputation-failures`,
     queue: `${prefix}-events`,
     deadLetterQueue: `${prefix}-events${QUEUE_NAMES.deadLetterSuffix}`,
     /** The SES feed: the SES topic's SQS subscription (env `SES_QUEUE_NAME` locally). */

@@ -125,6 +125,7 @@ export class Ratchet extends Construct {
     const topicArns = this.ses.topicArns(config.extraTopicArns);
     this.reputation = new RatchetReputation(this, 'Reputation', {
       tableName: names.reputationTable,
+      failureQueueName: names.reputationFailureQueue,
       inbox: this.tables.inbox,
       topicName: `${config.resourcePrefix}${REPUTATION.topicSuffix}`,
       projectRoot,

@@ -27,6 +27,7 @@ const C = REPUTATION.counting;
 export interface ReputationCounterProps {
   readonly inbox: dynamodb.Table;
   readonly reputationTable: dynamodb.ITable;
+  readonly failureQueueName: string;
   readonly projectRoot: string;
   readonly environment: Record<string, string>;
   readonly logRetention: logs.RetentionDays;
@@ -73,7 +74,10 @@ export class ReputationCounter extends Construct {
     super(scope, id);
     const streamArn = props.inbox.tableStreamArn;
     if (!streamArn) throw new Error('the inbox table needs a stream (NEW_IMAGE) for reputation counting');
-    this.failures = secureQueue(this, 'Failures', { retentionPeriod: Duration.days(14) });
+    this.failures = secureQueue(this, 'Failures', {
+      queueName: props.failureQueueName,
+      retentionPeriod: Duration.days(14),
+    });
     this.handler = new HandlerFunction(this, 'Function', {
       projectRoot: props.projectRoot,
       entry: 'lambdas/reputation-counter.ts',

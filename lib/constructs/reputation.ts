@@ -33,6 +33,8 @@ export interface RatchetReputationProps {
   readonly tableName: string;
   /** The inbox table, with its stream: every new row is counted from it. */
   readonly inbox: dynamodb.Table;
+  /** The counter's on-failure queue. */
+  readonly failureQueueName: string;
   readonly topicName: string;
   readonly projectRoot: string;
   readonly logLevel: RatchetConfig['logLevel'];
@@ -125,6 +127,7 @@ export class RatchetReputation extends Construct {
     this.counter = new ReputationCounter(this, 'Counter', {
       inbox: props.inbox,
       reputationTable: this.table,
+      failureQueueName: props.failureQueueName,
       projectRoot: props.projectRoot,
       environment: {
         [V.reputationTable]: this.table.tableName,
