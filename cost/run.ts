@@ -83,6 +83,8 @@ async function main(): Promise<void> {
     feedBatch: measured.feedBatch,
     consumerBatchMs: measured.consumerBatchMs,
     consumerBatch: measured.consumerBatch,
+    reputationCounterBatchMs: measured.counting.counterBatchMs,
+    reputationCounterBatch: measured.counting.counterBatch,
   });
   const loadNote = `Load average (1 min) when measuring: ${load.toFixed(2)} → ${loadavg()[0]!.toFixed(2)} on ${(await import('node:os')).cpus().length} cores.`;
   notes.push(loadNote);
