@@ -54,7 +54,7 @@ export interface ExtraHotKey {
 export const EXTRA_HOT_KEYS: ExtraHotKey[] = [
   {
     table: 'reputation',
-    key: 'c#<provider>#<sender> (every event one sender\'s)',
+    key: "c#<provider>#<sender> (every event one sender's)",
     writesPerSend: 0,
     shards: 1,
     writesAt: senderPartitionWrites,

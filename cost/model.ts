@@ -5,9 +5,9 @@
  */
 
 import { readUnits, STORAGE_OVERHEAD_BYTES, writeUnits } from '../lambdas/adapters/dynamodb-item-size.js';
+import { REPUTATION } from '../lib/definitions.js';
 import { KINDS, type Measured, MIX } from './measure.js';
 import { PRICES } from './prices.js';
-import { REPUTATION } from '../lib/definitions.js';
 import { countingItems } from './reputation.js';
 
 import type { TemplateFacts } from './template.js';

@@ -85,12 +85,48 @@ export function countingItems(m: CountingMeasured, events: number, recordsPerBat
   const writes = batches * m.counterCellsPerBatch * writeUnits(m.counterItemBytes);
   const logGb = (batches * (m.counterLogBytes + PLATFORM_BYTES)) / 1024 ** 3;
   return [
-    { service: 'Lambda', item: `reputation counter invocations (stream batches of ${recordsPerBatch})`, quantity: batches, unit: 'requests', price: PRICES.lambdaRequest },
-    { service: 'Lambda', item: `reputation counter duration (${C.memoryMb} MB arm64; ${batchMs} ms a batch)`, quantity: gbS, unit: 'GB-s', price: PRICES.lambdaArmGbSecond },
-    { service: 'DynamoDB', item: `reputation cell writes (${m.counterCellsPerBatch} cells a batch; ${m.counterItemBytes} B cells)`, quantity: writes, unit: 'write units', price: PRICES.dynamoWriteUnit },
-    { service: 'DynamoDB Streams', item: 'inbox stream reads by Lambda (free)', quantity: batches, unit: 'requests', price: { usd: 0 } },
-    { service: 'SQS', item: 'reputation on-failure queue (nothing in steady state)', quantity: 0, unit: 'requests', price: PRICES.sqsRequest },
-    { service: 'CloudWatch Logs', item: 'reputation counter: a line per batch', quantity: logGb, unit: 'GB', price: PRICES.logsIngestGb },
+    {
+      service: 'Lambda',
+      item: `reputation counter invocations (stream batches of ${recordsPerBatch})`,
+      quantity: batches,
+      unit: 'requests',
+      price: PRICES.lambdaRequest,
+    },
+    {
+      service: 'Lambda',
+      item: `reputation counter duration (${C.memoryMb} MB arm64; ${batchMs} ms a batch)`,
+      quantity: gbS,
+      unit: 'GB-s',
+      price: PRICES.lambdaArmGbSecond,
+    },
+    {
+      service: 'DynamoDB',
+      item: `reputation cell writes (${m.counterCellsPerBatch} cells a batch; ${m.counterItemBytes} B cells)`,
+      quantity: writes,
+      unit: 'write units',
+      price: PRICES.dynamoWriteUnit,
+    },
+    {
+      service: 'DynamoDB Streams',
+      item: 'inbox stream reads by Lambda (free)',
+      quantity: batches,
+      unit: 'requests',
+      price: { usd: 0 },
+    },
+    {
+      service: 'SQS',
+      item: 'reputation on-failure queue (nothing in steady state)',
+      quantity: 0,
+      unit: 'requests',
+      price: PRICES.sqsRequest,
+    },
+    {
+      service: 'CloudWatch Logs',
+      item: 'reputation counter: a line per batch',
+      quantity: logGb,
+      unit: 'GB',
+      price: PRICES.logsIngestGb,
+    },
   ];
 }
 

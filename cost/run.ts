@@ -9,10 +9,10 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { recordDurations } from './durations.js';
 import { measure } from './measure.js';
-import { countingNote } from './reputation-note.js';
 import { costFor, DELIVERED_WITH_RECORD, type DoorCost, SENDGRID_BATCH } from './model.js';
 import { PRICE_DATE, PRICE_REGION, PRICES } from './prices.js';
 import { renderCost, writeCostSection } from './report.js';
+import { countingNote } from './reputation-note.js';
 import { synthesizeFacts } from './template.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -113,9 +113,7 @@ async function main(): Promise<void> {
     [apiGateway, notes],
     [functionUrl, urlNotes],
   ] as const) {
-    list.push(
-      countingNote(door.reputationPerMillion, measured.counting),
-    );
+    list.push(countingNote(door.reputationPerMillion, measured.counting));
   }
   if (json) {
     process.stdout.write(`${JSON.stringify({ apiGateway: strip(apiGateway), functionUrl: strip(functionUrl) })}\n`);

@@ -8,4 +8,6 @@ import { buildReputationCounter } from './adapters/wiring/reputation-counter.js'
 import { createReputationCounterHandler } from './handlers/reputation-counter-handler.js';
 
 const config = configFromEnv(process.env);
-export const handler = createReputationCounterHandler(buildReputationCounter(config, { doc: createDocumentClient(config) }));
+export const handler = createReputationCounterHandler(
+  buildReputationCounter(config, { doc: createDocumentClient(config) }),
+);

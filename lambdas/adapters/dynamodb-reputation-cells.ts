@@ -12,18 +12,11 @@
  */
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TransientError } from '../core/errors.js';
+import { settleWithLimit } from '../core/pipeline/concurrency.js';
 import { HOUR_MS, type OutcomeCounts } from '../core/reputation/counts.js';
 import { type CellBatch, countAbove, type ReputationCells } from '../core/reputation/stream-count.js';
-import { settleWithLimit } from '../core/pipeline/concurrency.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
-import {
-  COUNT_FIELDS,
-  cellSortKey,
-  counterKey,
-  HIGH_WATER,
-  registryKey,
-  registrySortKey,
-} from './reputation-keys.js';
+import { COUNT_FIELDS, cellSortKey, counterKey, HIGH_WATER, registryKey, registrySortKey } from './reputation-keys.js';
 import { REPUTATION_TABLE } from './tables.js';
 
 const T = REPUTATION_TABLE;
@@ -59,7 +52,10 @@ export class DynamoReputationCells implements ReputationCells {
   }
 
   private async countCell(shard: string, cell: CellBatch): Promise<{ counted: number; skipped: number }> {
-    const key = { [T.partitionKey]: counterKey(cell.provider, cell.sender), [T.sortKey]: cellSortKey(cell.hourMs, shard) };
+    const key = {
+      [T.partitionKey]: counterKey(cell.provider, cell.sender),
+      [T.sortKey]: cellSortKey(cell.hourMs, shard),
+    };
     const all = countAbove(cell, undefined)!;
     if (await this.add(key, cell.hourMs, all.counts, all.last, { below: all.first }))
       return { counted: cell.entries.length, skipped: 0 };

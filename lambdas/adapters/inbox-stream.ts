@@ -20,7 +20,10 @@ import { INBOX_TABLE } from './tables.js';
 export type StreamImage = Record<string, { S?: string; N?: string; B?: string | Uint8Array }>;
 
 /** The events of a stream record's new image, when it is a first admission of an event row; else undefined. */
-export function admittedEvents(eventName: string | undefined, image: StreamImage | undefined): StoredEvent[] | undefined {
+export function admittedEvents(
+  eventName: string | undefined,
+  image: StreamImage | undefined,
+): StoredEvent[] | undefined {
   if ((eventName !== 'INSERT' && eventName !== 'MODIFY') || !image) return undefined;
   const body = image['body']?.B;
   if (body === undefined) return undefined;

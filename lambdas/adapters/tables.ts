@@ -72,9 +72,9 @@ export const REPUTATION_TABLE = {
    * Counters: one partition per (provider, sender), `c#<provider>#<sender>`, a cell per hour and inbox
    * stream shard under it (reputation-keys.ts). DynamoDB caps a partition at 1,000 WCU/s
    * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html).
-   * The stream consumer writes a cell once per batch (up to 1,000 records, or 30 s of them) and stream
+   * The stream consumer writes a cell once per batch (up to 1,000 records, or 5 minutes of them) and stream
    * shard, never once per event, so one sender at 2,000 events/s puts about 2,000 / 1,000 full batches
-   * plus one per shard every 30 s on its partition: a handful of writes a second (npm run capacity
+   * plus one per shard every 5 minutes on its partition: a handful of writes a second (npm run capacity
    * prints it). Reading a window is one Query of its cells (an hour has one per shard that counted in it).
    */
   /** Registry partitions (a sender's row lives on hash(sender) mod this): read 4 Queries a listing. */

@@ -43,10 +43,7 @@ export const REPUTATION_COUNTER_NAG_ACKNOWLEDGEMENTS = {
   function: [
     ['AwsSolutions-L1', 'Pinned to nodejs22.x, the runtime the handlers are built and tested for.'],
     ['Serverless-LambdaLatestVersion', 'Pinned to nodejs22.x, the runtime the handlers are built and tested for.'],
-    [
-      'Serverless-LambdaTracing',
-      'X-Ray adds cost per request; the log line per batch covers what an operator needs.',
-    ],
+    ['Serverless-LambdaTracing', 'X-Ray adds cost per request; the log line per batch covers what an operator needs.'],
     [
       'Serverless-LambdaDLQ',
       'Invoked synchronously by its stream event source mapping, whose on-failure destination is the queue for discarded batches; an asynchronous DLQ would never be used.',

@@ -24,9 +24,9 @@ import { REPUTATION, REPUTATION_TABLE } from '../definitions.js';
 import type { RatchetAlarms } from './alarms.js';
 import { commonEnvironment } from './environments.js';
 import { HandlerFunction } from './handler-function.js';
-import { ReputationCounter } from './reputation-counter.js';
 import { METRIC_NAMESPACE, REPUTATION_METRICS, SERVICE_DIMENSION, SERVICES } from './metric-catalog.js';
 import type { RatchetConfig } from './ratchet-props.js';
+import { ReputationCounter } from './reputation-counter.js';
 import { allow } from './tables.js';
 
 export interface RatchetReputationProps {

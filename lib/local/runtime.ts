@@ -32,10 +32,10 @@ import { ensureQueues, ensureReputationTable, ensureTables, LOCAL_QUEUE } from '
 import { applyDemoDefaults, ensureDemoCredentials } from './demo-credentials.js';
 import { type Emulator, startDynamo, startSqs } from './emulators.js';
 import { startHttpFront } from './http-front.js';
+import { LocalInboxStream } from './inbox-stream.js';
 import { acquireLock } from './lock.js';
 import { QueuePoller } from './poller.js';
 import { resendStored } from './recovery.js';
-import { LocalInboxStream } from './inbox-stream.js';
 import { startLocalReputation } from './reputation.js';
 import type { LocalRuntime, LocalRuntimeOptions } from './runtime-types.js';
 import { assertStartable, readPort } from './startup-checks.js';

@@ -1,9 +1,10 @@
 /** The console browser test's reputation data: counters written through the reputation adapter's own writer. */
-import { seedTallies } from '../support/reputation-seed.js';
+
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { HOUR_MS, hourStart } from '../../lambdas/core/reputation/index.js';
 import { ensureReputationTable } from '../../lib/local/bootstrap.js';
 import type { TestStack } from '../integration/harness.js';
+import { seedTallies } from '../support/reputation-seed.js';
 
 export const REPUTATION = 'console-test-reputation';
 

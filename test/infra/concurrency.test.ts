@@ -168,7 +168,9 @@ describe('concurrencyPlan (pure, on template JSON)', () => {
       Type: 'AWS::Lambda::EventSourceMapping',
       Properties: { FunctionName: { Ref: target }, StartingPosition: 'TRIM_HORIZON' },
     });
-    const plan = concurrencyPlan({ Resources: { CounterFunctionABCDEF12: fn(4), S: stream('CounterFunctionABCDEF12') } });
+    const plan = concurrencyPlan({
+      Resources: { CounterFunctionABCDEF12: fn(4), S: stream('CounterFunctionABCDEF12') },
+    });
     expect([plan.total, plan.problems]).toEqual([4, []]);
     expect(concurrencyPlan({ Resources: { C: fn(), S: stream('C') } }).problems).toEqual([
       'C reads a stream and has no reserved concurrency: give it one',

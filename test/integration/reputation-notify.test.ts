@@ -5,7 +5,7 @@
  * operator's email would carry. Then the evaluator end to end on dynalite: a sender's counts turn it to
  * breach, announced once on the topic; a second run with nothing new announces nothing.
  */
-import { seedTallies } from '../support/reputation-seed.js';
+
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateTopicCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
 import {
@@ -31,6 +31,7 @@ import {
 } from '../../lambdas/core/reputation/index.js';
 import { ensureReputationTable } from '../../lib/local/bootstrap.js';
 import { type Emulator, startDynamo, startSqs } from '../../lib/local/emulators.js';
+import { seedTallies } from '../support/reputation-seed.js';
 import { captureLog } from './harness.js';
 
 const REGION = 'us-east-1';

@@ -55,7 +55,12 @@ describe('reputation table adapter on dynalite', () => {
   it('sums the cells of every stream shard, per window and per hour, and lists each sender once per provider', async () => {
     // Four stream shards in turn, each batch counted into its own shard's cell.
     for (let n = 0; n < 16; n++)
-      await seedTallies(doc, TABLE, [tallyOf('a.example', HOUR, { delivered: 10, hardBounced: 1 })], `shardId-${n % 4}`);
+      await seedTallies(
+        doc,
+        TABLE,
+        [tallyOf('a.example', HOUR, { delivered: 10, hardBounced: 1 })],
+        `shardId-${n % 4}`,
+      );
     await seedTallies(doc, TABLE, [tallyOf('a.example', HOUR - 30 * HOUR_MS, { delivered: 500, complained: 2 })]);
     await seedTallies(doc, TABLE, [
       tallyOf('a.example', HOUR, { delivered: 7 }, 'sendgrid'),

@@ -66,7 +66,11 @@ function event(sender: string, kind: NormalizedEvent['kind']): NormalizedEvent {
 /** `count` stream records of new rows for `sender`, sequence numbers from `first` on. */
 function records(sender: string, first: number, count: number, kind: NormalizedEvent['kind'] = 'delivered') {
   return Array.from({ length: count }, (_, i) =>
-    insertRecord(streamImageOf(inbox().prepare([event(sender, kind)], NOW)), String(10n ** 20n + BigInt(first + i)), NOW),
+    insertRecord(
+      streamImageOf(inbox().prepare([event(sender, kind)], NOW)),
+      String(10n ** 20n + BigInt(first + i)),
+      NOW,
+    ),
   );
 }
 

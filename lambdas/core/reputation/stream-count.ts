@@ -11,7 +11,7 @@
  */
 import type { NormalizedEvent } from '../event.js';
 import type { Log } from '../pipeline/ports.js';
-import { ZERO_COUNTS, type OutcomeCounts, type SenderTally, tally } from './counts.js';
+import { type OutcomeCounts, type SenderTally, tally, ZERO_COUNTS } from './counts.js';
 
 /** What counting needs of an event (what an inbox row stores of it). */
 export type CountedEvent = Pick<NormalizedEvent, 'provider' | 'kind' | 'sender' | 'detail'>;
