@@ -31,7 +31,6 @@ import {
   hourEndKey,
   hourKey,
   hourOfKey,
-  isRegistryRow,
   isState,
   num,
   type RegistryRow,
