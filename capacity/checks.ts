@@ -4,6 +4,7 @@
  * throttles or refuses); `design`: a bound Ratchet sets on purpose (past it work waits on a queue);
  * `provider`: a provider's documented API rate.
  */
+import { REPUTATION } from '../lib/definitions.js';
 import { AWS_LIMITS, PROVIDER_RATE_LIMITS } from './limits.js';
 import { EXTRA_HOT_KEYS, type Pipeline, type Rates } from './pipeline.js';
 import type { TrafficProfile } from './profiles.js';
@@ -114,7 +115,11 @@ export function buildChecks(
       (r) => r.feedIn,
     );
   const total = (r: Rates) =>
-    r.concurrency.edge + r.concurrency.feed + r.concurrency.consumer + r.concurrency.syncWorker;
+    r.concurrency.edge +
+    r.concurrency.feed +
+    r.concurrency.consumer +
+    r.concurrency.syncWorker +
+    r.concurrency.reputationCounter;
   add(
     {
       resource: 'Lambda',
@@ -188,6 +193,17 @@ export function buildChecks(
       },
       (r) => r.writes.syncIndexHottest,
     );
+  add(
+    {
+      resource: 'reputation counter',
+      limit: `busy copies (reserved concurrency ${REPUTATION.counting.reservedConcurrency}; one per stream shard at most)`,
+      kind: 'design',
+      capacity: REPUTATION.counting.reservedConcurrency,
+      unit: 'concurrent executions',
+      source: 'REPUTATION.counting.reservedConcurrency',
+    },
+    (r) => r.concurrency.reputationCounter,
+  );
   for (const [i, k] of EXTRA_HOT_KEYS.entries())
     add(
       {

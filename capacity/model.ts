@@ -54,6 +54,8 @@ export interface CapacityReport {
     budget: number;
     account: number;
     parts: Record<string, number>;
+    /** The inbox stream's shards at the peak: the reputation counter reads each with one copy at most. */
+    streamShards: number;
   };
   partitions: PartitionReport[];
   providers: Array<{ provider: string; needed: number; pace: number; documented?: number; note: string }>;
@@ -145,6 +147,7 @@ export function runCapacityModel(
     feed: peak.concurrency.feed,
     consumer: peak.concurrency.consumer,
     syncWorker: peak.concurrency.syncWorker,
+    reputationCounter: peak.concurrency.reputationCounter,
   };
   // Every function's bound as the synth-time budget check counts it (reserved concurrency, or the
   // sum of its event sources' MaximumConcurrency).
@@ -175,6 +178,7 @@ export function runCapacityModel(
       budget,
       account: AWS_LIMITS.lambdaAccountConcurrency.value,
       parts,
+      streamShards: peak.streamShards,
     },
     partitions: partitions(facts, peak, profile, shards),
     providers: profile.syncProviders.map((p) => ({
@@ -233,7 +237,7 @@ function partitions(facts: CapacityFacts, peak: Rates, profile: TrafficProfile, 
       key: k.key,
       writesPerSecond: peak.writes.extra[i]!,
       readsPerSecond: 0,
-      note: 'added by another feature (EXTRA_HOT_KEYS)',
+      note: k.note ?? 'added by another feature (EXTRA_HOT_KEYS)',
     });
   return out;
 }

@@ -7,6 +7,7 @@
 import { SYNC_DEFAULT_LIMITS } from '../lambdas/core/sync/settings.js';
 import type { SyncProviderName } from '../lambdas/core/sync/target.js';
 import { eventsPerRecipient, type TrafficProfile } from './profiles.js';
+import { counterCopies, inboxStreamShards, senderPartitionWrites } from './reputation.js';
 import type { CapacityFacts, SourceFacts } from './template.js';
 
 /** Per-invocation durations, ms, and the batch each was measured on. */
@@ -18,6 +19,9 @@ export interface Durations {
   consumerBatchMs: number;
   consumerBatch: number;
   syncWorkerMsPerMessage: number;
+  /** The reputation counter on a batch of the inbox stream (absent in an older durations file: assumed 1 s a batch of 1,000). */
+  reputationCounterBatchMs?: number;
+  reputationCounterBatch?: number;
 }
 
 /**
@@ -35,16 +39,28 @@ export const PROVIDER_ROW = { readsPerSecondPerCopy: 1, writesPerSecondPerCopy: 
 
 /**
  * Extension point: hot keys other features add (counters, for example), each with the writes it takes
- * per recipient sent and the table it lives in; the model reports them beside its own and checks them
- * against the partition limit. Empty until such a feature lands.
+ * per recipient sent (or, when not linear in it, a function of the events admitted a second) and the
+ * table it lives in; the model reports them beside its own and checks them against the partition limit.
  */
 export interface ExtraHotKey {
   table: string;
   key: string;
   writesPerSend: number;
   shards: number;
+  /** Writes a second on the key at `eventsIn` events admitted a second, instead of `writesPerSend`. */
+  writesAt?: (eventsIn: number) => number;
+  note?: string;
 }
-export const EXTRA_HOT_KEYS: ExtraHotKey[] = [];
+export const EXTRA_HOT_KEYS: ExtraHotKey[] = [
+  {
+    table: 'reputation',
+    key: "c#<provider>#<sender> (every event one sender's)",
+    writesPerSend: 0,
+    shards: 1,
+    writesAt: senderPartitionWrites,
+    note: 'one cell write per stream batch and shard (capacity/reputation.ts)',
+  },
+];
 
 export interface Pipeline {
   /** Seconds one copy spends per message (a batch's duration over its size). */
@@ -68,7 +84,9 @@ export interface Rates {
   syncChanges: number;
   syncIn: Record<string, number>;
   syncOut: Record<string, number>;
-  concurrency: { edge: number; feed: number; consumer: number; syncWorker: number };
+  concurrency: { edge: number; feed: number; consumer: number; syncWorker: number; reputationCounter: number };
+  /** The inbox stream's shards, which the reputation counter reads one copy each. */
+  streamShards: number;
   inFlight: { feed: number; events: number; sync: number };
   writes: { inboxTable: number; suppressionTable: number; syncIndexHottest: number; extra: number[] };
   reads: { suppressionTable: number };
@@ -136,6 +154,7 @@ export function buildPipeline(
       feed: facts.feed ? busy(feedIn, secondsPerMessage.feed, facts.feed.maxConcurrency) : 0,
       consumer: busy(eventsIn, secondsPerMessage.consumer, facts.consumer.maxConcurrency),
       syncWorker: worker ? busy(syncMessagesIn, secondsPerMessage.sync, worker.maxConcurrency) : 0,
+      reputationCounter: counterCopies(eventsIn, d.reputationCounterBatchMs ?? 1000, d.reputationCounterBatch ?? 1000),
     };
     // Received and not yet deleted: a batch per busy copy (rounded up: a copy holds a whole batch).
     const inFlight = {
@@ -156,6 +175,7 @@ export function buildPipeline(
       syncIn,
       syncOut,
       concurrency,
+      streamShards: inboxStreamShards(eventsIn),
       inFlight,
       writes: {
         inboxTable:
@@ -165,7 +185,7 @@ export function buildPipeline(
         // Each change writes its marker into the index, and each provider's push rewrites the entry (the
         // index projects `sync`); the last one removes it. All on the shard the record hashed to.
         syncIndexHottest: worker ? ((syncChanges + syncMessagesOut) * UNITS.indexEntry) / options.syncIndexShards : 0,
-        extra: EXTRA_HOT_KEYS.map((k) => (s * k.writesPerSend) / k.shards),
+        extra: EXTRA_HOT_KEYS.map((k) => (k.writesAt ? k.writesAt(eventsIn) : (s * k.writesPerSend) / k.shards)),
       },
       reads: { suppressionTable: consumerOut * UNITS.consumerRead },
     };

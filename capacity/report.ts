@@ -76,7 +76,7 @@ export function renderProfile(r: CapacityReport): string {
       .map(([k, v]) => `${k} ${num(v)}`)
       .join(
         ', ',
-      )}); at most ${r.concurrency.possible} with every function at its bound (${r.concurrency.possibleParts}), against the budget of ${r.concurrency.budget} and the account's ${r.concurrency.account}.`,
+      )}); at most ${r.concurrency.possible} with every function at its bound (${r.concurrency.possibleParts}), against the budget of ${r.concurrency.budget} and the account's ${r.concurrency.account}. The inbox stream has about ${num(r.concurrency.streamShards)} shards at the peak (one per inbox partition: its steady-state size over 10 GB, or its writes over 1,000 a second); the reputation counter reads each with one copy at most, ${num(r.concurrency.parts.reputationCounter ?? 0)} busy, shards beyond its reserved concurrency waiting their turn (capacity/reputation.ts).`,
     '',
     table(
       ['table / index', 'hottest partition key', 'writes/s', 'reads/s', 'limit (writes / reads)', 'why'],

@@ -25,6 +25,9 @@ export interface RecordedDurations {
   consumerBatch: number;
   /** The sync worker's handler time per message against the provider fakes (cost/sync.ts), ms. */
   syncWorkerMsPerMessage?: number;
+  /** The reputation counter on a batch of `reputationCounterBatch` inbox stream records, median ms. */
+  reputationCounterBatchMs?: number;
+  reputationCounterBatch?: number;
 }
 
 const REQUIRED = [

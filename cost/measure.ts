@@ -30,6 +30,7 @@ import { sampleSendgridEvent, sendgridBatchBody, signSendgridBody } from '../lib
 import { demoSigningCertUrl, signSnsMessage } from '../lib/demo/ses.js';
 import { ensureDemoCredentials } from '../lib/local/demo-credentials.js';
 import { startLocalRuntime } from '../lib/local/runtime.js';
+import { type CountingMeasured, measureCounting } from './reputation.js';
 
 /** The issue's event mix; topic opt-ins are not part of it. */
 export type MixKind = Exclude<ActionableKind, 'subscribe'>;
@@ -64,6 +65,8 @@ function snsLayout(message: Record<string, string>): string {
 }
 
 export interface Measured {
+  /** The reputation counter (the inbox stream's consumer) on batches of the mapping's size. */
+  counting: CountingMeasured;
   /** Per provider and kind: inbox item bytes (DynamoDB rules), median over the rows written. */
   inboxItemBytes: Record<'ses' | 'sendgrid', Record<ActionableKind, number>>;
   /** Suppression item bytes after the consumer wrote it (median). */
@@ -271,6 +274,7 @@ export async function measure(options: {
       const key = `${row.events[0]!.provider}:${row.events[0]!.kind}`;
       (sizes[key] ??= []).push(itemSize(storedRowAttributes(item as unknown as StoredRow)));
     }
+    const counting = await measureCounting(runtime, rows, capture, (table) => scanAll(runtime.clients.doc, table));
     const inboxItemBytes = { ses: {}, sendgrid: {} } as Measured['inboxItemBytes'];
     for (const provider of ['ses', 'sendgrid'] as const) {
       for (const kind of KINDS) {
@@ -323,6 +327,7 @@ export async function measure(options: {
       codecRow('SendGrid delivered event (one element of a batch)', sgEventRaw[0]!),
     ];
     return {
+      counting,
       inboxItemBytes,
       suppressionItemBytes: median(recordSizes),
       edgeSesMs: median(sesMs),

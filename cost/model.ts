@@ -5,11 +5,10 @@
  */
 
 import { readUnits, STORAGE_OVERHEAD_BYTES, writeUnits } from '../lambdas/adapters/dynamodb-item-size.js';
+import { REPUTATION } from '../lib/definitions.js';
 import { KINDS, type Measured, MIX } from './measure.js';
 import { PRICES } from './prices.js';
-import { COUNTER_ITEM_BYTES, counterWrites } from './reputation.js';
-
-export { COUNTER_ITEM_BYTES };
+import { countingItems } from './reputation.js';
 
 import type { TemplateFacts } from './template.js';
 
@@ -45,7 +44,7 @@ export interface DoorCost {
   outsideTargetPerMillion: number;
   /** Everything, SNS's own charges included. */
   allInPerMillion: number;
-  /** What reputation counting adds, all in (its line items; its Lambda time is inside the measured durations). */
+  /** What reputation counting adds, all in: the inbox stream consumer's line items. */
   reputationPerMillion: number;
   items: Item[];
   notes: string[];
@@ -189,9 +188,9 @@ export function costFor(door: DoorCost['door'], facts: TemplateFacts, m: Measure
   if (facts.inboxPitr)
     add('DynamoDB', 'inbox point-in-time recovery', inboxGbMonths, 'GB-months', PRICES.dynamoPitrGbMonth);
 
-  // Reputation counting (cost/reputation.ts): its Lambda time is inside the measured edge and feed durations.
-  const counting = counterWrites(feed ? sesEvents / facts.feedBatchSize : sesEvents, sgRequests);
-  add('DynamoDB', counting.item, counting.writeUnits, 'write units', PRICES.dynamoWriteUnit, { reputation: true });
+  // Reputation counting (cost/reputation.ts): the inbox stream's consumer, full batches of the mapping's size.
+  for (const i of countingItems(m.counting, EVENTS, REPUTATION.counting.batchSize))
+    add(i.service, i.item, i.quantity, i.unit, i.price, { reputation: true });
 
   // Consumer: one strongly consistent read per event; a write only when something changes.
   const writes = EVENTS * (1 - MIX.delivered) + EVENTS * MIX.delivered * DELIVERED_WITH_RECORD;

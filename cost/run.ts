@@ -9,9 +9,10 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { recordDurations } from './durations.js';
 import { measure } from './measure.js';
-import { COUNTER_ITEM_BYTES, costFor, DELIVERED_WITH_RECORD, type DoorCost, SENDGRID_BATCH } from './model.js';
+import { costFor, DELIVERED_WITH_RECORD, type DoorCost, SENDGRID_BATCH } from './model.js';
 import { PRICE_DATE, PRICE_REGION, PRICES } from './prices.js';
 import { renderCost, writeCostSection } from './report.js';
+import { countingNote } from './reputation-note.js';
 import { synthesizeFacts } from './template.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -82,6 +83,8 @@ async function main(): Promise<void> {
     feedBatch: measured.feedBatch,
     consumerBatchMs: measured.consumerBatchMs,
     consumerBatch: measured.consumerBatch,
+    reputationCounterBatchMs: measured.counting.counterBatchMs,
+    reputationCounterBatch: measured.counting.counterBatch,
   });
   const loadNote = `Load average (1 min) when measuring: ${load.toFixed(2)} → ${loadavg()[0]!.toFixed(2)} on ${(await import('node:os')).cpus().length} cores.`;
   notes.push(loadNote);
@@ -110,9 +113,7 @@ async function main(): Promise<void> {
     [apiGateway, notes],
     [functionUrl, urlNotes],
   ] as const) {
-    list.push(
-      `Reputation counting adds $${door.reputationPerMillion.toFixed(4)} per million events (goal: at most $0.10, all in): ${door.items.find((i) => i.reputation)?.quantity.toFixed(0)} counter writes of ${COUNTER_ITEM_BYTES} bytes; its Lambda time is inside the measured edge and feed durations, which count as the stack does.`,
-    );
+    list.push(countingNote(door.reputationPerMillion, measured.counting));
   }
   if (json) {
     process.stdout.write(`${JSON.stringify({ apiGateway: strip(apiGateway), functionUrl: strip(functionUrl) })}\n`);

@@ -9,7 +9,8 @@
  *   front door, where a throttled invocation is a 429 from the Function URL or a 500 from API Gateway
  *   ("Handle Lambda errors in API Gateway", https://docs.aws.amazon.com/lambda/latest/dg/services-apigateway-errors.html),
  *   both retried by the sender; a scheduled function);
- * - otherwise the sum of its SQS event source mappings' MaximumConcurrency;
+ * - otherwise the sum of its SQS event source mappings' MaximumConcurrency (a stream mapping, which has
+ *   a StartingPosition, has none: one copy per shard, so its function must reserve concurrency);
  * - otherwise unbounded, which the budget refuses: nothing may scale into the account's whole quota.
  * A function with both must reserve at least what its mappings may use, or Lambda would throttle
  * received messages, and each throttled receive counts toward the queue's maxReceiveCount.
@@ -52,9 +53,14 @@ export function partName(logicalId: string): string {
 export function concurrencyPlan(template: TemplateLike, budget: number = CONCURRENCY.defaultBudget): ConcurrencyPlan {
   const resources = Object.entries(template.Resources);
   const mappings = new Map<string, Array<number | undefined>>();
+  const streamTargets = new Set<string>();
   for (const [, resource] of resources) {
     if (resource.Type !== 'AWS::Lambda::EventSourceMapping') continue;
     const target = refOf(resource.Properties?.FunctionName);
+    if (resource.Properties?.StartingPosition !== undefined) {
+      if (target !== undefined) streamTargets.add(target);
+      continue;
+    }
     if (target === undefined) continue;
     const max = (resource.Properties?.ScalingConfig as { MaximumConcurrency?: unknown } | undefined)
       ?.MaximumConcurrency;
@@ -87,7 +93,11 @@ export function concurrencyPlan(template: TemplateLike, budget: number = CONCURR
     } else {
       parts.push({ part, logicalId, concurrency: undefined, bound: 'none', eventSourceMaximum });
       if (maxima === undefined)
-        problems.push(`${part} has no concurrency bound: give it reserved concurrency or an SQS MaximumConcurrency`);
+        problems.push(
+          streamTargets.has(logicalId)
+            ? `${part} reads a stream and has no reserved concurrency: give it one`
+            : `${part} has no concurrency bound: give it reserved concurrency or an SQS MaximumConcurrency`,
+        );
     }
   }
   const total = parts.reduce((sum, p) => sum + (p.concurrency ?? 0), 0);

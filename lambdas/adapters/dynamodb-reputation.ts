@@ -3,8 +3,9 @@
  * evaluator and the console ask. The table's layout is this adapter's alone: reputation-keys.ts spells
  * it (without an SDK, for the client's brake), dynamodb-reputation-writer.ts is its writing side.
  *
- * Partition limits: a counter partition takes 1/8 of one sender's writes (REPUTATION_TABLE.counterShards,
- * cited there against DynamoDB's 1,000 WCU/s); a read is at most 8 Queries of 168 small items.
+ * Partition limits: a sender's counter partition takes one write per stream batch and shard
+ * (REPUTATION_TABLE, cited there against DynamoDB's 1,000 WCU/s); a window is one Query of its hours'
+ * cells (one per hour and stream shard that counted in it, ~150 bytes each).
  */
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { TransientError } from '../core/errors.js';
@@ -27,9 +28,9 @@ import {
 import {
   COUNT_FIELDS,
   counterKey,
+  hourEndKey,
   hourKey,
   hourOfKey,
-  isRegistryRow,
   isState,
   num,
   type RegistryRow,
@@ -76,7 +77,7 @@ export interface ReputationReader {
   storedStatus(sender: string): Promise<StoredStatus[]>;
 }
 
-/** Senders read concurrently by a listing, each with up to 8 shard Queries in flight. */
+/** Senders read concurrently by a listing, one Query each. */
 const SENDER_CONCURRENCY = 4;
 /** Hours a series may span: the counters' own lifetime. */
 const MAX_SERIES_HOURS = T.counterTtlDays * 24;
@@ -176,14 +177,11 @@ export class DynamoReputationReader implements ReputationReader {
     return total;
   }
 
-  /** Every shard's counters for the hours first..last, summed per hour. */
+  /** Every cell of the hours first..last (one per hour and stream shard), summed per hour. */
   private async hourCounts(provider: string, sender: string, first: number, last: number) {
-    const shards = Array.from({ length: T.counterShards }, (_, shard) => shard);
-    const pages = await Promise.all(
-      shards.map((shard) => this.queryRange(counterKey(provider, sender, shard), hourKey(first), hourKey(last))),
-    );
+    const cells = await this.queryRange(counterKey(provider, sender), hourKey(first), hourEndKey(last));
     const byHour = new Map<number, OutcomeCounts>();
-    for (const item of pages.flat()) {
+    for (const item of cells) {
       const hourMs = hourOfKey(item[T.sortKey]);
       const counts = Object.fromEntries(COUNT_FIELDS.map((f) => [f, num(item[f])])) as unknown as OutcomeCounts;
       byHour.set(hourMs, addCounts(byHour.get(hourMs) ?? ZERO_COUNTS, counts));
@@ -210,7 +208,7 @@ export class DynamoReputationReader implements ReputationReader {
     });
   }
 
-  /** A Query to its end; bounded by the data (168 hours a shard, a registry partition's senders). */
+  /** A Query to its end; bounded by the data (a window's cells, a registry partition's senders). */
   private async pages(input: Record<string, unknown>): Promise<Array<Record<string, unknown>>> {
     const items: Array<Record<string, unknown>> = [];
     let startKey: Record<string, unknown> | undefined;

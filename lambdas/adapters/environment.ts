@@ -78,7 +78,7 @@ export const RUNTIME_VARIABLE_DOCS: Partial<Record<RuntimeVariableName, Variable
   [V.reputationTable]: {
     applies: 'both',
     describe:
-      'The reputation counters and sender states (docs/reputation.md): set, the edge counts; `npm start` always sets it; read by `ratchet reputation` and `senderStatus`',
+      'The reputation counters and sender states (docs/reputation.md): the stack sets it on the counter (the inbox stream consumer) and the evaluator; `npm start` always counts; read by `ratchet reputation` and `senderStatus`',
   },
   [V.reputationTopicArn]: {
     applies: 'aws',

@@ -3,8 +3,10 @@
  * adapter's reader and writer (dynamodb-reputation*.ts) and the `ratchet/client` brake, which reads
  * with @aws-sdk/client-dynamodb alone. Layout (REPUTATION_TABLE in tables.ts for the limits):
  *
- *  - counters: pk `c#<provider>#<sender>#<shard>`, sk `h#<YYYY-MM-DDTHH>` (UTC hour), numbers
- *    `delivered`, `hardBounced`, `softBounced`, `complained`; `expiresAt` (TTL).
+ *  - counter cells: pk `c#<provider>#<sender>`, sk `h#<YYYY-MM-DDTHH>#<stream shard>` (UTC hour of
+ *    admission, then the inbox stream's shard that counted it: each cell has one writer), numbers
+ *    `delivered`, `hardBounced`, `softBounced`, `complained`, `hw` (the highest sequence number of that
+ *    shard counted, 40 digits), `expiresAt` (TTL). A window is one Query: the hours' cells, summed.
  *  - registry: pk `senders#<hash(sender) mod 4>`, sk `<sender>#<provider>`: `provider`, `sender`,
  *    `lastSeenAt`, and what the evaluator stored: `state`, `attempts`, `bounceRate`, `complaintRate`,
  *    `evaluatedAt`, `changedAt`; `expiresAt` (TTL, pushed on by every hour the sender counts).
@@ -14,16 +16,31 @@ import { REPUTATION_TABLE as T } from './tables.js';
 
 export const COUNT_FIELDS = ['delivered', 'hardBounced', 'softBounced', 'complained'] as const;
 
-export function counterKey(provider: string, sender: string, shard: number): string {
-  return `c#${provider}#${sender}#${shard}`;
+/** The attribute holding a cell's high-water mark. */
+export const HIGH_WATER = 'hw';
+
+export function counterKey(provider: string, sender: string): string {
+  return `c#${provider}#${sender}`;
 }
 
 export function hourKey(hourMs: number): string {
   return `h#${new Date(hourMs).toISOString().slice(0, 13)}`;
 }
 
+/** A cell's sort key: its hour, then its stream shard (`shardId-` is every id's prefix: left out). */
+export function cellSortKey(hourMs: number, shard: string): string {
+  const id = shard.replace(/^shardId-/, '');
+  if (!/^[\w.-]{1,80}$/.test(id)) throw new TypeError(`not a stream shard id: ${shard}`);
+  return `${hourKey(hourMs)}#${id}`;
+}
+
+/** The sort-key bound past every cell of the hour `hourMs` (`~` sorts after every shard id character). */
+export function hourEndKey(hourMs: number): string {
+  return `${hourKey(hourMs)}#~`;
+}
+
 export function hourOfKey(sk: unknown): number {
-  return Date.parse(`${String(sk).slice(2)}:00:00Z`);
+  return Date.parse(`${String(sk).slice(2, 15)}:00:00Z`);
 }
 
 /** FNV-1a: a stable spread of senders over the registry partitions, the same in every process. */

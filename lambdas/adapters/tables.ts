@@ -29,6 +29,8 @@ export function resourceNames(prefix: string = DEFAULT_RESOURCE_PREFIX) {
     inboxTable: `${prefix}-inbox`,
     suppressionTable: `${prefix}-suppressions`,
     reputationTable: `${prefix}-reputation`,
+    /** Where the reputation counter's event source mapping sends a batch of the inbox stream it gave up on. */
+    reputationFailureQueue: `${prefix}-reputation-failures`,
     queue: `${prefix}-events`,
     deadLetterQueue: `${prefix}-events${QUEUE_NAMES.deadLetterSuffix}`,
     /** The SES feed: the SES topic's SQS subscription (env `SES_QUEUE_NAME` locally). */
@@ -67,12 +69,14 @@ export const REPUTATION_TABLE = {
   /** Epoch seconds: counters live the 7-day window and a day more; a registry row as long after its sender's last event. */
   ttlAttribute: 'expiresAt',
   /**
-   * Counter shards per (provider, sender): every write goes to one at random. DynamoDB caps a partition
-   * at 1,000 WCU/s; the worst writer is a provider posting one event a request (Postmark, Mailgun), one
-   * 1-WCU increment per event, so one sender at 2,000 events/s puts 250 WCU/s on each of 8 shards.
-   * Reading a 7-day window is one Query per shard (8 × 168 items of ~100 bytes).
+   * Counters: one partition per (provider, sender), `c#<provider>#<sender>`, a cell per hour and inbox
+   * stream shard under it (reputation-keys.ts). DynamoDB caps a partition at 1,000 WCU/s
+   * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html).
+   * The stream consumer writes a cell once per batch (up to 1,000 records, or 5 minutes of them) and stream
+   * shard, never once per event, so one sender at 2,000 events/s puts about 2,000 / 1,000 full batches
+   * plus one per shard every 5 minutes on its partition: a handful of writes a second (npm run capacity
+   * prints it). Reading a window is one Query of its cells (an hour has one per shard that counted in it).
    */
-  counterShards: 8,
   /** Registry partitions (a sender's row lives on hash(sender) mod this): read 4 Queries a listing. */
   registryShards: 4,
   counterTtlDays: 8,

@@ -28,6 +28,7 @@ export function concurrencyTemplate(scope: IConstruct): TemplateLike {
         Properties: {
           FunctionName: stack.resolve(c.functionName),
           ScalingConfig: { MaximumConcurrency: scaling?.maximumConcurrency },
+          ...(c.startingPosition !== undefined ? { StartingPosition: c.startingPosition } : {}),
         },
       };
     }

@@ -43,6 +43,7 @@ export const HANDLER_ENTRIES = [
   'lambdas/sync-worker.ts',
   'lambdas/sync-sweeper.ts',
   'lambdas/reputation.ts',
+  'lambdas/reputation-counter.ts',
 ] as const;
 export type HandlerEntry = (typeof HANDLER_ENTRIES)[number];
 

@@ -18,6 +18,7 @@ export const SERVICES = {
   edge: 'ratchet-edge',
   consumer: 'ratchet-consumer',
   reputation: 'ratchet-reputation',
+  reputationCounter: 'ratchet-reputation-counter',
 } as const;
 export type Service = keyof typeof SERVICES;
 
@@ -37,8 +38,6 @@ export const EDGE_METRICS = {
   configurationErrors: 'ConfigurationErrors',
   /** An SES feed message that can never be admitted (not authentic, off the allowlist), moved to the SES dead-letter queue. */
   sesFeedDeadLettered: 'SesFeedDeadLettered',
-  /** Events admitted whose reputation counter write failed (logged; the hour undercounts by this). */
-  reputationCountsLost: 'ReputationCountsLost',
 } as const;
 
 /** Per event (consumer). */

@@ -19,7 +19,6 @@ import type * as ses from 'aws-cdk-lib/aws-ses';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { RUNTIME_VARIABLE } from '../../lambdas/adapters/environment.js';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import { SES_PROVIDER_NAME } from '../../lambdas/core/providers/ses/index.js';
 import type { ConcurrencyPlan } from '../concurrency.js';
@@ -126,6 +125,8 @@ export class Ratchet extends Construct {
     const topicArns = this.ses.topicArns(config.extraTopicArns);
     this.reputation = new RatchetReputation(this, 'Reputation', {
       tableName: names.reputationTable,
+      failureQueueName: names.reputationFailureQueue,
+      inbox: this.tables.inbox,
       topicName: `${config.resourcePrefix}${REPUTATION.topicSuffix}`,
       projectRoot,
       logLevel: config.logLevel,
@@ -139,9 +140,6 @@ export class Ratchet extends Construct {
       topicArns,
       secretArns: this.secrets.environment(),
     });
-    // The edge code counts reputation where it admits (the webhook route and the SES feed alike).
-    const countInto = { [RUNTIME_VARIABLE.reputationTable]: this.reputation.table.tableName };
-    Object.assign(edgeEnv, countInto);
     this.edge = new HandlerFunction(this, 'Edge', {
       projectRoot,
       entry: 'lambdas/edge.ts',
@@ -164,15 +162,12 @@ export class Ratchet extends Construct {
         allowedTopicArns: topicArns,
         queueName: names.sesQueue,
         deadLetterQueue: this.ses.deadLetterQueue,
-        environment: {
-          ...edgeEnvironment(config, {
-            inboxTable: this.tables.inbox.tableName,
-            queueUrl: this.events.queue.queueUrl,
-            topicArns,
-            secretArns: this.secrets.environment(feedProviders),
-          }),
-          ...countInto,
-        },
+        environment: edgeEnvironment(config, {
+          inboxTable: this.tables.inbox.tableName,
+          queueUrl: this.events.queue.queueUrl,
+          topicArns,
+          secretArns: this.secrets.environment(feedProviders),
+        }),
         projectRoot,
         logRetention: config.logRetention,
       });
@@ -279,7 +274,6 @@ export class Ratchet extends Construct {
    */
   private grantEdgeCode(handler: HandlerFunction, topicArns: string[], providers?: readonly string[]): void {
     this.tables.grantAdmit(handler.role);
-    this.reputation.grantCount(handler.role);
     this.events.grantSend(handler.role);
     allow(handler.role, ['sns:ConfirmSubscription'], topicArns);
     this.secrets.grantRead(handler.role, providers);

@@ -1,11 +1,12 @@
 /**
- * Reputation guardrails (docs/reputation.md): the `<prefix>-reputation` table the edge counts into, the
- * evaluator on a 5-minute schedule (reserved concurrency 1), the `<prefix>-reputation` SNS topic it
- * announces each change of state on, an alarm on `SendersInWarn` and one on `SendersInBreach`, and a
- * dashboard row.
+ * Reputation guardrails (docs/reputation.md): the `<prefix>-reputation` table, the counter that fills it
+ * from the inbox table's stream (reputation-counter.ts), the evaluator on a 5-minute schedule (reserved
+ * concurrency 1), the `<prefix>-reputation` SNS topic it announces each change of state on, an alarm on
+ * `SendersInWarn`, one on `SendersInBreach` and one on the counter's on-failure queue, and a dashboard row.
  *
- * Roles, least privilege: the edge code may only `UpdateItem` the table (its `ADD`s and the sender
- * registry); the evaluator may `Query` and `UpdateItem` it and `Publish` to its one topic, nothing else.
+ * Roles, least privilege: the counter may read the inbox stream and `GetItem`/`UpdateItem` the table;
+ * the evaluator may `Query` and `UpdateItem` it and `Publish` to its one topic, nothing else. The edge
+ * code has no access to the table.
  */
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -25,10 +26,15 @@ import { commonEnvironment } from './environments.js';
 import { HandlerFunction } from './handler-function.js';
 import { METRIC_NAMESPACE, REPUTATION_METRICS, SERVICE_DIMENSION, SERVICES } from './metric-catalog.js';
 import type { RatchetConfig } from './ratchet-props.js';
+import { ReputationCounter } from './reputation-counter.js';
 import { allow } from './tables.js';
 
 export interface RatchetReputationProps {
   readonly tableName: string;
+  /** The inbox table, with its stream: every new row is counted from it. */
+  readonly inbox: dynamodb.Table;
+  /** The counter's on-failure queue. */
+  readonly failureQueueName: string;
   readonly topicName: string;
   readonly projectRoot: string;
   readonly logLevel: RatchetConfig['logLevel'];
@@ -67,10 +73,12 @@ export const REPUTATION_NAG_ACKNOWLEDGEMENTS = {
 export class RatchetReputation extends Construct {
   readonly table: dynamodb.Table;
   readonly evaluator: HandlerFunction;
+  readonly counter: ReputationCounter;
   readonly topic: sns.Topic;
   readonly schedule: events.Rule;
   readonly warnAlarm?: cloudwatch.Alarm;
   readonly breachAlarm?: cloudwatch.Alarm;
+  readonly discardedAlarm?: cloudwatch.Alarm;
 
   constructor(scope: Construct, id: string, props: RatchetReputationProps) {
     super(scope, id);
@@ -78,8 +86,9 @@ export class RatchetReputation extends Construct {
     thresholdsFromSettings(settings); // a bad threshold fails the synth, naming the variable
     this.table = new dynamodb.Table(this, 'Table', {
       tableName: props.tableName,
-      // Counters: `c#<provider>#<sender>#<shard>`, 8 shards a sender, so one sender at 2,000 events/s
-      // writes 250 WCU/s a partition, under DynamoDB's 1,000 WCU/s (REPUTATION_TABLE.counterShards).
+      // Counters: `c#<provider>#<sender>`, written once per stream batch and shard (never per event), so
+      // one sender at 2,000 events/s puts a handful of WCU/s on it, under DynamoDB's 1,000 WCU/s a
+      // partition (REPUTATION_TABLE's comment; npm run capacity prints the figure).
       partitionKey: { name: REPUTATION_TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: REPUTATION_TABLE.sortKey, type: dynamodb.AttributeType.STRING },
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
@@ -115,16 +124,22 @@ export class RatchetReputation extends Construct {
       schedule: events.Schedule.rate(Duration.minutes(REPUTATION.evaluateEveryMinutes)),
       targets: [new targets.LambdaFunction(this.evaluator.function, { retryAttempts: 0 })],
     });
+    this.counter = new ReputationCounter(this, 'Counter', {
+      inbox: props.inbox,
+      reputationTable: this.table,
+      failureQueueName: props.failureQueueName,
+      projectRoot: props.projectRoot,
+      environment: {
+        [V.reputationTable]: this.table.tableName,
+        ...commonEnvironment('reputationCounter', { logLevel: props.logLevel }),
+      },
+      logRetention: props.logRetention,
+    });
     const ack = (target: IConstruct, acks: ReadonlyArray<readonly [string, string]>) =>
       Validations.of(target).acknowledge(...acks.map(([rule, reason]) => ({ id: rule, reason })));
     ack(this.table, REPUTATION_NAG_ACKNOWLEDGEMENTS.table);
     ack(this.schedule, REPUTATION_NAG_ACKNOWLEDGEMENTS.schedule);
     ack(this.evaluator.function.node.defaultChild!, REPUTATION_NAG_ACKNOWLEDGEMENTS.functions);
-  }
-
-  /** The edge code's counting: `UpdateItem` (ADD to a counter, SET on a registry row), nothing else. */
-  grantCount(grantee: iam.IGrantable): void {
-    allow(grantee, ['dynamodb:UpdateItem'], [this.table.tableArn]);
   }
 
   /** What `ratchet reputation` and the client's `senderStatus` need: Query. */
@@ -161,6 +176,16 @@ export class RatchetReputation extends Construct {
         threshold: 1,
         evaluationPeriods: 1,
       }),
+      discardedAlarm: alarms.add('ReputationCountsDiscarded', {
+        alarmDescription:
+          "The reputation counter gave up on a batch of the inbox stream after its retries: those events are not counted. The queue's messages name the shard and sequence numbers; the counter's log says why.",
+        metric: this.counter.failures.metricApproximateNumberOfMessagesVisible({
+          period: Duration.minutes(5),
+          statistic: 'Maximum',
+        }),
+        threshold: 1,
+        evaluationPeriods: 1,
+      }),
     });
     dashboard.addWidgets(
       new cloudwatch.GraphWidget({
@@ -169,9 +194,15 @@ export class RatchetReputation extends Construct {
         width: 12,
       }),
       new cloudwatch.GraphWidget({
-        title: 'Reputation: evaluator errors and duration',
-        left: [this.evaluator.function.metricErrors({ period: Duration.minutes(5) })],
-        right: [this.evaluator.function.metricDuration({ period: Duration.minutes(5), statistic: 'p99' })],
+        title: 'Reputation: evaluator and counter errors, and their duration',
+        left: [
+          this.evaluator.function.metricErrors({ period: Duration.minutes(5) }),
+          this.counter.handler.function.metricErrors({ period: Duration.minutes(5) }),
+        ],
+        right: [
+          this.evaluator.function.metricDuration({ period: Duration.minutes(5), statistic: 'p99' }),
+          this.counter.handler.function.metricDuration({ period: Duration.minutes(5), statistic: 'p99' }),
+        ],
         width: 12,
       }),
     );

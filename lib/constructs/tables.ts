@@ -34,6 +34,9 @@ export class RatchetTables extends Construct {
       partitionKey: { name: INBOX_TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: INBOX_TABLE.ttlAttribute,
+      // Every new row is one first admission, once in the stream: the reputation counter consumes it
+      // (constructs/reputation-counter.ts). Writing to a stream is free; Lambda's reads of it are too.
+      stream: dynamodb.StreamViewType.NEW_IMAGE,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: props.inboxPointInTimeRecovery },
       removalPolicy: RemovalPolicy.DESTROY,
     });

@@ -1,7 +1,9 @@
 /**
- * `npm start`'s stand-in for the scheduled evaluator: the same evaluation on an interval (the stack's
- * schedule, 5 minutes, unless REPUTATION_EVALUATE_SECONDS says otherwise), its announcement the one
- * WARN line per change of state the evaluator writes. No SNS locally.
+ * `npm start`'s stand-ins for reputation's managed parts: the inbox stream and its consumer
+ * (inbox-stream.ts: the same counter handler, fed the rows the inbox stores), and the scheduled
+ * evaluator: the same evaluation on an interval (the stack's schedule, 5 minutes, unless
+ * REPUTATION_EVALUATE_SECONDS says otherwise), its announcement the one WARN line per change of state
+ * the evaluator writes. No SNS locally.
  */
 
 import { buildReputationEvaluator } from '../../lambdas/adapters/wiring/reputation.js';
@@ -9,9 +11,12 @@ import type { Clients, RuntimeConfig } from '../../lambdas/adapters/wiring.js';
 import type { Log } from '../../lambdas/core/pipeline/ports.js';
 import { type Evaluation, evaluateReputation } from '../../lambdas/core/reputation/evaluate.js';
 import { REPUTATION } from '../definitions.js';
+import type { LocalInboxStream } from './inbox-stream.js';
 
 export interface LocalReputation {
-  /** One evaluation now (tests, and each tick). */
+  /** Counts what the inbox stored so far (the local stream's buffer, handed to the counter now). */
+  flush(): Promise<void>;
+  /** One evaluation now (tests, and each tick), of everything stored so far. */
   evaluate(): Promise<Evaluation>;
   start(): void;
   stop(): Promise<void>;
@@ -21,6 +26,8 @@ export function startLocalReputation(options: {
   config: RuntimeConfig;
   clients: Pick<Clients, 'doc'>;
   log: Log;
+  /** The local stream the inbox records its rows on. */
+  stream: LocalInboxStream;
   intervalMs?: number;
   now?: () => number;
 }): LocalReputation {
@@ -33,13 +40,16 @@ export function startLocalReputation(options: {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
   const evaluate = () => {
-    const run = evaluateReputation(deps);
+    // What the stream holds is counted first, as it would be on AWS within the mapping's batching window.
+    const run = options.stream.flush().then(() => evaluateReputation(deps));
     running = run.catch(() => undefined);
     return run;
   };
   return {
+    flush: () => options.stream.flush(),
     evaluate,
     start() {
+      options.stream.start();
       timer = setInterval(
         () => {
           evaluate().catch((error: unknown) =>
@@ -53,6 +63,7 @@ export function startLocalReputation(options: {
     async stop() {
       if (timer) clearInterval(timer);
       await running;
+      await options.stream.stop();
     },
   };
 }

@@ -9,6 +9,7 @@ import { NAME_DEFAULTS, RUNTIME_VARIABLE as V } from '../../lambdas/adapters/env
 import { MemoryCounters, powertoolsLog } from '../../lambdas/adapters/observability.js';
 import { SqsEventQueue } from '../../lambdas/adapters/sqs-queue.js';
 import { buildUnsubscribeEndpoint } from '../../lambdas/adapters/unsubscribe-wiring.js';
+import { buildReputationCounter } from '../../lambdas/adapters/wiring/reputation-counter.js';
 import {
   buildConsumerDeps,
   buildEdge,
@@ -24,12 +25,14 @@ import type { Counters } from '../../lambdas/core/pipeline/ports.js';
 import { syncSettings } from '../../lambdas/core/sync/settings.js';
 import { createConsumerHandler } from '../../lambdas/handlers/consumer-handler.js';
 import { createEdgeHandler } from '../../lambdas/handlers/edge-handler.js';
+import { createReputationCounterHandler } from '../../lambdas/handlers/reputation-counter-handler.js';
 import { createSesFeedHandler } from '../../lambdas/handlers/ses-feed-handler.js';
 import { QUEUE, SES_FEED } from '../definitions.js';
 import { ensureQueues, ensureReputationTable, ensureTables, LOCAL_QUEUE } from './bootstrap.js';
 import { applyDemoDefaults, ensureDemoCredentials } from './demo-credentials.js';
 import { type Emulator, startDynamo, startSqs } from './emulators.js';
 import { startHttpFront } from './http-front.js';
+import { LocalInboxStream } from './inbox-stream.js';
 import { acquireLock } from './lock.js';
 import { QueuePoller } from './poller.js';
 import { resendStored } from './recovery.js';
@@ -74,7 +77,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const embeddedSqs = !env[V.sqsEndpoint];
     const sqsEndpoint = env[V.sqsEndpoint] || (await track(startSqs())).endpoint;
     const base = configFromEnv({ ...settings, [V.dynamoEndpoint]: dynamoEndpoint, [V.sqsEndpoint]: sqsEndpoint });
-    // Locally the edge always counts reputation (on AWS the stack sets REPUTATION_TABLE).
+    // Locally reputation is always counted (on AWS the stack sets REPUTATION_TABLE for the counter).
     const config: RuntimeConfig = {
       ...base,
       secrets: 'env',
@@ -116,7 +119,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     config.queueUrl = queues.queueUrl;
 
     const common = { log, counters: counters as Counters };
-    const edge = buildEdge(config, clients, { ...common, ...options.edge });
+    // dynalite has no streams: the inbox records what it stores on a local one, counted by the same handler.
+    const stream = new LocalInboxStream({
+      handler: createReputationCounterHandler(buildReputationCounter(config, clients, { log })),
+      log,
+    });
+    const inbox = stream.wrap(buildInbox(config, clients));
+    const edge = buildEdge(config, clients, { ...common, inbox, ...options.edge });
     const unsubscribe = buildUnsubscribeEndpoint(config, clients, { ...common, ...options.unsubscribe });
     const http = await startHttpFront(createEdgeHandler(edge, { unsubscribe }), { port: requestedPort }).catch(
       (error: unknown) => {
@@ -153,7 +162,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       handler: createSesFeedHandler(
         buildSesFeed(config, clients, {
           deadLetterQueueUrl: async () => queues.sesDeadLetterUrl,
-          edge: { ...common, ...options.edge },
+          edge: { ...common, inbox, ...options.edge },
         }),
       ),
       batchSize: SES_FEED.batchSize,
@@ -182,7 +191,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       poller.start();
       sesFeed.start();
     }
-    const reputation = startLocalReputation({ config, clients, log, intervalMs: options.reputationIntervalMs });
+    const reputation = startLocalReputation({
+      config,
+      clients,
+      log,
+      stream,
+      intervalMs: options.reputationIntervalMs,
+    });
     stops.push(() => reputation.stop());
     if (options.background !== false) reputation.start();
     if (sync) {

@@ -1,9 +1,10 @@
 /** The console browser test's reputation data: counters written through the reputation adapter's own writer. */
+
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoReputationCounter } from '../../lambdas/adapters/dynamodb-reputation-writer.js';
 import { HOUR_MS, hourStart } from '../../lambdas/core/reputation/index.js';
 import { ensureReputationTable } from '../../lib/local/bootstrap.js';
 import type { TestStack } from '../integration/harness.js';
+import { seedTallies } from '../support/reputation-seed.js';
 
 export const REPUTATION = 'console-test-reputation';
 
@@ -16,12 +17,11 @@ export async function seedReputation(stack: TestStack): Promise<void> {
   });
   await ensureReputationTable(raw, REPUTATION);
   raw.destroy();
-  const counter = new DynamoReputationCounter(stack.clients.doc, REPUTATION);
   const now = hourStart(Date.now());
   for (let h = 0; h < 168; h++) {
     const hourMs = now - h * HOUR_MS;
     const late = h < 24;
-    await counter.add([
+    await seedTallies(stack.clients.doc, REPUTATION, [
       {
         provider: 'ses',
         sender: 'news.example.com',

@@ -42,6 +42,7 @@ describe('alarms', () => {
         'FrontDoorThrottled',
         'QueueBacklogOld',
         'ReputationFunctionErrors',
+        'ReputationCountsDiscarded',
         'SendersInBreach',
         'SendersInWarn',
         'SesDeadLettersNotEmpty',

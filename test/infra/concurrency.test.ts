@@ -33,12 +33,14 @@ describe.each(Object.keys(CONFIGURATIONS))('%s', (name) => {
   const s = () => synthesized.get(name)!;
   const template = () => s().template.toJSON() as Parameters<typeof concurrencyPlan>[0];
 
-  it('every SQS event source mapping has MaximumConcurrency, from definitions', () => {
+  it('every SQS event source mapping has MaximumConcurrency, from definitions; the stream mapping none (one copy a shard)', () => {
     const r = s().stack.ratchet;
     const expected: Record<string, number> = {
       [functionLogicalId(r.feed!)]: SES_FEED.maxConcurrency,
       [functionLogicalId(r.consumer)]: CONSUMER.maxConcurrency,
       ...(r.sync ? { [functionLogicalId(r.sync.worker)]: SYNC_WORKER.maxConcurrency } : {}),
+      // The inbox stream's mapping: bounded by the counter's reserved concurrency instead.
+      [functionLogicalId(r.reputation.counter.handler)]: undefined as unknown as number,
     };
     const mappings = Object.values(resources(s())).filter((x) => x.Type === 'AWS::Lambda::EventSourceMapping');
     expect(mappings).toHaveLength(Object.keys(expected).length);
@@ -76,16 +78,16 @@ describe.each(Object.keys(CONFIGURATIONS))('%s', (name) => {
 describe('synth refuses a budget overrun', () => {
   it('names every part and its number, in one line', () => {
     expect(() => synthesizeTemplate({ concurrencyBudget: 100 })).toThrow(
-      /^context concurrencyBudget: the functions' concurrency adds up to 136, over concurrencyBudget 100: ReputationEvaluator 1 \+ Edge 120 \+ SesQueueFeed 10 \+ Consumer 5$/,
+      /^context concurrencyBudget: the functions' concurrency adds up to 140, over concurrencyBudget 100: ReputationEvaluator 1 \+ ReputationCounter 4 \+ Edge 120 \+ SesQueueFeed 10 \+ Consumer 5$/,
     );
     // Exactly at the budget is fine.
-    const s = synthesizeTemplate({ concurrencyBudget: 136 });
+    const s = synthesizeTemplate({ concurrencyBudget: 140 });
     s.cleanup();
   });
 
   it('counts what each setting adds: a larger edge reservation can push it over', () => {
     expect(() => synthesizeTemplate({ edgeReservedConcurrency: 190 })).toThrow(
-      /adds up to 206, over concurrencyBudget 200: ReputationEvaluator 1 \+ Edge 190 \+ SesQueueFeed 10 \+ Consumer 5/,
+      /adds up to 210, over concurrencyBudget 200: ReputationEvaluator 1 \+ ReputationCounter 4 \+ Edge 190 \+ SesQueueFeed 10 \+ Consumer 5/,
     );
   });
 
@@ -121,7 +123,7 @@ describe('synth refuses a budget overrun', () => {
       const { status, stderr } = error as { status: number; stderr: string };
       expect(status).toBe(2);
       expect(stderr).toBe(
-        "context concurrencyBudget: the functions' concurrency adds up to 139, over concurrencyBudget 50: ReputationEvaluator 1 + Edge 120 + SesQueueFeed 10 + Consumer 5 + SyncWorker 2 + SyncSweeper 1\n",
+        "context concurrencyBudget: the functions' concurrency adds up to 143, over concurrencyBudget 50: ReputationEvaluator 1 + ReputationCounter 4 + Edge 120 + SesQueueFeed 10 + Consumer 5 + SyncWorker 2 + SyncSweeper 1\n",
       );
     } finally {
       rmSync(out, { recursive: true, force: true });
@@ -158,6 +160,20 @@ describe('concurrencyPlan (pure, on template JSON)', () => {
     ]);
     expect(concurrencyPlan({ Resources: { W: fn(), M: mapping('W') } }).problems).toEqual([
       'W has an SQS event source without MaximumConcurrency',
+    ]);
+  });
+
+  it('bounds a stream mapping (one copy per shard) by its function’s reserved concurrency, and refuses one without', () => {
+    const stream = (target: string) => ({
+      Type: 'AWS::Lambda::EventSourceMapping',
+      Properties: { FunctionName: { Ref: target }, StartingPosition: 'TRIM_HORIZON' },
+    });
+    const plan = concurrencyPlan({
+      Resources: { CounterFunctionABCDEF12: fn(4), S: stream('CounterFunctionABCDEF12') },
+    });
+    expect([plan.total, plan.problems]).toEqual([4, []]);
+    expect(concurrencyPlan({ Resources: { C: fn(), S: stream('C') } }).problems).toEqual([
+      'C reads a stream and has no reserved concurrency: give it one',
     ]);
   });
 

@@ -23,8 +23,8 @@ describe('the Ratchet construct in a plain Stack', { timeout: 180_000 }, () => {
       .filter((x) => x.Type === 'AWS::DynamoDB::Table')
       .map((x) => x.Properties.TableName);
     expect(tables.sort()).toEqual(['ratchet-inbox', 'ratchet-reputation', 'ratchet-suppressions']);
-    // The edge, the consumer, the SES feed and the reputation evaluator.
-    template.resourceCountIs('AWS::Lambda::Function', 4);
+    // The edge, the consumer, the SES feed, the reputation evaluator and counter.
+    template.resourceCountIs('AWS::Lambda::Function', 5);
     template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
     expect(r.config).toMatchObject({
       resourcePrefix: 'ratchet',
@@ -64,6 +64,7 @@ describe('the Ratchet construct in a plain Stack', { timeout: 180_000 }, () => {
       'acme-mail-events-dlq',
       'acme-mail-inbox',
       'acme-mail-reputation',
+      'acme-mail-reputation-failures',
       'acme-mail-ses-dead-letters',
       'acme-mail-ses-notifications',
       'acme-mail-suppressions',

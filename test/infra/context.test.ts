@@ -127,7 +127,12 @@ describe('context overrides', () => {
       props('AWS::SQS::Queue')
         .map((p) => p.QueueName)
         .sort(),
-    ).toEqual(['ratchet-staging-events', 'ratchet-staging-events-dlq', 'ratchet-staging-ses-dead-letters']);
+    ).toEqual([
+      'ratchet-staging-events',
+      'ratchet-staging-events-dlq',
+      'ratchet-staging-reputation-failures',
+      'ratchet-staging-ses-dead-letters',
+    ]);
     const secretNames = props('AWS::SecretsManager::Secret').map((p) => p.Name);
     expect(secretNames.length).toBeGreaterThan(0);
     for (const name of secretNames) expect(name).toMatch(/^ratchet-staging\/[a-z]+$/);

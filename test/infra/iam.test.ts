@@ -58,8 +58,6 @@ describe('least-privilege IAM', () => {
     expect(grants(roleStatements(s.template, stack.ratchet.edge))).toEqual(
       expectedGrants(stack, [
         [['dynamodb:PutItem', 'dynamodb:GetItem'], [stack.ratchet.inboxTable.tableArn]],
-        // Reputation counting: ADD on a counter, SET on a sender's registry row.
-        [['dynamodb:UpdateItem'], [stack.ratchet.reputation.table.tableArn]],
         [['sqs:SendMessage'], [stack.ratchet.queue.queueArn]],
         [['sns:ConfirmSubscription'], [stack.ratchet.sesTopic.topicArn]],
         [

@@ -15,6 +15,7 @@ import {
   DEFAULT_INBOX_TTL_DAYS,
   EDGE,
   INBOX_TABLE,
+  REPUTATION,
   SES_FEED,
   SUPPRESSION_TABLE,
 } from '../../lib/definitions.js';
@@ -33,11 +34,17 @@ const handlers = () =>
     ['edge', s.stack.ratchet.edge, EDGE.timeoutSeconds, EDGE.memoryMb],
     ['consumer', s.stack.ratchet.consumer, CONSUMER.timeoutSeconds, CONSUMER.memoryMb],
     ['feed', s.stack.ratchet.feed!, SES_FEED.timeoutSeconds, SES_FEED.memoryMb],
+    [
+      'reputation counter',
+      s.stack.ratchet.reputation.counter.handler,
+      REPUTATION.counting.timeoutSeconds,
+      REPUTATION.counting.memoryMb,
+    ],
   ] as const;
 
 describe('Lambda functions', () => {
-  it('are exactly the edge, the consumer, the SES feed and the reputation evaluator (no sweeper, no log-retention or other helper functions)', () => {
-    s.template.resourceCountIs('AWS::Lambda::Function', 4);
+  it('are exactly the edge, the consumer, the SES feed, the reputation evaluator and counter (no sweeper, no log-retention or other helper functions)', () => {
+    s.template.resourceCountIs('AWS::Lambda::Function', 5);
     // The evaluator's 5-minute schedule (reputation.test.ts), and no other.
     s.template.resourceCountIs('AWS::Events::Rule', 1);
   });
@@ -52,10 +59,15 @@ describe('Lambda functions', () => {
       expect(props.MemorySize).toBe(memory);
       expect(props.LoggingConfig).toMatchObject({ LogGroup: { Ref: logicalId(handler.logGroup) } });
       expect(props.Role).toEqual({ 'Fn::GetAtt': [logicalId(handler.role), 'Arn'] });
-      // Behind API Gateway too, the edge reserves its share of the concurrency budget; the SQS-driven
-      // functions are bounded by their event sources' MaximumConcurrency instead (concurrency.test.ts).
+      // Behind API Gateway too, the edge reserves its share of the concurrency budget, and the stream's
+      // counter its own (one copy a shard); the SQS-driven functions are bounded by their event sources'
+      // MaximumConcurrency instead (concurrency.test.ts).
       expect(props.ReservedConcurrentExecutions).toBe(
-        handler === s.stack.ratchet.edge ? s.stack.ratchet.config.edgeReservedConcurrency : undefined,
+        handler === s.stack.ratchet.edge
+          ? s.stack.ratchet.config.edgeReservedConcurrency
+          : handler === s.stack.ratchet.reputation.counter.handler
+            ? REPUTATION.counting.reservedConcurrency
+            : undefined,
       );
     }
     expect(EDGE.timeoutSeconds).toBeLessThan(15); // SNS gives up on an HTTPS delivery after 15 s
@@ -72,7 +84,7 @@ describe('Lambda functions', () => {
   });
 
   it('have explicit log groups with a retention (plus the API access log)', () => {
-    s.template.resourceCountIs('AWS::Logs::LogGroup', 5);
+    s.template.resourceCountIs('AWS::Logs::LogGroup', 6);
     s.template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 
@@ -134,7 +146,6 @@ describe('Lambda functions', () => {
     const { UNSUBSCRIBE_BASE_URL, ...rest } = env;
     const expected: Record<string, unknown> = {
       INBOX_TABLE: { Ref: logicalId(s.stack.ratchet.inboxTable) },
-      REPUTATION_TABLE: { Ref: logicalId(s.stack.ratchet.reputation.table) },
       QUEUE_URL: { Ref: logicalId(s.stack.ratchet.queue) },
       SNS_TOPIC_ARNS: { Ref: logicalId(s.stack.ratchet.sesTopic) },
       INBOX_TTL_DAYS: String(DEFAULT_INBOX_TTL_DAYS),

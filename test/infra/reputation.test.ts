@@ -1,10 +1,13 @@
 /**
- * Reputation on AWS: the table (keys, TTL), the evaluator's 5-minute schedule and reserved concurrency
- * of 1, the `<prefix>-reputation` topic, the two alarms on SendersInWarn / SendersInBreach, the
- * dashboard row, least-privilege IAM for the evaluator and the edge code, and thresholds from context.
+ * Reputation on AWS: the table (keys, TTL), the inbox table's stream and the counter's event source
+ * mapping (batch, window, bisect, retries, maximum age, on-failure queue, reserved concurrency), the
+ * evaluator's 5-minute schedule and reserved concurrency of 1, the `<prefix>-reputation` topic, the
+ * alarms on SendersInWarn / SendersInBreach / discarded batches, the dashboard row, least-privilege IAM
+ * for the counter, the evaluator and the edge code (none), and thresholds from context.
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPUTATION } from '../../lib/definitions.js';
 import {
   expectedGrants,
   functionLogicalId,
@@ -101,19 +104,68 @@ describe('reputation resources', () => {
     );
   });
 
-  it('IAM: the edge code may only UpdateItem the table (no read, no put, no delete), and is told its name', () => {
+  it('IAM: the edge code (webhook route and SES feed) has no access to the table and is not told its name', () => {
     const { ratchet } = s.stack;
     const tableArn = JSON.stringify(s.stack.resolve(ratchet.reputation.table.tableArn));
-    for (const handler of [ratchet.edge, ratchet.feed!]) {
-      const onTable = Object.entries(grants(roleStatements(s.template, handler)))
-        .filter(([, on]) => on.includes(tableArn))
-        .map(([action]) => action);
-      expect(onTable).toEqual(['dynamodb:UpdateItem']);
+    for (const handler of [ratchet.edge, ratchet.feed!, ratchet.consumer]) {
+      expect(JSON.stringify(roleStatements(s.template, handler))).not.toContain(tableArn);
       const env = resources(s)[functionLogicalId(handler)]!.Properties.Environment.Variables;
-      expect(env.REPUTATION_TABLE).toEqual(s.stack.resolve(ratchet.reputation.table.tableName));
+      expect(env.REPUTATION_TABLE).toBeUndefined();
     }
-    // The consumer does not count: it has no grant on the table at all.
-    expect(JSON.stringify(roleStatements(s.template, ratchet.consumer))).not.toContain(tableArn);
+  });
+
+  it('the inbox table streams its new images', () => {
+    const inbox = resources(s)[s.stack.getLogicalId(s.stack.ratchet.inboxTable.node.defaultChild as never)]!;
+    expect(inbox.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
+  });
+
+  it("the counter's mapping: the inbox stream, large batches over a window, one at a time a shard, bisected, bounded, to an on-failure queue", () => {
+    const { counter, table } = s.stack.ratchet.reputation;
+    const c = REPUTATION.counting;
+    const mapping = resources(s)[s.stack.getLogicalId(counter.mapping)]!.Properties;
+    expect(mapping).toEqual({
+      FunctionName: { Ref: functionLogicalId(counter.handler) },
+      EventSourceArn: s.stack.resolve(s.stack.ratchet.inboxTable.tableStreamArn),
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: c.batchSize,
+      MaximumBatchingWindowInSeconds: c.maxBatchingWindowSeconds,
+      ParallelizationFactor: 1,
+      TumblingWindowInSeconds: c.tumblingWindowSeconds,
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: c.retryAttempts,
+      MaximumRecordAgeInSeconds: c.maxRecordAgeSeconds,
+      DestinationConfig: { OnFailure: { Destination: s.stack.resolve(counter.failures.queueArn) } },
+      FilterCriteria: { Filters: [{ Pattern: '{"eventName":["INSERT","MODIFY"]}' }] },
+    });
+    const fn = resources(s)[functionLogicalId(counter.handler)]!.Properties;
+    expect(fn.ReservedConcurrentExecutions).toBe(c.reservedConcurrency);
+    expect(fn.Environment.Variables).toMatchObject({
+      REPUTATION_TABLE: s.stack.resolve(table.tableName),
+      POWERTOOLS_SERVICE_NAME: 'ratchet-reputation-counter',
+    });
+    expect(fn.Environment.Variables.REPUTATION_TOPIC_ARN).toBeUndefined();
+    // The on-failure queue alarms at one message.
+    s.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: s.stack.resolve(counter.failures.queueName) }],
+      Threshold: 1,
+    });
+  });
+
+  it('IAM: the counter reads the inbox stream only, GetItem/UpdateItem on the table only, SendMessage to its queue only', () => {
+    const { counter, table } = s.stack.ratchet.reputation;
+    expect(grants(roleStatements(s.template, counter.handler))).toEqual(
+      expectedGrants(s.stack, [
+        [
+          ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
+          [s.stack.ratchet.inboxTable.tableStreamArn!],
+        ],
+        [['dynamodb:ListStreams'], ['*']],
+        [['dynamodb:GetItem', 'dynamodb:UpdateItem'], [table.tableArn]],
+        [['sqs:SendMessage'], [counter.failures.queueArn]],
+        [['logs:CreateLogStream', 'logs:PutLogEvents'], [counter.handler.logGroup.logGroupArn]],
+      ]),
+    );
   });
 
   it('a bad threshold in context fails the synth, naming it', () => {

@@ -39,7 +39,7 @@ function secretGrantsByFunction(): Record<string, string[]> {
 const ref = (construct: { secretArn: string }) => JSON.stringify(s.stack.resolve(construct.secretArn));
 
 describe('secret grants, per function', () => {
-  it('edge: every webhook secret and the unsubscribe key; feed, consumer, reputation evaluator, sweeper: none; sync worker: its own API keys', () => {
+  it('edge: every webhook secret and the unsubscribe key; feed, consumer, reputation evaluator and counter, sweeper: none; sync worker: its own API keys', () => {
     const r = s.stack.ratchet;
     const sync = r.sync!;
     const expected: Record<string, string[]> = {
@@ -47,6 +47,7 @@ describe('secret grants, per function', () => {
       [functionLogicalId(r.feed!)]: [],
       [functionLogicalId(r.consumer)]: [],
       [functionLogicalId(r.reputation.evaluator)]: [],
+      [functionLogicalId(r.reputation.counter.handler)]: [],
       [functionLogicalId(sync.worker)]: [...sync.secrets.values()].map(ref).sort(),
       [functionLogicalId(sync.sweeper)]: [],
     };

@@ -7,7 +7,15 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PENDING_PERIODS } from '../../lib/constructs/signal-alarms.js';
 import { API, SES_DEAD_LETTERS } from '../../lib/definitions.js';
-import { logicalId, render, resources, resourcesByPath, type Synthesized, synthesizeTemplate } from './helpers.js';
+import {
+  functionLogicalId,
+  logicalId,
+  render,
+  resources,
+  resourcesByPath,
+  type Synthesized,
+  synthesizeTemplate,
+} from './helpers.js';
 
 const FRONTS = ['api-gateway', 'function-url'] as const;
 const synthesized = new Map<string, Synthesized>();
@@ -34,9 +42,12 @@ describe.each(FRONTS)('sesFeed=https, front=%s', (front) => {
     expect(r.feed).toBeUndefined();
     const queues = Object.values(s().template.findResources('AWS::SQS::Queue')).map((q) => q.Properties.QueueName);
     expect(queues).not.toContain('ratchet-ses-notifications');
-    // The edge, the consumer and the reputation evaluator.
-    s().template.resourceCountIs('AWS::Lambda::Function', 3);
-    s().template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
+    // The edge, the consumer, the reputation evaluator and counter; the consumer's queue and the inbox stream.
+    s().template.resourceCountIs('AWS::Lambda::Function', 4);
+    const sources = Object.values(s().template.findResources('AWS::Lambda::EventSourceMapping'));
+    expect(sources.map((m) => m.Properties.FunctionName.Ref).sort()).toEqual(
+      [functionLogicalId(r.consumer), functionLogicalId(r.reputation.counter.handler)].sort(),
+    );
     expect(s().template.toJSON().Outputs.SesQueueUrl).toBeUndefined();
   });
 

@@ -104,7 +104,7 @@ describe.each(FRONTS)('sesFeed=sqs (default), front=%s', (front) => {
     const mappings = Object.values(s().template.findResources('AWS::Lambda::EventSourceMapping')).map(
       (x) => x.Properties,
     );
-    expect(mappings).toHaveLength(2);
+    expect(mappings).toHaveLength(3); // the consumer's and the reputation counter's beside it
     const mapping = mappings.find(
       (m) => JSON.stringify(m.EventSourceArn) === JSON.stringify({ 'Fn::GetAtt': [logicalId(feedQueue()), 'Arn'] }),
     )!;

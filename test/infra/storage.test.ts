@@ -19,7 +19,7 @@ const consumerMapping = () =>
     )!;
 
 describe('DynamoDB', () => {
-  it('inbox: on-demand, pk (S), TTL on expiresAt, no GSI, no PITR by default, destroyed with the stack', () => {
+  it('inbox: on-demand, pk (S), TTL on expiresAt, no GSI, no PITR by default, a NEW_IMAGE stream, destroyed with the stack', () => {
     const table = resource(logicalId(s.stack.ratchet.inboxTable));
     expect(table.Type).toBe('AWS::DynamoDB::Table');
     expect(table.DeletionPolicy).toBe('Delete');
@@ -30,6 +30,7 @@ describe('DynamoDB', () => {
       inboxTable: 'ratchet-inbox',
       suppressionTable: 'ratchet-suppressions',
       reputationTable: 'ratchet-reputation',
+      reputationFailureQueue: 'ratchet-reputation-failures',
       queue: 'ratchet-events',
       deadLetterQueue: 'ratchet-events-dlq',
       sesDeadLetterQueue: 'ratchet-ses-dead-letters',
@@ -40,6 +41,7 @@ describe('DynamoDB', () => {
       inboxTable: 'acme-inbox',
       suppressionTable: 'acme-suppressions',
       reputationTable: 'acme-reputation',
+      reputationFailureQueue: 'acme-reputation-failures',
       queue: 'acme-events',
       deadLetterQueue: 'acme-events-dlq',
       sesDeadLetterQueue: 'acme-ses-dead-letters',
@@ -52,6 +54,8 @@ describe('DynamoDB', () => {
     expect(p.TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
     expect(p.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: false });
     expect(p.GlobalSecondaryIndexes).toBeUndefined();
+    // Read by the reputation counter only (reputation.test.ts).
+    expect(p.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
   });
 
   it('suppression table: on-demand, email (S), PITR, deletion protection, RETAIN', () => {
@@ -121,7 +125,7 @@ describe('SQS', () => {
     expect(CONSUMER.eventSourceBatchSize).toBe(100);
     expect(CONSUMER.maxBatchingWindowSeconds).toBeGreaterThanOrEqual(1); // required by Lambda above 10
     expect(CONSUMER.maxBatchingWindowSeconds).toBeLessThanOrEqual(10);
-    s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2); // and the SES feed's (ses-queue-feed.test.ts)
+    s.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 3); // and the SES feed's (ses-queue-feed.test.ts), the inbox stream's (reputation.test.ts)
     s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [logicalId(s.stack.ratchet.queue), 'Arn'] },
       FunctionName: { Ref: functionLogicalId(s.stack.ratchet.consumer) },

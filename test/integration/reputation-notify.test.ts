@@ -5,6 +5,7 @@
  * operator's email would carry. Then the evaluator end to end on dynalite: a sender's counts turn it to
  * breach, announced once on the topic; a second run with nothing new announces nothing.
  */
+
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateTopicCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
 import {
@@ -16,7 +17,6 @@ import {
 } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient, createSqsClient } from '../../lambdas/adapters/aws-clients.js';
-import { DynamoReputationCounter } from '../../lambdas/adapters/dynamodb-reputation-writer.js';
 import { SnsReputationNotifier } from '../../lambdas/adapters/sns-reputation.js';
 import { configFromEnv } from '../../lambdas/adapters/wiring/config.js';
 import { buildReputationEvaluator } from '../../lambdas/adapters/wiring/reputation.js';
@@ -31,6 +31,7 @@ import {
 } from '../../lambdas/core/reputation/index.js';
 import { ensureReputationTable } from '../../lib/local/bootstrap.js';
 import { type Emulator, startDynamo, startSqs } from '../../lib/local/emulators.js';
+import { seedTallies } from '../support/reputation-seed.js';
 import { captureLog } from './harness.js';
 
 const REGION = 'us-east-1';
@@ -149,7 +150,7 @@ describe('reputation notifications on fauxqs SNS', () => {
     try {
       const now = Date.now();
       const hourMs = Math.floor(now / HOUR_MS) * HOUR_MS;
-      await new DynamoReputationCounter(doc, TABLE).add([
+      await seedTallies(doc, TABLE, [
         {
           provider: 'generic',
           sender: 'promo.example.com',

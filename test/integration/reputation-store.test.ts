@@ -1,6 +1,6 @@
 /**
- * The reputation table's adapter on dynalite: counter increments spread over shards and summed back per
- * window and per hour, the registry listing every sender once per provider, and the stored state
+ * The reputation table's adapter on dynalite: counts from several stream shards (a cell each) summed
+ * back per window and per hour, the registry listing every sender once per provider, and the stored state
  * changed only by the caller that saw the previous one.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -8,11 +8,12 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lambdas/adapters/aws-clients.js';
 import { DynamoReputationReader } from '../../lambdas/adapters/dynamodb-reputation.js';
-import { DynamoReputationCounter, DynamoReputationStates } from '../../lambdas/adapters/dynamodb-reputation-writer.js';
+import { DynamoReputationStates } from '../../lambdas/adapters/dynamodb-reputation-writer.js';
 import { REPUTATION_TABLE } from '../../lambdas/adapters/tables.js';
 import { DEFAULT_THRESHOLDS, HOUR_MS, rates, type SenderTally } from '../../lambdas/core/reputation/index.js';
 import { ensureReputationTable } from '../../lib/local/bootstrap.js';
 import { type Emulator, startDynamo } from '../../lib/local/emulators.js';
+import { seedTallies } from '../support/reputation-seed.js';
 
 const TABLE = 'rep-test-reputation';
 const NOW = Date.UTC(2026, 11, 3, 12, 30);
@@ -51,24 +52,31 @@ describe('reputation table adapter on dynalite', () => {
     await dynamo?.stop();
   });
 
-  it('sums increments over every shard, per window and per hour, and lists each sender once per provider', async () => {
-    let i = 0;
-    // Deterministic shards 0..7 in turn, so every shard is written.
-    const counter = new DynamoReputationCounter(doc, TABLE, () => (i++ % 8) / 8);
-    for (let n = 0; n < 16; n++) await counter.add([tallyOf('a.example', HOUR, { delivered: 10, hardBounced: 1 })]);
-    await counter.add([tallyOf('a.example', HOUR - 30 * HOUR_MS, { delivered: 500, complained: 2 })]);
-    await counter.add([
+  it('sums the cells of every stream shard, per window and per hour, and lists each sender once per provider', async () => {
+    // Four stream shards in turn, each batch counted into its own shard's cell.
+    for (let n = 0; n < 16; n++)
+      await seedTallies(
+        doc,
+        TABLE,
+        [tallyOf('a.example', HOUR, { delivered: 10, hardBounced: 1 })],
+        `shardId-${n % 4}`,
+      );
+    await seedTallies(doc, TABLE, [tallyOf('a.example', HOUR - 30 * HOUR_MS, { delivered: 500, complained: 2 })]);
+    await seedTallies(doc, TABLE, [
       tallyOf('a.example', HOUR, { delivered: 7 }, 'sendgrid'),
       tallyOf('b.example', HOUR, { softBounced: 3 }),
     ]);
 
     const scan = await doc.send(new ScanCommand({ TableName: TABLE }));
-    const shards = new Set(
-      (scan.Items ?? [])
-        .map((item) => String(item[REPUTATION_TABLE.partitionKey]))
-        .filter((pk) => pk.startsWith('c#ses#a.example#')),
-    );
-    expect(shards.size).toBe(REPUTATION_TABLE.counterShards);
+    const cells = (scan.Items ?? []).filter((item) => item[REPUTATION_TABLE.partitionKey] === 'c#ses#a.example');
+    // One partition per provider and sender; a cell per hour and shard under it.
+    expect(cells.map((item) => item[REPUTATION_TABLE.sortKey]).sort()).toEqual([
+      'h#2026-12-02T06#seed',
+      'h#2026-12-03T12#0',
+      'h#2026-12-03T12#1',
+      'h#2026-12-03T12#2',
+      'h#2026-12-03T12#3',
+    ]);
     for (const item of scan.Items ?? []) expect(typeof item[REPUTATION_TABLE.ttlAttribute]).toBe('number');
 
     const day = await reader.listSenders('24h', { nowMs: NOW });

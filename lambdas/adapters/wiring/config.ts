@@ -18,7 +18,7 @@ export interface RuntimeConfig {
   sqsEndpoint?: string;
   inboxTable: string;
   suppressionTable: string;
-  /** Set: the edge counts reputation (lambdas/adapters/dynamodb-reputation.ts); unset: it counts nothing. */
+  /** The reputation table (the counter writes it, the evaluator and the CLI read it); unset: the default name. */
   reputationTable?: string;
   /** A URL, or a resolver (the local runtime learns it from CreateQueue). */
   queueUrl: string | (() => Promise<string>);

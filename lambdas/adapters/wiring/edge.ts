@@ -6,7 +6,6 @@ import type { CertificateSource } from '../../core/provider.js';
 import { PROVIDERS } from '../../core/providers/index.js';
 import { DynamoControlLedger } from '../dynamodb-control-ledger.js';
 import { DynamoNonceStore } from '../dynamodb-nonces.js';
-import { DynamoReputationCounter } from '../dynamodb-reputation-writer.js';
 import { RUNTIME_VARIABLE } from '../environment.js';
 import { powertoolsCounters, powertoolsLog } from '../observability.js';
 import { MAX_BODY_BYTES } from '../runtime-defaults.js';
@@ -38,7 +37,6 @@ export function buildEdge(config: RuntimeConfig, clients: Clients, overrides: Pa
     now,
     settings: config.settings,
     maxBodyBytes: MAX_BODY_BYTES,
-    ...(config.reputationTable ? { reputation: new DynamoReputationCounter(clients.doc, config.reputationTable) } : {}),
     ...overrides,
     log,
     counters,

@@ -12,9 +12,8 @@
 import { ignoredReasons } from '../classification.js';
 import { isWebhookError, type WebhookError } from '../errors.js';
 import { isActionable, type NormalizedEvent } from '../event.js';
-import { tally } from '../reputation/counts.js';
 import { settleWithLimit } from './concurrency.js';
-import type { Counters, EventQueue, InboxStore, Log, PreparedRow, QueuedEvent, ReputationCounter } from './ports.js';
+import type { Counters, EventQueue, InboxStore, Log, PreparedRow, QueuedEvent } from './ports.js';
 
 export interface AdmissionDeps {
   inbox: InboxStore;
@@ -30,12 +29,6 @@ export interface AdmissionDeps {
    * their own lines at WARN/ERROR whatever this says.
    */
   summarizedByCaller?: boolean;
-  /**
-   * Fed the events of the rows whose conditional put stored them now: the inbox key is the dedup key
-   * (a retry, a re-sent SendGrid event under a new id, a second SES copy all land on it), and the put
-   * succeeds once per key, so each event counts once (docs/reputation.md).
-   */
-  reputation?: ReputationCounter;
 }
 
 export interface Answer {
@@ -86,7 +79,6 @@ export async function admitAll(
   const storing = plans.filter((p) => p.answer === undefined);
   const rows = storing.flatMap((p) => p.rows);
   const stored = await settleWithLimit(rows, deps.admitConcurrency, (row) => deps.inbox.store(row));
-  await countFirstAdmissions(deps, provider, rows, stored, receivedAt);
   let offset = 0;
   for (const p of storing) {
     p.answer = answer(deps, provider, p, stored.slice(offset, offset + p.rows.length), reject);
@@ -161,38 +153,6 @@ function answer(
   // Why events were ignored, for whoever sent them (a test send to a malformed address says so).
   const why = p.ignored > 0 ? { ignoredReasons: reasons } : {};
   return { status: 200, body: { ok: true, received, admitted, duplicates, ignored: p.ignored, ...why } };
-}
-
-/**
- * One counter write per (provider, sender, hour) among the rows stored now. A failure is logged and
- * counted, never answered with a 5xx: the events are queued and stored, so a retry would be a duplicate
- * that counts nothing; the lost counts understate one hour (ReputationCountsLost says how many).
- */
-async function countFirstAdmissions(
-  deps: AdmissionDeps,
-  provider: string,
-  rows: readonly PreparedRow[],
-  stored: readonly PromiseSettledResult<boolean>[],
-  receivedAt: number,
-): Promise<void> {
-  if (!deps.reputation) return;
-  const admitted = rows.flatMap((row, i) => {
-    const result = stored[i]!;
-    return result.status === 'fulfilled' && result.value ? row.events : [];
-  });
-  const tallies = tally(admitted, receivedAt);
-  if (tallies.length === 0) return;
-  try {
-    await deps.reputation.add(tallies);
-  } catch (error) {
-    const lost = tallies.reduce((n, t) => n + t.delivered + t.hardBounced + t.softBounced + t.complained, 0);
-    deps.counters.count('ReputationCountsLost', lost, provider);
-    deps.log.error('reputation counter write failed; these events are not counted', {
-      provider,
-      lost,
-      error: describe(error),
-    });
-  }
 }
 
 function toQueued(pk: string, event: NormalizedEvent): QueuedEvent {

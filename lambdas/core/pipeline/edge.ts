@@ -34,7 +34,6 @@ import type {
   EventQueue,
   InboxStore,
   Log,
-  ReputationCounter,
   SecretSource,
   SubscriptionConfirmer,
 } from './ports.js';
@@ -55,8 +54,6 @@ export interface EdgeDeps {
   maxBodyBytes: number;
   /** Conditional puts in flight per request: a SendGrid batch holds ~1,500 events. */
   admitConcurrency?: number;
-  /** Reputation counters, fed the events the inbox admitted for the first time; absent: nothing counted. */
-  reputation?: ReputationCounter;
 }
 
 export interface EdgeResponse {
@@ -187,10 +184,10 @@ export class WebhookEdge {
     eventLists: NormalizedEvent[][],
     summarizedByCaller = false,
   ): Promise<EdgeResponse[]> {
-    const { inbox, queue, log, counters, now, reputation } = this.deps;
+    const { inbox, queue, log, counters, now } = this.deps;
     const admitConcurrency = this.deps.admitConcurrency ?? DEFAULT_ADMIT_CONCURRENCY;
     return admitAll(
-      { inbox, queue, log, counters, now, admitConcurrency, summarizedByCaller, reputation },
+      { inbox, queue, log, counters, now, admitConcurrency, summarizedByCaller },
       provider,
       eventLists,
       (p, error) => this.reject(p, error),

@@ -3,7 +3,6 @@
  * DynamoDB and SQS implementations live in lambdas/adapters; this logic never imports an SDK.
  */
 import type { NormalizedEvent } from '../event.js';
-import type { SenderTally } from '../reputation/counts.js';
 import type { ApplyResult, SuppressionRecord } from '../suppression/record.js';
 
 /** What travels on the queue: the inbox key and the normalized event, never the raw payload (SQS caps at 256 KB). */
@@ -87,12 +86,4 @@ export interface SuppressionStore {
     event: Omit<NormalizedEvent, 'raw'>,
     skip?: WriteSkip,
   ): Promise<{ changed: boolean; effect: string; becameSuppressed: boolean }>;
-}
-
-/**
- * Reputation counters: the edge adds one tally per (provider, sender, hour) of the events its inbox
- * admitted for the first time (docs/reputation.md). Throws TransientError when a write failed.
- */
-export interface ReputationCounter {
-  add(tallies: readonly SenderTally[]): Promise<void>;
 }

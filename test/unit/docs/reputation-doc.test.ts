@@ -19,11 +19,20 @@ describe('docs/reputation.md', () => {
     for (const variable of Object.values(REPUTATION_VARIABLES)) expect(doc).toContain(`\`${variable}\``);
   });
 
-  it('quotes the shards, the partition arithmetic, the TTL, the windows and the schedule', () => {
-    const shards = REPUTATION_TABLE.counterShards;
-    expect(doc).toContain(`one of ${shards} shards`);
-    expect(doc).toContain(`puts ${2000 / shards} units a second on each shard`);
-    expect(doc).toContain(`plus ${REPUTATION_TABLE.counterTtlDays} days`);
+  it("quotes the stream mapping's batch, window, retries, maximum age, tumbling window and concurrency", () => {
+    const c = REPUTATION.counting;
+    const n = (x: number) => x.toLocaleString('en-US');
+    expect(doc).toContain(`up to ${n(c.batchSize)} records, gathered for up to ${c.maxBatchingWindowSeconds} seconds`);
+    expect(doc).toContain(`about 2,000 / ${n(c.batchSize)} full batches a second`);
+    expect(doc).toContain(`one\nwrite per stream shard every ${c.maxBatchingWindowSeconds} seconds`);
+    expect(doc).toContain(`after its retries (${c.retryAttempts}, bisected each time)`);
+    expect(doc).toContain(`past its maximum age\n(${c.maxRecordAgeSeconds / 3600} hours`);
+    expect(doc).toContain(`tumbling window, so it has one (${c.tumblingWindowSeconds} s)`);
+    expect(doc).toContain(`reserved concurrency ${c.reservedConcurrency}; \`npm run capacity\``);
+  });
+
+  it('quotes the partition arithmetic, the TTL, the windows and the schedule', () => {
+    expect(doc).toContain(`plus\n  ${REPUTATION_TABLE.counterTtlDays} days`);
     expect(doc).toContain(`at most ${WINDOW_HOURS['7d']}`);
     expect(doc).toContain(`the 23, or ${WINDOW_HOURS['7d'] - 1}, before it`);
     expect(doc).toContain(
