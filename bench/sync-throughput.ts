@@ -24,6 +24,7 @@ const WRITERS = 8;
 const IN_FLIGHT = 16;
 const GOAL = 0.3;
 const DIRECT_PUSHES = 2_000;
+const WARM_UP = 300;
 
 type Provider = 'sendgrid' | 'resend' | 'ses';
 
@@ -103,14 +104,15 @@ export async function measureSync(options: MeasureOptions = {}): Promise<SyncBen
     global.gc?.();
     const before = process.memoryUsage();
     let running = true;
+    // Long polls, as the runtime's own loop does: an empty queue holds the receive until a message comes.
     const poll = async () => {
-      while (running) if ((await sync.pollOnce(0)) === 0) await new Promise((r) => setTimeout(r, 5));
+      while (running) await sync.pollOnce(1);
     };
     const run = async () => {
       const started = performance.now();
       const pollers = Array.from({ length: LOOPS }, poll);
       if (!drain) await writeAll();
-      while (atFake() < changes) await new Promise((r) => setTimeout(r, 20));
+      while (atFake() < changes) await new Promise((r) => setTimeout(r, 50));
       const elapsed = (performance.now() - started) / 1000;
       running = false;
       await Promise.all(pollers);
@@ -160,6 +162,9 @@ export async function measureDirect(
   try {
     const { localSyncTargets } = await import('../lib/local/sync-targets.js');
     const direct = [...(await localSyncTargets(syncEnv(fakes.env, provider))).values()][0]!;
+    // Warm the adapter, the gate and the fake (JIT, sockets) before timing, as the sync runs warm up on their first changes.
+    for (let i = 0; i < WARM_UP; i++)
+      await direct.apply({ op: 'suppress', email: `warm${i}@example.com`, reason: 'manual' });
     let next = 0;
     const { value: seconds, shares } = await profileShares(async () => {
       const t0 = performance.now();
@@ -190,14 +195,17 @@ function syncEnv(base: Record<string, string>, provider: Provider): Record<strin
 function fakeCount(fakes: Awaited<ReturnType<typeof startProviderFakes>>, provider: Provider): () => number {
   if (provider === 'ses') return () => fakes.ses.entries().length;
   if (provider === 'resend') return () => fakes.resend.entries().length;
-  return () => fakes.sendgrid.list('unsubscribes').length;
+  return () => fakes.sendgrid.count('unsubscribes');
 }
 
 export async function benchSyncThroughput(): Promise<SectionResult> {
   const started = performance.now();
-  const direct = await measureDirect();
+  // The baseline before and after the two sync runs, the faster of the two kept: the ratio errs against sync.
+  const before = await measureDirect();
   const e2e = await measureSync({ profile: true });
   const drain = await measureSync({ mode: 'drain', profile: true });
+  const after = await measureDirect();
+  const direct = after.perSecond > before.perSecond ? after : before;
   const ratio = e2e.changesPerSecond / direct.perSecond;
   const drainRatio = drain.changesPerSecond / direct.perSecond;
   const row = (label: string, f: (r: SyncBenchResult) => string) => [label, f(e2e), f(drain)];
@@ -205,9 +213,9 @@ export async function benchSyncThroughput(): Promise<SectionResult> {
     id: 'sync-throughput',
     title: '11. Sync throughput against the provider fakes',
     method: [
-      `${e2e.changes} manual suppressions written through DynamoSuppressionStore with the fast path (outbox marker in the put, one message per change, ${WRITERS} writers), pushed to the SendGrid fake by the real sync worker handler through the local sync poller (${LOOPS} receive loops, each filling batches of 10 within the event source's 1 s batching window as Lambda does; SYNC_SENDGRID_CONCURRENCY ${IN_FLIGHT}, rate 1000/s), all in one process with dynalite + fauxqs.`,
+      `${e2e.changes} manual suppressions written through DynamoSuppressionStore with the fast path (outbox marker in the put, one message per change, ${WRITERS} writers), pushed to the SendGrid fake by the real sync worker handler through the local sync poller (${LOOPS} receive loops long-polling as npm start’s do, each filling batches of 10 within the event source's 1 s batching window as Lambda does; SYNC_SENDGRID_CONCURRENCY ${IN_FLIGHT}, rate 1000/s), all in one process with dynalite + fauxqs.`,
       '**End to end**: the writer runs while the worker drains, timed from the first write to the last change at the fake. **Drain only**: every change written first (untimed), then the drain timed: the sync pipeline alone (receive, record read, push, sync write, delete).',
-      `Baseline: ${DIRECT_PUSHES.toLocaleString('en-US')} pushes straight through the same SendGrid SyncTarget with ${IN_FLIGHT} in flight, no queue and no table.`,
+      `Baseline: ${DIRECT_PUSHES.toLocaleString('en-US')} pushes straight through the same SendGrid SyncTarget with ${IN_FLIGHT} in flight, no queue and no table, after ${WARM_UP} untimed ones; measured before and after the two sync runs (${fmt(before.perSecond)} and ${fmt(after.perSecond)} pushes/s), and the faster kept, so the ratio errs against sync.`,
       "DynamoDB calls: every command the stack's document client sent, per change; the writer's are one GetItem and one PutItem per change (the suppression write itself, which sync rides: the marker is in the same put); the rest are the worker's (one BatchGetItem per received batch, one UpdateItem per change, the provider row's pause read at most once a second, the last-success write every 10 s).",
       'Each timed window (and the baseline) is CPU-profiled (bench/lib/profile.ts): main-thread µs per change by who spent them.',
     ],

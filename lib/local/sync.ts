@@ -29,8 +29,11 @@ import { sqsEvent } from './sqs-event.js';
 /** A sweep stops taking pages this long after it started, like the Lambda's deadline inside its 60 s timeout. */
 const SWEEP_DEADLINE_MS = 40_000;
 
-/** How long the poller waits before asking again while it fills a batch from an empty queue. */
-const GATHER_PAUSE_MS = 25;
+/**
+ * How long the poller waits before asking again while it fills a batch from an empty queue: ten empty
+ * receives a second at most, where Lambda's pollers wait on SQS's side.
+ */
+const GATHER_PAUSE_MS = 100;
 
 export interface LocalSync {
   worker: SyncWorker;
@@ -103,7 +106,7 @@ export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSy
     while (messages.length < SYNC_WORKER.batchSize && Date.now() < windowEnds) {
       const more = await receive(SYNC_WORKER.batchSize - messages.length, 0);
       if (more.length > 0) messages.push(...more);
-      else await new Promise((r) => setTimeout(r, GATHER_PAUSE_MS));
+      else await new Promise((r) => setTimeout(r, Math.min(GATHER_PAUSE_MS, Math.max(0, windowEnds - Date.now()))));
     }
     const response = await worker.handler(sqsEvent(messages, 'arn:aws:sqs:local:000000000000:sync', config.region));
     const failed = new Set(response.batchItemFailures.map((f) => f.itemIdentifier));

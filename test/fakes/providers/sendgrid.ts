@@ -52,6 +52,8 @@ export interface SendGridFake extends LoopbackFake {
   readonly apiKey: string;
   /** `unsubscribes` is the global unsubscribe list (what POST /v3/asm/suppressions/global adds to). */
   list(name: SendGridReadList): SendGridItem[];
+  /** How many entries a list holds, without copying them (a bench polls it while a drain runs). */
+  count(name: SendGridReadList): number;
   group(id: number): string[];
   seed(name: SendGridReadList, item: SendGridItem): void;
 }
@@ -193,6 +195,7 @@ export async function startSendGridFake(options: SendGridFakeOptions = {}): Prom
   return Object.assign(fake, {
     apiKey,
     list: (name: SendGridReadList) => [...lists.get(name)!.values()].map((i) => ({ ...i })),
+    count: (name: SendGridReadList) => lists.get(name)!.size,
     group: (id: number) => [...(groups.get(id)?.members.values() ?? [])],
     seed: (name: SendGridReadList, item: SendGridItem) =>
       void lists.get(name)!.set(item.email.toLowerCase(), { ...item }),
