@@ -4,15 +4,15 @@
  * hiding the message until its next attempt. The same handler runs in Lambda and under the local poller.
  *
  * Waiting is not failing. A 429, a provider's reset header and the shared pause (the gate refusing
- * without calling) hide the message until the time named and count for nothing: they never
- * dead-letter. Only a 5xx, a network error or a timeout counts: the change is dead-lettered once its
+ * without calling) send the message again fresh, delayed until the time named, and count for nothing:
+ * they never dead-letter. Only a 5xx, a network error or a timeout counts: the change is dead-lettered once its
  * first counted failure at that provider (kept on the record, core/sync/push.ts recordRetry) is older
  * than the retry horizon. A refusal (any other 4xx) is dead-lettered at once.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Counters, Log } from '../core/pipeline/ports.js';
 import { leased } from '../core/sync/lease.js';
-import { parseSyncMessage, type SyncMessage } from '../core/sync/message.js';
+import { encodeSyncMessage, parseSyncMessage, type SyncMessage } from '../core/sync/message.js';
 import { extendLease, markDead, type PushDeps, pushChange, recordRetry } from '../core/sync/push.js';
 import { backoffSeconds, pauseSeconds } from '../core/sync/retry.js';
 import { type SyncProviderName, SyncRateLimitedError, SyncRefusedError } from '../core/sync/target.js';
@@ -21,13 +21,6 @@ export const SYNC_METRICS = { pushed: 'SyncPushed', failed: 'SyncFailed', retrie
 
 /** The sweeper leaves a waiting message alone until this long after its next attempt is due. */
 const LEASE_GRACE_MS = 60_000;
-
-/**
- * A message that has waited through this many receives is sent again fresh (delayed until the pause
- * ends) instead of hidden: the queue's redrive policy (maxReceiveCount 200, lib/sync-definitions.ts)
- * would otherwise move a message that only waited through a long 429 storm to the dead letters.
- */
-export const WAIT_RECYCLE_RECEIVES = 100;
 
 export interface SyncWorkerDeps {
   push: PushDeps;
@@ -81,9 +74,11 @@ async function handle(deps: SyncWorkerDeps, record: SQSRecord): Promise<boolean>
   }
   const now = deps.push.now();
   const receives = Number(record.attributes.ApproximateReceiveCount ?? '1');
+  let attempt: SyncMessage = message;
   try {
     // A redelivery may follow a push the provider applied and this worker never recorded: ask first.
-    const result = await pushChange(deps.push, receives > 1 ? { ...message, recheck: true } : message);
+    attempt = receives > 1 ? { ...message, recheck: true } : message;
+    const result = await pushChange(deps.push, attempt);
     if (result.pushed.length > 0) deps.counters.count(SYNC_METRICS.pushed, result.pushed.length, message.provider);
     if (result.pushed.length > 0 || (result.found?.length ?? 0) > 0)
       await deps.succeeded?.(message.provider, deps.push.now()).catch(() => undefined);
@@ -94,7 +89,7 @@ async function handle(deps: SyncWorkerDeps, record: SQSRecord): Promise<boolean>
     deps.counters.count(SYNC_METRICS.retried, 1, message.provider);
     if (error instanceof SyncRateLimitedError) {
       const seconds = pauseSeconds(error.retryAtMs, now);
-      return wait(deps, record, message, seconds, receives, reason);
+      return wait(deps, attempt, seconds, reason);
     }
     const seconds = backoffSeconds(receives, (deps.random ?? Math.random)());
     let outcome: 'dead' | 'retry' = 'retry';
@@ -117,31 +112,29 @@ async function handle(deps: SyncWorkerDeps, record: SQSRecord): Promise<boolean>
   }
 }
 
-/** A wait: hidden until the pause ends, the lease moved past it, never dead-lettered. */
-async function wait(
-  deps: SyncWorkerDeps,
-  record: SQSRecord,
-  message: SyncMessage,
-  seconds: number,
-  receives: number,
-  reason: string,
-): Promise<boolean> {
+/**
+ * A wait: the same message sent again fresh, delayed until the pause ends (SQS delays at most 15
+ * minutes; a longer pause waits again), the lease moved past it, never dead-lettered. Fresh rather than
+ * hidden, so its receive count stays 1: a redelivery asks the provider before pushing (a lost push may
+ * lie behind it), and a wait is known to have pushed nothing, so asking would only double the calls of
+ * a 429 storm. A message that was already asking (`recheck`) keeps asking. Fresh also keeps a long storm
+ * clear of the queue's redrive policy (maxReceiveCount, lib/sync-definitions.ts).
+ */
+async function wait(deps: SyncWorkerDeps, attempt: SyncMessage, seconds: number, reason: string): Promise<boolean> {
   deps.log.debug?.('sync push waits for the provider', {
-    provider: message.provider,
+    provider: attempt.provider,
     inSeconds: seconds,
     error: reason,
   });
   try {
-    await extendLease(deps.push, message.email, leased(deps.push.now() + seconds * 1000 + LEASE_GRACE_MS));
-    if (receives >= WAIT_RECYCLE_RECEIVES) {
-      await deps.queue.resend(record.body, seconds);
-      return true;
-    }
-    await deps.queue.hide(record.receiptHandle, seconds);
+    await extendLease(deps.push, attempt.email, leased(deps.push.now() + seconds * 1000 + LEASE_GRACE_MS));
+    await deps.queue.resend(encodeSyncMessage(attempt), seconds);
+    return true;
   } catch (cause) {
-    deps.log.warn('sync retry scheduling failed', { provider: message.provider, error: describe(cause) });
+    // The message stays: it comes back after its visibility timeout, as a redelivery that asks first.
+    deps.log.warn('sync retry scheduling failed', { provider: attempt.provider, error: describe(cause) });
+    return false;
   }
-  return false;
 }
 
 async function deadLetter(

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { SWEEP_INTERVAL_MS, SWEEP_WRITE_CONCURRENCY } from '../../../lambdas/adapters/wiring/sync-sweeper.js';
 import { LEASE } from '../../../lambdas/core/sync/lease.js';
 import { SYNC_PENDING_SHARDS } from '../../../lambdas/core/sync/shard.js';
-import { WAIT_RECYCLE_RECEIVES } from '../../../lambdas/handlers/sync-worker-handler.js';
 import { SYNC_QUEUE } from '../../../lib/sync-definitions.js';
 
 const doc = readFileSync(new URL('../../../docs/sync.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
@@ -21,7 +20,7 @@ describe('docs/sync.md', () => {
       `\`now + ${LEASE.safety} × (messages ahead of it) / rate + ${LEASE.graceMs / 1000} s\`, at least ${LEASE.minMs / 60_000} minutes and at most ${LEASE.maxMs / 3_600_000} hours`,
     );
     expect(doc).toContain(`writes its leases at most ${SWEEP_WRITE_CONCURRENCY} at a time`);
-    expect(doc).toContain(`waited through ${WAIT_RECYCLE_RECEIVES} receives`);
+    expect(doc).toContain('A wait is a fresh message rather than a hidden one');
     expect(doc).toContain(`redrive policy (${SYNC_QUEUE.maxReceiveCount} receives)`);
   });
 

@@ -1,6 +1,6 @@
 /**
- * The sync worker's SQS handler: what it does with each failure. A 429 hides the message until the
- * named time and never counts toward the horizon; a transient failure backs off by its receive count;
+ * The sync worker's SQS handler: what it does with each failure. A 429 sends the message again fresh,
+ * delayed until the named time, and never counts toward the horizon; a transient failure backs off by its receive count;
  * a change whose first counted failure (kept on the record, not the message's send time) is older than
  * the horizon, or a permanent refusal, goes to the dead letters with the reason and is marked on the
  * record; a malformed message is dead-lettered; one provider's failure leaves the other messages of
@@ -22,7 +22,7 @@ import {
   SyncTransientError,
 } from '../../../lambdas/core/sync/target.js';
 import { NO_TOPIC_ALIASES } from '../../../lambdas/core/topics.js';
-import { createSyncWorkerHandler, WAIT_RECYCLE_RECEIVES } from '../../../lambdas/handlers/sync-worker-handler.js';
+import { createSyncWorkerHandler } from '../../../lambdas/handlers/sync-worker-handler.js';
 import { recordingLog } from '../support/log.js';
 import { ev, T0 } from '../suppression/support.js';
 
@@ -78,6 +78,7 @@ function record(
 function setup(
   apply: (provider: SyncProviderName, op: SyncOperation) => Promise<{ lists: string[] }>,
   held?: (provider: SyncProviderName, op: SyncOperation) => Promise<{ lists: string[] } | undefined>,
+  options: { resendFails?: boolean } = {},
 ) {
   const ledger = new Ledger();
   const hidden: Array<{ receipt: string; seconds: number }> = [];
@@ -95,7 +96,10 @@ function setup(
     },
     queue: {
       hide: async (receipt, seconds) => void hidden.push({ receipt, seconds }),
-      resend: async (body, seconds) => void resent.push({ body, seconds }),
+      resend: async (body, seconds) => {
+        if (options.resendFails) throw new Error('SQS unavailable');
+        resent.push({ body, seconds });
+      },
       deadLetter: async (body, reason) => void dead.push({ body, ...reason }),
     },
     retryHorizonMs: 3_600_000,
@@ -109,15 +113,16 @@ function setup(
 const event = (...records: SQSRecord[]): SQSEvent => ({ Records: records });
 
 describe('sync worker handler', () => {
-  it('a 429 hides the message until the named time; the other provider is pushed in the same batch', async () => {
+  it('a 429 sends the message again fresh, delayed until the named time; the other provider is pushed in the same batch', async () => {
     const s = setup(async (provider) => {
       if (provider === 'resend') throw new SyncRateLimitedError('resend', NOW + 2_500);
       return { lists: ['account'] };
     });
     s.ledger.add('a@x');
     const response = await s.handler(event(record('a@x', 'ses'), record('a@x', 'resend')));
-    expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'a@x-resend' }]);
-    expect(s.hidden).toEqual([{ receipt: 'rh-a@x-resend', seconds: 3 }]);
+    expect(response.batchItemFailures).toEqual([]);
+    expect(s.hidden).toEqual([]);
+    expect(s.resent).toEqual([{ body: encodeSyncMessage({ email: 'a@x', provider: 'resend' }), seconds: 3 }]);
     expect(s.ledger.views.get('a@x')!.sync.ses).toMatchObject({ change: 1 });
     expect(s.counters.totals.get('SyncPushed{provider=ses}')).toBe(1);
     // The marker moved past the retry, so the sweeper does not send a second copy meanwhile.
@@ -233,7 +238,7 @@ describe('sync worker handler', () => {
     ['a 429', new SyncRateLimitedError('resend', NOW + 30_000)],
     ['the shared pause (the gate refusing without a call)', new SyncRateLimitedError('resend', NOW + 30_000)],
   ])(
-    'waiting is not failing: %s past the horizon is hidden until the named time, never dead-lettered',
+    'waiting is not failing: %s past the horizon is sent again for the named time, never dead-lettered',
     async (_name, error) => {
       const s = setup(async () => {
         throw error;
@@ -241,24 +246,41 @@ describe('sync worker handler', () => {
       s.ledger.add('a@x');
       retryingSince(s, 'resend', NOW - 10 * 3_600_000);
       const response = await s.handler(event(record('a@x', 'resend', { sentAt: NOW - 10 * 3_600_000, receives: 40 })));
-      expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'a@x-resend' }]);
+      expect(response.batchItemFailures).toEqual([]);
       expect(s.dead).toEqual([]);
-      expect(s.hidden).toEqual([{ receipt: 'rh-a@x-resend', seconds: 30 }]);
+      // Sent fresh from a 40th receive: no lookup next time (nothing was pushed), and the count starts again.
+      expect(s.resent).toEqual([
+        { body: encodeSyncMessage({ email: 'a@x', provider: 'resend', recheck: true }), seconds: 30 },
+      ]);
+      expect(s.hidden).toEqual([]);
       expect(s.ledger.views.get('a@x')!.sync.resend?.failed).toBeUndefined();
       expect(s.counters.totals.get('SyncFailed{provider=resend}')).toBeUndefined();
     },
   );
 
-  it('a message that waited through many receives is sent again fresh (delayed), so the redrive policy never dead-letters a wait', async () => {
+  it('a wait after a first delivery is sent again without recheck (a 429 pushed nothing), and a failed re-send leaves the message to come back', async () => {
     const s = setup(async () => {
       throw new SyncRateLimitedError('resend', NOW + 20_000);
     });
     s.ledger.add('a@x');
-    const response = await s.handler(event(record('a@x', 'resend', { receives: WAIT_RECYCLE_RECEIVES })));
+    const response = await s.handler(event(record('a@x', 'resend')));
     expect(response.batchItemFailures).toEqual([]);
     expect(s.resent).toEqual([{ body: encodeSyncMessage({ email: 'a@x', provider: 'resend' }), seconds: 20 }]);
     expect(s.hidden).toEqual([]);
     expect(s.dead).toEqual([]);
+
+    const failing = setup(
+      async () => {
+        throw new SyncRateLimitedError('resend', NOW + 20_000);
+      },
+      undefined,
+      { resendFails: true },
+    );
+    failing.ledger.add('a@x');
+    const kept = await failing.handler(event(record('a@x', 'resend')));
+    expect(kept.batchItemFailures).toEqual([{ itemIdentifier: 'a@x-resend' }]);
+    expect(failing.resent).toEqual([]);
+    expect(failing.dead).toEqual([]);
   });
 
   it('once pushed, the retry record is dropped with the catch-up', async () => {
