@@ -3,17 +3,13 @@
  * back per window and per hour, the registry listing every sender once per provider, and the stored state
  * changed only by the caller that saw the previous one.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentClient } from '../../lambdas/adapters/aws-clients.js';
-import { DynamoReputationReader } from '../../lambdas/adapters/dynamodb-reputation.js';
+import type { DynamoReputationReader } from '../../lambdas/adapters/dynamodb-reputation.js';
 import { DynamoReputationStates } from '../../lambdas/adapters/dynamodb-reputation-writer.js';
 import { REPUTATION_TABLE } from '../../lambdas/adapters/tables.js';
-import { DEFAULT_THRESHOLDS, HOUR_MS, rates, type SenderTally } from '../../lambdas/core/reputation/index.js';
-import { ensureReputationTable } from '../../lib/local/bootstrap.js';
-import { type Emulator, startDynamo } from '../../lib/local/emulators.js';
-import { seedTallies } from '../support/reputation-seed.js';
+import { HOUR_MS, rates, type SenderTally } from '../../lambdas/core/reputation/index.js';
+import { type ReputationTableOnDynalite, reputationTableOnDynalite, seedTallies } from '../support/reputation-seed.js';
 
 const TABLE = 'rep-test-reputation';
 const NOW = Date.UTC(2026, 11, 3, 12, 30);
@@ -31,26 +27,15 @@ const tallyOf = (sender: string, hourMs: number, c: Partial<SenderTally>, provid
 });
 
 describe('reputation table adapter on dynalite', () => {
-  let dynamo: Emulator;
-  let doc: ReturnType<typeof createDocumentClient>;
+  let table: ReputationTableOnDynalite;
+  let doc: DynamoDBDocumentClient;
   let reader: DynamoReputationReader;
 
   beforeAll(async () => {
-    dynamo = await startDynamo();
-    const raw = new DynamoDBClient({
-      region: 'us-east-1',
-      endpoint: dynamo.endpoint,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
-    await ensureReputationTable(raw, TABLE);
-    raw.destroy();
-    doc = createDocumentClient({ region: 'us-east-1', dynamoEndpoint: dynamo.endpoint });
-    reader = new DynamoReputationReader(doc, TABLE, DEFAULT_THRESHOLDS);
+    table = await reputationTableOnDynalite(TABLE);
+    ({ doc, reader } = table);
   });
-  afterAll(async () => {
-    doc?.destroy();
-    await dynamo?.stop();
-  });
+  afterAll(() => table?.stop());
 
   it('sums the cells of every stream shard, per window and per hour, and lists each sender once per provider', async () => {
     // Four stream shards in turn, each batch counted into its own shard's cell.

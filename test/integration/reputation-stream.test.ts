@@ -5,45 +5,30 @@
  * counted, and a batch that failed halfway through its cells all count every record once. Another
  * shard's cell is its own. The table's other items and deletions count nothing.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentClient } from '../../lambdas/adapters/aws-clients.js';
 import { DynamoInbox } from '../../lambdas/adapters/dynamodb-inbox.js';
-import { DynamoReputationReader } from '../../lambdas/adapters/dynamodb-reputation.js';
+import type { DynamoReputationReader } from '../../lambdas/adapters/dynamodb-reputation.js';
 import { DynamoReputationCells } from '../../lambdas/adapters/dynamodb-reputation-cells.js';
 import { admittedRecordOf, type InboxStreamRecord, streamImageOf } from '../../lambdas/adapters/inbox-stream.js';
 import type { NormalizedEvent } from '../../lambdas/core/event.js';
-import { DEFAULT_THRESHOLDS } from '../../lambdas/core/reputation/index.js';
 import { createReputationCounterHandler } from '../../lambdas/handlers/reputation-counter-handler.js';
-import { ensureReputationTable } from '../../lib/local/bootstrap.js';
-import { type Emulator, startDynamo } from '../../lib/local/emulators.js';
 import { insertRecord } from '../../lib/local/inbox-stream.js';
+import { type ReputationTableOnDynalite, reputationTableOnDynalite } from '../support/reputation-seed.js';
 
 const TABLE = 'stream-test-reputation';
 const NOW = Date.UTC(2026, 11, 3, 12, 30);
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-let dynamo: Emulator;
+let table: ReputationTableOnDynalite;
 let doc: DynamoDBDocumentClient;
 let reader: DynamoReputationReader;
 
 beforeAll(async () => {
-  dynamo = await startDynamo();
-  const raw = new DynamoDBClient({
-    region: 'us-east-1',
-    endpoint: dynamo.endpoint,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  await ensureReputationTable(raw, TABLE);
-  raw.destroy();
-  doc = createDocumentClient({ region: 'us-east-1', dynamoEndpoint: dynamo.endpoint });
-  reader = new DynamoReputationReader(doc, TABLE, DEFAULT_THRESHOLDS);
+  table = await reputationTableOnDynalite(TABLE);
+  ({ doc, reader } = table);
 });
-afterAll(async () => {
-  doc?.destroy();
-  await dynamo?.stop();
-});
+afterAll(() => table?.stop());
 
 const inbox = () => new DynamoInbox({} as DynamoDBDocumentClient, 'unused', { ttlSeconds: 3600 });
 
