@@ -22,7 +22,6 @@ import {
 } from '../../lambdas/adapters/wiring.js';
 import { assertInboxOutlivesWindows } from '../../lambdas/core/inbox-retention.js';
 import type { Counters } from '../../lambdas/core/pipeline/ports.js';
-import { syncSettings } from '../../lambdas/core/sync/settings.js';
 import { createConsumerHandler } from '../../lambdas/handlers/consumer-handler.js';
 import { createEdgeHandler } from '../../lambdas/handlers/edge-handler.js';
 import { createReputationCounterHandler } from '../../lambdas/handlers/reputation-counter-handler.js';

@@ -14,6 +14,7 @@
 import type { SuppressionReason } from '../../core/suppression/record.js';
 import type { ProviderListEntry, SyncOperation, SyncOutcome, SyncTarget } from '../../core/sync/target.js';
 import { type HttpDeps, ProviderHttp, pathSegment } from './http.js';
+import { notOurs, type Refusal, removalOutcome } from './removal.js';
 
 export interface MailgunSyncConfig {
   readonly apiKey: string;
@@ -68,12 +69,12 @@ export class MailgunSyncTarget implements SyncTarget {
     }
     if (operation.op !== 'unsuppress') return { lists: [] };
     const removed: string[] = [];
-    const refused: { list: string; why: string }[] = [];
+    const refused: Refusal[] = [];
     for (const name of operation.lists) {
       const at = name.indexOf('@');
       const list = name.slice(0, at) as MailgunList;
       if (at < 0 || !LISTS.includes(list)) {
-        refused.push({ list: name, why: 'not a list Ratchet writes at Mailgun' });
+        refused.push(notOurs(name, 'Mailgun'));
         continue;
       }
       // .../bounces/delete-v3--domainid--bounces--address- (and the complaints and unsubscribes twins)
@@ -85,7 +86,7 @@ export class MailgunSyncTarget implements SyncTarget {
       });
       removed.push(name);
     }
-    return { lists: removed, ...(refused.length > 0 ? { refused } : {}) };
+    return removalOutcome(removed, refused);
   }
 
   /**
@@ -102,15 +103,15 @@ export class MailgunSyncTarget implements SyncTarget {
     }
     if (operation.op !== 'unsuppress') return undefined;
     const removed: string[] = [];
-    const refused: { list: string; why: string }[] = [];
+    const refused: Refusal[] = [];
     for (const name of operation.lists) {
       const at = name.indexOf('@');
       const list = name.slice(0, at) as MailgunList;
-      if (at < 0 || !LISTS.includes(list)) refused.push({ list: name, why: 'not a list Ratchet writes at Mailgun' });
+      if (at < 0 || !LISTS.includes(list)) refused.push(notOurs(name, 'Mailgun'));
       else if (await this.holds(name.slice(at + 1), list, operation.email)) return undefined;
       else removed.push(name);
     }
-    return { lists: removed, ...(refused.length > 0 ? { refused } : {}) };
+    return removalOutcome(removed, refused);
   }
 
   private async holds(domain: string, list: MailgunList, email: string): Promise<boolean> {

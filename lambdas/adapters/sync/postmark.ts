@@ -12,6 +12,7 @@
  */
 import type { ProviderListEntry, SyncOperation, SyncOutcome, SyncTarget } from '../../core/sync/target.js';
 import { type HttpDeps, ProviderHttp, pathSegment, scrub } from './http.js';
+import { foreignLists, type Refusal, removalOutcome } from './removal.js';
 
 export interface PostmarkSyncConfig {
   readonly serverToken: string;
@@ -69,12 +70,10 @@ export class PostmarkSyncTarget implements SyncTarget {
         const streams = operation.lists
           .map((l) => STREAM_LIST.exec(l)?.[1])
           .filter((s): s is string => s !== undefined);
-        const unknown = operation.lists
-          .filter((l) => !STREAM_LIST.test(l))
-          .map((list) => ({ list, why: 'not a list Ratchet writes at Postmark' }));
+        const unknown = foreignLists(operation.lists, (l) => STREAM_LIST.test(l), 'Postmark');
         const outcome = await this.change('delete', streams, operation.email, {});
         const refused = [...(outcome.refused ?? []), ...unknown];
-        return { lists: outcome.lists, ...(refused.length > 0 ? { refused } : {}) };
+        return removalOutcome(outcome.lists, refused);
       }
     }
   }
@@ -99,10 +98,10 @@ export class PostmarkSyncTarget implements SyncTarget {
     }
     const streams = operation.lists.filter((l) => STREAM_LIST.test(l));
     for (const list of streams) if (await this.holds(STREAM_LIST.exec(list)![1]!, email)) return undefined;
-    const refused = operation.lists
-      .filter((l) => !STREAM_LIST.test(l))
-      .map((list) => ({ list, why: 'not a list Ratchet writes at Postmark' }));
-    return { lists: streams, ...(refused.length > 0 ? { refused } : {}) };
+    return removalOutcome(
+      streams,
+      foreignLists(operation.lists, (l) => STREAM_LIST.test(l), 'Postmark'),
+    );
   }
 
   private async holds(stream: string, email: string): Promise<boolean> {
@@ -162,7 +161,7 @@ export class PostmarkSyncTarget implements SyncTarget {
     extra: { providerReason?: string },
   ): Promise<SyncOutcome> {
     const lists: string[] = [];
-    const refused: { list: string; why: string }[] = [];
+    const refused: Refusal[] = [];
     for (const stream of streams) {
       const answer = await this.http.send({
         method: 'POST',

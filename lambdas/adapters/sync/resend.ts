@@ -20,6 +20,7 @@
  */
 import type { ProviderListEntry, SyncOperation, SyncOutcome, SyncTarget } from '../../core/sync/target.js';
 import { type HttpDeps, ProviderHttp, pathSegment } from './http.js';
+import { foreignLists, removalOutcome } from './removal.js';
 
 export interface ResendSyncConfig {
   readonly apiKey: string;
@@ -71,17 +72,15 @@ export class ResendSyncTarget implements SyncTarget {
       return { lists: [LIST], providerReason: 'manual' };
     }
     if (operation.op !== 'unsuppress') return { lists: [] };
-    const refused = operation.lists
-      .filter((l) => l !== LIST)
-      .map((list) => ({ list, why: 'not a list Ratchet writes at Resend' }));
-    if (!operation.lists.includes(LIST)) return { lists: [], ...(refused.length > 0 ? { refused } : {}) };
+    const refused = foreignLists(operation.lists, (l) => l === LIST, 'Resend');
+    if (!operation.lists.includes(LIST)) return removalOutcome([], refused);
     await this.http.send({
       method: 'DELETE',
       url: `${this.base}/suppressions/${pathSegment(operation.email)}`,
       label: 'DELETE /suppressions/{email}',
       accept: [404],
     });
-    return { lists: [LIST], ...(refused.length > 0 ? { refused } : {}) };
+    return removalOutcome([LIST], refused);
   }
 
   /** Reads only: GET /suppressions/{id or email}, 404 `not_found` when the address is not suppressed. */
@@ -90,10 +89,8 @@ export class ResendSyncTarget implements SyncTarget {
       return (await this.holds(operation.email)) ? { lists: [LIST], providerReason: 'manual' } : undefined;
     if (operation.op !== 'unsuppress' || !operation.lists.includes(LIST)) return undefined;
     if (await this.holds(operation.email)) return undefined;
-    const refused = operation.lists
-      .filter((l) => l !== LIST)
-      .map((list) => ({ list, why: 'not a list Ratchet writes at Resend' }));
-    return { lists: [LIST], ...(refused.length > 0 ? { refused } : {}) };
+    const refused = foreignLists(operation.lists, (l) => l === LIST, 'Resend');
+    return removalOutcome([LIST], refused);
   }
 
   private async holds(email: string): Promise<boolean> {

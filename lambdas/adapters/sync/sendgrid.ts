@@ -12,6 +12,7 @@
 import type { SuppressionReason } from '../../core/suppression/record.js';
 import type { ProviderListEntry, SyncOperation, SyncOutcome, SyncTarget } from '../../core/sync/target.js';
 import { type HttpDeps, ProviderHttp, pathSegment } from './http.js';
+import { notOurs, type Refusal, removalOutcome } from './removal.js';
 
 export interface SendGridSyncConfig {
   readonly apiKey: string;
@@ -85,18 +86,18 @@ export class SendGridSyncTarget implements SyncTarget {
       }
       case 'unsuppress': {
         const removed: string[] = [];
-        const refused: { list: string; why: string }[] = [];
+        const refused: Refusal[] = [];
         for (const list of operation.lists) {
           const group = GROUP_LIST.exec(list)?.[1];
           if (list === GLOBAL) await this.removeGlobal(operation.email);
           else if (group !== undefined) await this.removeFromGroup(group, operation.email);
           else {
-            refused.push({ list, why: 'not a list Ratchet writes at SendGrid' });
+            refused.push(notOurs(list, 'SendGrid'));
             continue;
           }
           removed.push(list);
         }
-        return { lists: removed, ...(refused.length > 0 ? { refused } : {}) };
+        return removalOutcome(removed, refused);
       }
     }
   }
@@ -122,7 +123,7 @@ export class SendGridSyncTarget implements SyncTarget {
       }
       case 'unsuppress': {
         const removed: string[] = [];
-        const refused: { list: string; why: string }[] = [];
+        const refused: Refusal[] = [];
         let groups: Set<number> | undefined;
         for (const list of operation.lists) {
           const group = GROUP_LIST.exec(list)?.[1];
@@ -132,12 +133,12 @@ export class SendGridSyncTarget implements SyncTarget {
             groups ??= await this.groupsOf(email);
             if (groups.has(Number(group))) return undefined;
           } else {
-            refused.push({ list, why: 'not a list Ratchet writes at SendGrid' });
+            refused.push(notOurs(list, 'SendGrid'));
             continue;
           }
           removed.push(list);
         }
-        return { lists: removed, ...(refused.length > 0 ? { refused } : {}) };
+        return removalOutcome(removed, refused);
       }
     }
   }

@@ -33,6 +33,7 @@ import {
   SyncTransientError,
 } from '../../core/sync/target.js';
 import { DEFAULT_RATE_LIMIT_PAUSE_MS, parseRetryAfter, scrub } from './http.js';
+import { foreignLists, removalOutcome } from './removal.js';
 
 export interface SesSyncConfig {
   readonly region: string;
@@ -95,16 +96,14 @@ export class SesSyncTarget implements SyncTarget {
       return { lists: [LIST], providerReason: reason };
     }
     if (operation.op !== 'unsuppress') return { lists: [] };
-    const refused = operation.lists
-      .filter((l) => l !== LIST)
-      .map((list) => ({ list, why: 'not a list Ratchet writes at SES' }));
-    if (!operation.lists.includes(LIST)) return { lists: [], ...(refused.length > 0 ? { refused } : {}) };
+    const refused = foreignLists(operation.lists, (l) => l === LIST, 'SES');
+    if (!operation.lists.includes(LIST)) return removalOutcome([], refused);
     await this.call(
       'DeleteSuppressedDestination',
       () => this.client.send(new DeleteSuppressedDestinationCommand({ EmailAddress: operation.email })),
       'NotFoundException',
     );
-    return { lists: [LIST], ...(refused.length > 0 ? { refused } : {}) };
+    return removalOutcome([LIST], refused);
   }
 
   /**
@@ -120,10 +119,8 @@ export class SesSyncTarget implements SyncTarget {
     }
     if (operation.op !== 'unsuppress' || !operation.lists.includes(LIST)) return undefined;
     if ((await this.stored(operation.email)) !== undefined) return undefined;
-    const refused = operation.lists
-      .filter((l) => l !== LIST)
-      .map((list) => ({ list, why: 'not a list Ratchet writes at SES' }));
-    return { lists: [LIST], ...(refused.length > 0 ? { refused } : {}) };
+    const refused = foreignLists(operation.lists, (l) => l === LIST, 'SES');
+    return removalOutcome([LIST], refused);
   }
 
   /** The reason SES stores for `email`, undefined when it is not on the list. */
