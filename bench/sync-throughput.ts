@@ -9,6 +9,7 @@
  * queue or table. Each timed window is CPU-profiled, so the report says where a change's time goes
  * (Ratchet's code, the AWS SDK, the emulators, the fakes) beside what a direct push costs.
  */
+import { createDocumentClient } from '../lambdas/adapters/aws-clients.js';
 import { DynamoSuppressionStore } from '../lambdas/adapters/dynamodb-suppressions.js';
 import { policyFromSettings } from '../lambdas/core/suppression/index.js';
 import { startProviderFakes } from '../test/fakes/providers/index.js';
@@ -36,11 +37,11 @@ export interface SyncBenchResult {
   messagesPerBatch: number;
   rssGrowthMb: number;
   heapGrowthMb: number;
-  /** DynamoDB calls per change: the writer's (read and guarded put) and the worker's (record reads, sync writes, provider rows). */
-  writerCallsPerChange: number;
-  workerCallsPerChange: number;
-  /** The worker's calls by command, per change. */
+  /** DynamoDB calls per change, by command: the writer's (the suppression write) and the worker's (record reads, sync writes, provider rows). */
+  writerCalls: Record<string, number>;
   workerCalls: Record<string, number>;
+  /** SQS calls per change, by command: the fast path's sends, the poller's receives and deletes. */
+  sqsCalls: Record<string, number>;
   /** Main-thread profile of the timed window (absent unless asked for). */
   shares?: ProfileShare[];
 }
@@ -68,13 +69,14 @@ export async function measureSync(options: MeasureOptions = {}): Promise<SyncBen
   });
   try {
     const sync = stack.sync!;
-    const store = new DynamoSuppressionStore(
-      stack.clients.doc,
-      stack.config.suppressionTable,
-      policyFromSettings(env),
-      { onSyncChange: sync.fastPath },
-    );
-    const calls = countCommands(stack.clients.doc);
+    // The writer (the consumer's suppression write) on a client of its own, so its calls and the worker's are counted apart.
+    const writerDoc = createDocumentClient(stack.config);
+    const store = new DynamoSuppressionStore(writerDoc, stack.config.suppressionTable, policyFromSettings(env), {
+      onSyncChange: sync.fastPath,
+    });
+    const writerCounts = countCommands(writerDoc);
+    const workerCounts = countCommands(stack.clients.doc);
+    const sqsCounts = countCommands(stack.clients.sqs);
     let handlerMs = 0;
     let messages = 0;
     let batches = 0;
@@ -124,15 +126,10 @@ export async function measureSync(options: MeasureOptions = {}): Promise<SyncBen
     global.gc?.();
     const after = process.memoryUsage();
 
-    // The writer's calls: one GetItem and one guarded PutItem per change (distinct addresses: no conflict);
-    // every other call is the worker's (its GetItems are the provider row's pause reads).
-    const all = Object.fromEntries(calls);
-    const writerCalls = changes + (all.PutCommand ?? 0);
-    const workerCalls = Object.fromEntries(
-      Object.entries(all)
-        .filter(([name]) => name !== 'PutCommand')
-        .map(([name, n]) => [name, (name === 'GetCommand' ? n - changes : n) / changes]),
-    );
+    writerDoc.destroy();
+    // Every call of the run per change, in drain mode too (its writes came before the timed window).
+    const perChange = (counts: Map<string, number>) =>
+      Object.fromEntries([...counts].map(([name, n]) => [name, n / changes]));
     return {
       changes,
       changesPerSecond: changes / elapsed,
@@ -140,9 +137,9 @@ export async function measureSync(options: MeasureOptions = {}): Promise<SyncBen
       messagesPerBatch: messages / Math.max(1, batches),
       rssGrowthMb: (after.rss - before.rss) / 2 ** 20,
       heapGrowthMb: (after.heapUsed - before.heapUsed) / 2 ** 20,
-      writerCallsPerChange: writerCalls / changes,
-      workerCallsPerChange: Object.values(workerCalls).reduce((a, b) => a + b, 0),
-      workerCalls,
+      writerCalls: perChange(writerCounts),
+      workerCalls: perChange(workerCounts),
+      sqsCalls: perChange(sqsCounts),
       ...(shares ? { shares } : {}),
     };
   } finally {
@@ -209,6 +206,12 @@ export async function benchSyncThroughput(): Promise<SectionResult> {
   const ratio = e2e.changesPerSecond / direct.perSecond;
   const drainRatio = drain.changesPerSecond / direct.perSecond;
   const row = (label: string, f: (r: SyncBenchResult) => string) => [label, f(e2e), f(drain)];
+  const total = (calls: Record<string, number>) => Object.values(calls).reduce((a, b) => a + b, 0);
+  const dynamoCalls = (r: SyncBenchResult) => total(r.writerCalls) + total(r.workerCalls);
+  const byCommand = (side: string, pick: (r: SyncBenchResult) => Record<string, number>) =>
+    [...new Set([...Object.keys(pick(e2e)), ...Object.keys(pick(drain))])]
+      .sort()
+      .map((name) => row(`  ${side} ${name}`, (r) => fmt(pick(r)[name] ?? 0)));
   return {
     id: 'sync-throughput',
     title: '11. Sync throughput against the provider fakes',
@@ -216,7 +219,7 @@ export async function benchSyncThroughput(): Promise<SectionResult> {
       `${e2e.changes} manual suppressions written through DynamoSuppressionStore with the fast path (outbox marker in the put, one message per change, ${WRITERS} writers), pushed to the SendGrid fake by the real sync worker handler through the local sync poller (${LOOPS} receive loops long-polling as npm start’s do, each filling batches of 10 within the event source's 1 s batching window as Lambda does; SYNC_SENDGRID_CONCURRENCY ${IN_FLIGHT}, rate 1000/s), all in one process with dynalite + fauxqs.`,
       '**End to end**: the writer runs while the worker drains, timed from the first write to the last change at the fake. **Drain only**: every change written first (untimed), then the drain timed: the sync pipeline alone (receive, record read, push, sync write, delete).',
       `Baseline: ${DIRECT_PUSHES.toLocaleString('en-US')} pushes straight through the same SendGrid SyncTarget with ${IN_FLIGHT} in flight, no queue and no table, after ${WARM_UP} untimed ones; measured before and after the two sync runs (${fmt(before.perSecond)} and ${fmt(after.perSecond)} pushes/s), and the faster kept, so the ratio errs against sync.`,
-      "DynamoDB calls: every command the stack's document client sent, per change; the writer's are one GetItem and one PutItem per change (the suppression write itself, which sync rides: the marker is in the same put); the rest are the worker's (one BatchGetItem per received batch, one UpdateItem per change, the provider row's pause read at most once a second, the last-success write every 10 s).",
+      "Calls per change: every command sent during the run, by client, divided by the changes. The writer (the suppression write itself, on a document client of its own) does one create-only PutItem per new address with no read, the outbox marker riding in it; the worker does one BatchGetItem per received batch, one UpdateItem per change, the provider row's pause read at most once a second and the last-success write every 10 s. SQS: the fast path's SendMessageBatch (changes written in the same turn share one), the poller's receives and batch deletes.",
       'Each timed window (and the baseline) is CPU-profiled (bench/lib/profile.ts): main-thread µs per change by who spent them.',
     ],
     tables: [
@@ -227,11 +230,13 @@ export async function benchSyncThroughput(): Promise<SectionResult> {
           row('changes/s', (r) => fmt(r.changesPerSecond)),
           row('pushes/s direct (baseline, same run)', () => fmt(direct.perSecond)),
           row(`÷ direct (goal ≥ ${GOAL} end to end)`, (r) => fmt(r.changesPerSecond / direct.perSecond)),
-          row('DynamoDB calls per change, writer (read + guarded put)', (r) => fmt(r.writerCallsPerChange)),
-          row('DynamoDB calls per change, worker (sync)', (r) => fmt(r.workerCallsPerChange)),
-          ...Object.keys(e2e.workerCalls).map((name) =>
-            row(`  worker ${name} per change`, (r) => fmt(r.workerCalls[name] ?? 0)),
-          ),
+          row('DynamoDB calls per change (writer + worker)', (r) => fmt(dynamoCalls(r))),
+          row('  writer (the suppression write)', (r) => fmt(total(r.writerCalls))),
+          ...byCommand('writer', (r) => r.writerCalls),
+          row('  worker (sync)', (r) => fmt(total(r.workerCalls))),
+          ...byCommand('worker', (r) => r.workerCalls),
+          row('SQS calls per change', (r) => fmt(total(r.sqsCalls))),
+          ...byCommand('sqs', (r) => r.sqsCalls),
           row('worker handler ms per message', (r) => fmt(r.handlerMsPerMessage)),
           row('messages per batch', (r) => fmt(r.messagesPerBatch)),
           row('RSS growth (MB)', (r) => fmt(r.rssGrowthMb)),
@@ -259,9 +264,9 @@ export async function benchSyncThroughput(): Promise<SectionResult> {
         note: `${fmt(drain.changesPerSecond)} changes/s against ${fmt(direct.perSecond)} pushes/s`,
       },
       {
-        subject: 'DynamoDB calls per change: worker (sync) / writer (the suppression write)',
-        measured: `${fmt(e2e.workerCallsPerChange)} / ${fmt(e2e.writerCallsPerChange)}`,
-        note: 'the issue asks for at most 2',
+        subject: 'DynamoDB calls per change, end to end (writer + worker)',
+        measured: fmt(dynamoCalls(e2e)),
+        note: `writer ${fmt(total(e2e.writerCalls))}, worker ${fmt(total(e2e.workerCalls))}; the issue's baseline was 4`,
       },
     ],
     notes: [

@@ -192,12 +192,15 @@ export function costFor(door: DoorCost['door'], facts: TemplateFacts, m: Measure
   for (const i of countingItems(m.counting, EVENTS, REPUTATION.counting.batchSize))
     add(i.service, i.item, i.quantity, i.unit, i.price, { reputation: true });
 
-  // Consumer: one strongly consistent read per event; a write only when something changes.
+  // Consumer: a write only when something changes. A suppressing event (hard bounce, complaint,
+  // unsubscribe) on a new address, as this mix's are, is one create-only put with no read
+  // (DynamoSuppressionStore's createFirst); every other event is one strongly consistent read first.
   const writes = EVENTS * (1 - MIX.delivered) + EVENTS * MIX.delivered * DELIVERED_WITH_RECORD;
+  const readFirst = EVENTS * (MIX.delivered + MIX.soft_bounce);
   add(
     'DynamoDB',
-    'suppression reads (consistent GetItem)',
-    EVENTS * readUnits(m.suppressionItemBytes),
+    'suppression reads (consistent GetItem; none before a suppressing event)',
+    readFirst * readUnits(m.suppressionItemBytes),
     'read units',
     PRICES.dynamoReadUnit,
   );

@@ -1,7 +1,5 @@
-/** Counts the DynamoDB commands a document client sends, by command name (GetCommand, UpdateCommand ...). */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-
-export function countCommands(doc: DynamoDBDocumentClient): Map<string, number> {
+/** Counts the commands an SDK client sends, by command name (GetCommand, SendMessageBatchCommand ...). */
+export function countCommands(doc: { send: (...args: never[]) => Promise<unknown> }): Map<string, number> {
   const counts = new Map<string, number>();
   const send = doc.send.bind(doc) as (...args: unknown[]) => Promise<unknown>;
   (doc as { send: (...args: unknown[]) => Promise<unknown> }).send = (command: unknown, ...rest: unknown[]) => {

@@ -7,7 +7,7 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TransientError } from '../core/errors.js';
 import { upgradeSuppressionRecord } from '../core/suppression/schema.js';
-import { readSuppressionItem } from './dynamodb-suppressions.js';
+import { readSuppressionItem } from './dynamodb-suppression-item.js';
 import { SUPPRESSION_TABLE } from './tables.js';
 
 /** BatchGetItem's limit per request (16 MB and 100 items; a suppression item is a few KB at most). */

@@ -15,7 +15,7 @@ import { allPendingKeys, LEGACY_PENDING_KEY, pendingKey } from '../core/sync/sha
 import type { SyncMap } from '../core/sync/state.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
 import { BatchedSuppressionReader } from './dynamodb-suppression-batch-read.js';
-import { readSuppressionItem } from './dynamodb-suppressions.js';
+import { readSuppressionItem } from './dynamodb-suppression-item.js';
 import { SYNC_ATTRIBUTE as A, SYNC_INDEX, takeSyncFields } from './suppression-sync-fields.js';
 import { SUPPRESSION_TABLE } from './tables.js';
 

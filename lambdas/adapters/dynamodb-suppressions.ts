@@ -2,11 +2,14 @@
  * The suppression table behind a guarded write: consistent read → pure ratchet → conditional put on
  * the `version` we read, retried on conflict. Never an unguarded read-then-write: two consumers
  * applying events for the same address concurrently must end in the same record as applying them one
- * after the other, and the version guard is what makes the loser re-read and re-apply. (An import
- * first tries a create-only put, which needs no read: see `importEntry`.)
+ * after the other, and the version guard is what makes the loser re-read and re-apply.
+ *
+ * A write that most likely creates its record skips the read: a create-only put first (`update`'s
+ * `createFirst`, and `importEntry`). Where a record exists after all, DynamoDB hands it back with the
+ * failed condition (ReturnValuesOnConditionCheckFailure), and that stands in for the read.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { TransientError } from '../core/errors.js';
 import { type NormalizedEvent, normalizeRecipient } from '../core/event.js';
 import type { SuppressionStore, WriteSkip } from '../core/pipeline/ports.js';
@@ -15,6 +18,7 @@ import {
   applyEvent,
   changeTopicManually,
   DEFAULT_RATCHET_POLICY,
+  type Effect,
   type ImportedEntry,
   importEntry,
   importRecord,
@@ -29,21 +33,30 @@ import {
   CURRENT_SUPPRESSION_SCHEMA,
   isNewerSuppressionSchema,
   SUPPRESSION_SCHEMA_ATTRIBUTE,
-  upgradeSuppressionRecord,
 } from '../core/suppression/schema.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
 import { scanPages } from './dynamodb-scan.js';
-import { type StoredSyncFields, syncFieldsForWrite, takeSyncFields } from './suppression-sync-fields.js';
+import {
+  parseStored,
+  readSuppressionItem,
+  type StoredFields,
+  type StoredRead,
+  storedWith,
+  upToDate,
+} from './dynamodb-suppression-item.js';
+import { type StoredSyncFields, syncFieldsForWrite } from './suppression-sync-fields.js';
 import { SUPPRESSION_TABLE } from './tables.js';
 
-/** What the adapter adds to every item; not part of the pure record. */
-interface StoredFields {
-  /** Optimistic-lock counter: the put's condition. */
-  version: number;
-  updatedAt: number;
-  /** The item's shape version (core/suppression/schema.ts). */
-  schemaVersion: number;
-}
+/**
+ * The effects worth a create-only first try. Sending code checks the list before it mails, so a hard
+ * bounce, complaint, unsubscribe or manual suppression almost always concerns an address with no record
+ * yet (a campaign's bounce storm is thousands of them), and a read first would find nothing. A soft
+ * bounce or a delivery often finds the record of an earlier one: those read first.
+ */
+const LIKELY_NEW: ReadonlySet<Effect> = new Set<Effect>(['suppressed', 'topic_unsubscribed']);
+
+/** What a put did: written, or not (its condition failed), with the stored item when DynamoDB returned it. */
+type PutOutcome = { written: true } | { written: false; stored?: StoredRead };
 
 export class DynamoSuppressionStore implements SuppressionStore {
   constructor(
@@ -66,6 +79,7 @@ export class DynamoSuppressionStore implements SuppressionStore {
     return this.update(
       event.recipient,
       (record) => skip?.(record, event) ?? applyEvent(record, { ...event, raw: '' }, this.policy),
+      { createFirst: true },
     );
   }
 
@@ -77,7 +91,9 @@ export class DynamoSuppressionStore implements SuppressionStore {
   }
 
   suppress(email: string, action: ManualAction): Promise<ApplyResult> {
-    return this.update(email, (record) => suppressManually(record, email, action, this.policy));
+    return this.update(email, (record) => suppressManually(record, email, action, this.policy), {
+      createFirst: true,
+    });
   }
 
   /**
@@ -86,8 +102,10 @@ export class DynamoSuppressionStore implements SuppressionStore {
    */
   unsubscribeTopic(email: string, topic: string, action: ManualAction): Promise<ApplyResult> {
     const address = normalizeRecipient(email);
-    return this.update(address, (record) =>
-      changeTopicManually(record, address, topic, 'unsubscribe', action, this.policy),
+    return this.update(
+      address,
+      (record) => changeTopicManually(record, address, topic, 'unsubscribe', action, this.policy),
+      { createFirst: true },
     );
   }
 
@@ -104,13 +122,16 @@ export class DynamoSuppressionStore implements SuppressionStore {
    * evidence. Most imported addresses have no record yet, so the first try writes the new record with
    * one PutItem that lands only where none exists, without reading first (an import is write-bound).
    * When one exists (re-run, or a consumer wrote it meanwhile) nothing was written, and the entry takes
-   * the guarded path: read, merge with the same pure `importEntry`, put on the version read.
+   * the guarded path from the item the failed put returned: merge with the same pure `importEntry`,
+   * put on the version read.
    */
   async importEntry(email: string, entry: ImportedEntry): Promise<ApplyResult> {
     const address = normalizeRecipient(email);
-    const fresh = importEntry(undefined, address, entry, this.policy);
-    if (fresh.changed && (await this.put(fresh.record, 0, undefined, {}))) return fresh;
-    return this.update(address, (record) => importEntry(record, address, entry, this.policy));
+    const change = (record: SuppressionRecord | undefined) => importEntry(record, address, entry, this.policy);
+    const fresh = change(undefined);
+    if (!fresh.changed) return this.update(address, change);
+    const first = await this.put(fresh.record, 0, undefined, {});
+    return first.written ? fresh : this.update(address, change, { known: first.stored });
   }
 
   /**
@@ -120,8 +141,11 @@ export class DynamoSuppressionStore implements SuppressionStore {
    */
   async importRecord(exported: SuppressionRecord): Promise<RecordImportResult> {
     const fresh = importRecord(undefined, exported, this.policy);
-    if (await this.put(fresh.record, 0, undefined, {})) return fresh;
-    return this.update(exported.email, (record) => importRecord(record, exported, this.policy));
+    const first = await this.put(fresh.record, 0, undefined, {});
+    if (first.written) return fresh;
+    return this.update(exported.email, (record) => importRecord(record, exported, this.policy), {
+      known: first.stored,
+    });
   }
 
   async get(email: string): Promise<(SuppressionRecord & Partial<StoredFields>) | undefined> {
@@ -160,13 +184,30 @@ export class DynamoSuppressionStore implements SuppressionStore {
     await Promise.all(Array.from({ length: segments }, (_, segment) => scanSegment(segment)));
   }
 
+  /**
+   * Read → `change` → put on the version read, until a put lands. `createFirst`: when `change` on no
+   * record has a LIKELY_NEW effect, put that first, create-only and without a read; if a record exists
+   * after all, the loop starts from the item the failed put returned (or reads, where the endpoint
+   * returns none: dynalite). `known`: a read already in hand for the first round.
+   */
   private async update<R extends ApplyResult>(
     email: string,
     change: (record: SuppressionRecord | undefined) => R,
+    options: { createFirst?: boolean; known?: StoredRead } = {},
   ): Promise<R> {
     const maxAttempts = this.options.maxAttempts ?? 40;
+    let known = options.known;
+    if (options.createFirst) {
+      const fresh = change(undefined);
+      if (fresh.changed && LIKELY_NEW.has(fresh.effect)) {
+        const first = await this.put(fresh.record, 0, undefined, {});
+        if (first.written) return fresh;
+        known = first.stored;
+      }
+    }
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      const { record, version, item, sync = {} } = await this.read(email);
+      const { record, version, item, sync = {} } = known ?? (await this.read(email));
+      known = undefined;
       if (item && isNewerSuppressionSchema(item)) {
         // Newer code wrote it (a deploy rolling out): rewriting it in today's shape would drop what that code added.
         throw new TransientError(
@@ -175,7 +216,9 @@ export class DynamoSuppressionStore implements SuppressionStore {
       }
       const result = change(record);
       if (!result.changed) return result;
-      if (await this.put(result.record, version, record, sync)) return result;
+      const outcome = await this.put(result.record, version, record, sync);
+      if (outcome.written) return result;
+      known = outcome.stored;
       // Someone else wrote first: back off with jitter, re-read, re-apply.
       await sleep(Math.random() * Math.min(100, 2 ** attempt));
     }
@@ -183,15 +226,17 @@ export class DynamoSuppressionStore implements SuppressionStore {
   }
 
   /**
-   * Writes `record` only if the stored version is still `readVersion` (0: no record at all). False when
-   * that condition failed: someone else wrote first, and nothing was written.
+   * Writes `record` only if the stored version is still `readVersion` (0: no record at all). Not
+   * written when that condition failed (someone else wrote first); the stored item then comes back with
+   * the failure at no extra read (ReturnValuesOnConditionCheckFailure ALL_OLD), where the endpoint
+   * supports it.
    */
   private async put(
     record: SuppressionRecord,
     readVersion: number,
     before: SuppressionRecord | undefined,
     stored: StoredSyncFields,
-  ): Promise<boolean> {
+  ): Promise<PutOutcome> {
     const first = readVersion === 0;
     const now = (this.options.now ?? Date.now)();
     // The outbox rides in the same conditional put: a sync change is recorded exactly when the record is.
@@ -210,59 +255,18 @@ export class DynamoSuppressionStore implements SuppressionStore {
           ConditionExpression: first ? 'attribute_not_exists(#email)' : '#version = :version',
           ExpressionAttributeNames: first ? { '#email': SUPPRESSION_TABLE.partitionKey } : { '#version': 'version' },
           ...(first ? {} : { ExpressionAttributeValues: { ':version': readVersion } }),
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
     } catch (error) {
-      if (isConditionalCheckFailure(error)) return false;
+      if (isConditionalCheckFailure(error)) return { written: false, ...storedWith(error) };
       throw new TransientError('suppression write failed', { cause: error });
     }
     if (bumped && this.options.onSyncChange) await this.options.onSyncChange(record.email).catch(() => undefined);
-    return true;
+    return { written: true };
   }
 
-  private async read(email: string): Promise<{
-    record?: SuppressionRecord;
-    version: number;
-    item?: SuppressionRecord & StoredFields;
-    sync?: StoredSyncFields;
-  }> {
-    const stored = await readSuppressionItem(this.client, this.tableName, email);
-    if (!stored) return { version: 0 };
-    // The sync outbox fields are the adapter's, set aside.
-    const item = stored as unknown as SuppressionRecord & StoredFields;
-    const { fields, rest } = takeSyncFields(item as unknown as Record<string, unknown>);
-    const {
-      version,
-      updatedAt: _updatedAt,
-      schemaVersion: _schemaVersion,
-      ...record
-    } = rest as unknown as SuppressionRecord & StoredFields & { schemaVersion?: number };
-    return { record: record as SuppressionRecord, version: version ?? 0, item, sync: fields };
+  private async read(email: string): Promise<StoredRead> {
+    return parseStored(await readSuppressionItem(this.client, this.tableName, email));
   }
-}
-
-/**
- * One item by a consistent read, through the table's versioned reader, so an item of any older shape
- * arrives in today's. Every guarded read of the table (this store's, the sync worker's) goes here.
- */
-export async function readSuppressionItem(
-  client: DynamoDBDocumentClient,
-  tableName: string,
-  email: string,
-): Promise<Record<string, unknown> | undefined> {
-  let stored: Record<string, unknown> | undefined;
-  try {
-    const result = await client.send(
-      new GetCommand({ TableName: tableName, Key: { [SUPPRESSION_TABLE.partitionKey]: email }, ConsistentRead: true }),
-    );
-    stored = result.Item;
-  } catch (cause) {
-    throw new TransientError('suppression read failed', { cause });
-  }
-  return stored ? (upToDate(stored) as unknown as Record<string, unknown>) : undefined;
-}
-
-/** The table's one versioned reader (core/suppression/schema.ts), typed as the store's items. */
-function upToDate(item: Record<string, unknown>): SuppressionRecord & Partial<StoredFields> {
-  return upgradeSuppressionRecord(item) as unknown as SuppressionRecord & Partial<StoredFields>;
 }

@@ -30,8 +30,9 @@ import { sqsEvent } from './sqs-event.js';
 const SWEEP_DEADLINE_MS = 40_000;
 
 /**
- * How long the poller waits before asking again while it fills a batch from an empty queue: ten empty
- * receives a second at most, where Lambda's pollers wait on SQS's side.
+ * How long the poller waits before asking again while it fills a batch: ten receives a second at most,
+ * where Lambda's pollers wait on SQS's side. Also after a receive that brought some but not enough, so
+ * a queue fed a few messages at a time fills the batch in a few receives, not one receive a message.
  */
 const GATHER_PAUSE_MS = 100;
 
@@ -104,9 +105,8 @@ export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSy
     // read and one delete per ten messages) as on AWS, not in whatever trickled in first.
     const windowEnds = Date.now() + SYNC_WORKER.maxBatchingWindowSeconds * 1000;
     while (messages.length < SYNC_WORKER.batchSize && Date.now() < windowEnds) {
-      const more = await receive(SYNC_WORKER.batchSize - messages.length, 0);
-      if (more.length > 0) messages.push(...more);
-      else await new Promise((r) => setTimeout(r, Math.min(GATHER_PAUSE_MS, Math.max(0, windowEnds - Date.now()))));
+      await new Promise((r) => setTimeout(r, Math.min(GATHER_PAUSE_MS, Math.max(0, windowEnds - Date.now()))));
+      messages.push(...(await receive(SYNC_WORKER.batchSize - messages.length, 0)));
     }
     const response = await worker.handler(sqsEvent(messages, 'arn:aws:sqs:local:000000000000:sync', config.region));
     const failed = new Set(response.batchItemFailures.map((f) => f.itemIdentifier));

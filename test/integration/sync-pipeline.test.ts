@@ -284,3 +284,36 @@ describe('the local sync poller batches as the event source mapping does', () =>
     }
   }, 30_000);
 });
+
+describe('the fast path shares SendMessageBatch requests between changes written together', () => {
+  it('twelve messages from changes written at once: two requests (ten and two), every message on the queue', async () => {
+    const env = { SYNC_PROVIDERS: 'sendgrid,resend' };
+    const stack = await startTestStack({ env, syncTargets: memoryTargets() });
+    const sent: string[] = [];
+    stack.clients.sqs.middlewareStack.add(
+      (next, context) => (args) => {
+        sent.push(context.commandName!);
+        return next(args);
+      },
+      { step: 'initialize', name: 'countFastPathCommands' },
+    );
+    try {
+      const emails = Array.from({ length: 6 }, (_, i) => `together${i}@example.com`);
+      await Promise.all(emails.map((email) => stack.sync!.fastPath(email)));
+      expect(sent).toEqual(['SendMessageBatchCommand', 'SendMessageBatchCommand']);
+      const batches: string[][] = [];
+      const handler = stack.sync!.worker.handler;
+      (stack.sync!.worker as { handler: typeof handler }).handler = async (event) => {
+        batches.push(event.Records.map((r) => r.body));
+        return { batchItemFailures: [] };
+      };
+      while ((await stack.sync!.pollOnce(0)) > 0);
+      const bodies = batches.flat().map((body) => JSON.parse(body) as { email: string; provider: string });
+      expect(bodies.map((b) => `${b.provider}:${b.email}`).sort()).toEqual(
+        emails.flatMap((email) => [`resend:${email}`, `sendgrid:${email}`]).sort(),
+      );
+    } finally {
+      await stack.stop();
+    }
+  }, 30_000);
+});

@@ -1,6 +1,7 @@
-/** docs/sync.md quotes the shard count, the lease bounds and the backfill budget: each from where it is defined. */
+/** docs/sync.md quotes the shard count, the lease bounds, the backfill budget and the fast path's window: each from where it is defined. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { FAST_PATH_WINDOW_MS } from '../../../lambdas/adapters/wiring/sync-fast-path.js';
 import { SWEEP_INTERVAL_MS, SWEEP_WRITE_CONCURRENCY } from '../../../lambdas/adapters/wiring/sync-sweeper.js';
 import { LEASE } from '../../../lambdas/core/sync/lease.js';
 import { SYNC_PENDING_SHARDS } from '../../../lambdas/core/sync/shard.js';
@@ -26,5 +27,9 @@ describe('docs/sync.md', () => {
 
   it('the backfill budget', () => {
     expect(doc).toContain(`(\`SYNC_<PROVIDER>_RATE\` × ${SWEEP_INTERVAL_MS / 1000} s)`);
+  });
+
+  it("the fast path's batching window", () => {
+    expect(doc).toContain(`Changes written within ${FAST_PATH_WINDOW_MS} ms of each other`);
   });
 });
