@@ -26,7 +26,10 @@ export interface Durations {
 
 /**
  * Write and read units per operation. Inbox rows are at most 1 KB (1 write unit); the worker's
- * UpdateItem of a suppression record is 2 (records up to 2 KB, as cost/sync.ts counts them).
+ * UpdateItem of a suppression record is 2 (records up to 2 KB, as cost/sync.ts counts them). The
+ * consumer's read is counted for every event, an upper bound: a suppressing event on a new address is
+ * written without one (DynamoSuppressionStore's create-first put). One on a known address, rare since
+ * sending code checks the list before it mails, pays a refused put (a write unit) instead of the read.
  */
 export const UNITS = { inboxPut: 1, consumerWrite: 1, consumerRead: 1, workerUpdate: 2, indexEntry: 1 } as const;
 
