@@ -1,8 +1,8 @@
 /**
- * The emulators' own thread (started by emulators.ts). The main thread belongs to the runtime: the HTTP
- * front, the handlers, the pollers and the AWS SDK's client side. dynalite (with LevelDB) and fauxqs (with
- * fastify) are the services' server side, which on AWS runs on other machines; here it runs on the other
- * core, so it no longer takes turns with the runtime on one event loop.
+ * An emulator's own thread (emulators.ts starts one per emulator). The main thread belongs to the
+ * runtime: the HTTP front, the handlers, the pollers and the AWS SDK's client side. dynalite (with
+ * LevelDB) and fauxqs (with fastify) are the services' server side, which on AWS runs on other machines;
+ * here it runs beside the runtime on the other core instead of taking turns with it on one event loop.
  *
  * Plain JavaScript on purpose: a worker thread loads its file with Node's own loader, whatever transforms
  * TypeScript on the main thread (tsx under `npm start` and the benches, vitest in the tests).

@@ -1,6 +1,7 @@
 /**
- * The main thread's side of emulator-thread.mjs: starts emulators on a worker thread, checks the address
- * each one got, stops them, and ends the thread when nothing runs on it. See emulators.ts for why.
+ * The main thread's side of emulator-thread.mjs: starts an emulator on a worker thread, reports the address
+ * it got (emulators.ts judges it), stops it, and ends the thread when nothing runs on it; a thread that ends
+ * on its own is each running emulator's death. See emulators.ts for why a thread.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -41,8 +42,7 @@ export class EmulatorThread {
   private failure: Error | undefined;
   private ending = false;
 
-  /** `onIdle` runs when the last emulator on the thread has stopped and the thread is ending. */
-  constructor(private readonly onIdle: () => void = () => undefined) {
+  constructor() {
     // execArgv: the thread's file is plain JavaScript, so it needs none of the main thread's loaders (tsx).
     this.worker = new Worker(THREAD_FILE, { execArgv: [] });
     this.worker.on('error', (error) => {
@@ -54,11 +54,6 @@ export class EmulatorThread {
 
   get threadId(): number {
     return this.worker.threadId;
-  }
-
-  /** True once the thread is ending or gone: start nothing more on it. */
-  get closed(): boolean {
-    return this.ending;
   }
 
   /** Starts one emulator; resolves with its id and where it listens (not yet judged: the caller does). */
@@ -109,14 +104,12 @@ export class EmulatorThread {
   private endIfIdle(): void {
     if (this.slots.size > 0 || this.ending) return;
     this.ending = true;
-    this.onIdle();
     void this.worker.terminate();
   }
 
   private exited(code: number): void {
     const ending = this.ending;
     this.ending = true;
-    this.onIdle();
     const cause = this.failure ? `: ${this.failure.message}` : ` (exit code ${code})`;
     for (const [id, slot] of this.slots) {
       this.slots.delete(id);

@@ -3,7 +3,7 @@
  * on disk) and fauxqs (SQS), reachable from this machine only. Either is skipped when the user points us
  * at a real endpoint (DYNAMODB_ENDPOINT / SQS_ENDPOINT: LocalStack, or AWS).
  *
- * They run in this process but on their own thread (emulator-thread.mjs): the main thread is the
+ * They run in this process but each on a worker thread of its own (emulator-thread.mjs): the main thread is the
  * runtime's (HTTP front, handlers, pollers), and the emulators' server side (dynalite + LevelDB, fauxqs +
  * fastify, their half of every HTTP exchange) cost it ~40% of its time per sync change. On AWS the
  * services run elsewhere; here they get the other core.
@@ -50,8 +50,6 @@ export interface ThreadControl {
    * serving requests that all fail against a dead endpoint.
    */
   onDeath?: (error: Error) => void;
-  /** A thread of its own rather than the shared one: for tests that kill it. */
-  ownThread?: boolean;
 }
 
 const raise = (error: Error) =>
@@ -59,29 +57,19 @@ const raise = (error: Error) =>
     throw error;
   });
 
-// TEMPORARY measurement toggle
-const EACH = process.env.RATCHET_EMULATOR_THREADS === 'each';
-let shared: EmulatorThread | undefined;
-
-function threadFor(own: boolean): EmulatorThread {
-  if (own || EACH) return new EmulatorThread();
-  if (!shared || shared.closed) {
-    const thread = new EmulatorThread(() => {
-      if (shared === thread) shared = undefined;
-    });
-    shared = thread;
-  }
-  return shared;
-}
-
-/** One emulator on the emulators' thread; resolves once it listens on a checked loopback address. */
+/**
+ * One emulator on a worker thread of its own; resolves once it listens on a checked loopback address.
+ * One thread each rather than one for both: in the sync bench's end-to-end run (writer and sync worker
+ * together) two threads pushed 1.5× the changes/s of one shared thread (medians of three interleaved
+ * runs), as DynamoDB and SQS calls no longer queue behind each other; drain only was even.
+ */
 export async function startOnThread(
   kind: EmulatorKind,
   options: EmulatorOptions,
   control: ThreadControl = {},
 ): Promise<ThreadedEmulator> {
-  const { host = LOOPBACK_HOST, onDeath = raise, ownThread = false } = control;
-  const thread = threadFor(ownThread);
+  const { host = LOOPBACK_HOST, onDeath = raise } = control;
+  const thread = new EmulatorThread();
   const { id, address, port } = await thread.start(kind, host, options);
   if (!address || !isLoopbackAddress(address)) {
     await thread.stop(id);

@@ -69,7 +69,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const requestedPort = options.port ?? readPort(env);
     // Before anything starts: a listed sync provider without its key or setting refuses the start.
     const syncTargets = options.syncTargets ?? (await localSyncTargets(settings));
-    // Both at once: each loads on the emulators' thread while the other does.
+    // Both at once: each loads on its own thread while the other does.
     const [dynamoEndpoint, sqsEndpoint] = await startedTogether(
       env[V.dynamoEndpoint] ||
         startDynamo({ path: options.persist === false ? undefined : resolve(dataDir, 'dynamodb') }),

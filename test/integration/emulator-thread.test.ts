@@ -49,12 +49,13 @@ describe('dynalite and fauxqs on their own thread', () => {
     expect(statusFromAnotherProcess(sqs.endpoint)).toMatch(/^[24]\d\d$/);
   });
 
-  it('each run on a worker thread, not the main one', async () => {
+  it('each run on a worker thread of its own, not the main one', async () => {
     const [a, b] = await Promise.all([startOnThread('dynalite', {}), startOnThread('fauxqs', {})]);
     try {
       expect(threadId).toBe(0);
       expect(a.threadId).toBeGreaterThan(0);
       expect(b.threadId).toBeGreaterThan(0);
+      expect(a.threadId).not.toBe(b.threadId);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }
@@ -95,7 +96,7 @@ describe('a thread that dies', () => {
   it('is reported with which emulator and which endpoint is gone', async () => {
     let death: (error: Error) => void = () => undefined;
     const died = new Promise<Error>((r) => (death = r));
-    const dynamo = await startOnThread('dynalite', {}, { onDeath: death, ownThread: true });
+    const dynamo = await startOnThread('dynalite', {}, { onDeath: death });
     // A message the thread does not answer is an uncaught error on it: the same path as an emulator's own.
     dynamo.thread.postMessage({ type: 'no such message' });
     const error = await died;
@@ -108,7 +109,7 @@ describe('a thread that dies', () => {
   it('fails the process by default, as an emulator crash on the main thread did', () => {
     const child = runNode(`
       import { startOnThread } from './lib/local/emulators.ts';
-      const sqs = await startOnThread('fauxqs', {}, { ownThread: true });
+      const sqs = await startOnThread('fauxqs', {});
       sqs.thread.postMessage({ type: 'no such message' });
       setTimeout(() => console.log('still running'), 10_000);
     `);
