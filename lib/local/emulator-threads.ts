@@ -95,16 +95,20 @@ export class EmulatorThread {
       return;
     }
     this.slots.delete(message.id);
+    const ended = this.endIfIdle();
     if (message.type === 'failed')
       slot.failed(Object.assign(new Error(message.message), message.code ? { code: message.code } : {}));
-    else for (const resolve of slot.stopped) resolve();
-    this.endIfIdle();
+    // A stop resolves once the thread is gone too: nothing of it outlives the caller's await.
+    else
+      void ended.then(() => {
+        for (const resolve of slot.stopped) resolve();
+      });
   }
 
-  private endIfIdle(): void {
-    if (this.slots.size > 0 || this.ending) return;
+  private endIfIdle(): Promise<unknown> {
+    if (this.slots.size > 0 || this.ending) return Promise.resolve();
     this.ending = true;
-    void this.worker.terminate();
+    return this.worker.terminate();
   }
 
   private exited(code: number): void {
