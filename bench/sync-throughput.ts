@@ -270,7 +270,7 @@ export async function benchSyncThroughput(): Promise<SectionResult> {
       },
     ],
     notes: [
-      "The fakes, dynalite, fauxqs, the writer and the worker share this process's main thread: every DynamoDB or SQS call costs the SDK's client side and the emulator's server side on the same thread, where AWS runs the server side elsewhere. The profile table says how much of a change is that.",
+      "The fakes, the writer and the worker share this process's main thread; dynalite and fauxqs run in the same process, each on a worker thread of its own (lib/local/emulators.ts), so the emulators' server side is on the other core, as AWS runs it elsewhere, while the SDK's client side of every DynamoDB or SQS call stays on the main thread. The profile table is the main thread's only.",
     ],
     wallMs: performance.now() - started,
   };

@@ -27,32 +27,7 @@ const runtime = await startLocalRuntime().catch((error: unknown) => {
   process.exit(1);
 });
 
-for (const provider of runtime.usingDemo) {
-  console.warn(
-    `!! DEMO CREDENTIALS: '${provider}' is using generated demo credentials from ${runtime.dataDir}/demo-credentials.json.`,
-  );
-}
-if (runtime.usingDemo.length > 0) {
-  console.warn(
-    '!! Set the provider variables (see docs/configuration.md) before pointing a real provider at this server.',
-  );
-}
-if (runtime.unsubscribe.usingDemoKey) {
-  console.warn(
-    `!! DEMO UNSUBSCRIBE KEY: links are signed with a key generated in ${runtime.dataDir}/unsubscribe-demo-key; set UNSUBSCRIBE_SECRETS for real mail.`,
-  );
-}
-for (const provider of PROVIDERS) console.log(`webhook: ${runtime.url}/webhooks/${provider.name}`);
-console.log(
-  `ses feed: ${runtime.queues.sesQueueUrl} (npx ratchet-send ses <kind> <email> --via queue); dead letters: ${runtime.queues.sesDeadLetterUrl}`,
-);
-console.log(
-  `unsubscribe: ${runtime.unsubscribe.baseUrl}/unsubscribe/{token} (npx ratchet unsubscribe-link <email> [--topic t])`,
-);
-console.log(`suppression table: ${runtime.config.suppressionTable} (${runtime.config.dynamoEndpoint})`);
-console.log('console: npx ratchet console (the operator console in your browser, on 127.0.0.1)');
-console.log(`ready: Ratchet is listening on ${runtime.url}`);
-
+// Before the ready line: whoever reads it (a supervisor, a test) may signal at once, and must get a clean stop.
 /** A stop that hangs must not outlive what a supervisor waits for (systemd and most give 10 s). */
 const STOP_DEADLINE_MS = 8_000;
 let stopping = false;
@@ -78,3 +53,29 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     );
   });
 }
+
+for (const provider of runtime.usingDemo) {
+  console.warn(
+    `!! DEMO CREDENTIALS: '${provider}' is using generated demo credentials from ${runtime.dataDir}/demo-credentials.json.`,
+  );
+}
+if (runtime.usingDemo.length > 0) {
+  console.warn(
+    '!! Set the provider variables (see docs/configuration.md) before pointing a real provider at this server.',
+  );
+}
+if (runtime.unsubscribe.usingDemoKey) {
+  console.warn(
+    `!! DEMO UNSUBSCRIBE KEY: links are signed with a key generated in ${runtime.dataDir}/unsubscribe-demo-key; set UNSUBSCRIBE_SECRETS for real mail.`,
+  );
+}
+for (const provider of PROVIDERS) console.log(`webhook: ${runtime.url}/webhooks/${provider.name}`);
+console.log(
+  `ses feed: ${runtime.queues.sesQueueUrl} (npx ratchet-send ses <kind> <email> --via queue); dead letters: ${runtime.queues.sesDeadLetterUrl}`,
+);
+console.log(
+  `unsubscribe: ${runtime.unsubscribe.baseUrl}/unsubscribe/{token} (npx ratchet unsubscribe-link <email> [--topic t])`,
+);
+console.log(`suppression table: ${runtime.config.suppressionTable} (${runtime.config.dynamoEndpoint})`);
+console.log('console: npx ratchet console (the operator console in your browser, on 127.0.0.1)');
+console.log(`ready: Ratchet is listening on ${runtime.url}`);

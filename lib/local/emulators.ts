@@ -1,16 +1,20 @@
 /**
  * The embedded AWS stand-ins for `npm start` and the integration tests: dynalite (DynamoDB, optionally
- * on disk) and fauxqs (SQS), both in-process and reachable from this machine only. Either is skipped
- * when the user points us at a real endpoint (DYNAMODB_ENDPOINT / SQS_ENDPOINT: LocalStack, or AWS).
+ * on disk) and fauxqs (SQS), reachable from this machine only. Either is skipped when the user points us
+ * at a real endpoint (DYNAMODB_ENDPOINT / SQS_ENDPOINT: LocalStack, or AWS).
+ *
+ * They run in this process but each on a worker thread of its own (emulator-thread.mjs): the main thread is the
+ * runtime's (HTTP front, handlers, pollers), and the emulators' server side (dynalite + LevelDB, fauxqs +
+ * fastify, their half of every HTTP exchange) cost it ~40% of its time per sync change. On AWS the
+ * services run elsewhere; here they get the other core.
  *
  * Neither emulator authenticates anything: an SQS SendMessage from another machine would be applied by
  * the consumer as if a webhook had been verified. So every listener here is bound to loopback, and
- * checked after binding.
+ * checked after binding: the thread reports the address its socket got, and this side judges it.
  */
-import { mkdirSync } from 'node:fs';
 import type { AddressInfo, Server } from 'node:net';
-import dynalite from 'dynalite';
-import { buildApp } from 'fauxqs';
+import type { Worker } from 'node:worker_threads';
+import { type EmulatorKind, type EmulatorOptions, EmulatorThread } from './emulator-threads.js';
 
 /** The only address an embedded service listens on. */
 export const LOOPBACK_HOST = '127.0.0.1';
@@ -22,37 +26,60 @@ export interface Emulator {
 
 /** dynalite on a random loopback port; `path` keeps its LevelDB store on disk across restarts. */
 export async function startDynamo(options: { path?: string; port?: number } = {}): Promise<Emulator> {
-  if (options.path) mkdirSync(options.path, { recursive: true });
-  const server = dynalite({
-    ...(options.path ? { path: options.path } : {}),
-    createTableMs: 0,
-    deleteTableMs: 0,
-    updateTableMs: 0,
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, LOOPBACK_HOST, () => resolve());
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections?.();
-      server.close(() => resolve());
-    });
-  const port = await loopbackPort(server, 'dynalite', stop);
-  return { endpoint: `http://${LOOPBACK_HOST}:${port}`, stop };
+  return startOnThread('dynalite', options);
 }
 
-/**
- * fauxqs keeps queues in memory only: the local runtime re-sends unapplied inbox rows on start for that
- * reason. Its own `startFauxqs` listens on 0.0.0.0 whatever host it is given (fauxqs 1.9.2,
- * dist/app.js), so we build its app and listen ourselves. `host` on buildApp only shapes queue URLs.
- */
+/** fauxqs keeps queues in memory only: the local runtime re-sends unapplied inbox rows on start for that reason. */
 export async function startSqs(options: { port?: number } = {}): Promise<Emulator> {
-  const app = buildApp({ logger: false, host: LOOPBACK_HOST });
-  await app.listen({ port: options.port ?? 0, host: LOOPBACK_HOST });
-  const stop = () => app.close();
-  const port = await loopbackPort(app.server, 'fauxqs', stop);
-  return { endpoint: `http://${LOOPBACK_HOST}:${port}`, stop };
+  return startOnThread('fauxqs', options);
+}
+
+export interface ThreadedEmulator extends Emulator {
+  /** The worker thread serving it (never the main thread's 0). */
+  threadId: number;
+  /** The thread itself: for tests, which make it fail. */
+  thread: Worker;
+}
+
+export interface ThreadControl {
+  /** The address the thread is told to listen on; only a test asks for another, to see it refused. */
+  host?: string;
+  /**
+   * Called when the thread ends without stop(): an uncaught error in an emulator, or a crash. The default
+   * rethrows on the main thread, so the process fails loudly (as when the emulator ran on it) instead of
+   * serving requests that all fail against a dead endpoint.
+   */
+  onDeath?: (error: Error) => void;
+}
+
+const raise = (error: Error) =>
+  process.nextTick(() => {
+    throw error;
+  });
+
+/**
+ * One emulator on a worker thread of its own; resolves once it listens on a checked loopback address.
+ * One thread each rather than one for both: in the sync bench's end-to-end run (writer and sync worker
+ * together) two threads pushed 1.5× the changes/s of one shared thread (medians of three interleaved
+ * runs), as DynamoDB and SQS calls no longer queue behind each other; drain only was even.
+ */
+export async function startOnThread(
+  kind: EmulatorKind,
+  options: EmulatorOptions,
+  control: ThreadControl = {},
+): Promise<ThreadedEmulator> {
+  const { host = LOOPBACK_HOST, onDeath = raise } = control;
+  const thread = new EmulatorThread();
+  const { id, address, port } = await thread.start(kind, host, options);
+  if (!address || !isLoopbackAddress(address)) {
+    await thread.stop(id);
+    throw new Error(`${kind} bound to ${address ?? 'no address'}, not loopback: refusing to run it`);
+  }
+  const endpoint = `http://${LOOPBACK_HOST}:${port}`;
+  thread.watch(id, (error) =>
+    onDeath(new Error(`${error.message}; its endpoint ${endpoint} is gone`, { cause: error.cause })),
+  );
+  return { endpoint, threadId: thread.threadId, thread: thread.worker, stop: () => thread.stop(id) };
 }
 
 /** The bound port, after checking the socket really is on loopback (a dependency update must not widen it). */

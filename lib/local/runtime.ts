@@ -69,12 +69,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const requestedPort = options.port ?? readPort(env);
     // Before anything starts: a listed sync provider without its key or setting refuses the start.
     const syncTargets = options.syncTargets ?? (await localSyncTargets(settings));
-    const dynamoEndpoint =
+    // Both at once: each loads on its own thread while the other does.
+    const [dynamoEndpoint, sqsEndpoint] = await startedTogether(
       env[V.dynamoEndpoint] ||
-      (await track(startDynamo({ path: options.persist === false ? undefined : resolve(dataDir, 'dynamodb') })))
-        .endpoint;
+        startDynamo({ path: options.persist === false ? undefined : resolve(dataDir, 'dynamodb') }),
+      env[V.sqsEndpoint] || startSqs(),
+    );
     const embeddedSqs = !env[V.sqsEndpoint];
-    const sqsEndpoint = env[V.sqsEndpoint] || (await track(startSqs())).endpoint;
     const base = configFromEnv({ ...settings, [V.dynamoEndpoint]: dynamoEndpoint, [V.sqsEndpoint]: sqsEndpoint });
     // Locally reputation is always counted (on AWS the stack sets REPUTATION_TABLE for the counter).
     const config: RuntimeConfig = {
@@ -267,10 +268,21 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     throw error;
   }
 
-  async function track(emulator: Promise<Emulator>): Promise<Emulator> {
-    const started = await emulator;
-    emulators.push(started);
-    return started;
+  /** Each given endpoint, or the emulator's once started; every one that started is stopped on shutdown. */
+  async function startedTogether(
+    dynamo: string | Promise<Emulator>,
+    sqs: string | Promise<Emulator>,
+  ): Promise<[string, string]> {
+    const settled = await Promise.allSettled([dynamo, sqs]);
+    const endpoints = settled.map((result) => {
+      if (result.status === 'rejected') return undefined;
+      if (typeof result.value === 'string') return result.value;
+      emulators.push(result.value);
+      return result.value.endpoint;
+    });
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    return endpoints as [string, string];
   }
 
   /** Front first (no new requests), then the poller (finish in-flight batches), then the emulators. */

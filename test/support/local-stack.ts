@@ -1,9 +1,10 @@
 /**
  * One throwaway local stack, shared by the integration tests (test/integration/harness.ts) and the
  * benchmarks (bench/lib/local-stack.ts): the real local runtime (dynalite + fauxqs + the same edge and
- * consumer handlers the Lambdas run, all in this process) on a random loopback port, a temp data dir
- * with freshly generated demo credentials, no state file, and the poller off unless asked for. Callers
- * choose the log (captured by tests, silent in benchmarks) and how an interrupted run is cleaned up.
+ * consumer handlers the Lambdas run, all in this process, each emulator on a thread of its own) on a
+ * random loopback port, a temp data dir with freshly generated demo credentials, no state file, and the
+ * poller off unless asked for. Callers choose the log (captured by tests, silent in benchmarks) and how an
+ * interrupted run is cleaned up.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
