@@ -97,3 +97,25 @@ export function isLoopbackAddress(address: string): boolean {
   const v4 = address.replace(/^::ffff:/i, '');
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4) || address === '::1';
 }
+
+/**
+ * Each given endpoint (DYNAMODB_ENDPOINT, SQS_ENDPOINT), or the emulator's once started, both at once:
+ * each loads on its own thread while the other does. Every one that started joins `started`, so the
+ * caller's shutdown stops it, also when the other failed.
+ */
+export async function startedTogether(
+  started: Emulator[],
+  dynamo: string | Promise<Emulator>,
+  sqs: string | Promise<Emulator>,
+): Promise<[string, string]> {
+  const settled = await Promise.allSettled([dynamo, sqs]);
+  const endpoints = settled.map((result) => {
+    if (result.status === 'rejected') return undefined;
+    if (typeof result.value === 'string') return result.value;
+    started.push(result.value);
+    return result.value.endpoint;
+  });
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return endpoints as [string, string];
+}

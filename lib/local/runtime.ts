@@ -29,7 +29,7 @@ import { createSesFeedHandler } from '../../lambdas/handlers/ses-feed-handler.js
 import { QUEUE, SES_FEED } from '../definitions.js';
 import { ensureQueues, ensureReputationTable, ensureTables, LOCAL_QUEUE } from './bootstrap.js';
 import { applyDemoDefaults, ensureDemoCredentials } from './demo-credentials.js';
-import { type Emulator, startDynamo, startSqs } from './emulators.js';
+import { type Emulator, startDynamo, startedTogether, startSqs } from './emulators.js';
 import { startHttpFront } from './http-front.js';
 import { LocalInboxStream } from './inbox-stream.js';
 import { acquireLock } from './lock.js';
@@ -71,6 +71,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const syncTargets = options.syncTargets ?? (await localSyncTargets(settings));
     // Both at once: each loads on its own thread while the other does.
     const [dynamoEndpoint, sqsEndpoint] = await startedTogether(
+      emulators,
       env[V.dynamoEndpoint] ||
         startDynamo({ path: options.persist === false ? undefined : resolve(dataDir, 'dynamodb') }),
       env[V.sqsEndpoint] || startSqs(),
@@ -266,23 +267,6 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     await shutdown();
     lock.release();
     throw error;
-  }
-
-  /** Each given endpoint, or the emulator's once started; every one that started is stopped on shutdown. */
-  async function startedTogether(
-    dynamo: string | Promise<Emulator>,
-    sqs: string | Promise<Emulator>,
-  ): Promise<[string, string]> {
-    const settled = await Promise.allSettled([dynamo, sqs]);
-    const endpoints = settled.map((result) => {
-      if (result.status === 'rejected') return undefined;
-      if (typeof result.value === 'string') return result.value;
-      emulators.push(result.value);
-      return result.value.endpoint;
-    });
-    const failed = settled.find((result) => result.status === 'rejected');
-    if (failed) throw failed.reason;
-    return endpoints as [string, string];
   }
 
   /** Front first (no new requests), then the poller (finish in-flight batches), then the emulators. */
