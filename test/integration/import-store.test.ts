@@ -4,8 +4,7 @@
  * the create is refused and the entry is merged on the guarded path, with exactly the outcome of the
  * pure `importEntry` (or `importRecord`).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createDocumentClient } from '../../lambdas/adapters/aws-clients.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DynamoSuppressionStore } from '../../lambdas/adapters/dynamodb-suppressions.js';
 import type { NormalizedEvent } from '../../lambdas/core/event.js';
 import {
@@ -16,8 +15,7 @@ import {
   reactivate,
   type SuppressionRecord,
 } from '../../lambdas/core/suppression/index.js';
-import { type Emulator, startDynamo } from '../../lib/local/emulators.js';
-import { createTables } from './harness.js';
+import { suppressionTablesOnDynalite } from './store-tables.js';
 
 const T0 = Date.UTC(2025, 0, 1);
 const DAY = 86_400_000;
@@ -32,33 +30,12 @@ const entry = (over: Partial<ImportedEntry> = {}): ImportedEntry => ({
 });
 
 describe('DynamoSuppressionStore.importEntry on dynalite', () => {
-  let dynamo: Emulator;
-  let doc: ReturnType<typeof createDocumentClient>;
-  /** Every command the store sent, by name, since the last reset. */
-  let sent: string[];
+  const tables = suppressionTablesOnDynalite();
+  const { sent } = tables;
   let store: DynamoSuppressionStore;
-  let table = 0;
 
-  beforeAll(async () => {
-    dynamo = await startDynamo();
-    doc = createDocumentClient({ region: 'us-east-1', dynamoEndpoint: dynamo.endpoint });
-    doc.middlewareStack.add(
-      (next, context) => (args) => {
-        sent.push(context.commandName!);
-        return next(args);
-      },
-      { step: 'initialize', name: 'countCommands' },
-    );
-  });
-  afterAll(async () => {
-    doc?.destroy();
-    await dynamo?.stop();
-  });
-  beforeEach(async () => {
-    const names = { inbox: `inbox-${++table}`, suppression: `suppressions-${table}` };
-    await createTables(dynamo.endpoint, names);
-    store = new DynamoSuppressionStore(doc, names.suppression, undefined, { now: () => T0 + 10 * DAY });
-    sent = [];
+  beforeEach(() => {
+    store = new DynamoSuppressionStore(tables.doc(), tables.table(), undefined, { now: () => T0 + 10 * DAY });
   });
 
   const stored = async (email: string) => {
@@ -96,7 +73,7 @@ describe('DynamoSuppressionStore.importEntry on dynalite', () => {
 
   it('the same entry again: the create is refused, the read finds it, nothing is written (already present)', async () => {
     await store.importEntry('again@example.com', entry());
-    sent = [];
+    sent.length = 0;
     const again = await store.importEntry('again@example.com', entry());
     expect(again.changed).toBe(false);
     expect(sent).toEqual(['PutItemCommand', 'GetItemCommand']);
@@ -107,7 +84,7 @@ describe('DynamoSuppressionStore.importEntry on dynalite', () => {
     const email = 'complained@example.com';
     await store.apply(complaint(email, T0));
     const before = (await stored(email)).record;
-    sent = [];
+    sent.length = 0;
     const result = await store.importEntry(email, entry({ kind: 'unsubscribe', occurredAt: T0 + DAY }));
     expect(sent).toEqual(['PutItemCommand', 'GetItemCommand', 'PutItemCommand']);
     const after = await stored(email);
@@ -166,7 +143,7 @@ describe('DynamoSuppressionStore.importEntry on dynalite', () => {
     expect(fresh).toMatchObject({ changed: true, skipped: [] });
     const first = await stored(email);
     expect(first.record).toEqual(exported);
-    sent = [];
+    sent.length = 0;
     const again = await store.importRecord(exported);
     expect(again).toMatchObject({ changed: false, skipped: [] });
     expect(sent).toEqual(['PutItemCommand', 'GetItemCommand']);

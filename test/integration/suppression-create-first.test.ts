@@ -7,14 +7,12 @@
  * of applying it to the stored record. Changes that usually find a record (soft bounces, deliveries)
  * read first, as before.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createDocumentClient } from '../../lambdas/adapters/aws-clients.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DynamoSuppressionStore } from '../../lambdas/adapters/dynamodb-suppressions.js';
 import type { ActionableKind, NormalizedEvent } from '../../lambdas/core/event.js';
 import { skipWithoutRecord } from '../../lambdas/core/pipeline/write-policy.js';
 import { applyEvent, type SuppressionRecord } from '../../lambdas/core/suppression/index.js';
-import { type Emulator, startDynamo } from '../../lib/local/emulators.js';
-import { createTables } from './harness.js';
+import { suppressionTablesOnDynalite } from './store-tables.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 const HOUR = 3_600_000;
@@ -29,37 +27,16 @@ const event = (kind: ActionableKind, recipient: string, at: number): Omit<Normal
 });
 
 describe('DynamoSuppressionStore: create-first writes on dynalite', () => {
-  let dynamo: Emulator;
-  let doc: ReturnType<typeof createDocumentClient>;
-  /** Every command the store sent, by name, since the last reset. */
-  let sent: string[];
+  const tables = suppressionTablesOnDynalite();
+  const { sent } = tables;
   let store: DynamoSuppressionStore;
   let syncChanges: string[];
-  let table = 0;
 
-  beforeAll(async () => {
-    dynamo = await startDynamo();
-    doc = createDocumentClient({ region: 'us-east-1', dynamoEndpoint: dynamo.endpoint });
-    doc.middlewareStack.add(
-      (next, context) => (args) => {
-        sent.push(context.commandName!);
-        return next(args);
-      },
-      { step: 'initialize', name: 'countCommands' },
-    );
-  });
-  afterAll(async () => {
-    doc?.destroy();
-    await dynamo?.stop();
-  });
-  beforeEach(async () => {
-    const names = { inbox: `inbox-${++table}`, suppression: `suppressions-${table}` };
-    await createTables(dynamo.endpoint, names);
+  beforeEach(() => {
     syncChanges = [];
-    store = new DynamoSuppressionStore(doc, names.suppression, undefined, {
+    store = new DynamoSuppressionStore(tables.doc(), tables.table(), undefined, {
       onSyncChange: async (email) => void syncChanges.push(email),
     });
-    sent = [];
   });
 
   const stored = async (email: string) => {
@@ -107,7 +84,7 @@ describe('DynamoSuppressionStore: create-first writes on dynalite', () => {
     const email = 'known@example.com';
     await store.unsubscribeTopic(email, 'newsletter', { actor: 'ops', reason: 'asked', at: T0 });
     const before = (await stored(email)).record;
-    sent = [];
+    sent.length = 0;
     syncChanges = [];
     const complaint = event('complaint', email, T0 + HOUR);
     expect(await store.apply(complaint)).toMatchObject({ changed: true, becameSuppressed: true });
@@ -123,7 +100,7 @@ describe('DynamoSuppressionStore: create-first writes on dynalite', () => {
   it('the same complaint again: refused, read, nothing written (what the old read-first path wrote: nothing)', async () => {
     const complaint = event('complaint', 'again@example.com', T0);
     await store.apply(complaint);
-    sent = [];
+    sent.length = 0;
     expect(await store.apply(complaint)).toMatchObject({ changed: false });
     expect(sent).toEqual(['PutItemCommand', 'GetItemCommand']);
     expect((await stored('again@example.com')).version).toBe(1);
@@ -132,10 +109,10 @@ describe('DynamoSuppressionStore: create-first writes on dynalite', () => {
   it('a soft bounce and a delivery read first: they usually find a record, where a create would be refused', async () => {
     await store.apply(event('soft_bounce', 'soft@example.com', T0));
     expect(sent).toEqual(['GetItemCommand', 'PutItemCommand']);
-    sent = [];
+    sent.length = 0;
     await store.apply(event('delivered', 'soft@example.com', T0 + HOUR), skipWithoutRecord);
     expect(sent[0]).toBe('GetItemCommand');
-    sent = [];
+    sent.length = 0;
     await store.apply(event('delivered', 'nobody@example.com', T0), skipWithoutRecord);
     expect(sent).toEqual(['GetItemCommand']);
     expect(await store.get('nobody@example.com')).toBeUndefined();
