@@ -13,7 +13,7 @@ import { SYNC_QUEUE_VARIABLES } from './adapters/wiring/sync.js';
 import { buildSyncSweeper, type SweepReport } from './adapters/wiring/sync-sweeper.js';
 
 /** Time kept back from the timeout: the last page's sends and lease writes finish inside it. */
-const DEADLINE_MARGIN_MS = 20_000;
+export const DEADLINE_MARGIN_MS = 20_000;
 
 const config = configFromEnv(process.env);
 const log = powertoolsLog('ratchet-sync-sweeper', config.settings[RUNTIME_VARIABLE.logLevel]);

@@ -99,12 +99,15 @@ export async function runSweep(
   const { complete } = await ports.pending(
     options.dueBefore,
     async (items) => {
+      // Leases run from when this page is sent, not from the sweep's start: a sweep may read pages for
+      // up to its deadline (40 s), and a lease dated from its start would end that much early.
+      const at = ports.now();
       const leases: Array<{ item: SweptItem; until: number }> = [];
       const messages: SyncMessage[] = [];
       let full = false;
       for (const item of items) {
         if (renewing) {
-          leases.push({ item, until: leaseUntil(now, depth, rate) });
+          leases.push({ item, until: leaseUntil(at, depth, rate) });
           renewed++;
           continue;
         }
@@ -114,7 +117,7 @@ export async function runSweep(
           break;
         }
         messages.push(...mine);
-        leases.push({ item, until: leaseUntil(now, depth + sent + messages.length, rate) });
+        leases.push({ item, until: leaseUntil(at, depth + sent + messages.length, rate) });
       }
       await ports.send(messages);
       sent += messages.length;

@@ -5,7 +5,8 @@ import { FAST_PATH_WINDOW_MS } from '../../../lambdas/adapters/wiring/sync-fast-
 import { SWEEP_INTERVAL_MS, SWEEP_WRITE_CONCURRENCY } from '../../../lambdas/adapters/wiring/sync-sweeper.js';
 import { LEASE } from '../../../lambdas/core/sync/lease.js';
 import { SYNC_PENDING_SHARDS } from '../../../lambdas/core/sync/shard.js';
-import { SYNC_QUEUE } from '../../../lib/sync-definitions.js';
+import { DEADLINE_MARGIN_MS } from '../../../lambdas/sync-sweeper.js';
+import { SYNC_QUEUE, SYNC_SWEEPER } from '../../../lib/sync-definitions.js';
 
 const doc = readFileSync(new URL('../../../docs/sync.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
 
@@ -21,6 +22,7 @@ describe('docs/sync.md', () => {
       `\`now + ${LEASE.safety} × (messages ahead of it) / rate + ${LEASE.graceMs / 1000} s\`, at least ${LEASE.minMs / 60_000} minutes and at most ${LEASE.maxMs / 3_600_000} hours`,
     );
     expect(doc).toContain(`writes its leases at most ${SWEEP_WRITE_CONCURRENCY} at a time`);
+    expect(doc).toContain(`a sweep reads pages for up to ${SYNC_SWEEPER.timeoutSeconds - DEADLINE_MARGIN_MS / 1000} s`);
     expect(doc).toContain('A wait is a fresh message rather than a hidden one');
     expect(doc).toContain(`redrive policy (${SYNC_QUEUE.maxReceiveCount} receives)`);
   });

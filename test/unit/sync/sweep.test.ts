@@ -90,6 +90,23 @@ describe('the sweep over a long backlog', () => {
     expect(meter.perSecond).toBeLessThanOrEqual(60);
   });
 
+  it('a sweep that reads its pages over 30 s leases each page from when it sent it, not from when the sweep began', async () => {
+    // Two pages of 100, the second read 15 s after the first: its leases start 15 s later too.
+    const w = world(200, { pageDelayMs: 15_000 });
+    const meter = new DrainMeter(1000);
+    const result = await runSweep(w.ports, meter, ['sendgrid'], {
+      dueBefore: 0,
+      deadline: 40_000,
+      intervalMs: 60_000,
+      writeConcurrency: 16,
+      random: () => 0,
+    });
+    expect(result).toMatchObject({ sent: 200, complete: true });
+    const leases = [...w.index.values()];
+    expect(leases[0]).toBe(leaseUntil(15_000, 1, 1000));
+    expect(leases[199]).toBe(leaseUntil(30_000, 200, 1000));
+  });
+
   it('a lease outlives the backlog ahead of it: twice the measured drain time, at least the minimum, at most the maximum', () => {
     expect(leaseUntil(1_000, 30_000, 50)).toBe(leased(1_000 + 2 * 600_000 + LEASE.graceMs));
     expect(leaseUntil(1_000, 0, 50)).toBe(leased(1_000 + LEASE.minMs));
