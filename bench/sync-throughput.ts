@@ -11,6 +11,7 @@
  */
 import { createDocumentClient } from '../lambdas/adapters/aws-clients.js';
 import { DynamoSuppressionStore } from '../lambdas/adapters/dynamodb-suppressions.js';
+import { FAST_PATH_WINDOW_MS } from '../lambdas/adapters/wiring/sync-fast-path.js';
 import { policyFromSettings } from '../lambdas/core/suppression/index.js';
 import { startProviderFakes } from '../test/fakes/providers/index.js';
 import { SILENT_LOG, startLocalStack } from '../test/support/local-stack.js';
@@ -219,7 +220,7 @@ export async function benchSyncThroughput(): Promise<SectionResult> {
       `${e2e.changes} manual suppressions written through DynamoSuppressionStore with the fast path (outbox marker in the put, one message per change, ${WRITERS} writers), pushed to the SendGrid fake by the real sync worker handler through the local sync poller (${LOOPS} receive loops long-polling as npm start’s do, each filling batches of 10 within the event source's 1 s batching window as Lambda does; SYNC_SENDGRID_CONCURRENCY ${IN_FLIGHT}, rate 1000/s), all in one process with dynalite + fauxqs.`,
       '**End to end**: the writer runs while the worker drains, timed from the first write to the last change at the fake. **Drain only**: every change written first (untimed), then the drain timed: the sync pipeline alone (receive, record read, push, sync write, delete).',
       `Baseline: ${DIRECT_PUSHES.toLocaleString('en-US')} pushes straight through the same SendGrid SyncTarget with ${IN_FLIGHT} in flight, no queue and no table, after ${WARM_UP} untimed ones; measured before and after the two sync runs (${fmt(before.perSecond)} and ${fmt(after.perSecond)} pushes/s), and the faster kept, so the ratio errs against sync.`,
-      "Calls per change: every command sent during the run, by client, divided by the changes. The writer (the suppression write itself, on a document client of its own) does one create-only PutItem per new address with no read, the outbox marker riding in it; the worker does one BatchGetItem per received batch, one UpdateItem per change, the provider row's pause read at most once a second and the last-success write every 10 s. SQS: the fast path's SendMessageBatch (changes written in the same turn share one), the poller's receives and batch deletes.",
+      `Calls per change: every command sent during the run, by client, divided by the changes. The writer (the suppression write itself, on a document client of its own) does one create-only PutItem per new address with no read, the outbox marker riding in it; the worker does one BatchGetItem per received batch, one UpdateItem per change, the provider row's pause read at most once a second and the last-success write every 10 s. SQS: the fast path's SendMessageBatch (changes written within ${FAST_PATH_WINDOW_MS} ms of each other share one), the poller's receives and batch deletes.`,
       'Each timed window (and the baseline) is CPU-profiled (bench/lib/profile.ts): main-thread µs per change by who spent them.',
     ],
     tables: [
