@@ -68,10 +68,10 @@ export async function measureSync(options: MeasureOptions = {}): Promise<SyncBen
     tempDirPrefix: 'ratchet-bench-sync-',
     onCleanup,
   });
+  // The writer (the consumer's suppression write) on a client of its own, so its calls and the worker's are counted apart.
+  const writerDoc = createDocumentClient(stack.config);
   try {
     const sync = stack.sync!;
-    // The writer (the consumer's suppression write) on a client of its own, so its calls and the worker's are counted apart.
-    const writerDoc = createDocumentClient(stack.config);
     const store = new DynamoSuppressionStore(writerDoc, stack.config.suppressionTable, policyFromSettings(env), {
       onSyncChange: sync.fastPath,
     });
@@ -127,7 +127,6 @@ export async function measureSync(options: MeasureOptions = {}): Promise<SyncBen
     global.gc?.();
     const after = process.memoryUsage();
 
-    writerDoc.destroy();
     // Every call of the run per change, in drain mode too (its writes came before the timed window).
     const perChange = (counts: Map<string, number>) =>
       Object.fromEntries([...counts].map(([name, n]) => [name, n / changes]));
@@ -144,6 +143,7 @@ export async function measureSync(options: MeasureOptions = {}): Promise<SyncBen
       ...(shares ? { shares } : {}),
     };
   } finally {
+    writerDoc.destroy();
     await stack.stop();
     await fakes.close();
     cancel();

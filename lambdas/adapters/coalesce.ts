@@ -29,14 +29,20 @@ export function coalescing<T>(
       release = resolve;
     });
     const windowMs = options.windowMs ?? 0;
-    const timer = windowMs > 0 ? setTimeout(() => batch.close(), windowMs) : setImmediate(() => batch.close());
+    let cancelTimer: () => void;
+    if (windowMs > 0) {
+      const timer = setTimeout(() => batch.close(), windowMs);
+      cancelTimer = () => clearTimeout(timer);
+    } else {
+      const immediate = setImmediate(() => batch.close());
+      cancelTimer = () => clearImmediate(immediate);
+    }
     const batch: Batch = {
       items: [],
       // Detached as it closes, so a call made after it closed opens the next batch.
       close: () => {
         if (open === batch) open = undefined;
-        if (windowMs > 0) clearTimeout(timer as NodeJS.Timeout);
-        else clearImmediate(timer as NodeJS.Immediate);
+        cancelTimer();
         release();
       },
       done: ready.then(() => flush(batch.items)),
