@@ -19,6 +19,7 @@ import { onCleanup } from './lib/cleanup.js';
 import { countCommands } from './lib/count-calls.js';
 import { type ProfileShare, profileComparisonTable, profileShares } from './lib/profile.js';
 import { fmt } from './lib/stats.js';
+import { type CpuSplit, cpuSplit, threadTimes } from './lib/thread-cpu.js';
 import type { SectionResult } from './lib/types.js';
 
 const LOOPS = 4;
@@ -45,6 +46,8 @@ export interface SyncBenchResult {
   sqsCalls: Record<string, number>;
   /** Main-thread profile of the timed window (absent unless asked for). */
   shares?: ProfileShare[];
+  /** CPU per change on every thread of the process in the timed window (Linux only). */
+  cpu?: CpuSplit;
 }
 
 export interface MeasureOptions {
@@ -61,6 +64,8 @@ export async function measureSync(options: MeasureOptions = {}): Promise<SyncBen
   const fakes = await startProviderFakes();
   const cancel = onCleanup(() => fakes.close());
   const env = syncEnv(fakes.env, provider);
+  // Threads there before the stack are V8's and libuv's; the ones the stack starts are the emulators'.
+  const existing = threadTimes();
   const stack = await startLocalStack({
     env,
     background: false,
@@ -111,12 +116,15 @@ export async function measureSync(options: MeasureOptions = {}): Promise<SyncBen
     const poll = async () => {
       while (running) await sync.pollOnce(1);
     };
+    let cpu: CpuSplit | undefined;
     const run = async () => {
       const started = performance.now();
+      const cpuBefore = threadTimes();
       const pollers = Array.from({ length: LOOPS }, poll);
       if (!drain) await writeAll();
       while (atFake() < changes) await new Promise((r) => setTimeout(r, 50));
       const elapsed = (performance.now() - started) / 1000;
+      cpu = cpuSplit(cpuBefore, threadTimes(), existing, changes);
       running = false;
       await Promise.all(pollers);
       return elapsed;
@@ -141,6 +149,7 @@ export async function measureSync(options: MeasureOptions = {}): Promise<SyncBen
       workerCalls: perChange(workerCounts),
       sqsCalls: perChange(sqsCounts),
       ...(shares ? { shares } : {}),
+      ...(cpu ? { cpu } : {}),
     };
   } finally {
     writerDoc.destroy();
@@ -154,7 +163,7 @@ export async function measureSync(options: MeasureOptions = {}): Promise<SyncBen
 export async function measureDirect(
   count = DIRECT_PUSHES,
   provider: Provider = 'sendgrid',
-): Promise<{ perSecond: number; shares: ProfileShare[] }> {
+): Promise<{ perSecond: number; shares: ProfileShare[]; cpu?: CpuSplit }> {
   const fakes = await startProviderFakes();
   const cancel = onCleanup(() => fakes.close());
   try {
@@ -164,17 +173,21 @@ export async function measureDirect(
     for (let i = 0; i < WARM_UP; i++)
       await direct.apply({ op: 'suppress', email: `warm${i}@example.com`, reason: 'manual' });
     let next = 0;
+    const existing = threadTimes();
+    let cpu: CpuSplit | undefined;
     const { value: seconds, shares } = await profileShares(async () => {
       const t0 = performance.now();
+      const cpuBefore = threadTimes();
       await Promise.all(
         Array.from({ length: IN_FLIGHT }, async () => {
           while (next < count)
             await direct.apply({ op: 'suppress', email: `direct${next++}@example.com`, reason: 'manual' });
         }),
       );
+      cpu = cpuSplit(cpuBefore, threadTimes(), existing, count);
       return (performance.now() - t0) / 1000;
     });
-    return { perSecond: count / seconds, shares };
+    return { perSecond: count / seconds, shares, ...(cpu ? { cpu } : {}) };
   } finally {
     await fakes.close();
     cancel();
@@ -249,6 +262,7 @@ export async function benchSyncThroughput(): Promise<SectionResult> {
         { label: 'drain only', shares: drain.shares!, count: drain.changes },
         { label: 'direct push', shares: direct.shares, count: DIRECT_PUSHES },
       ]),
+      ...cpuTable(e2e.cpu, drain.cpu, direct),
     ],
     verdicts: [
       {
@@ -264,6 +278,15 @@ export async function benchSyncThroughput(): Promise<SectionResult> {
         measured: `${fmt(drainRatio)}×`,
         note: `${fmt(drain.changesPerSecond)} changes/s against ${fmt(direct.perSecond)} pushes/s`,
       },
+      ...(e2e.cpu
+        ? [
+            {
+              subject: `sync end to end: the CPU ceiling on ${e2e.cpu.cores} cores ÷ direct`,
+              measured: `${fmt(e2e.cpu.ceilingPerSecond / direct.perSecond)}×`,
+              note: `${fmt(e2e.cpu.total)} µs of CPU per change on all threads (main ${fmt(e2e.cpu.main)}, emulators ${fmt(e2e.cpu.started)}, V8/libuv helpers ${fmt(e2e.cpu.helpers)}): at most ${fmt(e2e.cpu.ceilingPerSecond)} changes/s however the work is scheduled`,
+            },
+          ]
+        : []),
       {
         subject: 'DynamoDB calls per change, end to end (writer + worker)',
         measured: fmt(dynamoCalls(e2e)),
@@ -271,8 +294,34 @@ export async function benchSyncThroughput(): Promise<SectionResult> {
       },
     ],
     notes: [
-      "The fakes, the writer and the worker share this process's main thread; dynalite and fauxqs run in the same process, each on a worker thread of its own (lib/local/emulators.ts), so the emulators' server side is on the other core, as AWS runs it elsewhere, while the SDK's client side of every DynamoDB or SQS call stays on the main thread. The profile table is the main thread's only.",
+      "The fakes, the writer and the worker share this process's main thread; dynalite and fauxqs run in the same process, each on a worker thread of its own (lib/local/emulators.ts), while the SDK's client side of every DynamoDB or SQS call stays on the main thread. The profile table is the main thread's only. The CPU table counts every thread: the emulators' server side and V8's helpers run beside the main thread on the same cores, so its ceiling row is the most any scheduling of this work could reach on this machine (on AWS the tables and queues are not on the caller's cores at all).",
     ],
     wallMs: performance.now() - started,
   };
+}
+
+/** CPU per change on every thread (Linux): what bounds a run once all the machine's cores are busy. */
+function cpuTable(
+  e2e: CpuSplit | undefined,
+  drain: CpuSplit | undefined,
+  direct: { perSecond: number; cpu?: CpuSplit },
+): SectionResult['tables'] {
+  if (!e2e || !drain || !direct.cpu) return [];
+  const runs = [e2e, drain, direct.cpu];
+  const row = (label: string, f: (c: CpuSplit) => string) => [label, ...runs.map(f)];
+  return [
+    {
+      caption: `CPU on every thread of the process, µs per change (per push for the baseline), from /proc; ${e2e.cores} cores`,
+      columns: ['thread', 'end to end', 'drain only', 'direct push'],
+      rows: [
+        row('main thread', (c) => fmt(c.main)),
+        row('emulator threads (dynalite, fauxqs)', (c) => fmt(c.started)),
+        row("V8 and libuv helpers (parallel GC, compiler; LevelDB's disk I/O)", (c) => fmt(c.helpers)),
+        row('**all threads**', (c) => `**${fmt(c.total)}**`),
+        row("(the CPU profiler's sampling thread, not counted above)", (c) => fmt(c.profiler)),
+        row(`ceiling: ${e2e.cores} cores ÷ CPU per change (per s)`, (c) => fmt(c.ceilingPerSecond)),
+        row('ceiling ÷ direct pushes/s', (c) => `${fmt(c.ceilingPerSecond / direct.perSecond)}×`),
+      ],
+    },
+  ];
 }
