@@ -25,6 +25,18 @@ export interface HttpDeps {
 
 /** When a 429 names no time: a short pause, the worker's own backoff spreads the rest. */
 export const DEFAULT_RATE_LIMIT_PAUSE_MS = 1000;
+/**
+ * The longest a 429 pauses a provider, whatever its header names. Unbounded, a bogus or misread header
+ * (a Retry-After of years) would stop the provider for every worker (the shared pause only moves
+ * forward), leaving its changes neither pushed nor dead-lettered; past the last Date (8.64e15 ms) the
+ * rate-limit error could not even be built. A provider that means longer answers 429 again an hour on.
+ */
+export const MAX_RATE_LIMIT_PAUSE_MS = 3_600_000;
+
+/** When a 429's pause ends: the provider's time, not before now and at most MAX_RATE_LIMIT_PAUSE_MS on. */
+export function rateLimitedUntil(retryAtMs: number, now: number): number {
+  return Math.min(now + MAX_RATE_LIMIT_PAUSE_MS, Math.max(retryAtMs, now));
+}
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** `alice@example.com` → `a***@example.com`: enough to tell two addresses apart in a log, not to mail one. */
@@ -124,7 +136,7 @@ export class ProviderHttp {
         parseRetryAfter(response.headers.get('retry-after'), now) ??
         this.options.resetAt?.(response.headers, now) ??
         now + DEFAULT_RATE_LIMIT_PAUSE_MS;
-      throw new SyncRateLimitedError(provider, Math.max(retryAt, now));
+      throw new SyncRateLimitedError(provider, rateLimitedUntil(retryAt, now));
     }
     const detail = providerMessage(body);
     const text = `${provider} ${request.label}: HTTP ${status}${detail ? ` (${scrub(detail, this.options.secrets)})` : ''}`;

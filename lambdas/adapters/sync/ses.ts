@@ -32,7 +32,7 @@ import {
   type SyncTarget,
   SyncTransientError,
 } from '../../core/sync/target.js';
-import { DEFAULT_RATE_LIMIT_PAUSE_MS, parseRetryAfter, scrub } from './http.js';
+import { DEFAULT_RATE_LIMIT_PAUSE_MS, parseRetryAfter, rateLimitedUntil, scrub } from './http.js';
 import { foreignLists, removalOutcome } from './removal.js';
 
 export interface SesSyncConfig {
@@ -168,7 +168,7 @@ export class SesSyncTarget implements SyncTarget {
         const now = this.now();
         const retryAt =
           parseRetryAfter(error.$response?.headers?.['retry-after'], now) ?? now + DEFAULT_RATE_LIMIT_PAUSE_MS;
-        throw new SyncRateLimitedError('ses', Math.max(retryAt, now));
+        throw new SyncRateLimitedError('ses', rateLimitedUntil(retryAt, now));
       }
       if (status === undefined || status >= 500 || error.$fault === 'server')
         throw new SyncTransientError('ses', `${what}${detail}`);

@@ -1,6 +1,7 @@
 /** docs/sync.md quotes the shard count, the lease bounds, the backfill budget and the fast path's window: each from where it is defined. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { MAX_RATE_LIMIT_PAUSE_MS } from '../../../lambdas/adapters/sync/http.js';
 import { FAST_PATH_WINDOW_MS } from '../../../lambdas/adapters/wiring/sync-fast-path.js';
 import { SWEEP_INTERVAL_MS, SWEEP_WRITE_CONCURRENCY } from '../../../lambdas/adapters/wiring/sync-sweeper.js';
 import { LEASE } from '../../../lambdas/core/sync/lease.js';
@@ -29,6 +30,10 @@ describe('docs/sync.md', () => {
 
   it('the backfill budget', () => {
     expect(doc).toContain(`(\`SYNC_<PROVIDER>_RATE\` × ${SWEEP_INTERVAL_MS / 1000} s)`);
+  });
+
+  it("a 429's longest pause", () => {
+    expect(doc).toContain(`reset header), at most ${MAX_RATE_LIMIT_PAUSE_MS / 3_600_000} hour ahead`);
   });
 
   it("the fast path's batching window", () => {
