@@ -10,7 +10,7 @@ import { TransientError } from '../core/errors.js';
 import type { SuppressionRecord } from '../core/suppression/record.js';
 import { upgradeSuppressionRecord } from '../core/suppression/schema.js';
 import type { BackfillCandidate } from '../core/sync/backfill.js';
-import type { MarkerUpdate, SyncLedger, SyncView } from '../core/sync/ledger.js';
+import { DEAD_DUE_MS, type MarkerUpdate, type SyncLedger, type SyncView } from '../core/sync/ledger.js';
 import { allPendingKeys, LEGACY_PENDING_KEY, pendingKey } from '../core/sync/shard.js';
 import type { SyncMap } from '../core/sync/state.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
@@ -184,13 +184,19 @@ export class DynamoSuppressionSync implements SyncLedger {
         record: rest as unknown as SuppressionRecord,
         sync: fields.sync ?? {},
         change: fields.syncChange ?? 0,
-        pending: fields.syncPending !== undefined,
+        // A parked marker (a change dead-lettered elsewhere, a refused removal) is never due: the sweeper
+        // would never send it to the provider being backfilled, so it counts as none.
+        pending: fields.syncPending !== undefined && fields.syncDue !== DEAD_DUE_MS,
       };
     });
     return { items, ...(page.LastEvaluatedKey ? { cursor: JSON.stringify(page.LastEvaluatedKey) } : {}) };
   }
 
-  /** Sets the outbox marker due at `dueMs` on an item that has none; false when it has one (or is gone). */
+  /**
+   * Sets the outbox marker due at `dueMs` on an item that has none, or only a parked one (never due, so
+   * no sweep would send it); false when it has a live one (or is gone). The worker parks it again once
+   * every provider has caught up, if the dead change or the refusal is still there.
+   */
   async markPending(email: string, dueMs: number): Promise<boolean> {
     try {
       await this.client.send(
@@ -198,9 +204,9 @@ export class DynamoSuppressionSync implements SyncLedger {
           TableName: this.tableName,
           Key: { [SUPPRESSION_TABLE.partitionKey]: email },
           UpdateExpression: 'SET #pending = :key, #due = :due',
-          ConditionExpression: 'attribute_exists(#email) AND attribute_not_exists(#pending)',
+          ConditionExpression: 'attribute_exists(#email) AND (attribute_not_exists(#pending) OR #due = :parked)',
           ExpressionAttributeNames: { '#pending': A.pending, '#due': A.due, '#email': SUPPRESSION_TABLE.partitionKey },
-          ExpressionAttributeValues: { ':key': pendingKey(email), ':due': dueMs },
+          ExpressionAttributeValues: { ':key': pendingKey(email), ':due': dueMs, ':parked': DEAD_DUE_MS },
         }),
       );
       return true;

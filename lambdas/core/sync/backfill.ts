@@ -33,6 +33,7 @@ export interface BackfillCandidate {
   record: SuppressionRecord;
   sync: SyncMap;
   change: number;
+  /** Whether it has a marker a sweep will read; a parked one (never due) is none. */
   pending: boolean;
 }
 
