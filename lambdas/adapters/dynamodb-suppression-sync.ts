@@ -195,7 +195,9 @@ export class DynamoSuppressionSync implements SyncLedger {
   /**
    * Sets the outbox marker due at `dueMs` on an item that has none, or only a parked one (never due, so
    * no sweep would send it); false when it has a live one (or is gone). The worker parks it again once
-   * every provider has caught up, if the dead change or the refusal is still there.
+   * every provider has caught up, if the dead change or the refusal is still there. It bumps the
+   * version: a record writer that read the item before the mark puts the whole item, sync fields as it
+   * read them, and would otherwise erase the mark after the backfill counted it and moved on.
    */
   async markPending(email: string, dueMs: number): Promise<boolean> {
     try {
@@ -203,10 +205,21 @@ export class DynamoSuppressionSync implements SyncLedger {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { [SUPPRESSION_TABLE.partitionKey]: email },
-          UpdateExpression: 'SET #pending = :key, #due = :due',
+          UpdateExpression: 'SET #pending = :key, #due = :due, #version = if_not_exists(#version, :zero) + :one',
           ConditionExpression: 'attribute_exists(#email) AND (attribute_not_exists(#pending) OR #due = :parked)',
-          ExpressionAttributeNames: { '#pending': A.pending, '#due': A.due, '#email': SUPPRESSION_TABLE.partitionKey },
-          ExpressionAttributeValues: { ':key': pendingKey(email), ':due': dueMs, ':parked': DEAD_DUE_MS },
+          ExpressionAttributeNames: {
+            '#pending': A.pending,
+            '#due': A.due,
+            '#email': SUPPRESSION_TABLE.partitionKey,
+            '#version': 'version',
+          },
+          ExpressionAttributeValues: {
+            ':key': pendingKey(email),
+            ':due': dueMs,
+            ':parked': DEAD_DUE_MS,
+            ':zero': 0,
+            ':one': 1,
+          },
         }),
       );
       return true;
