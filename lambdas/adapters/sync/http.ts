@@ -46,9 +46,11 @@ export function redactEmail(email: string): string {
   return `${email.slice(0, Math.min(1, at))}***${email.slice(at)}`;
 }
 
-/** Redacts every address in a provider's text and blanks every secret, then bounds its length. */
+/** Redacts every address in a provider's text (plain or percent-encoded) and blanks every secret, then bounds its length. */
 export function scrub(text: string, secrets: readonly string[]): string {
   let out = text.replace(/[^\s"'<>(),;:]+@[^\s"'<>(),;:]+/g, (m) => redactEmail(m));
+  // The same address percent-encoded, as a URL carries it (a page that quotes the request path).
+  out = out.replace(/[^\s"'<>(),;:/?&=]+%40[^\s"'<>(),;:/?&=]+/gi, (m) => redactEmail(m.replace(/%40/i, '@')));
   for (const secret of secrets) if (secret) out = out.split(secret).join('***');
   return out.length > 200 ? `${out.slice(0, 200)}…` : out;
 }
