@@ -18,12 +18,19 @@ export interface SyncMessage {
   recheck?: true;
 }
 
+/**
+ * The noncharacters U+FFFE and U+FFFF, which SQS refuses in a message body and JSON.stringify leaves
+ * as they are (it escapes control characters and lone surrogates itself). An address may hold them.
+ */
+const REFUSED_BY_SQS = /[\uFFFE\uFFFF]/g;
+
+/** Always a body SQS takes: a refused one would fail the whole sweep page it is sent with, every sweep. */
 export function encodeSyncMessage(message: SyncMessage): string {
   return JSON.stringify({
     email: message.email,
     provider: message.provider,
     ...(message.recheck ? { recheck: true } : {}),
-  });
+  }).replace(REFUSED_BY_SQS, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 
 export function parseSyncMessage(body: string): SyncMessage {
