@@ -190,17 +190,26 @@ export class DynamoSuppressionSync implements SyncLedger {
     return { items, ...(page.LastEvaluatedKey ? { cursor: JSON.stringify(page.LastEvaluatedKey) } : {}) };
   }
 
-  /** Sets the outbox marker due at `dueMs` on an item that has none; false when it has one (or is gone). */
+  /**
+   * Sets the outbox marker due at `dueMs` on an item that has none; false when it has one (or is gone).
+   * Bumps the version: a record writer that read before it puts the whole item with the sync fields it
+   * read, and would otherwise drop the marker where its own change adds none.
+   */
   async markPending(email: string, dueMs: number): Promise<boolean> {
     try {
       await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { [SUPPRESSION_TABLE.partitionKey]: email },
-          UpdateExpression: 'SET #pending = :key, #due = :due',
+          UpdateExpression: 'SET #pending = :key, #due = :due, #version = if_not_exists(#version, :zero) + :one',
           ConditionExpression: 'attribute_exists(#email) AND attribute_not_exists(#pending)',
-          ExpressionAttributeNames: { '#pending': A.pending, '#due': A.due, '#email': SUPPRESSION_TABLE.partitionKey },
-          ExpressionAttributeValues: { ':key': pendingKey(email), ':due': dueMs },
+          ExpressionAttributeNames: {
+            '#pending': A.pending,
+            '#due': A.due,
+            '#email': SUPPRESSION_TABLE.partitionKey,
+            '#version': 'version',
+          },
+          ExpressionAttributeValues: { ':key': pendingKey(email), ':due': dueMs, ':zero': 0, ':one': 1 },
         }),
       );
       return true;
