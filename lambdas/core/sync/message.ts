@@ -10,6 +10,7 @@
  */
 import { MalformedRequestError } from '../errors.js';
 import { isRecord } from '../json.js';
+import { sqsJson } from '../sqs-body.js';
 import { SYNC_PROVIDER_NAMES, type SyncProviderName } from './target.js';
 
 export interface SyncMessage {
@@ -18,19 +19,13 @@ export interface SyncMessage {
   recheck?: true;
 }
 
-/**
- * The noncharacters U+FFFE and U+FFFF, which SQS refuses in a message body and JSON.stringify leaves
- * as they are (it escapes control characters and lone surrogates itself). An address may hold them.
- */
-const REFUSED_BY_SQS = /[\uFFFE\uFFFF]/g;
-
-/** Always a body SQS takes: a refused one would fail the whole sweep page it is sent with, every sweep. */
+/** Always a body SQS takes (sqs-body.ts): a refused one would fail the whole sweep page it is sent with, every sweep. */
 export function encodeSyncMessage(message: SyncMessage): string {
-  return JSON.stringify({
+  return sqsJson({
     email: message.email,
     provider: message.provider,
     ...(message.recheck ? { recheck: true } : {}),
-  }).replace(REFUSED_BY_SQS, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+  });
 }
 
 export function parseSyncMessage(body: string): SyncMessage {
