@@ -16,6 +16,7 @@ import type { SyncMap } from '../core/sync/state.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
 import { BatchedSuppressionReader } from './dynamodb-suppression-batch-read.js';
 import { readSuppressionItem } from './dynamodb-suppression-item.js';
+import { IndexNotReadyError, isIndexNotReady, isMissingIndex } from './dynamodb-sync-index-errors.js';
 import { SYNC_ATTRIBUTE as A, SYNC_INDEX, takeSyncFields } from './suppression-sync-fields.js';
 import { SUPPRESSION_TABLE } from './tables.js';
 
@@ -271,14 +272,6 @@ export class DynamoSuppressionSync implements SyncLedger {
   }
 }
 
-/** The index is being built (sync just turned on for a table with records) or is absent: ask again next sweep. */
-export class IndexNotReadyError extends TransientError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(`sync index not ready (${message}); the next sweep asks again`, options);
-    this.name = 'IndexNotReadyError';
-  }
-}
-
 function pendingItem(item: Record<string, unknown>): PendingItem {
   const { fields } = takeSyncFields(item);
   return {
@@ -294,19 +287,4 @@ function rotate<T>(items: readonly T[], by: number): T[] {
   const shards = items.slice(0, -1);
   const n = ((by % shards.length) + shards.length) % shards.length;
   return [...shards.slice(n), ...shards.slice(0, n), ...items.slice(-1)];
-}
-
-const BACKFILLING = /backfilling global secondary index/i;
-const MISSING = /does not have the specified index/i;
-
-function isIndexNotReady(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    error.name === 'ValidationException' &&
-    (BACKFILLING.test(error.message) || MISSING.test(error.message))
-  );
-}
-
-function isMissingIndex(error: unknown): boolean {
-  return error instanceof Error && MISSING.test(error.message);
 }

@@ -3,6 +3,7 @@ import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { TransientError } from '../core/errors.js';
 import { chunk, settleWithLimit } from '../core/pipeline/concurrency.js';
 import type { EventQueue, QueuedEvent } from '../core/pipeline/ports.js';
+import { sqsJson } from '../core/sqs-body.js';
 
 const SQS_BATCH_MAX = 10;
 const CHUNKS_IN_FLIGHT = 8;
@@ -19,7 +20,7 @@ export class SqsEventQueue implements EventQueue {
       const response = await this.client.send(
         new SendMessageBatchCommand({
           QueueUrl: queueUrl,
-          Entries: batch.map((message, i) => ({ Id: String(i), MessageBody: JSON.stringify(message) })),
+          Entries: batch.map((message, i) => ({ Id: String(i), MessageBody: sqsJson(message) })),
         }),
       );
       // SendMessageBatch can succeed as a call while failing entries: that is a failure too.

@@ -9,6 +9,7 @@ import {
   ChangeMessageVisibilityCommand,
   GetQueueAttributesCommand,
   SendMessageBatchCommand,
+  type SendMessageBatchCommandOutput,
   SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
@@ -30,21 +31,33 @@ export class SqsSyncQueue {
     private readonly deadLetterUrl?: () => Promise<string> | string,
   ) {}
 
+  /** Throws SyncSendError, naming the messages SQS did not take, when any was not (the others are queued). */
   async send(messages: readonly SyncMessage[]): Promise<void> {
     if (messages.length === 0) return;
     const url = await this.queueUrl();
+    const unsent: SyncMessage[] = [];
     const results = await settleWithLimit(chunk(messages, SQS_BATCH_MAX), 4, async (batch) => {
-      const response = await this.client.send(
-        new SendMessageBatchCommand({
-          QueueUrl: url,
-          Entries: batch.map((m, i) => ({ Id: String(i), MessageBody: encodeSyncMessage(m) })),
-        }),
-      );
-      if (response.Failed && response.Failed.length > 0)
-        throw new Error(`${response.Failed.length} entries failed: ${response.Failed[0]?.Code ?? 'unknown'}`);
+      let response: SendMessageBatchCommandOutput;
+      try {
+        response = await this.client.send(
+          new SendMessageBatchCommand({
+            QueueUrl: url,
+            Entries: batch.map((m, i) => ({ Id: String(i), MessageBody: encodeSyncMessage(m) })),
+          }),
+        );
+      } catch (error) {
+        unsent.push(...batch);
+        throw error;
+      }
+      // A call that succeeds may still fail entries: those, and only those, were not sent.
+      const refused = response.Failed ?? [];
+      if (refused.length > 0) {
+        unsent.push(...refused.flatMap((entry) => batch[Number(entry.Id)] ?? []));
+        throw new Error(`${refused.length} entries failed: ${refused[0]?.Code ?? 'unknown'}`);
+      }
     });
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw new TransientError('sync SendMessageBatch failed', { cause: failed.reason });
+    if (failed) throw new SyncSendError(unsent, { cause: failed.reason });
   }
 
   /** Messages on the queue (SQS's approximate counts): visible, and with those in flight and delayed. */
@@ -104,5 +117,15 @@ export class SqsSyncQueue {
         },
       }),
     );
+  }
+}
+
+/** A send SQS did not wholly take: `unsent` are the messages not on the queue. */
+export class SyncSendError extends TransientError {
+  constructor(
+    readonly unsent: readonly SyncMessage[],
+    options?: { cause?: unknown },
+  ) {
+    super('sync SendMessageBatch failed', options);
   }
 }

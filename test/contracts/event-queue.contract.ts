@@ -45,6 +45,16 @@ export function describeEventQueueContract(name: string, make: () => QueueSubjec
       expect(await receiveAll()).toEqual([sent]);
     });
 
+    it('an address and detail holding U+FFFE and U+FFFF (SQS refuses both raw in a body) arrive intact', async () => {
+      const { queue, receiveAll } = await make();
+      const sent = message(uniqueId('odd'), {
+        recipient: 'reader\uffff@example.com',
+        detail: { diagnosticCode: 'smtp; 550 \ufffe unknown' },
+      });
+      await queue.send([sent]);
+      expect(await receiveAll()).toEqual([sent]);
+    });
+
     it('more messages than one SQS batch holds all arrive, each once', async () => {
       const { queue, receiveAll } = await make();
       const sent = Array.from({ length: 23 }, (_, i) => message(`${uniqueId('many')}-${String(i).padStart(2, '0')}`));

@@ -9,7 +9,7 @@ import type { SyncMessage } from '../../core/sync/message.js';
 import { syncSettings } from '../../core/sync/settings.js';
 import { coalescing } from '../coalesce.js';
 import { RUNTIME_VARIABLE } from '../environment.js';
-import { SQS_BATCH_MAX, SqsSyncQueue } from '../sqs-sync-queue.js';
+import { SQS_BATCH_MAX, SqsSyncQueue, SyncSendError } from '../sqs-sync-queue.js';
 import type { Clients, RuntimeConfig } from './config.js';
 
 /** Where the sync queue and its dead letters are: URLs on AWS, resolvers locally (learned from CreateQueue). */
@@ -68,12 +68,14 @@ export function syncFastPath(
         await queue.send(messages);
       } catch (error) {
         // Once per failed batch, with no address: the markers in the suppression table name them, and the sweeper sends them.
+        // Only what SQS did not take: a partly refused batch queued the rest.
+        const unsent = error instanceof SyncSendError ? error.unsent : messages;
         observers.log.warn('sync fast path failed; the sweeper will send it', {
           providers,
-          messages: messages.length,
+          messages: unsent.length,
           error: String((error as Error)?.message ?? error),
         });
-        for (const message of messages) observers.counters.count(SYNC_FAST_PATH_FAILED, 1, message.provider);
+        for (const message of unsent) observers.counters.count(SYNC_FAST_PATH_FAILED, 1, message.provider);
       }
     },
     { max: SQS_BATCH_MAX, windowMs: FAST_PATH_WINDOW_MS },

@@ -10,6 +10,7 @@
  */
 import { MalformedRequestError } from '../errors.js';
 import { isRecord } from '../json.js';
+import { sqsJson } from '../sqs-body.js';
 import { SYNC_PROVIDER_NAMES, type SyncProviderName } from './target.js';
 
 export interface SyncMessage {
@@ -18,8 +19,9 @@ export interface SyncMessage {
   recheck?: true;
 }
 
+/** Always a body SQS takes (sqs-body.ts): a refused one would fail the whole sweep page it is sent with, every sweep. */
 export function encodeSyncMessage(message: SyncMessage): string {
-  return JSON.stringify({
+  return sqsJson({
     email: message.email,
     provider: message.provider,
     ...(message.recheck ? { recheck: true } : {}),

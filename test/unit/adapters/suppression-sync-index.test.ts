@@ -9,7 +9,8 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DynamoSuppressionSync, IndexNotReadyError } from '../../../lambdas/adapters/dynamodb-suppression-sync.js';
+import { DynamoSuppressionSync } from '../../../lambdas/adapters/dynamodb-suppression-sync.js';
+import { IndexNotReadyError } from '../../../lambdas/adapters/dynamodb-sync-index-errors.js';
 import { TransientError } from '../../../lambdas/core/errors.js';
 import { allPendingKeys } from '../../../lambdas/core/sync/shard.js';
 
