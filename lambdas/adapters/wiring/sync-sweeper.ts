@@ -74,11 +74,15 @@ export function buildSyncSweeper(
     queue,
     async sweep(run) {
       const backfill: SweepReport['backfill'] = {};
+      // The backfill gets at most half of the sweep's time: a step over records that need nothing pages
+      // to its deadline, and the outbox after it would read no page, sweep after sweep, until it ends.
+      const startedAt = now();
+      const backfillDeadline = startedAt + Math.max(0, run.deadline - startedAt) / 2;
       for (const provider of providers) {
         if (finished.has(provider)) continue;
         const progress = await backfillStep(backfillPorts, provider, {
           budget: backfillBudget(settings.limits[provider].rate, intervalMs),
-          deadline: run.deadline,
+          deadline: backfillDeadline,
           writeConcurrency: SWEEP_WRITE_CONCURRENCY,
         });
         backfill[provider] = progress;
