@@ -6,14 +6,15 @@
  * Waiting is not failing. A 429, a provider's reset header and the shared pause (the gate refusing
  * without calling) send the message again fresh, delayed until the time named, and count for nothing:
  * they never dead-letter. Only a 5xx, a network error or a timeout counts: the change is dead-lettered once its
- * first counted failure at that provider (kept on the record, core/sync/push.ts recordRetry) is older
- * than the retry horizon. A refusal (any other 4xx) is dead-lettered at once.
+ * first counted failure at that provider (kept on the record, core/sync/push.ts recordRetry), moved
+ * forward by every wait since (recordWait), is older than the retry horizon. A refusal (any other 4xx)
+ * is dead-lettered at once.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Counters, Log } from '../core/pipeline/ports.js';
 import { leased } from '../core/sync/lease.js';
 import { encodeSyncMessage, parseSyncMessage, type SyncMessage } from '../core/sync/message.js';
-import { extendLease, markDead, type PushDeps, pushChange, recordRetry } from '../core/sync/push.js';
+import { markDead, type PushDeps, pushChange, recordRetry, recordWait } from '../core/sync/push.js';
 import { backoffSeconds, pauseSeconds } from '../core/sync/retry.js';
 import { type SyncProviderName, SyncRateLimitedError, SyncRefusedError } from '../core/sync/target.js';
 
@@ -127,7 +128,8 @@ async function wait(deps: SyncWorkerDeps, attempt: SyncMessage, seconds: number,
     error: reason,
   });
   try {
-    await extendLease(deps.push, attempt.email, leased(deps.push.now() + seconds * 1000 + LEASE_GRACE_MS));
+    const waitMs = seconds * 1000;
+    await recordWait(deps.push, attempt, { waitMs, leaseUntil: leased(deps.push.now() + waitMs + LEASE_GRACE_MS) });
     await deps.queue.resend(encodeSyncMessage(attempt), seconds);
     return true;
   } catch (cause) {

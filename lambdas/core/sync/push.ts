@@ -129,13 +129,34 @@ export async function recordRetry(
 }
 
 /**
- * Moves the outbox marker past the next attempt (`until`), so the sweeper does not send a second copy
- * of a message that is only waiting for its retry. Best effort: a lost extension costs one duplicate.
+ * A wait (a 429, a reset header, the shared pause) of `waitMs` before the next attempt at `leaseUntil`.
+ * The outbox marker moves past that attempt, so the sweeper does not send a second copy of a message
+ * that is only waiting. A change already retrying at this provider (a 5xx came first) has its horizon's
+ * start moved forward by the wait, so waiting never counts toward SYNC_RETRY_SECONDS, however long a
+ * storm of 429s follows a failure. Best effort: after a write that keeps losing, a lost extension costs
+ * one duplicate message, and a lost credit counts that one wait.
  */
-export async function extendLease(deps: Pick<PushDeps, 'ledger'>, email: string, until: number): Promise<void> {
-  const view = await deps.ledger.read(email);
-  if (view === undefined || view.due === undefined || view.due >= until) return;
-  await deps.ledger.commit(email, view.version, view.sync, { due: until });
+export async function recordWait(
+  deps: Pick<PushDeps, 'ledger'>,
+  message: SyncMessage,
+  options: { waitMs: number; leaseUntil: number },
+): Promise<void> {
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const view = await deps.ledger.read(message.email);
+    if (view === undefined) return;
+    const current = view.sync[message.provider];
+    const retrying = current?.retrying?.change === view.change ? current.retrying : undefined;
+    const extend = view.due !== undefined && view.due < options.leaseUntil;
+    if (!retrying && !extend) return;
+    const sync = retrying
+      ? {
+          ...view.sync,
+          [message.provider]: { ...current, retrying: { ...retrying, since: retrying.since + options.waitMs } },
+        }
+      : view.sync;
+    if (await deps.ledger.commit(message.email, view.version, sync, extend ? { due: options.leaseUntil } : 'keep'))
+      return;
+  }
 }
 
 async function saveProgress(

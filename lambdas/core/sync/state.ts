@@ -33,8 +33,9 @@ export interface ProviderSyncState {
   reactivation?: { auditAt: number; removed: string[]; refused: RefusedList[] };
   /**
    * The first counted failure (a 5xx, a network error, a timeout) of change `change` at this provider:
-   * the retry horizon runs from `since`. A 429 or a shared pause is waiting and never sets it; time
-   * queued behind a backlog is before the first attempt and never counts. Dropped once caught up.
+   * the retry horizon runs from `since`. A 429 or a shared pause is waiting and never sets it, and a
+   * wait after it moves it forward by the time waited (push.ts recordWait), so waiting never counts;
+   * time queued behind a backlog is before the first attempt and never counts. Dropped once caught up.
    */
   retrying?: { change: number; since: number };
   /** Set when the change `change` ran out of retries and went to the sync dead letters. */

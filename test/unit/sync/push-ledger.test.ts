@@ -1,5 +1,5 @@
 /**
- * pushChange, markDead and extendLease against a ledger that counts its reads and commits and can be
+ * pushChange, markDead and recordWait against a ledger that counts its reads and commits and can be
  * made to lose every write or forget the record, so the retry bounds, the marker rule and what a
  * failure leaves behind are asserted exactly (push.test.ts stages the races on the happy path).
  */
@@ -12,7 +12,7 @@ import {
   type SuppressionRecord,
 } from '../../../lambdas/core/suppression/index.js';
 import { DEAD_DUE_MS, type MarkerUpdate, type SyncLedger, type SyncView } from '../../../lambdas/core/sync/ledger.js';
-import { extendLease, markDead, type PushDeps, pushChange } from '../../../lambdas/core/sync/push.js';
+import { markDead, type PushDeps, pushChange, recordWait } from '../../../lambdas/core/sync/push.js';
 import type { SyncMap } from '../../../lambdas/core/sync/state.js';
 import { type SyncOperation, SyncTransientError } from '../../../lambdas/core/sync/target.js';
 import { NO_TOPIC_ALIASES } from '../../../lambdas/core/topics.js';
@@ -262,23 +262,65 @@ describe('markDead', () => {
   });
 });
 
-describe('extendLease', () => {
+describe('recordWait', () => {
+  const wait = (waitMs: number, leaseUntil: number) => ({ waitMs, leaseUntil });
+
   it('moves a marker due before the next attempt to it, keeping the sync map', async () => {
     const sync = { sendgrid: { at: T0, lists: ['global'] } };
     const l = ledger(complained(), { due: 5, sync });
-    await extendLease(deps(l), EMAIL, 6);
+    await recordWait(deps(l), message, wait(1_000, 6));
     expect(l.commits).toStrictEqual([{ version: 1, sync, marker: { due: 6 } }]);
   });
 
   it('leaves alone a marker already at or past it, an absent marker, and a missing record', async () => {
     for (const due of [6, 7, undefined]) {
       const l = ledger(complained(), { due });
-      await extendLease(deps(l), EMAIL, 6);
+      await recordWait(deps(l), message, wait(1_000, 6));
       expect(l.commits).toStrictEqual([]);
     }
     const gone = ledger(complained());
     gone.forgetAfter = 0;
-    await extendLease(deps(gone), EMAIL, 6);
+    await recordWait(deps(gone), message, wait(1_000, 6));
     expect(gone.commits).toStrictEqual([]);
+  });
+
+  it('moves a retrying change’s horizon start forward by the wait, even with the lease already long enough', async () => {
+    const sync = { sendgrid: { at: T0, lists: [], retrying: { change: 1, since: T0 } } };
+    const l = ledger(complained(), { due: 9, sync });
+    await recordWait(deps(l), message, wait(60_000, 6));
+    expect(l.commits).toStrictEqual([
+      {
+        version: 1,
+        sync: { sendgrid: { at: T0, lists: [], retrying: { change: 1, since: T0 + 60_000 } } },
+        marker: 'keep',
+      },
+    ]);
+  });
+
+  it('credits only the change being retried, at this provider', async () => {
+    // Retrying an older change (the record moved on), and another provider's retry: neither is this wait's.
+    const sync = {
+      sendgrid: { at: T0, lists: [], retrying: { change: 1, since: T0 } },
+      ses: { at: T0, lists: [], retrying: { change: 2, since: T0 } },
+    };
+    const l = ledger(complained(), { due: 5, sync, change: 2 });
+    await recordWait(deps(l), message, wait(60_000, 6));
+    expect(l.commits).toStrictEqual([{ version: 1, sync, marker: { due: 6 } }]);
+  });
+
+  it('a lost write is read again and the credit applied once; a write that keeps losing gives up quietly', async () => {
+    const sync = { sendgrid: { at: T0, lists: [], retrying: { change: 1, since: T0 } } };
+    const l = ledger(complained(), { due: 9, sync });
+    l.onCommit = () => {
+      l.view = { ...l.view, version: 2 };
+    };
+    await recordWait(deps(l), message, wait(60_000, 6));
+    expect(l.commits.map((c) => c.version)).toStrictEqual([1, 2]);
+    expect(l.view.sync.sendgrid?.retrying?.since).toBe(T0 + 60_000);
+
+    const losing = ledger(complained(), { due: 9, sync });
+    losing.conflict = true;
+    await expect(recordWait(deps(losing), message, wait(60_000, 6))).resolves.toBeUndefined();
+    expect(losing.commits).toHaveLength(10);
   });
 });
