@@ -8,6 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ProviderLimits } from '../core/sync/settings.js';
 import { type SyncProviderName, SyncRateLimitedError } from '../core/sync/target.js';
+import { MAX_RATE_LIMIT_PAUSE_MS } from './sync/http.js';
 
 export interface PauseStore {
   pausedUntil(provider: SyncProviderName): Promise<number | undefined>;
@@ -64,7 +65,10 @@ export class ProviderGate {
     if (this.options.shared && now - this.sharedReadAt >= SHARED_READ_MS) {
       this.sharedReadAt = now;
       const shared = await this.options.shared.pausedUntil(this.provider).catch(() => undefined);
-      if (shared !== undefined && shared > this.pausedUntilMs) this.pausedUntilMs = shared;
+      // A pause further ahead than any 429 can set (rateLimitedUntil) is a row written before that bound,
+      // from a bogus header: honoured, it would stop the provider for good, since the row only moves forward.
+      if (shared !== undefined && shared > this.pausedUntilMs && shared <= now + MAX_RATE_LIMIT_PAUSE_MS)
+        this.pausedUntilMs = shared;
     }
     if (this.pausedUntilMs > now) throw new SyncRateLimitedError(this.provider, this.pausedUntilMs);
   }

@@ -1,5 +1,6 @@
 /** The worker's pure rules (retry schedule, settings, outbox marker, sweep) and the per-provider gate. */
 import { describe, expect, it } from 'vitest';
+import { MAX_RATE_LIMIT_PAUSE_MS } from '../../../lambdas/adapters/sync/http.js';
 import { type PauseStore, ProviderGate } from '../../../lambdas/adapters/sync-gate.js';
 import { applyEvent, DEFAULT_RATCHET_POLICY } from '../../../lambdas/core/suppression/index.js';
 import { DEAD_DUE_MS, laggingProviders, markerAfter, syncProjection } from '../../../lambdas/core/sync/ledger.js';
@@ -133,6 +134,26 @@ describe('ProviderGate', () => {
     shared.set('sendgrid', 9_000);
     await expect(other.run(async () => ++called)).rejects.toMatchObject({ retryAtMs: 9_000 });
     expect(called).toBe(1);
+  });
+
+  it('ignores a shared pause further ahead than a 429 can set (a row written from a bogus header)', async () => {
+    const now = 1_000;
+    const shared = new Map([['sendgrid', now + MAX_RATE_LIMIT_PAUSE_MS + 1]]);
+    const store: PauseStore = { pausedUntil: async (p) => shared.get(p), pause: async () => undefined };
+    const gate = new ProviderGate(
+      'sendgrid',
+      { concurrency: 2, rate: 1000 },
+      { shared: store, now: () => now, wait: async () => undefined },
+    );
+    await expect(gate.run(async () => 'called')).resolves.toBe('called');
+    // At the bound it is a real pause, and holds.
+    shared.set('sendgrid', now + MAX_RATE_LIMIT_PAUSE_MS);
+    const other = new ProviderGate(
+      'sendgrid',
+      { concurrency: 2, rate: 1000 },
+      { shared: store, now: () => now, wait: async () => undefined },
+    );
+    await expect(other.run(async () => 'called')).rejects.toMatchObject({ retryAtMs: now + MAX_RATE_LIMIT_PAUSE_MS });
   });
 
   it('holds calls to the rate and the concurrency', async () => {
