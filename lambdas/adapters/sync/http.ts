@@ -167,7 +167,8 @@ function networkReason(error: unknown): string {
 
 /** The human part of each provider's error shape: SendGrid errors[].message, Postmark Message, Mailgun/Resend message. */
 function providerMessage(body: unknown): string | undefined {
-  if (typeof body === 'string') return body.slice(0, 200);
+  // Generously bounded here, exactly by scrub after it redacts: a cut first could split an address and leave its local part.
+  if (typeof body === 'string') return body.slice(0, 1_000);
   if (!body || typeof body !== 'object') return undefined;
   const b = body as {
     errors?: { message?: unknown }[];

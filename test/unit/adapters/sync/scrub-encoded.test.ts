@@ -38,4 +38,18 @@ describe('scrub: a percent-encoded address', () => {
     expect((error as Error).message).toContain('HTTP 404');
     expect((error as Error).message).not.toContain('alice');
   });
+
+  it('an address that a long text page puts across the length bound is still redacted', async () => {
+    // 194 characters, a space, then the address: a cut at 200 before redacting would leave "alice@".
+    const page = `${'x'.repeat(194)} alice@example.com was not found`;
+    const http = new ProviderHttp(
+      { provider: 'sendgrid', headers: {}, secrets: [] },
+      { fetch: async () => new Response(page, { status: 404, headers: { 'content-type': 'text/plain' } }) },
+    );
+    const error = await http
+      .send({ method: 'GET', url: 'https://api.example.test/x', label: 'GET /x' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SyncRefusedError);
+    expect((error as Error).message).not.toContain('alice');
+  });
 });
