@@ -14,6 +14,7 @@ import {
   type SQSClient,
   StartMessageMoveTaskCommand,
 } from '@aws-sdk/client-sqs';
+import { SQS_BATCH_MAX } from './sqs-limits.js';
 
 export interface DeadLetter {
   id: string;
@@ -26,8 +27,6 @@ export interface DeadLetter {
   attributes: Record<string, string>;
   receipt: string;
 }
-
-const BATCH = 10;
 
 export class SqsDeadLetters {
   private url?: string;
@@ -59,7 +58,7 @@ export class SqsDeadLetters {
     const response = await this.client.send(
       new ReceiveMessageCommand({
         QueueUrl: await this.queueUrl(),
-        MaxNumberOfMessages: BATCH,
+        MaxNumberOfMessages: SQS_BATCH_MAX,
         WaitTimeSeconds: 0,
         VisibilityTimeout: hideSeconds,
         MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],

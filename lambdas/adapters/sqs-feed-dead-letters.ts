@@ -6,9 +6,9 @@
  */
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { FeedDeadLetter, FeedDeadLetterQueue } from '../core/pipeline/ses-feed.js';
+import { SQS_BATCH_MAX } from './sqs-limits.js';
 
 /** SendMessageBatch's limit; the feed's batches are never larger (SES_FEED.batchSize). */
-const SQS_BATCH_MAX = 10;
 
 export class SqsFeedDeadLetterQueue implements FeedDeadLetterQueue {
   constructor(

@@ -4,8 +4,8 @@ import { TransientError } from '../core/errors.js';
 import { chunk, settleWithLimit } from '../core/pipeline/concurrency.js';
 import type { EventQueue, QueuedEvent } from '../core/pipeline/ports.js';
 import { sqsJson } from '../core/sqs-body.js';
+import { SQS_BATCH_MAX } from './sqs-limits.js';
 
-const SQS_BATCH_MAX = 10;
 const CHUNKS_IN_FLIGHT = 8;
 
 export class SqsEventQueue implements EventQueue {

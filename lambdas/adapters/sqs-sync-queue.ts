@@ -16,9 +16,9 @@ import {
 import { TransientError } from '../core/errors.js';
 import { chunk, settleWithLimit } from '../core/pipeline/concurrency.js';
 import { encodeSyncMessage, type SyncMessage } from '../core/sync/message.js';
+import { SQS_BATCH_MAX } from './sqs-limits.js';
 
 /** SQS takes at most ten entries a SendMessageBatch. */
-export const SQS_BATCH_MAX = 10;
 /** SQS caps a message's visibility at 12 hours. */
 const MAX_VISIBILITY_SECONDS = 43_200;
 /** SQS caps a message's delay at 15 minutes. */

@@ -9,7 +9,8 @@ import type { SyncMessage } from '../../core/sync/message.js';
 import { syncSettings } from '../../core/sync/settings.js';
 import { coalescing } from '../coalesce.js';
 import { RUNTIME_VARIABLE } from '../environment.js';
-import { SQS_BATCH_MAX, SqsSyncQueue, SyncSendError } from '../sqs-sync-queue.js';
+import { SQS_BATCH_MAX } from '../sqs-limits.js';
+import { SqsSyncQueue, SyncSendError } from '../sqs-sync-queue.js';
 import type { Clients, RuntimeConfig } from './config.js';
 
 /** Where the sync queue and its dead letters are: URLs on AWS, resolvers locally (learned from CreateQueue). */
