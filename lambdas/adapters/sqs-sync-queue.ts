@@ -13,12 +13,10 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { TransientError } from '../core/errors.js';
 import { chunk, settleWithLimit } from '../core/pipeline/concurrency.js';
-import { encodeSyncMessage, type SyncMessage } from '../core/sync/message.js';
+import { encodeSyncMessage, type SyncMessage, SyncSendError } from '../core/sync/message.js';
 import { SQS_BATCH_MAX } from './sqs-limits.js';
 
-/** SQS takes at most ten entries a SendMessageBatch. */
 /** SQS caps a message's visibility at 12 hours. */
 const MAX_VISIBILITY_SECONDS = 43_200;
 /** SQS caps a message's delay at 15 minutes. */
@@ -117,15 +115,5 @@ export class SqsSyncQueue {
         },
       }),
     );
-  }
-}
-
-/** A send SQS did not wholly take: `unsent` are the messages not on the queue. */
-export class SyncSendError extends TransientError {
-  constructor(
-    readonly unsent: readonly SyncMessage[],
-    options?: { cause?: unknown },
-  ) {
-    super('sync SendMessageBatch failed', options);
   }
 }

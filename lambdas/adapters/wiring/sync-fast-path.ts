@@ -5,12 +5,12 @@
  */
 
 import type { Counters, Log } from '../../core/pipeline/ports.js';
-import type { SyncMessage } from '../../core/sync/message.js';
+import { type SyncMessage, SyncSendError } from '../../core/sync/message.js';
 import { syncSettings } from '../../core/sync/settings.js';
 import { coalescing } from '../coalesce.js';
 import { RUNTIME_VARIABLE } from '../environment.js';
 import { SQS_BATCH_MAX } from '../sqs-limits.js';
-import { SqsSyncQueue, SyncSendError } from '../sqs-sync-queue.js';
+import { SqsSyncQueue } from '../sqs-sync-queue.js';
 import type { Clients, RuntimeConfig } from './config.js';
 
 /** Where the sync queue and its dead letters are: URLs on AWS, resolvers locally (learned from CreateQueue). */

@@ -8,7 +8,7 @@
  * first message (the fast path, a first sweep), so the first push of a change stays one provider call.
  * Messages written before the field existed parse as first messages.
  */
-import { MalformedRequestError } from '../errors.js';
+import { MalformedRequestError, TransientError } from '../errors.js';
 import { isRecord } from '../json.js';
 import { sqsJson } from '../sqs-body.js';
 import { SYNC_PROVIDER_NAMES, type SyncProviderName } from './target.js';
@@ -44,4 +44,17 @@ export function parseSyncMessage(body: string): SyncMessage {
     provider: value.provider as SyncProviderName,
     ...(value.recheck === true ? { recheck: true as const } : {}),
   };
+}
+
+/**
+ * A send the queue did not wholly take: `unsent` are the messages not on it; the others are queued. The
+ * sweep leases the items it queued and leaves the rest due, so neither a lost message nor a second copy.
+ */
+export class SyncSendError extends TransientError {
+  constructor(
+    readonly unsent: readonly SyncMessage[],
+    options?: { cause?: unknown },
+  ) {
+    super('sync SendMessageBatch failed', options);
+  }
 }

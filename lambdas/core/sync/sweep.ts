@@ -7,11 +7,12 @@
  *   items are leased again rather than sent, since their messages are most likely still queued.
  * - No new page once the deadline has passed (a sweep killed mid-page leaves items sent but not
  *   leased), and at most `writeConcurrency` lease writes in flight.
+ * - A page the queue took only in part: what it took is leased, the rest left due, then the sweep fails.
  */
 import { settleWithLimit } from '../pipeline/concurrency.js';
 import { type DrainMeter, leaseUntil, sendBudget, wasLeased } from './lease.js';
 import { laggingProviders } from './ledger.js';
-import type { SyncMessage } from './message.js';
+import { type SyncMessage, SyncSendError } from './message.js';
 import { SYNC_PENDING_SHARDS } from './shard.js';
 import type { SyncMap } from './state.js';
 import type { SyncProviderName } from './target.js';
@@ -49,6 +50,7 @@ export interface SweepPorts {
     options: { deadline?: number; startShard?: number },
   ): Promise<{ complete: boolean }>;
   postpone(email: string, fromDue: number, toDue: number): Promise<void>;
+  /** Throws SyncSendError (message.ts), naming what it did not queue, when the queue took only some. */
   send(messages: readonly SyncMessage[]): Promise<void>;
   /**
    * Messages on the sync queue. `visible`: waiting for a worker, what the workers drain (the meter and
@@ -96,7 +98,7 @@ export async function runSweep(
   const renewing = budget === 0;
   let sent = 0;
   let renewed = 0;
-  const { complete } = await ports.pending(
+  const swept = ports.pending(
     options.dueBefore,
     async (items) => {
       // Leases run from when this page is sent, not from the sweep's start: a sweep may read pages for
@@ -119,20 +121,38 @@ export async function runSweep(
         messages.push(...mine);
         leases.push({ item, until: leaseUntil(at, depth + sent + messages.length, rate) });
       }
-      await ports.send(messages);
-      sent += messages.length;
-      const writes = leases.filter(({ item, until }) => item.due < until);
+      const refused = await sendTakingPart(ports, messages);
+      sent += messages.length - (refused?.unsent.length ?? 0);
+      // An item with a message the queue refused stays due, for the next sweep to send (a lease would hold it back).
+      const unsent = new Set(refused?.unsent.map((m) => m.email));
+      const writes = leases.filter(({ item, until }) => item.due < until && !unsent.has(item.email));
       const failed = (
         await settleWithLimit(writes, options.writeConcurrency, ({ item, until }) =>
           ports.postpone(item.email, item.due, until),
         )
       ).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (refused) throw refused;
       if (failed) throw failed.reason;
       // The rest stays due in the index for the next sweep.
       return full ? 'stop' : undefined;
     },
     { deadline: options.deadline, startShard: Math.floor((options.random ?? Math.random)() * SYNC_PENDING_SHARDS) },
   );
-  meter.sent(sent);
+  // What was queued counts toward the drain rate, also when a failed page ended the sweep.
+  const { complete } = await swept.finally(() => meter.sent(sent));
   return { sent, renewed, complete };
+}
+
+/**
+ * The page's send. A SyncSendError (the queue took some of the messages) is returned, not thrown, so
+ * the items it did queue are leased before the sweep fails: left due, each would get a second message.
+ */
+async function sendTakingPart(ports: SweepPorts, messages: readonly SyncMessage[]): Promise<SyncSendError | undefined> {
+  try {
+    await ports.send(messages);
+    return undefined;
+  } catch (error) {
+    if (error instanceof SyncSendError) return error;
+    throw error;
+  }
 }

@@ -7,9 +7,10 @@ import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
-import { SqsSyncQueue, SyncSendError } from '../../../lambdas/adapters/sqs-sync-queue.js';
+import { SqsSyncQueue } from '../../../lambdas/adapters/sqs-sync-queue.js';
 import { configFromEnv } from '../../../lambdas/adapters/wiring/config.js';
 import { syncFastPath } from '../../../lambdas/adapters/wiring/sync-fast-path.js';
+import { SyncSendError } from '../../../lambdas/core/sync/message.js';
 import { captureLog } from '../../integration/harness.js';
 
 const URL = 'https://sqs.us-east-1.amazonaws.com/000000000000/ratchet-sync';

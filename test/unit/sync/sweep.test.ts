@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DrainMeter, LEASE, leased, leaseUntil, sendBudget } from '../../../lambdas/core/sync/lease.js';
-import type { SyncMessage } from '../../../lambdas/core/sync/message.js';
+import { type SyncMessage, SyncSendError } from '../../../lambdas/core/sync/message.js';
 import { runSweep, type SweepPorts, type SweptItem } from '../../../lambdas/core/sync/sweep.js';
 
 const PAGE = 100;
@@ -168,6 +168,30 @@ describe('the sweep over a long backlog', () => {
     expect(result.complete).toBe(false);
     expect(result.sent).toBe(400);
     expect([...w.index.values()].filter((d) => d === 0)).toHaveLength(600);
+  });
+
+  it('a send SQS takes only in part: the items it queued are leased, the refused ones stay due, and the next sweep sends only those', async () => {
+    const w = world(30);
+    const send = w.ports.send;
+    let refuse = true;
+    w.ports.send = async (messages) => {
+      if (!refuse) return send(messages);
+      refuse = false;
+      // One entry of each SendMessageBatch of ten refused (SQS's `Failed`), the others queued.
+      const unsent = messages.filter((_, i) => i % 10 === 3);
+      await send(messages.filter((m) => !unsent.includes(m)));
+      throw new SyncSendError(unsent, { cause: new Error('3 entries failed: InternalError') });
+    };
+    const options = { deadline: 40_000, intervalMs: 60_000, writeConcurrency: 4 };
+    await expect(runSweep(w.ports, new DrainMeter(1000), ['ses'], { ...options, dueBefore: 0 })).rejects.toThrow(
+      SyncSendError,
+    );
+    expect([...w.index].filter(([, due]) => due === 0).map(([email]) => email)).toEqual(['u3@x', 'u13@x', 'u23@x']);
+    w.clock = 1_000;
+    const second = await runSweep(w.ports, new DrainMeter(1000), ['ses'], { ...options, dueBefore: 1_000 });
+    expect(second.sent).toBe(3);
+    expect(w.sends.size).toBe(30);
+    expect([...w.sends.values()].every((n) => n === 1)).toBe(true);
   });
 
   it('bounds its lease writes in flight', async () => {
