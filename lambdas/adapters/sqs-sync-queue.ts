@@ -29,8 +29,12 @@ export class SqsSyncQueue {
     private readonly deadLetterUrl?: () => Promise<string> | string,
   ) {}
 
-  /** Throws SyncSendError, naming the messages SQS did not take, when any was not (the others are queued). */
-  async send(messages: readonly SyncMessage[]): Promise<void> {
+  /**
+   * Throws SyncSendError, naming the messages SQS did not take, when any was not (the others are queued).
+   * `abortSignal` ends every call still waiting (their messages count as not taken, though SQS may have
+   * queued them: a second message is a repeat the worker tells apart, a lost one is not).
+   */
+  async send(messages: readonly SyncMessage[], options: { abortSignal?: AbortSignal } = {}): Promise<void> {
     if (messages.length === 0) return;
     const url = await this.queueUrl();
     const unsent: SyncMessage[] = [];
@@ -42,6 +46,7 @@ export class SqsSyncQueue {
             QueueUrl: url,
             Entries: batch.map((m, i) => ({ Id: String(i), MessageBody: encodeSyncMessage(m) })),
           }),
+          options.abortSignal ? { abortSignal: options.abortSignal } : {},
         );
       } catch (error) {
         unsent.push(...batch);

@@ -39,6 +39,15 @@ export function syncQueuesFromEnv(settings: RuntimeConfig['settings']): SyncQueu
  */
 export const FAST_PATH_WINDOW_MS = 5;
 
+/**
+ * The longest a fast-path send may take, ms. The send waits inside the write, so a call to a queue that
+ * accepted the connection and never answered would hold the consumer's batch until the function timed
+ * out (30 s) and the whole batch came back. Past this it is a failed send like any other: logged,
+ * counted, and left to the sweeper. The batch's records run side by side, so their sends wait together:
+ * a batch loses at most this much. SQS answers a SendMessageBatch in milliseconds.
+ */
+export const FAST_PATH_TIMEOUT_MS = 5_000;
+
 /** Counted once per provider whose message the fast path could not send (dimension: that provider). */
 export const SYNC_FAST_PATH_FAILED = 'SyncFastPathFailed';
 
@@ -58,6 +67,10 @@ export function syncFastPath(
   clients: Pick<Clients, 'sqs'>,
   queues: SyncQueues | undefined,
   observers: FastPathObservers,
+  options: {
+    /** @default FAST_PATH_TIMEOUT_MS */
+    timeoutMs?: number;
+  } = {},
 ): ((email: string) => Promise<void>) | undefined {
   const { providers } = syncSettings(config.settings);
   if (providers.length === 0 || queues === undefined) return undefined;
@@ -66,7 +79,7 @@ export function syncFastPath(
   const send = coalescing<SyncMessage>(
     async (messages) => {
       try {
-        await queue.send(messages);
+        await queue.send(messages, { abortSignal: AbortSignal.timeout(options.timeoutMs ?? FAST_PATH_TIMEOUT_MS) });
       } catch (error) {
         // Once per failed batch, with no address: the markers in the suppression table name them, and the sweeper sends them.
         // Only what SQS did not take: a partly refused batch queued the rest.

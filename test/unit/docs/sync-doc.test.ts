@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MAX_RATE_LIMIT_PAUSE_MS } from '../../../lambdas/adapters/sync/http.js';
-import { FAST_PATH_WINDOW_MS } from '../../../lambdas/adapters/wiring/sync-fast-path.js';
+import { FAST_PATH_TIMEOUT_MS, FAST_PATH_WINDOW_MS } from '../../../lambdas/adapters/wiring/sync-fast-path.js';
 import { SWEEP_INTERVAL_MS, SWEEP_WRITE_CONCURRENCY } from '../../../lambdas/adapters/wiring/sync-sweeper.js';
 import { LEASE } from '../../../lambdas/core/sync/lease.js';
 import { SYNC_PENDING_SHARDS } from '../../../lambdas/core/sync/shard.js';
@@ -38,5 +38,9 @@ describe('docs/sync.md', () => {
 
   it("the fast path's batching window", () => {
     expect(doc).toContain(`Changes written within ${FAST_PATH_WINDOW_MS} ms of each other`);
+  });
+
+  it("the fast path's bound on a send", () => {
+    expect(doc).toContain(`has not finished after ${FAST_PATH_TIMEOUT_MS / 1000} s (\`FAST_PATH_TIMEOUT_MS\``);
   });
 });
