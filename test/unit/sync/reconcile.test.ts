@@ -243,6 +243,21 @@ describe('compareAddress: missingInRatchet (global)', () => {
     ).toHaveLength(1);
   });
 
+  it('reactivated, and the list is one Ratchet pushed to: the removal still to come is no drift, whatever the date', () => {
+    const reactivated = record({ reactivatedAt: T });
+    const pending = pushedTo(['global_unsubscribes']);
+    const entries = [entry('global_unsubscribes'), entry('bounces', { date: T + 1 })];
+    expect(compareAddress(EMAIL, reactivated, pending, entries, noScopes).missingInRatchet).toStrictEqual([
+      { email: EMAIL, list: 'bounces', date: T + 1 },
+    ]);
+    // Once the removal is recorded (no reason pushed), an entry there is drift again.
+    const removed = pushedTo(['global_unsubscribes']);
+    delete removed.reason;
+    expect(compareAddress(EMAIL, reactivated, removed, [entry('global_unsubscribes')], noScopes).imports).toHaveLength(
+      1,
+    );
+  });
+
   it('informational entries are listed whatever the record says, in order, never imported', () => {
     const got = compareAddress(
       EMAIL,
@@ -310,6 +325,25 @@ describe('compareAddress: topic scopes', () => {
       compareAddress(EMAIL, optedIn, undefined, [entry('group:7', { scope: 'sendgrid:group:7', date })], groups)
         .missingInRatchet.length;
     expect([at(T - 1), at(T), at(T + 1), at(undefined)]).toStrictEqual([0, 0, 1, 1]);
+  });
+
+  it('opted in again where Ratchet suppressed it: the removal still to come is no drift, dated or not', () => {
+    const optedIn = record({ topics: { newsletter: topic('subscribed', T) } });
+    const aliased: PlanContext = { ...groups, aliases: new Map([['sendgrid:group:7', 'newsletter']]) };
+    const group7 = entry('group:7', { scope: 'sendgrid:group:7' });
+    const pending = pushedTo([], { scopes: { 'sendgrid:group:7': ['group:7'] } });
+    delete pending.reason;
+    expect(compareAddress(EMAIL, optedIn, pending, [group7], aliased)).toStrictEqual(empty);
+    expect(compareAddress(EMAIL, optedIn, pending, [{ ...group7, date: T + 1 }], aliased)).toStrictEqual(empty);
+    // Not a scope Ratchet suppressed it in: an undated entry is still a new opt-out.
+    expect(compareAddress(EMAIL, optedIn, pushedTo([]), [group7], aliased).imports).toStrictEqual([
+      { entry: { email: EMAIL, list: 'group:7' }, kind: 'unsubscribe', topic: 'sendgrid:group:7' },
+    ]);
+    // A removal the provider refused for good: reported, never re-imported as an opt-out.
+    const refused = pushedTo([], { refused: [{ list: 'group:7', why: 'kept' }] });
+    expect(compareAddress(EMAIL, optedIn, refused, [group7], aliased)).toStrictEqual(
+      drift({ refused: [{ email: EMAIL, list: 'group:7', why: 'kept' }] }),
+    );
   });
 
   it('aliases: the provider’s canonical scope stands for the stored topic, both ways', () => {
