@@ -75,4 +75,48 @@ describe('sync reconcile: edges of real lists', () => {
     await syncUntil(() => !fakes.sendgrid.group(7).includes(email));
     expect((await reconcile('--provider', 'sendgrid')).code).toBe(0);
   }, 60_000);
+
+  it('an entry that is not an address Ratchet keys on is listed as informational, and the run goes on', async () => {
+    // SendGrid's invalid_emails list holds what SendGrid found undeliverable, as the sender spelled it.
+    const created = Math.floor(Date.now() / 1000) - 3600;
+    fakes.sendgrid.seed('invalid_emails', { email: 'user@bücher.example', created, reason: 'Mail domain invalid' });
+    fakes.sendgrid.seed('invalid_emails', { email: 'nobody@localhost', created });
+    fakes.sendgrid.seed('bounces', { email: 'Real@Example.com', created, reason: '550 no such user' });
+
+    const found = await reconcile('--provider', 'sendgrid');
+    expect(found.err).toBe('');
+    expect(found.code).toBe(1);
+    expect(found.providers.sendgrid!.missingInRatchet).toEqual([
+      expect.objectContaining({ email: 'real@example.com', list: 'bounces' }),
+    ]);
+    expect(found.providers.sendgrid!.informational).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ email: 'user@bücher.example', list: 'invalid_emails' }),
+        expect.objectContaining({ email: 'nobody@localhost', list: 'invalid_emails' }),
+      ]),
+    );
+    expect(await reconcile('--provider', 'sendgrid', '--apply')).toMatchObject({ code: 0 });
+    expect(await stack.record('real@example.com')).toMatchObject({ status: 'suppressed', reason: 'hard_bounce' });
+    expect(await reconcile('--provider', 'sendgrid')).toMatchObject({ code: 0 });
+  }, 60_000);
+
+  it('a Mailgun unsubscribe from a tag that is no topic name is listed, never imported, and --apply finishes', async () => {
+    const domain = fakes.mailgun.domains[0]!;
+    const createdAt = Math.floor((Date.now() - 3_600_000) / 1000) * 1000;
+    fakes.mailgun.seed(domain, 'unsubscribes', { address: 'tagged@example.com', createdAt, tags: ['Weekly digest'] });
+    fakes.mailgun.seed(domain, 'unsubscribes', { address: 'later@example.com', createdAt, tags: ['*'] });
+
+    const applied = await ratchet(env, 'sync', 'reconcile', '--provider', 'mailgun', '--apply');
+    expect(applied.err).toBe('');
+    expect(applied.code).toBe(0);
+    // The run went past the tag: the next address was imported.
+    expect(await stack.record('later@example.com')).toMatchObject({ status: 'suppressed', reason: 'unsubscribe' });
+    expect(await stack.record('tagged@example.com')).toBeUndefined();
+    const again = await reconcile('--provider', 'mailgun');
+    expect(again.providers.mailgun!.missingInRatchet).toEqual([]);
+    expect(again.providers.mailgun!.informational).toEqual([
+      expect.objectContaining({ email: 'tagged@example.com', list: `unsubscribes@${domain}` }),
+    ]);
+    expect(again.code).toBe(0);
+  }, 60_000);
 });

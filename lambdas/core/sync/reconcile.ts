@@ -16,10 +16,11 @@
  *   at or before a manual reactivation (or the topic's opt-in) is Ratchet's deliberate decision, not
  *   drift, and so is one on a list (or scope) Ratchet put the address on and has not recorded removing
  *   it from since (the removal is the worker's job, and a refused one is reported on the record).
- * - informational: temporary refusals (SendGrid blocks), listed, never drift.
+ * - informational: temporary refusals (SendGrid blocks), and scope entries whose scope is no topic name
+ *   (a Mailgun tag with a space): listed, never drift.
  */
 import type { EvidenceKind, SuppressionRecord, TopicState } from '../suppression/record.js';
-import { resolveTopic } from '../topics.js';
+import { isTopicName, resolveTopic } from '../topics.js';
 import { type PlanContext, providerScopes } from './plan.js';
 import type { ProviderSyncState } from './state.js';
 import type { ProviderListEntry, SyncOperation } from './target.js';
@@ -115,6 +116,12 @@ export function compareAddress(
     }
   }
   for (const entry of scopeEntries) {
+    // A scope Ratchet cannot name as a topic (a Mailgun tag with a space in it) can be neither explained
+    // nor imported: listed, never drift, so `--apply` does not stop on it and a second run is clean.
+    if (!isTopicName(entry.scope)) {
+      drift.informational.push(shown(entry));
+      continue;
+    }
     const state = record?.topics?.[resolveTopic(entry.scope!, context.aliases)];
     if (state?.status === 'unsubscribed') continue;
     if (state !== undefined && entry.date !== undefined && entry.date <= state.changedAt) continue;

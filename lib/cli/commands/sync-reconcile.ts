@@ -64,7 +64,13 @@ export async function reconcile(
     try {
       const entries = new SortedSpill<ProviderListEntry>(dir, 'provider', (e) => e.email, options.runBytes);
       await target.list(async (page) => {
-        for (const entry of page) await entries.add({ ...entry, email: normalizeRecipient(entry.email) });
+        for (const entry of page) {
+          const email = keyOf(entry.email);
+          // Not an address Ratchet keys on (an IDN domain, `user@localhost` in SendGrid's invalid_emails):
+          // no record can explain or hold it, so it is listed, never drift, and the run goes on.
+          if (email === undefined) drift.informational.push(shownAsIs(entry));
+          else await entries.add({ ...entry, email });
+        }
       });
       const records = new SortedSpill<KeptRecord>(dir, 'records', (r) => r.email, options.runBytes);
       await store.scan({}, async (page) => {
@@ -96,6 +102,25 @@ export async function reconcile(
     });
   }
   return report;
+}
+
+/** The key Ratchet stores the address under, or undefined when it stores none for it. */
+function keyOf(email: string): string | undefined {
+  try {
+    return normalizeRecipient(email);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An entry as the provider spelled it, for the report. */
+function shownAsIs(entry: ProviderListEntry): ProviderDrift['informational'][number] {
+  return {
+    email: entry.email,
+    list: entry.list,
+    ...(entry.reason !== undefined ? { reason: entry.reason } : {}),
+    ...(entry.date !== undefined ? { date: entry.date } : {}),
+  };
 }
 
 function kept(record: SuppressionRecord & { sync?: SyncMap }, provider: SyncProviderName): KeptRecord {

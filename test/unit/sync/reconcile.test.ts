@@ -346,6 +346,24 @@ describe('compareAddress: topic scopes', () => {
     );
   });
 
+  it('a scope that is no topic name (a Mailgun tag with a space) is informational: never drift, never imported', () => {
+    const tagged = entry('unsubscribes@mg.example.com', { scope: 'mailgun:tag:Weekly digest', reason: 'unsubscribe' });
+    const named = entry('unsubscribes@mg.example.com', { scope: 'mailgun:tag:weekly', reason: 'unsubscribe' });
+    expect(compareAddress(EMAIL, record(), undefined, [tagged, named], noScopes)).toStrictEqual(
+      drift({
+        informational: [{ email: EMAIL, list: 'unsubscribes@mg.example.com', reason: 'unsubscribe' }],
+        missingInRatchet: [{ email: EMAIL, list: 'unsubscribes@mg.example.com', reason: 'unsubscribe' }],
+        imports: [
+          {
+            entry: { email: EMAIL, list: 'unsubscribes@mg.example.com', reason: 'unsubscribe' },
+            kind: 'unsubscribe',
+            topic: 'mailgun:tag:weekly',
+          },
+        ],
+      }),
+    );
+  });
+
   it('aliases: the provider’s canonical scope stands for the stored topic, both ways', () => {
     const aliased: PlanContext = { ...groups, aliases: new Map([['sendgrid:group:7', 'newsletter']]) };
     const r = record({ topics: { newsletter: topic('unsubscribed') } });
