@@ -119,4 +119,34 @@ describe('sync reconcile: edges of real lists', () => {
     ]);
     expect(again.code).toBe(0);
   }, 60_000);
+
+  it('a 429 while paging or repairing is waited out (Retry-After), not a failed run', async () => {
+    const created = Math.floor(Date.now() / 1000) - 60;
+    fakes.sendgrid.seed('spam_reports', { email: 'paged-429@example.com', created });
+    // The first list page answers 429 with Retry-After 1 s.
+    fakes.sendgrid.rateLimit(1, { 'retry-after': '1' });
+    const started = Date.now();
+    const found = await reconcile('--provider', 'sendgrid');
+    expect(found.err).toContain('sendgrid rate limit: waiting until');
+    expect(found.code).toBe(1);
+    expect(found.providers.sendgrid!.missingInRatchet).toEqual([
+      expect.objectContaining({ email: 'paged-429@example.com', list: 'spam_reports' }),
+    ]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+
+    // A repair meets a 429 on SES (no reset header: the default pause) and still lands.
+    const { DynamoSuppressionStore } = await import('../../lambdas/adapters/dynamodb-suppressions.js');
+    await new DynamoSuppressionStore(stack.clients.doc, stack.config.suppressionTable).suppress('ses-429@example.com', {
+      actor: 'ops',
+      reason: 'seed',
+      at: Date.now(),
+    });
+    // The list call is answered (an empty list), the push that follows meets the 429.
+    fakes.ses.script({ status: 200, body: { SuppressedDestinationSummaries: [] } });
+    fakes.ses.rateLimit(1, {});
+    const result = await ratchet(env, 'sync', 'reconcile', '--provider', 'ses', '--apply');
+    expect(result.err).toContain('ses rate limit: waiting until');
+    expect(result.code).toBe(0);
+    expect(fakes.ses.get('ses-429@example.com')).toBeDefined();
+  }, 60_000);
 });

@@ -147,7 +147,15 @@ export function syncCommand(ctx: Context, run: Run): Command {
           .filter((c) => c.startsWith('postmark:stream:'))
           .map((c) => c.slice('postmark:stream:'.length));
         const pm = config.config.postmark;
-        const targets = createSyncTargets(pm ? { ...config.config, postmark: { ...pm, topicStreams } } : config.config);
+        // A 429 is time to wait, page after page or push after push, never a failed run; said on stderr.
+        const targets = createSyncTargets(
+          pm ? { ...config.config, postmark: { ...pm, topicStreams } } : config.config,
+          {
+            rateLimitWaits: RECONCILE_RATE_LIMIT_WAITS,
+            onRateLimitWait: (limit) =>
+              ctx.io.err(`${limit.provider} rate limit: waiting until ${new Date(limit.retryAtMs).toISOString()}`),
+          },
+        );
         const report = await reconcile(ctx, targets, { apply: options.apply === true });
         if (options.json) ctx.io.out(JSON.stringify({ providers: report.providers }));
         else {
@@ -170,6 +178,9 @@ export function syncCommand(ctx: Context, run: Run): Command {
     );
   return command;
 }
+
+/** How many 429s in a row one provider call of `reconcile` waits out before the run fails. */
+const RECONCILE_RATE_LIMIT_WAITS = 20;
 
 /** What `status` and `reconcile` say when no provider is configured. */
 export const SYNC_OFF =
