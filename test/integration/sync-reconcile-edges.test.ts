@@ -149,4 +149,16 @@ describe('sync reconcile: edges of real lists', () => {
     expect(result.code).toBe(0);
     expect(fakes.ses.get('ses-429@example.com')).toBeDefined();
   }, 60_000);
+
+  it('a provider that cannot be reached is named in the error, not blamed on DynamoDB, and nothing is recorded', async () => {
+    const before = JSON.parse((await ratchet(env, 'sync', 'status', '--json')).out).providers.sendgrid.lastReconcile;
+    await fakes.sendgrid.down(1_000, 'refused');
+    const failed = await ratchet(env, 'sync', 'reconcile', '--provider', 'sendgrid', '--apply');
+    expect(failed).toMatchObject({ code: 1, out: '' });
+    expect(failed.err).toMatch(/^error: sync reconcile: sendgrid GET \/v3\/suppression\/bounces: network error/);
+    expect(failed.err).not.toContain('DYNAMODB_ENDPOINT');
+    const after = JSON.parse((await ratchet(env, 'sync', 'status', '--json')).out).providers.sendgrid.lastReconcile;
+    expect(after).toEqual(before);
+    await sleep(1_100);
+  }, 60_000);
 });
