@@ -150,6 +150,28 @@ describe('sync reconcile: edges of real lists', () => {
     expect(fakes.ses.get('ses-429@example.com')).toBeDefined();
   }, 60_000);
 
+  it('a list Ratchet once pushed to that a push no longer reaches (a Mailgun domain retired) is repaired once, then clean', async () => {
+    const [kept, retired] = fakes.mailgun.domains as [string, string];
+    const email = 'retired-domain@example.com';
+    expect(await ratchet(env, 'suppressions', 'add', email, '--reason', 'asked')).toMatchObject({ code: 0 });
+    const held = (domain: string) => fakes.mailgun.list(domain, 'unsubscribes').some((e) => e.address === email);
+    await syncUntil(() => held(kept) && held(retired));
+    for (let i = 0; i < 5; i++) await stack.sync!.pollOnce(0);
+
+    const narrowed = { ...env, MAILGUN_DOMAINS: kept };
+    const run = async (...args: string[]) => {
+      const result = await ratchet(narrowed, 'sync', 'reconcile', '--provider', 'mailgun', '--json', ...args);
+      return { code: result.code, drift: JSON.parse(result.out).providers.mailgun as ProviderDriftJson };
+    };
+    // What Ratchet believes is on the retired domain cannot be seen there: reported, and --apply repairs it once.
+    expect((await run()).drift.missingAtProvider).toContainEqual({ email, list: `unsubscribes@${retired}` });
+    expect((await run('--apply')).code).toBe(0);
+    const again = await run();
+    expect(again.drift.missingAtProvider).toEqual([]);
+    expect(again.code).toBe(0);
+    expect((await stack.record(email))!.sync.mailgun.lists).toEqual([`unsubscribes@${kept}`]);
+  }, 60_000);
+
   it('a provider that cannot be reached is named in the error, not blamed on DynamoDB, and nothing is recorded', async () => {
     const before = JSON.parse((await ratchet(env, 'sync', 'status', '--json')).out).providers.sendgrid.lastReconcile;
     await fakes.sendgrid.down(1_000, 'refused');

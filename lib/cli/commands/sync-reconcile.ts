@@ -151,7 +151,14 @@ async function repair(
   const provider = target.provider;
   for (const operation of found.push) {
     const outcome = await target.apply(operation);
-    await recordPush(ledger, provider, operation, outcome, ctx.now());
+    // A list Ratchet once put the address on, that the provider lacks and this push did not put it back
+    // on (a Mailgun domain or a Postmark stream no longer configured, an unsubscribe deleted by hand
+    // beside a complaint): the sync map stops claiming it, or every run would report it and push again.
+    const lost =
+      operation.op === 'suppress'
+        ? found.missingAtProvider.map((m) => m.list).filter((list) => !outcome.lists.includes(list))
+        : [];
+    await recordPush(ledger, provider, operation, outcome, ctx.now(), lost);
     report.pushed++;
   }
   for (const { entry, kind, topic } of found.imports) {
@@ -179,11 +186,13 @@ async function recordPush(
   operation: SyncOperation,
   outcome: Awaited<ReturnType<SyncTarget['apply']>>,
   now: number,
+  lost: readonly string[],
 ): Promise<void> {
   for (let round = 0; round < 5; round++) {
     const view = await ledger.read(operation.email);
     if (view === undefined) return;
     const state = recordOutcome(view.sync[provider], operation, outcome, now);
+    state.lists = state.lists.filter((list) => !lost.includes(list));
     if (await ledger.commit(operation.email, view.version, { ...view.sync, [provider]: state }, 'keep')) return;
   }
 }
