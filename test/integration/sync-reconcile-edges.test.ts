@@ -5,11 +5,12 @@
  * middle of the paging or the repairs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findDemoSigner } from '../../lib/demo/index.js';
 import { type ProviderFakes, startProviderFakes } from '../fakes/providers/index.js';
 import { ratchet, startTestStack, type TestStack } from './harness.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const ALIASES = 'sendgrid:group:7=newsletter,postmark:stream:broadcast=newsletter';
+const ALIASES = 'sendgrid:group:7=newsletter';
 
 interface ProviderDriftJson {
   missingAtProvider: Array<{ email: string; list: string }>;
@@ -74,6 +75,36 @@ describe('sync reconcile: edges of real lists', () => {
     // Once pushed, the group no longer holds it, and nothing is drift either.
     await syncUntil(() => !fakes.sendgrid.group(7).includes(email));
     expect((await reconcile('--provider', 'sendgrid')).code).toBe(0);
+  }, 60_000);
+
+  it('a recipient who left a Postmark stream (a topic under its canonical name, no alias) is no drift, and never made global', async () => {
+    // `outbound` is a global stream (POSTMARK_STREAMS); `broadcast` is neither global nor named in TOPIC_ALIASES.
+    const email = 'left-outbound@example.com';
+    for (const topic of ['outbound', 'broadcast']) {
+      const request = findDemoSigner('postmark')!.sign('unsubscribe', email, stack.demo.postmark!, Date.now(), {
+        topic,
+      });
+      expect(await stack.post('postmark', request)).toMatchObject({ status: 200 });
+    }
+    await stack.drain();
+    expect(await stack.record(email)).toMatchObject({
+      status: 'active',
+      topics: {
+        'postmark:stream:outbound': { status: 'unsubscribed' },
+        'postmark:stream:broadcast': { status: 'unsubscribed' },
+      },
+    });
+    const inStream = (stream: string) => fakes.postmark.stream(stream).some((e) => e.email === email);
+    await syncUntil(() => inStream('outbound') && inStream('broadcast'));
+    for (let i = 0; i < 5; i++) await stack.sync!.pollOnce(0);
+
+    const found = await reconcile('--provider', 'postmark');
+    expect(found.providers.postmark!.missingInRatchet.filter((m) => m.email === email)).toEqual([]);
+    expect(found.providers.postmark!.missingAtProvider.filter((m) => m.email === email)).toEqual([]);
+    await reconcile('--provider', 'postmark', '--apply');
+    expect(await stack.record(email)).toMatchObject({ status: 'active', reasons: [] });
+    const again = await reconcile('--provider', 'postmark');
+    expect(again.providers.postmark!.missingAtProvider.filter((m) => m.email === email)).toEqual([]);
   }, 60_000);
 
   it('an entry that is not an address Ratchet keys on is listed as informational, and the run goes on', async () => {

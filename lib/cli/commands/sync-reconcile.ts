@@ -58,7 +58,12 @@ export async function reconcile(
   const report: ReconcileReport = { providers: {}, pushed: 0, imported: 0 };
   for (const target of targets) {
     const provider = target.provider;
-    const context: PlanContext = { aliases, handlesScope: (scope: string) => target.handlesScope(scope) };
+    // A scope the provider's lists do not show (a Postmark stream outside POSTMARK_STREAMS and
+    // TOPIC_ALIASES) cannot be compared: expecting it there would report it missing on every run.
+    const context: PlanContext = {
+      aliases,
+      handlesScope: (scope: string) => target.handlesScope(scope) && (target.listsScope?.(scope) ?? true),
+    };
     const drift: ProviderDrift = { missingAtProvider: [], missingInRatchet: [], informational: [], refused: [] };
     const dir = await mkdtemp(join(tmpdir(), `ratchet-reconcile-${provider}-`));
     try {
