@@ -139,7 +139,9 @@ export function compareAddress(
 
 /** The provider's words → the kind of evidence an import records (a complaint, a hard bounce, an unsubscribe, or manual). */
 export function evidenceKind(entry: Pick<ProviderListEntry, 'list' | 'reason'>): EvidenceKind {
-  const text = `${entry.list} ${entry.reason ?? ''}`;
+  // A Mailgun list carries its sending domain (`unsubscribes@bounce.example.com`): only the list's own name speaks.
+  const list = entry.list.split('@')[0]!;
+  const text = `${list} ${entry.reason ?? ''}`;
   if (/complain|spam|abuse/i.test(text)) return 'complaint';
   if (/bounce|invalid/i.test(text)) return 'hard_bounce';
   if (/unsub/i.test(text)) return 'unsubscribe';

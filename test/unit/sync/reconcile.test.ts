@@ -400,6 +400,10 @@ describe('evidenceKind', () => {
     [{ list: 'x', reason: 'ManualSuppression' }, 'manual'],
     [{ list: 'account' }, 'manual'],
     [{ list: 'x', reason: 'UNSUBSCRIBED' }, 'unsubscribe'],
+    // A Mailgun list is named with its sending domain: the domain's words are not the provider's reason.
+    [{ list: 'unsubscribes@bounce.example.com', reason: 'unsubscribe' }, 'unsubscribe'],
+    [{ list: 'bounces@spam-free.example.com', reason: '550 no such user' }, 'hard_bounce'],
+    [{ list: 'unsubscribes@invalid-abuse.example', reason: 'unsubscribe' }, 'unsubscribe'],
   ] as const)('%o → %s', (input, kind) => {
     expect(evidenceKind(input)).toBe(kind);
   });
