@@ -5,6 +5,10 @@
  * middle of the paging or the repairs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSyncTargets, readSyncConfig } from '../../lambdas/adapters/sync/index.js';
+import { SyncRefusedError, type SyncTarget } from '../../lambdas/core/sync/target.js';
+import { reconcile as reconcileInProcess } from '../../lib/cli/commands/sync-reconcile.js';
+import { Context } from '../../lib/cli/context.js';
 import { findDemoSigner } from '../../lib/demo/index.js';
 import { type ProviderFakes, startProviderFakes } from '../fakes/providers/index.js';
 import { ratchet, startTestStack, type TestStack } from './harness.js';
@@ -201,6 +205,50 @@ describe('sync reconcile: edges of real lists', () => {
     expect(again.drift.missingAtProvider).toEqual([]);
     expect(again.code).toBe(0);
     expect((await stack.record(email))!.sync.mailgun.lists).toEqual([`unsubscribes@${kept}`]);
+  }, 60_000);
+
+  it('a push the provider refuses for one address is reported, and --apply goes on to the next (exit 1)', async () => {
+    const { DynamoSuppressionStore } = await import('../../lambdas/adapters/dynamodb-suppressions.js');
+    const store = new DynamoSuppressionStore(stack.clients.doc, stack.config.suppressionTable);
+    for (const email of ['a-refused@example.com', 'b-pushed@example.com'])
+      await store.suppress(email, { actor: 'ops', reason: 'seed', at: Date.now() });
+    const config = readSyncConfig({ ...env, SYNC_PROVIDERS: 'sendgrid' });
+    if (!config.ok) throw new Error(config.problems.join('; '));
+    const [sendgrid] = createSyncTargets(config.config);
+    // SendGrid refuses some addresses it finds invalid (400); the fake accepts every address Ratchet keys on.
+    const refusing: SyncTarget = {
+      provider: 'sendgrid',
+      handlesScope: (scope) => sendgrid!.handlesScope(scope),
+      list: (onPage) => sendgrid!.list(onPage),
+      apply: async (operation) => {
+        if (operation.email === 'a-refused@example.com')
+          throw new SyncRefusedError('sendgrid', 400, 'sendgrid POST /v3/asm/suppressions/global: HTTP 400 (invalid)');
+        return sendgrid!.apply(operation);
+      },
+    };
+    const err: string[] = [];
+    const ctx = new Context(env, { out: () => undefined, err: (l) => err.push(l), progressTty: false });
+    const report = await reconcileInProcess(ctx, [refusing], { apply: true });
+    expect(fakes.sendgrid.list('unsubscribes').map((i) => i.email)).toContain('b-pushed@example.com');
+    expect(fakes.sendgrid.list('unsubscribes').map((i) => i.email)).not.toContain('a-refused@example.com');
+    expect(report.failed).toBe(1);
+    expect(err).toEqual([
+      'sendgrid refused the push for a-refused@example.com: sendgrid POST /v3/asm/suppressions/global: HTTP 400 (invalid)',
+    ]);
+    ctx.close();
+
+    // Through the CLI, against SES: its list answered empty, the first push refused, the rest pushed; exit 1.
+    fakes.ses.script({ status: 200, body: { SuppressedDestinationSummaries: [] } });
+    fakes.ses.script({
+      status: 400,
+      headers: { 'x-amzn-errortype': 'BadRequestException' },
+      body: { message: 'Invalid email address' },
+    });
+    const cli = await ratchet(env, 'sync', 'reconcile', '--provider', 'ses', '--apply');
+    expect(cli.err).toMatch(/^ses refused the push for a-refused@example\.com: ses PutSuppressedDestination: HTTP 400/);
+    expect(cli.out).toMatch(/applied: \d+ pushed, 0 imported, 1 refused by the provider/);
+    expect(cli.code).toBe(1);
+    expect(fakes.ses.get('b-pushed@example.com')).toBeDefined();
   }, 60_000);
 
   it('a provider that cannot be reached is named in the error, not blamed on DynamoDB, and nothing is recorded', async () => {

@@ -23,11 +23,13 @@ import type { SuppressionRecord } from '../../../lambdas/core/suppression/record
 import type { PlanContext } from '../../../lambdas/core/sync/plan.js';
 import { compareAddress, type Drift, type ReconcileRecord } from '../../../lambdas/core/sync/reconcile.js';
 import { type ProviderSyncState, recordOutcome, type SyncMap } from '../../../lambdas/core/sync/state.js';
-import type {
-  ProviderListEntry,
-  SyncOperation,
-  SyncProviderName,
-  SyncTarget,
+import {
+  type ProviderListEntry,
+  type SyncOperation,
+  type SyncOutcome,
+  type SyncProviderName,
+  SyncRefusedError,
+  type SyncTarget,
 } from '../../../lambdas/core/sync/target.js';
 import { parseTopicAliases } from '../../../lambdas/core/topics.js';
 import type { Context } from '../context.js';
@@ -39,6 +41,8 @@ export interface ReconcileReport {
   providers: Record<string, ProviderDrift>;
   pushed: number;
   imported: number;
+  /** Pushes the provider refused for good (a 4xx other than 429): said on stderr, the run goes on, exit 1. */
+  failed: number;
 }
 
 /** What is spilled of each record: the fields compareAddress reads, and this provider's `sync` state. */
@@ -55,7 +59,7 @@ export async function reconcile(
   const aliases = parseTopicAliases(ctx.env.TOPIC_ALIASES);
   const store = ctx.suppressions();
   const ledger = new DynamoSuppressionSync(ctx.doc, ctx.target.suppressionTable, ctx.now);
-  const report: ReconcileReport = { providers: {}, pushed: 0, imported: 0 };
+  const report: ReconcileReport = { providers: {}, pushed: 0, imported: 0, failed: 0 };
   for (const target of targets) {
     const provider = target.provider;
     // A scope the provider's lists do not show (a Postmark stream outside POSTMARK_STREAMS and
@@ -155,7 +159,17 @@ async function repair(
 ): Promise<void> {
   const provider = target.provider;
   for (const operation of found.push) {
-    const outcome = await target.apply(operation);
+    let outcome: SyncOutcome;
+    try {
+      outcome = await target.apply(operation);
+    } catch (error) {
+      // Refused for this address only (SendGrid finds it invalid): stopping here would stop every rerun at
+      // the same address, and nothing sorted after it would ever be repaired. Anything else ends the run.
+      if (!(error instanceof SyncRefusedError)) throw error;
+      ctx.io.err(`${provider} refused the push for ${email}: ${error.message}`);
+      report.failed++;
+      continue;
+    }
     // A list Ratchet once put the address on, that the provider lacks and this push did not put it back
     // on (a Mailgun domain or a Postmark stream no longer configured, an unsubscribe deleted by hand
     // beside a complaint): the sync map stops claiming it, or every run would report it and push again.
@@ -189,7 +203,7 @@ async function recordPush(
   ledger: DynamoSuppressionSync,
   provider: SyncProviderName,
   operation: SyncOperation,
-  outcome: Awaited<ReturnType<SyncTarget['apply']>>,
+  outcome: SyncOutcome,
   now: number,
   lost: readonly string[],
 ): Promise<void> {

@@ -168,12 +168,15 @@ export function syncCommand(ctx: Context, run: Run): Command {
               ctx.io.out(`  missing in Ratchet: ${m.email} (${m.list}${m.reason ? `, ${m.reason}` : ''})`);
             for (const m of drift.refused) ctx.io.out(`  refused removal at ${p}: ${m.email} (${m.list}: ${m.why})`);
           }
-          if (options.apply) ctx.io.out(`applied: ${report.pushed} pushed, ${report.imported} imported`);
+          if (options.apply)
+            ctx.io.out(
+              `applied: ${report.pushed} pushed, ${report.imported} imported${report.failed ? `, ${report.failed} refused by the provider` : ''}`,
+            );
         }
         const drift = Object.values(report.providers).some(
           (d) => d.missingAtProvider.length + d.missingInRatchet.length > 0,
         );
-        return drift && !options.apply ? 1 : 0;
+        return (drift && !options.apply) || report.failed > 0 ? 1 : 0;
       }),
     );
   return command;
