@@ -251,6 +251,18 @@ describe('sync reconcile: edges of real lists', () => {
     expect(fakes.ses.get('b-pushed@example.com')).toBeDefined();
   }, 60_000);
 
+  it('an opt-out of a SendGrid group the account no longer has is not expected there (no drift, no refused push)', async () => {
+    const email = 'gone-group@example.com';
+    expect(
+      await ratchet(env, 'suppressions', 'add', email, '--topic', 'sendgrid:group:9', '--reason', 'asked'),
+    ).toMatchObject({ code: 0 });
+    const found = await reconcile('--provider', 'sendgrid');
+    expect(found.providers.sendgrid!.missingAtProvider.filter((m) => m.email === email)).toEqual([]);
+    const applied = await ratchet(env, 'sync', 'reconcile', '--provider', 'sendgrid', '--apply');
+    expect(applied.err).toBe('');
+    expect(applied.code).toBe(0);
+  }, 60_000);
+
   it('a provider that cannot be reached is named in the error, not blamed on DynamoDB, and nothing is recorded', async () => {
     const before = JSON.parse((await ratchet(env, 'sync', 'status', '--json')).out).providers.sendgrid.lastReconcile;
     await fakes.sendgrid.down(1_000, 'refused');
