@@ -27,6 +27,8 @@ export interface HttpDeps {
    * `sync reconcile` calls providers itself, page after page, and waits instead of failing the run.
    */
   readonly rateLimitWaits?: number;
+  /** A 429 naming a longer pause than this is thrown at once (a quota, not a burst): no caller hangs for hours. */
+  readonly rateLimitMaxWaitMs?: number;
   /** Told before each such wait (the CLI says it on stderr). */
   readonly onRateLimitWait?: (error: SyncRateLimitedError) => void;
   readonly sleep?: (ms: number) => Promise<void>;
@@ -35,18 +37,21 @@ export interface HttpDeps {
 /** `run` again after each 429 it throws, at the time the 429 named, up to `deps.rateLimitWaits` times in a row. */
 export async function waitingOutRateLimits<T>(
   run: () => Promise<T>,
-  deps: Pick<HttpDeps, 'rateLimitWaits' | 'onRateLimitWait' | 'sleep'>,
+  deps: Pick<HttpDeps, 'rateLimitWaits' | 'rateLimitMaxWaitMs' | 'onRateLimitWait' | 'sleep'>,
   now: () => number,
 ): Promise<T> {
   const waits = deps.rateLimitWaits ?? 0;
+  const longest = deps.rateLimitMaxWaitMs ?? Number.POSITIVE_INFINITY;
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   for (let waited = 0; ; waited++) {
     try {
       return await run();
     } catch (error) {
       if (!(error instanceof SyncRateLimitedError) || waited >= waits) throw error;
+      const pause = Math.max(0, error.retryAtMs - now());
+      if (pause > longest) throw error;
       deps.onRateLimitWait?.(error);
-      await sleep(Math.max(0, error.retryAtMs - now()));
+      await sleep(pause);
     }
   }
 }

@@ -50,7 +50,8 @@ export interface SesSyncConfig {
   readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
 }
 
-export interface SesSyncDeps extends Pick<HttpDeps, 'rateLimitWaits' | 'onRateLimitWait' | 'sleep'> {
+export interface SesSyncDeps
+  extends Pick<HttpDeps, 'rateLimitWaits' | 'rateLimitMaxWaitMs' | 'onRateLimitWait' | 'sleep'> {
   readonly now?: () => number;
   readonly timeoutMs?: number;
   readonly pageSize?: number;

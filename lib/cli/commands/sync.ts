@@ -152,6 +152,7 @@ export function syncCommand(ctx: Context, run: Run): Command {
           pm ? { ...config.config, postmark: { ...pm, topicStreams } } : config.config,
           {
             rateLimitWaits: RECONCILE_RATE_LIMIT_WAITS,
+            rateLimitMaxWaitMs: RECONCILE_RATE_LIMIT_MAX_WAIT_MS,
             onRateLimitWait: (limit) =>
               ctx.io.err(`${limit.provider} rate limit: waiting until ${new Date(limit.retryAtMs).toISOString()}`),
           },
@@ -184,6 +185,8 @@ export function syncCommand(ctx: Context, run: Run): Command {
 
 /** How many 429s in a row one provider call of `reconcile` waits out before the run fails. */
 const RECONCILE_RATE_LIMIT_WAITS = 20;
+/** The longest one 429's pause `reconcile` waits out; a longer one (a daily quota) fails the run at once. */
+const RECONCILE_RATE_LIMIT_MAX_WAIT_MS = 5 * 60_000;
 
 /** What `status` and `reconcile` say when no provider is configured. */
 export const SYNC_OFF =

@@ -83,6 +83,20 @@ describe('waitingOutRateLimits', () => {
       ),
     ).rejects.toBeInstanceOf(SyncRateLimitedError);
     expect(calls).toBe(3);
+    // A pause longer than the caller's bound is a quota, not a burst: thrown at once, without sleeping.
+    calls = 0;
+    slept.length = 0;
+    await expect(
+      waitingOutRateLimits(
+        async () => {
+          calls++;
+          throw limited(NOW + 600_000);
+        },
+        { ...deps, rateLimitMaxWaitMs: 300_000 },
+        () => NOW,
+      ),
+    ).rejects.toBeInstanceOf(SyncRateLimitedError);
+    expect({ calls, slept }).toEqual({ calls: 1, slept: [] });
     // Any other failure is not waited out.
     calls = 0;
     await expect(
