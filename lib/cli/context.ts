@@ -12,6 +12,7 @@ import { readNumber } from '../../lambdas/adapters/environment.js';
 import { TransientError } from '../../lambdas/core/errors.js';
 import { normalizeRecipient } from '../../lambdas/core/event.js';
 import { policyFromSettings } from '../../lambdas/core/suppression/index.js';
+import { SyncRateLimitedError, SyncRefusedError, SyncTransientError } from '../../lambdas/core/sync/target.js';
 import { DEFAULT_INBOX_TTL_DAYS, QUEUE } from '../definitions.js';
 import type { Io } from './io.js';
 import { cliSyncFastPath } from './sync-fast-path.js';
@@ -143,6 +144,10 @@ function osUser(): string | undefined {
 
 /** A failure of the target itself (unreachable, no credentials, missing table), not of the request. */
 function isReachFailure(error: unknown): boolean {
+  // A provider's own answer (`sync reconcile`): its message names the provider and the route, and the
+  // target's hint (start DYNAMODB_ENDPOINT, ...) would send the operator to the wrong service.
+  if (error instanceof SyncTransientError || error instanceof SyncRefusedError || error instanceof SyncRateLimitedError)
+    return false;
   if (error instanceof TransientError) return true;
   if (!(error instanceof Error)) return false;
   return (

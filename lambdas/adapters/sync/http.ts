@@ -21,6 +21,39 @@ export interface HttpDeps {
   readonly now?: () => number;
   /** Per request; default 10 s. */
   readonly timeoutMs?: number;
+  /**
+   * How many 429s in a row one request waits out, sleeping until the time the provider named, before it
+   * throws SyncRateLimitedError. Default 0: the sync worker owns its pauses (the shared gate). The CLI's
+   * `sync reconcile` calls providers itself, page after page, and waits instead of failing the run.
+   */
+  readonly rateLimitWaits?: number;
+  /** A 429 naming a longer pause than this is thrown at once (a quota, not a burst): no caller hangs for hours. */
+  readonly rateLimitMaxWaitMs?: number;
+  /** Told before each such wait (the CLI says it on stderr). */
+  readonly onRateLimitWait?: (error: SyncRateLimitedError) => void;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/** `run` again after each 429 it throws, at the time the 429 named, up to `deps.rateLimitWaits` times in a row. */
+export async function waitingOutRateLimits<T>(
+  run: () => Promise<T>,
+  deps: Pick<HttpDeps, 'rateLimitWaits' | 'rateLimitMaxWaitMs' | 'onRateLimitWait' | 'sleep'>,
+  now: () => number,
+): Promise<T> {
+  const waits = deps.rateLimitWaits ?? 0;
+  const longest = deps.rateLimitMaxWaitMs ?? Number.POSITIVE_INFINITY;
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  for (let waited = 0; ; waited++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof SyncRateLimitedError) || waited >= waits) throw error;
+      const pause = Math.max(0, error.retryAtMs - now());
+      if (pause > longest) throw error;
+      deps.onRateLimitWait?.(error);
+      await sleep(pause);
+    }
+  }
 }
 
 /** When a 429 names no time: a short pause, the worker's own backoff spreads the rest. */
@@ -104,14 +137,18 @@ export class ProviderHttp {
 
   constructor(
     private readonly options: ProviderHttpOptions,
-    deps: HttpDeps = {},
+    private readonly deps: HttpDeps = {},
   ) {
     this.fetch = deps.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.now = deps.now ?? Date.now;
     this.timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
-  async send(request: HttpRequest): Promise<HttpAnswer> {
+  send(request: HttpRequest): Promise<HttpAnswer> {
+    return waitingOutRateLimits(() => this.sendOnce(request), this.deps, this.now);
+  }
+
+  private async sendOnce(request: HttpRequest): Promise<HttpAnswer> {
     const { provider } = this.options;
     let response: Response;
     let body: unknown;

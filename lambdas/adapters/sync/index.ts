@@ -30,6 +30,10 @@ export function createSyncTargets(config: SyncConfig, deps: SyncTargetDeps = {})
       new SesSyncTarget(config.ses, {
         ...(http.now ? { now: http.now } : {}),
         ...(http.timeoutMs !== undefined ? { timeoutMs: http.timeoutMs } : {}),
+        ...(http.rateLimitWaits !== undefined ? { rateLimitWaits: http.rateLimitWaits } : {}),
+        ...(http.rateLimitMaxWaitMs !== undefined ? { rateLimitMaxWaitMs: http.rateLimitMaxWaitMs } : {}),
+        ...(http.onRateLimitWait ? { onRateLimitWait: http.onRateLimitWait } : {}),
+        ...(http.sleep ? { sleep: http.sleep } : {}),
         ...(pageSize !== undefined ? { pageSize } : {}),
         ...ses,
       }),

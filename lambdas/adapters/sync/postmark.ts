@@ -56,6 +56,16 @@ export class PostmarkSyncTarget implements SyncTarget {
     return STREAM_SCOPE.test(scope);
   }
 
+  /** Only the streams `list` reads: POSTMARK_STREAMS and the streams TOPIC_ALIASES names. */
+  listsScope(scope: string): boolean {
+    const stream = STREAM_SCOPE.exec(scope)?.[1];
+    return stream !== undefined && this.listedStreams().includes(stream);
+  }
+
+  private listedStreams(): string[] {
+    return [...new Set([...this.config.streams, ...(this.config.topicStreams ?? [])])];
+  }
+
   async apply(operation: SyncOperation): Promise<SyncOutcome> {
     switch (operation.op) {
       case 'suppress':
@@ -118,10 +128,12 @@ export class PostmarkSyncTarget implements SyncTarget {
 
   async list(onPage: (entries: readonly ProviderListEntry[]) => Promise<void> | void): Promise<void> {
     // A stream named as a topic is listed with its scope even when global suppressions go there too:
-    // an entry there may be a topic opt-out, and must never be read as a global suppression.
+    // an entry there may be a topic opt-out, and must never be read as a global suppression. So is a
+    // ManualSuppression in any stream: the consumer stores that SubscriptionChange (a recipient's
+    // unsubscribe) as an opt-out of topic postmark:stream:<stream>, aliased or not, never as global.
     const globalStreams = new Set(this.config.streams);
     const topicStreams = new Set(this.config.topicStreams ?? []);
-    const streams = [...new Set([...this.config.streams, ...(this.config.topicStreams ?? [])])];
+    const streams = this.listedStreams();
     for (const stream of streams) {
       // GET .../suppressions/dump: the whole stream in one answer (Postmark does not page it).
       const answer = await this.http.send({
@@ -137,11 +149,12 @@ export class PostmarkSyncTarget implements SyncTarget {
         .filter((r) => typeof r.EmailAddress === 'string')
         .map((r) => {
           const date = typeof r.CreatedAt === 'string' ? Date.parse(r.CreatedAt) : Number.NaN;
+          const scoped = topicStreams.has(stream) || r.SuppressionReason === 'ManualSuppression';
           return {
             email: r.EmailAddress as string,
             list: `stream:${stream}`,
-            ...(topicStreams.has(stream) ? { scope: `postmark:stream:${stream}` } : {}),
-            ...(topicStreams.has(stream) && globalStreams.has(stream) ? { globalList: true } : {}),
+            ...(scoped ? { scope: `postmark:stream:${stream}` } : {}),
+            ...(scoped && globalStreams.has(stream) ? { globalList: true } : {}),
             ...(typeof r.SuppressionReason === 'string' ? { reason: r.SuppressionReason } : {}),
             ...(Number.isNaN(date) ? {} : { date }),
           };

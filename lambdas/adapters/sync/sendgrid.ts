@@ -45,6 +45,8 @@ export class SendGridSyncTarget implements SyncTarget {
   private readonly http: ProviderHttp;
   private readonly base: string;
   private readonly pageLimit: number;
+  /** The account's unsubscribe groups, as the last `list` found them. */
+  private listedGroups?: Set<number>;
 
   constructor(config: SendGridSyncConfig, deps: HttpDeps & { readonly pageLimit?: number } = {}) {
     this.pageLimit = deps.pageLimit ?? PAGE_LIMIT;
@@ -65,6 +67,12 @@ export class SendGridSyncTarget implements SyncTarget {
 
   handlesScope(scope: string): boolean {
     return GROUP_SCOPE.test(scope);
+  }
+
+  /** After `list`: only the groups the account has (a deleted group holds nothing, and refuses a push). */
+  listsScope(scope: string): boolean {
+    const group = GROUP_SCOPE.exec(scope)?.[1];
+    return group !== undefined && (this.listedGroups?.has(Number(group)) ?? true);
   }
 
   async apply(operation: SyncOperation): Promise<SyncOutcome> {
@@ -165,8 +173,11 @@ export class SendGridSyncTarget implements SyncTarget {
       url: `${this.base}/v3/asm/groups`,
       label: 'GET /v3/asm/groups',
     });
+    const listed = new Set<number>();
+    this.listedGroups = listed;
     for (const group of Array.isArray(groups.body) ? (groups.body as { id?: unknown }[]) : []) {
       if (typeof group.id !== 'number') continue;
+      listed.add(group.id);
       // .../suppressions-suppressions/retrieve-all-suppressions-for-a-suppression-group: every address, unpaged.
       const members = await this.http.send({
         method: 'GET',

@@ -32,7 +32,14 @@ import {
   type SyncTarget,
   SyncTransientError,
 } from '../../core/sync/target.js';
-import { DEFAULT_RATE_LIMIT_PAUSE_MS, parseRetryAfter, rateLimitedUntil, scrub } from './http.js';
+import {
+  DEFAULT_RATE_LIMIT_PAUSE_MS,
+  type HttpDeps,
+  parseRetryAfter,
+  rateLimitedUntil,
+  scrub,
+  waitingOutRateLimits,
+} from './http.js';
 import { foreignLists, removalOutcome } from './removal.js';
 
 export interface SesSyncConfig {
@@ -43,7 +50,8 @@ export interface SesSyncConfig {
   readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
 }
 
-export interface SesSyncDeps {
+export interface SesSyncDeps
+  extends Pick<HttpDeps, 'rateLimitWaits' | 'rateLimitMaxWaitMs' | 'onRateLimitWait' | 'sleep'> {
   readonly now?: () => number;
   readonly timeoutMs?: number;
   readonly pageSize?: number;
@@ -77,7 +85,10 @@ export class SesSyncTarget implements SyncTarget {
   private readonly now: () => number;
   private readonly pageSize: number;
 
-  constructor(config: SesSyncConfig, deps: SesSyncDeps = {}) {
+  constructor(
+    config: SesSyncConfig,
+    private readonly deps: SesSyncDeps = {},
+  ) {
     this.client = deps.client ?? createSesClient(config, deps.timeoutMs);
     this.now = deps.now ?? Date.now;
     this.pageSize = deps.pageSize ?? 1000;
@@ -155,7 +166,11 @@ export class SesSyncTarget implements SyncTarget {
   }
 
   /** Runs one SDK call and turns its failure into the port's errors; `gone` names the error that means success. */
-  private async call<T>(operation: string, run: () => Promise<T>, gone?: string): Promise<T | undefined> {
+  private call<T>(operation: string, run: () => Promise<T>, gone?: string): Promise<T | undefined> {
+    return waitingOutRateLimits(() => this.callOnce(operation, run, gone), this.deps, this.now);
+  }
+
+  private async callOnce<T>(operation: string, run: () => Promise<T>, gone?: string): Promise<T | undefined> {
     try {
       return await run();
     } catch (caught) {

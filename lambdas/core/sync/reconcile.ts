@@ -14,11 +14,13 @@
  *   explained by that topic opted out (or, for a `globalList` one, by a global suppression), and when
  *   unexplained it is imported as the topic's opt-out, never as a global suppression. An entry dated
  *   at or before a manual reactivation (or the topic's opt-in) is Ratchet's deliberate decision, not
- *   drift (the removal is the worker's job, and a refused one is reported on the record).
- * - informational: temporary refusals (SendGrid blocks), listed, never drift.
+ *   drift, and so is one on a list (or scope) Ratchet put the address on and has not recorded removing
+ *   it from since (the removal is the worker's job, and a refused one is reported on the record).
+ * - informational: temporary refusals (SendGrid blocks), and scope entries whose scope is no topic name
+ *   (a Mailgun tag with a space): listed, never drift.
  */
 import type { EvidenceKind, SuppressionRecord, TopicState } from '../suppression/record.js';
-import { resolveTopic } from '../topics.js';
+import { isTopicName, resolveTopic } from '../topics.js';
 import { type PlanContext, providerScopes } from './plan.js';
 import type { ProviderSyncState } from './state.js';
 import type { ProviderListEntry, SyncOperation } from './target.js';
@@ -73,13 +75,20 @@ export function compareAddress(
   const scopeEntries = real.filter((e) => e.scope !== undefined);
   const suppressed = record?.status === 'suppressed' && record.reason !== undefined;
 
-  /** A removal the provider refused (reported), or an entry older than the manual reactivation. */
-  const ratchetsDecision = (entry: ProviderListEntry): boolean => {
+  /** A removal of this list the provider refused for good: reported, and not drift. */
+  const refusedRemoval = (entry: ProviderListEntry): boolean => {
     const refusal = pushed?.refused?.find((r) => r.list === entry.list);
     if (refusal) drift.refused.push({ email, list: entry.list, why: refusal.why });
+    return refusal !== undefined;
+  };
+  /** A removal the provider refused (reported), or an entry older than the manual reactivation. */
+  const ratchetsDecision = (entry: ProviderListEntry): boolean => {
     return (
-      refusal !== undefined ||
-      (record?.reactivatedAt !== undefined && entry.date !== undefined && entry.date <= record.reactivatedAt)
+      refusedRemoval(entry) ||
+      (record?.reactivatedAt !== undefined && entry.date !== undefined && entry.date <= record.reactivatedAt) ||
+      // Reactivated, and the list is one Ratchet put it on: the worker's removal is still to come (or was
+      // dead-lettered), whatever the entry's date says or when it has none.
+      (record?.reactivatedAt !== undefined && pushed?.reason !== undefined && (pushed.lists ?? []).includes(entry.list))
     );
   };
 
@@ -107,9 +116,20 @@ export function compareAddress(
     }
   }
   for (const entry of scopeEntries) {
+    // A scope Ratchet cannot name as a topic (a Mailgun tag with a space in it) can be neither explained
+    // nor imported: listed, never drift, so `--apply` does not stop on it and a second run is clean.
+    if (!isTopicName(entry.scope)) {
+      drift.informational.push(shown(entry));
+      continue;
+    }
     const state = record?.topics?.[resolveTopic(entry.scope!, context.aliases)];
     if (state?.status === 'unsubscribed') continue;
     if (state !== undefined && entry.date !== undefined && entry.date <= state.changedAt) continue;
+    // Opted in again, and the scope is one Ratchet suppressed it in: the worker's removal is still to come
+    // (or was dead-lettered). A SendGrid group's list carries no dates, so only this tells it apart from a
+    // new opt-out, which an import would turn against the opt-in.
+    if (state?.status === 'subscribed' && (pushed?.scopes?.[entry.scope!] !== undefined || refusedRemoval(entry)))
+      continue;
     if (entry.globalList === true && (suppressed || ratchetsDecision(entry))) continue;
     drift.missingInRatchet.push(shown(entry));
     drift.imports.push({ entry: shown(entry), kind: 'unsubscribe', topic: entry.scope! });
@@ -119,7 +139,9 @@ export function compareAddress(
 
 /** The provider's words → the kind of evidence an import records (a complaint, a hard bounce, an unsubscribe, or manual). */
 export function evidenceKind(entry: Pick<ProviderListEntry, 'list' | 'reason'>): EvidenceKind {
-  const text = `${entry.list} ${entry.reason ?? ''}`;
+  // A Mailgun list carries its sending domain (`unsubscribes@bounce.example.com`): only the list's own name speaks.
+  const list = entry.list.split('@')[0]!;
+  const text = `${list} ${entry.reason ?? ''}`;
   if (/complain|spam|abuse/i.test(text)) return 'complaint';
   if (/bounce|invalid/i.test(text)) return 'hard_bounce';
   if (/unsub/i.test(text)) return 'unsubscribe';

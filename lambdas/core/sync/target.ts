@@ -48,7 +48,7 @@ export interface ProviderListEntry {
   readonly email: string;
   /** The list it is on, in the same words as SyncOutcome.lists. */
   readonly list: string;
-  /** Set when the list is a topic scope (a SendGrid group, a Postmark stream used as a topic). */
+  /** Set when the entry stands for a topic opt-out (a SendGrid group, a Postmark stream used as a topic, a Postmark ManualSuppression). */
   readonly scope?: string;
   /**
    * Set on a scope entry whose list also receives global suppressions (a Postmark stream in
@@ -79,6 +79,11 @@ export interface SyncTarget {
    * that cannot be asked leaves it out, and is pushed again (every operation is idempotent).
    */
   held?(operation: SyncOperation): Promise<SyncOutcome | undefined>;
+  /**
+   * Whether `list` reads the list of this scope (one it handles). Absent: every scope it handles. Reconcile
+   * expects a topic opt-out only in a scope it can see, so an unread one is never reported missing forever.
+   */
+  listsScope?(scope: string): boolean;
   /** Every entry of every list Ratchet compares with, page by page; `onPage` is awaited before the next page is read. */
   list(onPage: (entries: readonly ProviderListEntry[]) => Promise<void> | void): Promise<void>;
 }

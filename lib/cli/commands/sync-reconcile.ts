@@ -23,11 +23,13 @@ import type { SuppressionRecord } from '../../../lambdas/core/suppression/record
 import type { PlanContext } from '../../../lambdas/core/sync/plan.js';
 import { compareAddress, type Drift, type ReconcileRecord } from '../../../lambdas/core/sync/reconcile.js';
 import { type ProviderSyncState, recordOutcome, type SyncMap } from '../../../lambdas/core/sync/state.js';
-import type {
-  ProviderListEntry,
-  SyncOperation,
-  SyncProviderName,
-  SyncTarget,
+import {
+  type ProviderListEntry,
+  type SyncOperation,
+  type SyncOutcome,
+  type SyncProviderName,
+  SyncRefusedError,
+  type SyncTarget,
 } from '../../../lambdas/core/sync/target.js';
 import { parseTopicAliases } from '../../../lambdas/core/topics.js';
 import type { Context } from '../context.js';
@@ -39,6 +41,8 @@ export interface ReconcileReport {
   providers: Record<string, ProviderDrift>;
   pushed: number;
   imported: number;
+  /** Pushes the provider refused for good (a 4xx other than 429): said on stderr, the run goes on, exit 1. */
+  failed: number;
 }
 
 /** What is spilled of each record: the fields compareAddress reads, and this provider's `sync` state. */
@@ -55,16 +59,27 @@ export async function reconcile(
   const aliases = parseTopicAliases(ctx.env.TOPIC_ALIASES);
   const store = ctx.suppressions();
   const ledger = new DynamoSuppressionSync(ctx.doc, ctx.target.suppressionTable, ctx.now);
-  const report: ReconcileReport = { providers: {}, pushed: 0, imported: 0 };
+  const report: ReconcileReport = { providers: {}, pushed: 0, imported: 0, failed: 0 };
   for (const target of targets) {
     const provider = target.provider;
-    const context: PlanContext = { aliases, handlesScope: (scope: string) => target.handlesScope(scope) };
+    // A scope the provider's lists do not show (a Postmark stream outside POSTMARK_STREAMS and
+    // TOPIC_ALIASES) cannot be compared: expecting it there would report it missing on every run.
+    const context: PlanContext = {
+      aliases,
+      handlesScope: (scope: string) => target.handlesScope(scope) && (target.listsScope?.(scope) ?? true),
+    };
     const drift: ProviderDrift = { missingAtProvider: [], missingInRatchet: [], informational: [], refused: [] };
     const dir = await mkdtemp(join(tmpdir(), `ratchet-reconcile-${provider}-`));
     try {
       const entries = new SortedSpill<ProviderListEntry>(dir, 'provider', (e) => e.email, options.runBytes);
       await target.list(async (page) => {
-        for (const entry of page) await entries.add({ ...entry, email: normalizeRecipient(entry.email) });
+        for (const entry of page) {
+          const email = keyOf(entry.email);
+          // Not an address Ratchet keys on (an IDN domain, `user@localhost` in SendGrid's invalid_emails):
+          // no record can explain or hold it, so it is listed, never drift, and the run goes on.
+          if (email === undefined) drift.informational.push(shownAsIs(entry));
+          else await entries.add({ ...entry, email });
+        }
       });
       const records = new SortedSpill<KeptRecord>(dir, 'records', (r) => r.email, options.runBytes);
       await store.scan({}, async (page) => {
@@ -98,6 +113,25 @@ export async function reconcile(
   return report;
 }
 
+/** The key Ratchet stores the address under, or undefined when it stores none for it. */
+function keyOf(email: string): string | undefined {
+  try {
+    return normalizeRecipient(email);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An entry as the provider spelled it, for the report. */
+function shownAsIs(entry: ProviderListEntry): ProviderDrift['informational'][number] {
+  return {
+    email: entry.email,
+    list: entry.list,
+    ...(entry.reason !== undefined ? { reason: entry.reason } : {}),
+    ...(entry.date !== undefined ? { date: entry.date } : {}),
+  };
+}
+
 function kept(record: SuppressionRecord & { sync?: SyncMap }, provider: SyncProviderName): KeptRecord {
   const topics = Object.fromEntries(
     Object.entries(record.topics ?? {}).map(([name, t]) => [name, { status: t.status, changedAt: t.changedAt }]),
@@ -125,8 +159,25 @@ async function repair(
 ): Promise<void> {
   const provider = target.provider;
   for (const operation of found.push) {
-    const outcome = await target.apply(operation);
-    await recordPush(ledger, provider, operation, outcome, ctx.now());
+    let outcome: SyncOutcome;
+    try {
+      outcome = await target.apply(operation);
+    } catch (error) {
+      // Refused for this address only (SendGrid finds it invalid): stopping here would stop every rerun at
+      // the same address, and nothing sorted after it would ever be repaired. Anything else ends the run.
+      if (!(error instanceof SyncRefusedError)) throw error;
+      ctx.io.err(`${provider} refused the push for ${email}: ${error.message}`);
+      report.failed++;
+      continue;
+    }
+    // A list Ratchet once put the address on, that the provider lacks and this push did not put it back
+    // on (a Mailgun domain or a Postmark stream no longer configured, an unsubscribe deleted by hand
+    // beside a complaint): the sync map stops claiming it, or every run would report it and push again.
+    const lost =
+      operation.op === 'suppress'
+        ? found.missingAtProvider.map((m) => m.list).filter((list) => !outcome.lists.includes(list))
+        : [];
+    await recordPush(ledger, provider, operation, outcome, ctx.now(), lost);
     report.pushed++;
   }
   for (const { entry, kind, topic } of found.imports) {
@@ -152,13 +203,15 @@ async function recordPush(
   ledger: DynamoSuppressionSync,
   provider: SyncProviderName,
   operation: SyncOperation,
-  outcome: Awaited<ReturnType<SyncTarget['apply']>>,
+  outcome: SyncOutcome,
   now: number,
+  lost: readonly string[],
 ): Promise<void> {
   for (let round = 0; round < 5; round++) {
     const view = await ledger.read(operation.email);
     if (view === undefined) return;
     const state = recordOutcome(view.sync[provider], operation, outcome, now);
+    state.lists = state.lists.filter((list) => !lost.includes(list));
     if (await ledger.commit(operation.email, view.version, { ...view.sync, [provider]: state }, 'keep')) return;
   }
 }

@@ -147,7 +147,16 @@ export function syncCommand(ctx: Context, run: Run): Command {
           .filter((c) => c.startsWith('postmark:stream:'))
           .map((c) => c.slice('postmark:stream:'.length));
         const pm = config.config.postmark;
-        const targets = createSyncTargets(pm ? { ...config.config, postmark: { ...pm, topicStreams } } : config.config);
+        // A 429 is time to wait, page after page or push after push, never a failed run; said on stderr.
+        const targets = createSyncTargets(
+          pm ? { ...config.config, postmark: { ...pm, topicStreams } } : config.config,
+          {
+            rateLimitWaits: RECONCILE_RATE_LIMIT_WAITS,
+            rateLimitMaxWaitMs: RECONCILE_RATE_LIMIT_MAX_WAIT_MS,
+            onRateLimitWait: (limit) =>
+              ctx.io.err(`${limit.provider} rate limit: waiting until ${new Date(limit.retryAtMs).toISOString()}`),
+          },
+        );
         const report = await reconcile(ctx, targets, { apply: options.apply === true });
         if (options.json) ctx.io.out(JSON.stringify({ providers: report.providers }));
         else {
@@ -160,16 +169,24 @@ export function syncCommand(ctx: Context, run: Run): Command {
               ctx.io.out(`  missing in Ratchet: ${m.email} (${m.list}${m.reason ? `, ${m.reason}` : ''})`);
             for (const m of drift.refused) ctx.io.out(`  refused removal at ${p}: ${m.email} (${m.list}: ${m.why})`);
           }
-          if (options.apply) ctx.io.out(`applied: ${report.pushed} pushed, ${report.imported} imported`);
+          if (options.apply)
+            ctx.io.out(
+              `applied: ${report.pushed} pushed, ${report.imported} imported${report.failed ? `, ${report.failed} refused by the provider` : ''}`,
+            );
         }
         const drift = Object.values(report.providers).some(
           (d) => d.missingAtProvider.length + d.missingInRatchet.length > 0,
         );
-        return drift && !options.apply ? 1 : 0;
+        return (drift && !options.apply) || report.failed > 0 ? 1 : 0;
       }),
     );
   return command;
 }
+
+/** How many 429s in a row one provider call of `reconcile` waits out before the run fails. */
+const RECONCILE_RATE_LIMIT_WAITS = 20;
+/** The longest one 429's pause `reconcile` waits out; a longer one (a daily quota) fails the run at once. */
+const RECONCILE_RATE_LIMIT_MAX_WAIT_MS = 5 * 60_000;
 
 /** What `status` and `reconcile` say when no provider is configured. */
 export const SYNC_OFF =

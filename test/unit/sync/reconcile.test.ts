@@ -243,6 +243,21 @@ describe('compareAddress: missingInRatchet (global)', () => {
     ).toHaveLength(1);
   });
 
+  it('reactivated, and the list is one Ratchet pushed to: the removal still to come is no drift, whatever the date', () => {
+    const reactivated = record({ reactivatedAt: T });
+    const pending = pushedTo(['global_unsubscribes']);
+    const entries = [entry('global_unsubscribes'), entry('bounces', { date: T + 1 })];
+    expect(compareAddress(EMAIL, reactivated, pending, entries, noScopes).missingInRatchet).toStrictEqual([
+      { email: EMAIL, list: 'bounces', date: T + 1 },
+    ]);
+    // Once the removal is recorded (no reason pushed), an entry there is drift again.
+    const removed = pushedTo(['global_unsubscribes']);
+    delete removed.reason;
+    expect(compareAddress(EMAIL, reactivated, removed, [entry('global_unsubscribes')], noScopes).imports).toHaveLength(
+      1,
+    );
+  });
+
   it('informational entries are listed whatever the record says, in order, never imported', () => {
     const got = compareAddress(
       EMAIL,
@@ -312,6 +327,43 @@ describe('compareAddress: topic scopes', () => {
     expect([at(T - 1), at(T), at(T + 1), at(undefined)]).toStrictEqual([0, 0, 1, 1]);
   });
 
+  it('opted in again where Ratchet suppressed it: the removal still to come is no drift, dated or not', () => {
+    const optedIn = record({ topics: { newsletter: topic('subscribed', T) } });
+    const aliased: PlanContext = { ...groups, aliases: new Map([['sendgrid:group:7', 'newsletter']]) };
+    const group7 = entry('group:7', { scope: 'sendgrid:group:7' });
+    const pending = pushedTo([], { scopes: { 'sendgrid:group:7': ['group:7'] } });
+    delete pending.reason;
+    expect(compareAddress(EMAIL, optedIn, pending, [group7], aliased)).toStrictEqual(empty);
+    expect(compareAddress(EMAIL, optedIn, pending, [{ ...group7, date: T + 1 }], aliased)).toStrictEqual(empty);
+    // Not a scope Ratchet suppressed it in: an undated entry is still a new opt-out.
+    expect(compareAddress(EMAIL, optedIn, pushedTo([]), [group7], aliased).imports).toStrictEqual([
+      { entry: { email: EMAIL, list: 'group:7' }, kind: 'unsubscribe', topic: 'sendgrid:group:7' },
+    ]);
+    // A removal the provider refused for good: reported, never re-imported as an opt-out.
+    const refused = pushedTo([], { refused: [{ list: 'group:7', why: 'kept' }] });
+    expect(compareAddress(EMAIL, optedIn, refused, [group7], aliased)).toStrictEqual(
+      drift({ refused: [{ email: EMAIL, list: 'group:7', why: 'kept' }] }),
+    );
+  });
+
+  it('a scope that is no topic name (a Mailgun tag with a space) is informational: never drift, never imported', () => {
+    const tagged = entry('unsubscribes@mg.example.com', { scope: 'mailgun:tag:Weekly digest', reason: 'unsubscribe' });
+    const named = entry('unsubscribes@mg.example.com', { scope: 'mailgun:tag:weekly', reason: 'unsubscribe' });
+    expect(compareAddress(EMAIL, record(), undefined, [tagged, named], noScopes)).toStrictEqual(
+      drift({
+        informational: [{ email: EMAIL, list: 'unsubscribes@mg.example.com', reason: 'unsubscribe' }],
+        missingInRatchet: [{ email: EMAIL, list: 'unsubscribes@mg.example.com', reason: 'unsubscribe' }],
+        imports: [
+          {
+            entry: { email: EMAIL, list: 'unsubscribes@mg.example.com', reason: 'unsubscribe' },
+            kind: 'unsubscribe',
+            topic: 'mailgun:tag:weekly',
+          },
+        ],
+      }),
+    );
+  });
+
   it('aliases: the provider’s canonical scope stands for the stored topic, both ways', () => {
     const aliased: PlanContext = { ...groups, aliases: new Map([['sendgrid:group:7', 'newsletter']]) };
     const r = record({ topics: { newsletter: topic('unsubscribed') } });
@@ -348,6 +400,10 @@ describe('evidenceKind', () => {
     [{ list: 'x', reason: 'ManualSuppression' }, 'manual'],
     [{ list: 'account' }, 'manual'],
     [{ list: 'x', reason: 'UNSUBSCRIBED' }, 'unsubscribe'],
+    // A Mailgun list is named with its sending domain: the domain's words are not the provider's reason.
+    [{ list: 'unsubscribes@bounce.example.com', reason: 'unsubscribe' }, 'unsubscribe'],
+    [{ list: 'bounces@spam-free.example.com', reason: '550 no such user' }, 'hard_bounce'],
+    [{ list: 'unsubscribes@invalid-abuse.example', reason: 'unsubscribe' }, 'unsubscribe'],
   ] as const)('%o → %s', (input, kind) => {
     expect(evidenceKind(input)).toBe(kind);
   });

@@ -128,6 +128,28 @@ describe('Postmark sync target', () => {
     ]);
   });
 
+  it('a ManualSuppression in any stream is that stream’s topic scope (as the consumer stores it), a global list where global', async () => {
+    fake.seed('outbound', 'left@example.com', 'ManualSuppression', Date.UTC(2026, 0, 4));
+    fake.seed('outbound', 'hb@example.com', 'HardBounce', Date.UTC(2026, 0, 2));
+    const { entries } = await listAll(target);
+    expect(entries).toEqual([
+      {
+        email: 'left@example.com',
+        list: 'stream:outbound',
+        scope: 'postmark:stream:outbound',
+        globalList: true,
+        reason: 'ManualSuppression',
+        date: Date.UTC(2026, 0, 4),
+      },
+      { email: 'hb@example.com', list: 'stream:outbound', reason: 'HardBounce', date: Date.UTC(2026, 0, 2) },
+    ]);
+    // Reconcile compares a stream scope only where it lists the stream.
+    expect(
+      ['outbound', 'transactional', 'broadcast', 'news'].map((s) => target.listsScope(`postmark:stream:${s}`)),
+    ).toEqual([true, true, true, false]);
+    expect(target.listsScope('sendgrid:group:7')).toBe(false);
+  });
+
   it('429: Retry-After when given, the default pause otherwise (Postmark publishes no reset header)', async () => {
     fake.rateLimit(1, { 'retry-after': '5' });
     expect(
