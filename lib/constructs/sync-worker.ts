@@ -3,7 +3,7 @@
  * the worker (SQS event source, ReportBatchItemFailures, at most SYNC_WORKER.maxConcurrency copies),
  * the sweeper on a one-minute EventBridge schedule, the sparse `sync-due` index on the suppression
  * table, one Secrets Manager secret per configured provider other than SES (`<prefix>/sync/<provider>`),
- * an alarm on the dead letters, and a dashboard row of `SyncPushed` / `SyncFailed` by provider.
+ * an alarm on the dead letters and one on each function's crashes, and a dashboard row of `SyncPushed` / `SyncFailed` by provider.
  * IAM is exact: the SES suppression actions are on the worker's role and nowhere else.
  */
 import { Duration, RemovalPolicy, SecretValue, Validations } from 'aws-cdk-lib';
@@ -155,7 +155,7 @@ export class SyncWorker extends Construct {
     // The provider rows (`sync#<provider>`: the shared 429 pause, the last success) and nothing else of the inbox.
     allowSyncRows(worker, tables.inbox.tableArn);
     allow(worker, ['sqs:ChangeMessageVisibility'], [this.queue.queueArn]);
-    // The sync queue: a message that only waited through many receives is sent again fresh (WAIT_RECYCLE_RECEIVES).
+    // The dead letters, and the sync queue: a wait (a 429, the shared pause) is sent again as a fresh, delayed message.
     allow(worker, ['sqs:SendMessage'], [this.deadLetterQueue.queueArn, this.queue.queueArn]);
     // An imported secret's ARN lacks the random suffix Secrets Manager appends: grant the name and any suffix.
     const secretArns = [...secrets.values()].map((s) => (config.reuseRetained ? `${s.secretArn}-??????` : s.secretArn));
@@ -209,6 +209,10 @@ export class SyncWorker extends Construct {
       threshold: 1,
       evaluationPeriods: 1,
     });
+    // A sweeper that throws every minute stops every backfill and every re-send of a lost message; a
+    // worker that crashes or times out only reaches the dead letters after the redrive policy's receives.
+    props.alarms.addFunctionErrors('syncWorker', this.worker.function);
+    props.alarms.addFunctionErrors('syncSweeper', this.sweeper.function);
 
     const ack = (scope: Construct, acks: ReadonlyArray<readonly [string, string]>) =>
       Validations.of(scope).acknowledge(...acks.map(([id, reason]) => ({ id, reason })));

@@ -8,7 +8,16 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SES_SYNC_ACTIONS } from '../../lib/constructs/sync-worker.js';
 import { SYNC_QUEUE, SYNC_WORKER } from '../../lib/sync-definitions.js';
-import { expectedGrants, grants, resources, roleStatements, type Synthesized, synthesizeTemplate } from './helpers.js';
+import {
+  expectedGrants,
+  functionLogicalId,
+  grants,
+  logicalId,
+  resources,
+  roleStatements,
+  type Synthesized,
+  synthesizeTemplate,
+} from './helpers.js';
 
 const ALL = {
   syncProviders: 'ses,sendgrid,postmark,mailgun,resend',
@@ -187,6 +196,26 @@ describe('sync resources, with every provider', () => {
       ],
       Threshold: 1,
     });
+  });
+
+  it('a crash or timeout of the worker or the sweeper alarms, as for every other Lambda', () => {
+    // A sweeper that throws every minute stops the backfill and every lost message, and nothing else alarms on it.
+    const sync = s.stack.ratchet.sync!;
+    const byId = Object.fromEntries(s.stack.ratchet.alarms.alarms.map((a) => [a.node.id, a]));
+    for (const [id, handler] of [
+      ['SyncWorkerFunctionErrors', sync.worker],
+      ['SyncSweeperFunctionErrors', sync.sweeper],
+    ] as const) {
+      expect(byId[id], id).toBeDefined();
+      expect(resources(s)[logicalId(byId[id]!)]!.Properties, id).toMatchObject({
+        Namespace: 'AWS/Lambda',
+        MetricName: 'Errors',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionLogicalId(handler) } }],
+        Statistic: 'Sum',
+        Threshold: 1,
+        AlarmActions: [{ Ref: logicalId(s.stack.ratchet.alarms.topic) }],
+      });
+    }
   });
 
   it('a dashboard row with SyncPushed and SyncFailed by provider', () => {
