@@ -35,7 +35,7 @@ describe('sync resources, with every provider', () => {
   it('the sync queue and its dead letters, named by the prefix', () => {
     s.template.hasResourceProperties('AWS::SQS::Queue', {
       QueueName: 'ratchet-sync',
-      RedrivePolicy: Match.objectLike({ maxReceiveCount: 200 }),
+      RedrivePolicy: Match.objectLike({ maxReceiveCount: SYNC_QUEUE.maxReceiveCount }),
     });
     s.template.hasResourceProperties('AWS::SQS::Queue', { QueueName: 'ratchet-sync-dead-letters' });
   });
@@ -48,6 +48,17 @@ describe('sync resources, with every provider', () => {
       ScalingConfig: { MaximumConcurrency: SYNC_WORKER.maxConcurrency },
       BatchSize: 10,
     });
+  });
+
+  it("the queue hides a received message for at least 6 times the worker's timeout (AWS's advice for a Lambda event source)", () => {
+    const worker = s.stack.ratchet.sync!.worker;
+    const fn = resources(s)[s.stack.getLogicalId(worker.function.node.defaultChild as never)]!.Properties;
+    expect(fn.Timeout).toBe(SYNC_WORKER.timeoutSeconds);
+    s.template.hasResourceProperties('AWS::SQS::Queue', {
+      QueueName: 'ratchet-sync',
+      VisibilityTimeout: SYNC_QUEUE.visibilityTimeoutSeconds,
+    });
+    expect(SYNC_QUEUE.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(6 * (fn.Timeout as number));
   });
 
   it('the sweeper runs every minute', () => {
