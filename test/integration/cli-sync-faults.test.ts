@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProviderFakes, startProviderFakes } from '../fakes/providers/index.js';
 import { ratchet, startTestStack, type TestStack } from './harness.js';
@@ -133,4 +133,61 @@ describe('the sync side of the CLI, when its surroundings are wrong', () => {
     expect(result).toMatchObject({ code: 0, err: '' });
     expect(JSON.parse(result.out).providers.ses).toMatchObject({ pending: 1 });
   });
+
+  it('sync retry while the cause persists: it moves what was there and ends, never chasing the dead letters the worker re-creates', async () => {
+    const env = stack.cliEnv({
+      SYNC_PROVIDERS: 'resend',
+      SYNC_QUEUE_URL: stack.sync!.queueUrl,
+      SYNC_DEAD_LETTER_QUEUE_URL: stack.sync!.deadLetterUrl,
+    });
+    const sqs = stack.clients.sqs;
+    // Start from empty dead letters, then put three there, as the worker does for a refusal.
+    await ratchet(env, 'sync', 'retry');
+    await drainQueue(stack.sync!.queueUrl);
+    const body = (n: number) => JSON.stringify({ email: `refused${n}@example.com`, provider: 'resend' });
+    for (let n = 0; n < 3; n++) await deadLetter(body(n));
+    // A worker whose provider still refuses: every message back on the sync queue is dead-lettered at once.
+    let refusing = true;
+    const worker = (async () => {
+      while (refusing) {
+        const { Messages = [] } = await sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: stack.sync!.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+        );
+        for (const m of Messages) {
+          await deadLetter(m.Body!);
+          await sqs.send(new DeleteMessageCommand({ QueueUrl: stack.sync!.queueUrl, ReceiptHandle: m.ReceiptHandle! }));
+        }
+      }
+    })();
+    try {
+      const result = await Promise.race([
+        ratchet(env, 'sync', 'retry'),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('sync retry did not end')), 15_000)),
+      ]);
+      expect(result).toMatchObject({ code: 0, out: 'moved 3 sync dead letters back to the sync queue' });
+      // The ones the worker dead-lettered again while it ran are left there, and said so.
+      expect(result.err).toMatch(/^(|note: [1-3] dead-lettered again while this ran, left in the dead letters: .*)$/);
+    } finally {
+      refusing = false;
+      await worker;
+    }
+
+    async function deadLetter(messageBody: string) {
+      await sqs.send(
+        new SendMessageCommand({
+          QueueUrl: stack.sync!.deadLetterUrl,
+          MessageBody: messageBody,
+          MessageAttributes: { provider: { DataType: 'String', StringValue: 'resend' } },
+        }),
+      );
+    }
+    async function drainQueue(url: string) {
+      for (;;) {
+        const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10 }));
+        if (Messages.length === 0) return;
+        for (const m of Messages)
+          await sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle! }));
+      }
+    }
+  }, 40_000);
 });

@@ -21,6 +21,11 @@ import { syncDeadLetters } from './sync-queues.js';
 
 /** How long `status` hides each dead letter while it counts them (SQS has no peek). */
 export const HIDE_SECONDS = 30;
+/**
+ * A long poll: a short one is answered from a sample of SQS's servers, and may come back empty while
+ * dead letters wait, which would read as "none" (a count of 0, a retry that moved nothing).
+ */
+export const LONG_POLL_SECONDS = 1;
 
 export interface ProviderStatus {
   /** Changes still to push; null when the index cannot be read yet. */
@@ -123,8 +128,8 @@ function providerOf(message: DeadLetter): SyncProviderName | undefined {
 async function peekAll(queue: SqsDeadLetters): Promise<DeadLetter[]> {
   const seen: DeadLetter[] = [];
   try {
-    for (let batch = await queue.receive(HIDE_SECONDS); batch.length > 0; batch = await queue.receive(HIDE_SECONDS))
-      seen.push(...batch);
+    const next = () => queue.receive(HIDE_SECONDS, LONG_POLL_SECONDS);
+    for (let batch = await next(); batch.length > 0; batch = await next()) seen.push(...batch);
   } finally {
     for (const message of seen) await queue.release(message).catch(() => undefined);
   }

@@ -14,6 +14,7 @@
  * Exit codes: 0 done (no drift, or drift repaired), 1 drift found without --apply or a failure, 2 usage.
  */
 import { Command } from 'commander';
+import type { DeadLetter } from '../../../lambdas/adapters/sqs-dead-letters.js';
 import { createSyncTargets, readSyncConfig } from '../../../lambdas/adapters/sync/index.js';
 import { SYNC_PROVIDER_NAMES } from '../../../lambdas/core/sync/target.js';
 import { parseTopicAliases } from '../../../lambdas/core/topics.js';
@@ -22,7 +23,7 @@ import type { Run } from '../program.js';
 import { cliSyncProviders } from '../sync-fast-path.js';
 import { syncDeadLetters, syncQueueUrl } from './sync-queues.js';
 import { reconcile } from './sync-reconcile.js';
-import { HIDE_SECONDS, syncStatus } from './sync-status.js';
+import { HIDE_SECONDS, LONG_POLL_SECONDS, syncStatus } from './sync-status.js';
 
 export function syncCommand(ctx: Context, run: Run): Command {
   const command = new Command('sync').description('push suppressions to the providers: status, dead letters, drift');
@@ -50,13 +51,29 @@ export function syncCommand(ctx: Context, run: Run): Command {
         const queue = await syncQueueUrl(ctx);
         if (!queue.ok) return problem(ctx, queue.problem);
         const [from, queueUrl] = [dead.value, queue.value];
+        // Only what was dead-lettered before this run: while the cause persists, the worker dead-letters
+        // the moved messages again at once, and chasing those would never end.
+        const startedAt = ctx.now();
+        const again: DeadLetter[] = [];
         let moved = 0;
-        for (let batch = await from.receive(HIDE_SECONDS); batch.length > 0; batch = await from.receive(HIDE_SECONDS)) {
-          for (const message of batch) {
-            await from.moveTo(message, queueUrl);
-            moved++;
+        const next = () => from.receive(HIDE_SECONDS, LONG_POLL_SECONDS);
+        try {
+          for (let batch = await next(); batch.length > 0; batch = await next()) {
+            for (const message of batch) {
+              if (message.sentAt !== undefined && message.sentAt >= startedAt) again.push(message);
+              else {
+                await from.moveTo(message, queueUrl);
+                moved++;
+              }
+            }
           }
+        } finally {
+          for (const message of again) await from.release(message).catch(() => undefined);
         }
+        if (again.length > 0)
+          ctx.io.err(
+            `note: ${again.length} dead-lettered again while this ran, left in the dead letters: the cause persists (\`ratchet sync status\`, the record's sync.<provider>.failed)`,
+          );
         ctx.io.out(`moved ${moved} sync dead letters back to the sync queue`);
         return 0;
       }),

@@ -3,7 +3,7 @@
  * on for a table with records): the exact answer DynamoDB gives has no emulator, so the SDK clients are
  * mocked (aws-sdk-client-mock). The backfill's progress, the thing to watch then, must still show.
  */
-import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -73,5 +73,35 @@ describe('ratchet sync status on AWS while the index is being built', () => {
     );
     // On AWS the operator's answer is the index's; the table is never read whole for it.
     expect(dynamo.commandCalls(ScanCommand)).toHaveLength(0);
+  });
+
+  it('counts a dead letter a short poll would miss: SQS answers a short poll from a sample of its servers', async () => {
+    // AWS: with WaitTimeSeconds 0, a queue holding few messages may answer empty; a long poll asks every server.
+    let delivered = false;
+    sqs.on(ReceiveMessageCommand).callsFake((input: { WaitTimeSeconds?: number }) => {
+      if (!input.WaitTimeSeconds || delivered) return {};
+      delivered = true;
+      const body = JSON.stringify({ email: 'a@example.com', provider: 'sendgrid' });
+      return {
+        Messages: [
+          {
+            MessageId: 'm1',
+            Body: body,
+            ReceiptHandle: 'r1',
+            MessageAttributes: { provider: { DataType: 'String', StringValue: 'sendgrid' } },
+          },
+        ],
+      };
+    });
+    sqs.on(ChangeMessageVisibilityCommand).resolves({});
+    dynamo.on(QueryCommand).resolves({ Items: [] });
+    const json = await status('--json');
+    expect(json).toMatchObject({ code: 0, err: '' });
+    expect(JSON.parse(json.out).providers.sendgrid.failed).toBe(1);
+    // And it is made visible again at once: counting is not taking.
+    expect(sqs.commandCalls(ChangeMessageVisibilityCommand)[0]!.args[0].input).toMatchObject({
+      ReceiptHandle: 'r1',
+      VisibilityTimeout: 0,
+    });
   });
 });
