@@ -8,7 +8,6 @@
  */
 import { Duration, RemovalPolicy, SecretValue, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -17,7 +16,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { SYNC_ROW_PREFIX } from '../../lambdas/adapters/dynamodb-sync-providers.js';
-import { SYNC_ATTRIBUTE, SYNC_INDEX } from '../../lambdas/adapters/suppression-sync-fields.js';
+import { SYNC_INDEX } from '../../lambdas/adapters/suppression-sync-fields.js';
 import { SYNC_QUEUE_VARIABLES } from '../../lambdas/adapters/wiring/sync-fast-path.js';
 import { syncSecretArnVariable } from '../../lambdas/adapters/wiring/sync-secrets.js';
 import type { SyncProviderName } from '../../lambdas/core/sync/target.js';
@@ -29,6 +28,7 @@ import { HandlerFunction } from './handler-function.js';
 import { ratchetMetric, SYNC_FAST_PATH_METRICS } from './metric-catalog.js';
 import { pascal } from './provider-secrets.js';
 import { secureQueue } from './secure-queue.js';
+import { addSyncIndex } from './sync-index.js';
 import { SYNC_NAG_ACKNOWLEDGEMENTS } from './sync-worker-nag.js';
 import { allow, type RatchetTables } from './tables.js';
 
@@ -90,16 +90,8 @@ export class SyncWorker extends Construct {
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: SYNC_QUEUE.maxReceiveCount },
     });
 
-    // The sweeper's sparse index. A retained table imported by name (`reuseRetained`) keeps the index the
-    // stack that created it defined; CDK cannot add one to a table it does not own (docs/deploy-lifecycle.md).
-    if (tables.suppressions instanceof dynamodb.Table)
-      tables.suppressions.addGlobalSecondaryIndex({
-        indexName: SYNC_INDEX.name,
-        partitionKey: { name: SYNC_INDEX.partitionKey, type: dynamodb.AttributeType.STRING },
-        sortKey: { name: SYNC_INDEX.sortKey, type: dynamodb.AttributeType.NUMBER },
-        projectionType: dynamodb.ProjectionType.INCLUDE,
-        nonKeyAttributes: [SYNC_ATTRIBUTE.map, SYNC_ATTRIBUTE.change],
-      });
+    // The sweeper's sparse index (a retained table imported by name keeps its own: synth warns).
+    addSyncIndex(this, tables.suppressions);
 
     const secrets = new Map<SyncProviderName, secretsmanager.ISecret>();
     for (const provider of sync.providers) {

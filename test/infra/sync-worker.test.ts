@@ -4,7 +4,7 @@
  * dashboard row; and none of it when `syncProviders` is unset.
  */
 
-import { Match } from 'aws-cdk-lib/assertions';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SES_SYNC_ACTIONS } from '../../lib/constructs/sync-worker.js';
 import { SYNC_QUEUE, SYNC_WORKER } from '../../lib/sync-definitions.js';
@@ -13,9 +13,11 @@ import {
   functionLogicalId,
   grants,
   logicalId,
+  NO_BUNDLING,
   resources,
   roleStatements,
   type Synthesized,
+  synthesize,
   synthesizeTemplate,
 } from './helpers.js';
 
@@ -252,6 +254,26 @@ describe('sync resources, with SES only', () => {
       expect(grants(roleStatements(s.template, s.stack.ratchet.sync!.worker))['ses:PutSuppressedDestination']).toEqual([
         '"*"',
       ]);
+    } finally {
+      s.cleanup();
+    }
+  });
+});
+
+describe('sync on a retained table (reuseRetained)', () => {
+  it('warns at synth that CDK cannot add the sync-due index to it, naming the command that does', () => {
+    // A table retained from a stack without sync has no index, and the sweeper would wait for it forever.
+    const s = synthesize({ ...NO_BUNDLING, reuseRetained: 'true', syncProviders: 'ses' });
+    try {
+      const warnings = Annotations.fromStack(s.stack).findWarning('*', Match.stringLikeRegexp('sync-due'));
+      expect(warnings).toHaveLength(1);
+      expect(String(warnings[0]!.entry.data)).toMatch(/aws dynamodb update-table --table-name ratchet-suppressions/);
+      // Without sync, or on a table the stack creates, nothing to say.
+      for (const context of [{ reuseRetained: 'true' }, { syncProviders: 'ses' }]) {
+        const other = synthesize({ ...NO_BUNDLING, ...context });
+        expect(Annotations.fromStack(other.stack).findWarning('*', Match.anyValue())).toEqual([]);
+        other.cleanup();
+      }
     } finally {
       s.cleanup();
     }

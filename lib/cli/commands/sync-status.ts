@@ -11,7 +11,7 @@
  * so on stderr, and it exits 0 — the backfill's progress, the one thing to watch then, is printed.
  */
 import { DynamoSuppressionSync } from '../../../lambdas/adapters/dynamodb-suppression-sync.js';
-import { IndexNotReadyError } from '../../../lambdas/adapters/dynamodb-sync-index-errors.js';
+import { IndexNotReadyError, isMissingIndex } from '../../../lambdas/adapters/dynamodb-sync-index-errors.js';
 import { DynamoSyncProviders, type ReconcileRun } from '../../../lambdas/adapters/dynamodb-sync-providers.js';
 import type { DeadLetter, SqsDeadLetters } from '../../../lambdas/adapters/sqs-dead-letters.js';
 import { DEAD_DUE_MS, laggingProviders } from '../../../lambdas/core/sync/ledger.js';
@@ -89,15 +89,20 @@ export async function syncStatus(ctx: Context, providers: SyncProviderName[], js
   }
   if (json) ctx.io.out(JSON.stringify({ providers: out, ...(indexNotReady ? { indexNotReady } : {}) }));
   else for (const [p, s] of Object.entries(out)) ctx.io.out(statusLine(p, s));
-  if (indexNotReady)
-    ctx.io.err(
-      `note: the sync-due index cannot be read yet (${indexNotReady}): pending and refused are unknown until DynamoDB has built it; the sweeper asks again every minute`,
-    );
+  if (indexNotReady) ctx.io.err(indexNote(indexNotReady));
   if (!dead.ok) {
     ctx.io.err(`error: ${ctx.action}: ${dead.problem}`);
     return 1;
   }
   return 0;
+}
+
+/** What the index's answer means: still being built (wait), or not there at all (add it). */
+function indexNote(answer: string): string {
+  const missing = isMissingIndex(new Error(answer));
+  return missing
+    ? `note: the suppression table has no sync-due index (${answer}): pending and refused are unknown, and the sweeper re-sends nothing until it exists; a retained table (reuseRetained) keeps the indexes it was created with (docs/deploy-lifecycle.md)`
+    : `note: the sync-due index cannot be read yet (${answer}): pending and refused are unknown until DynamoDB has built it; the sweeper asks again every minute`;
 }
 
 function statusLine(p: string, s: ProviderStatus): string {

@@ -75,6 +75,19 @@ describe('ratchet sync status on AWS while the index is being built', () => {
     expect(dynamo.commandCalls(ScanCommand)).toHaveLength(0);
   });
 
+  it('a table without the index at all (a retained one created before sync): says so, and where to read how to add it', async () => {
+    const missing = 'The table does not have the specified index: sync-due';
+    dynamo.on(QueryCommand).rejects(Object.assign(new Error(missing), { name: 'ValidationException' }));
+    const result = await status('--json');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.out)).toMatchObject({
+      providers: { sendgrid: { pending: null } },
+      indexNotReady: missing,
+    });
+    expect(result.err).toMatch(/^note: the suppression table has no sync-due index .*docs\/deploy-lifecycle\.md\)$/);
+    expect(dynamo.commandCalls(ScanCommand)).toHaveLength(0);
+  });
+
   it('counts a dead letter a short poll would miss: SQS answers a short poll from a sample of its servers', async () => {
     // AWS: with WaitTimeSeconds 0, a queue holding few messages may answer empty; a long poll asks every server.
     let delivered = false;
