@@ -134,9 +134,7 @@ describe('the sync queue, found as the events queue is', () => {
     expect(resolveTarget(staging)).toMatchObject({ syncQueueName: syncResourceNames('ratchet-staging').queue });
     expect(resolveTarget({ ...staging, SYNC_QUEUE_NAME: 'other-sync' })).toMatchObject({ syncQueueName: 'other-sync' });
     // A table name the stack would not give: no name to guess, the operator is told to set SYNC_QUEUE_URL.
-    expect(resolveTarget({ RATCHET_TARGET: 'aws', SUPPRESSION_TABLE: 'my-table' })).not.toHaveProperty(
-      'syncQueueName',
-    );
+    expect(resolveTarget({ RATCHET_TARGET: 'aws', SUPPRESSION_TABLE: 'my-table' })).not.toHaveProperty('syncQueueName');
     expect(resolveTarget({ RATCHET_TARGET: 'aws' })).toMatchObject({ syncQueueName: 'ratchet-sync' });
   });
 

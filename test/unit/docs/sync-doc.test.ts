@@ -1,8 +1,8 @@
 /** docs/sync.md quotes the shard count, the lease bounds, the backfill budget and the fast path's window: each from where it is defined. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MAX_RATE_LIMIT_PAUSE_MS } from '../../../lambdas/adapters/sync/http.js';
 import { FAST_PATH_GRACE_MS } from '../../../lambdas/adapters/suppression-sync-fields.js';
+import { MAX_RATE_LIMIT_PAUSE_MS } from '../../../lambdas/adapters/sync/http.js';
 import { FAST_PATH_WINDOW_MS } from '../../../lambdas/adapters/wiring/sync-fast-path.js';
 import { SWEEP_INTERVAL_MS, SWEEP_WRITE_CONCURRENCY } from '../../../lambdas/adapters/wiring/sync-sweeper.js';
 import { LEASE } from '../../../lambdas/core/sync/lease.js';
