@@ -129,16 +129,24 @@ function providerOf(message: DeadLetter): SyncProviderName | undefined {
   return (SYNC_PROVIDER_NAMES as readonly unknown[]).includes(name) ? (name as SyncProviderName) : undefined;
 }
 
-/** Every dead letter, each made visible again at once (SQS has no peek). */
+/**
+ * Every dead letter once, each made visible again at once (SQS has no peek). A queue too large to read
+ * within the hiding time hands out the first ones again: a batch of messages all seen already means
+ * every one has been, and counting on would count them twice and never end.
+ */
 async function peekAll(queue: SqsDeadLetters): Promise<DeadLetter[]> {
-  const seen: DeadLetter[] = [];
+  const seen = new Map<string, DeadLetter>();
+  const next = () => queue.receive(HIDE_SECONDS, LONG_POLL_SECONDS);
   try {
-    const next = () => queue.receive(HIDE_SECONDS, LONG_POLL_SECONDS);
-    for (let batch = await next(); batch.length > 0; batch = await next()) seen.push(...batch);
+    for (let batch = await next(); batch.length > 0; batch = await next()) {
+      const fresh = batch.filter((m) => !seen.has(m.id));
+      if (fresh.length === 0) break;
+      for (const message of fresh) seen.set(message.id, message);
+    }
   } finally {
-    for (const message of seen) await queue.release(message).catch(() => undefined);
+    for (const message of seen.values()) await queue.release(message).catch(() => undefined);
   }
-  return seen;
+  return [...seen.values()];
 }
 
 function reconcileText(run: ReconcileRun | null): string {

@@ -54,13 +54,13 @@ export function syncCommand(ctx: Context, run: Run): Command {
         // Only what was dead-lettered before this run: while the cause persists, the worker dead-letters
         // the moved messages again at once, and chasing those would never end.
         const startedAt = ctx.now();
-        const again: DeadLetter[] = [];
+        const again = new Map<string, DeadLetter>();
         let moved = 0;
         const next = () => from.receive(HIDE_SECONDS, LONG_POLL_SECONDS);
         try {
           for (let batch = await next(); batch.length > 0; batch = await next()) {
             for (const message of batch) {
-              if (message.sentAt !== undefined && message.sentAt >= startedAt) again.push(message);
+              if (message.sentAt !== undefined && message.sentAt >= startedAt) again.set(message.id, message);
               else {
                 await from.moveTo(message, queueUrl);
                 moved++;
@@ -68,11 +68,11 @@ export function syncCommand(ctx: Context, run: Run): Command {
             }
           }
         } finally {
-          for (const message of again) await from.release(message).catch(() => undefined);
+          for (const message of again.values()) await from.release(message).catch(() => undefined);
         }
-        if (again.length > 0)
+        if (again.size > 0)
           ctx.io.err(
-            `note: ${again.length} dead-lettered again while this ran, left in the dead letters: the cause persists (\`ratchet sync status\`, the record's sync.<provider>.failed)`,
+            `note: ${again.size} dead-lettered again while this ran, left in the dead letters: the cause persists (\`ratchet sync status\`, the record's sync.<provider>.failed)`,
           );
         ctx.io.out(`moved ${moved} sync dead letters back to the sync queue`);
         return 0;

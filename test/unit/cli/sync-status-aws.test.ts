@@ -117,4 +117,24 @@ describe('ratchet sync status on AWS while the index is being built', () => {
       VisibilityTimeout: 0,
     });
   });
+
+  it('a dead-letter queue too large to read within the hiding time: each message counted once, and it ends', async () => {
+    // Once the first ones received become visible again (30 s later), SQS hands them out again.
+    const ids = ['m1', 'm2', 'm3'];
+    let n = 0;
+    sqs.on(ReceiveMessageCommand).callsFake(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      const id = ids[n++ % ids.length]!;
+      const body = JSON.stringify({ email: `${id}@example.com`, provider: 'sendgrid' });
+      return { Messages: [{ MessageId: id, Body: body, ReceiptHandle: `${id}-${n}` }] };
+    });
+    sqs.on(ChangeMessageVisibilityCommand).resolves({});
+    dynamo.on(QueryCommand).resolves({ Items: [] });
+    const json = await Promise.race([
+      status('--json'),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('sync status did not end')), 3_000)),
+    ]);
+    expect(json).toMatchObject({ code: 0, err: '' });
+    expect(JSON.parse(json.out).providers.sendgrid.failed).toBe(3);
+  });
 });
