@@ -127,7 +127,7 @@ export const RUNTIME_VARIABLE_DOCS: Partial<Record<RuntimeVariableName, Variable
     applies: 'both',
     default: '`ratchet-sync`',
     describe:
-      'The sync queue `npm start` creates when SYNC_PROVIDERS is set; the CLI looks it up by this name on SQS_ENDPOINT or AWS when SYNC_QUEUE_URL is unset (the stack names it `<resourcePrefix>-sync`)',
+      'The sync queue `npm start` creates when SYNC_PROVIDERS is set; the CLI looks it up by this name on SQS_ENDPOINT or AWS when SYNC_QUEUE_URL is unset (the stack names it `<resourcePrefix>-sync`; on AWS, unset, the prefix is the one in SUPPRESSION_TABLE)',
   },
   [V.dynamoEndpoint]: {
     applies: 'local',

@@ -53,13 +53,18 @@ export class SqsDeadLetters {
     return Number((await this.attributes(['ApproximateNumberOfMessages'])).ApproximateNumberOfMessages ?? 0);
   }
 
-  /** Up to 10 messages, hidden for `hideSeconds` while the caller handles them. Empty when none is visible. */
-  async receive(hideSeconds: number): Promise<DeadLetter[]> {
+  /**
+   * Up to 10 messages, hidden for `hideSeconds` while the caller handles them. Empty when none is visible.
+   * `waitSeconds` 0 is a short poll, which SQS answers from a sample of its servers: a queue holding a
+   * few messages may answer empty. A long poll (1 or more) asks every server, and waits that long only
+   * when the queue is empty.
+   */
+  async receive(hideSeconds: number, waitSeconds = 0): Promise<DeadLetter[]> {
     const response = await this.client.send(
       new ReceiveMessageCommand({
         QueueUrl: await this.queueUrl(),
         MaxNumberOfMessages: SQS_BATCH_MAX,
-        WaitTimeSeconds: 0,
+        WaitTimeSeconds: waitSeconds,
         VisibilityTimeout: hideSeconds,
         MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
         MessageAttributeNames: ['All'],

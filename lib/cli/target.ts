@@ -8,16 +8,16 @@
  * A `local.json` whose pid is dead (a crash) is not silently skipped: the operator meant the local
  * stack, so we say it is not running.
  * The sync queue is found the same way: SYNC_QUEUE_URL / SYNC_DEAD_LETTER_QUEUE_URL, else the running
- * `npm start`'s, else by name (SYNC_QUEUE_NAME, default as for `npm start` and the stack's
- * `<prefix>-sync`) on SQS_ENDPOINT or AWS: the name the stack outputs' SyncQueueUrl carries.
+ * `npm start`'s, else by name (SYNC_QUEUE_NAME, default as for `npm start`) on SQS_ENDPOINT, or on AWS
+ * the stack's `<prefix>-sync`, the prefix taken from SUPPRESSION_TABLE: the name SyncQueueUrl carries.
  * The CLI reads the same variables as `npm start`: with SQS_ENDPOINT set and no QUEUE_URL, the queue
  * is QUEUE_NAME (default as for `npm start`) and its DLQ `<name>-dlq`, looked up by name on that
  * endpoint (Context.resolveQueues); SES_DEAD_LETTER_QUEUE may be a name, looked up the same way.
  */
 import { resolve } from 'node:path';
-import { INBOX_TABLE, QUEUE, REPUTATION_TABLE, SUPPRESSION_TABLE } from '../definitions.js';
+import { INBOX_TABLE, QUEUE, REPUTATION_TABLE, resourceNames, SUPPRESSION_TABLE } from '../definitions.js';
 import { readState, statePath } from '../local/state.js';
-import { SYNC_QUEUE } from '../sync-definitions.js';
+import { SYNC_QUEUE, syncResourceNames } from '../sync-definitions.js';
 
 export interface Target {
   kind: 'local' | 'endpoint' | 'aws';
@@ -69,11 +69,12 @@ type Env = Record<string, string | undefined>;
 export function resolveTarget(env: Env): Target {
   const setting = targetSetting(env);
   const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1';
-  const sync = {
+  const syncQueue = (name: string | undefined) => ({
     syncQueueUrl: env.SYNC_QUEUE_URL || undefined,
     syncDeadLetterUrl: env.SYNC_DEAD_LETTER_QUEUE_URL || undefined,
-    ...(env.SYNC_QUEUE_URL ? {} : { syncQueueName: env.SYNC_QUEUE_NAME || SYNC_QUEUE.defaultName }),
-  };
+    ...(env.SYNC_QUEUE_URL || !name ? {} : { syncQueueName: name }),
+  });
+  const sync = syncQueue(env.SYNC_QUEUE_NAME || SYNC_QUEUE.defaultName);
   const named = {
     inboxTable: env.INBOX_TABLE || INBOX_TABLE.defaultName,
     suppressionTable: env.SUPPRESSION_TABLE || SUPPRESSION_TABLE.defaultName,
@@ -137,8 +138,22 @@ export function resolveTarget(env: Env): Target {
     region,
     sqsEndpoint: env.SQS_ENDPOINT,
     ...named,
-    ...sync,
+    ...syncQueue(env.SYNC_QUEUE_NAME || stackSyncQueueName(env.SUPPRESSION_TABLE)),
   };
+}
+
+/**
+ * On AWS the sync queue is the stack's `<resourcePrefix>-sync`, and the suppression table its
+ * `<resourcePrefix>-suppressions`: the prefix of the table the operator named is the stack's. Guessing
+ * the default stack's queue instead would send another stack's changes to it, and count and redrive its
+ * dead letters. A table name the stack would not give leaves the queue unknown (SYNC_QUEUE_URL).
+ */
+function stackSyncQueueName(suppressionTable: string | undefined): string | undefined {
+  if (!suppressionTable) return SYNC_QUEUE.defaultName;
+  const suffix = resourceNames('').suppressionTable;
+  return suppressionTable.endsWith(suffix) && suppressionTable.length > suffix.length
+    ? syncResourceNames(suppressionTable.slice(0, -suffix.length)).queue
+    : undefined;
 }
 
 /**

@@ -81,9 +81,10 @@ interface SyncStatus {
   providers: Record<
     string,
     {
-      pending: number;
-      failed: number;
-      refused: number;
+      /** null: not readable (the index is being built, the dead letters were not found). */
+      pending: number | null;
+      failed: number | null;
+      refused: number | null;
       lastSuccessAt: number | null;
       lastReconcile: { at: number; drift: number; applied: boolean } | null;
     }
@@ -106,7 +107,7 @@ function sync(services: Services): Promise<Html> {
     const status = JSON.parse(out.join('\n')) as SyncStatus;
     const rows = Object.entries(status.providers).map(
       ([p, s]) =>
-        html`<tr><th scope="row">${p}</th><td>${s.pending}</td><td>${s.failed}</td><td>${s.refused}</td><td>${time(s.lastSuccessAt ?? undefined)}</td><td>${reconcileCell(s.lastReconcile)}</td></tr>`,
+        html`<tr><th scope="row">${p}</th><td>${s.pending ?? 'unknown'}</td><td>${s.failed ?? 'unknown'}</td><td>${s.refused ?? 'unknown'}</td><td>${time(s.lastSuccessAt ?? undefined)}</td><td>${reconcileCell(s.lastReconcile)}</td></tr>`,
     );
     return html`<div class="scroll"><table><thead><tr><th scope="col">Provider</th><th scope="col">Pending</th><th scope="col">Failed</th><th scope="col">Refused removals</th><th scope="col">Last success</th><th scope="col">Last reconcile</th></tr></thead><tbody>${rows}</tbody></table></div>
 <p>Compare with the providers' own lists: <code>npx ratchet sync reconcile</code> (<code>--apply</code> repairs); retry the failed: <code>npx ratchet sync retry</code>.</p>`;

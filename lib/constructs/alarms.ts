@@ -61,15 +61,20 @@ export class RatchetAlarms extends Construct {
       evaluationPeriods: EDGE_5XX_ALARM_PERIODS,
       datapointsToAlarm: EDGE_5XX_ALARM_PERIODS,
     });
-    for (const [role, fn] of Object.entries(props.functions)) {
-      this.add(`${role[0]!.toUpperCase()}${role.slice(1)}FunctionErrors`, {
-        // Handled failures are answers (edge) or partial batch failures (consumer); Errors counts crashes and timeouts.
-        alarmDescription: `The ${role} Lambda crashed or timed out.`,
-        metric: fn.metricErrors({ period: ALARM_PERIOD, statistic: 'Sum' }),
-        threshold: 1,
-        evaluationPeriods: 1,
-      });
-    }
+    for (const [role, fn] of Object.entries(props.functions)) this.addFunctionErrors(role, fn);
+  }
+
+  /**
+   * `<Role>FunctionErrors`: the function crashed or timed out. Handled failures are answers (edge) or
+   * partial batch failures (consumer, sync worker); Errors counts crashes and timeouts.
+   */
+  addFunctionErrors(role: string, fn: IFunction): cloudwatch.Alarm {
+    return this.add(`${role[0]!.toUpperCase()}${role.slice(1)}FunctionErrors`, {
+      alarmDescription: `The ${role} Lambda crashed or timed out.`,
+      metric: fn.metricErrors({ period: ALARM_PERIOD, statistic: 'Sum' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+    });
   }
 
   /** An alarm at >= threshold that notifies the topic; no data (no traffic) is not a failure. */

@@ -3,12 +3,11 @@
  * the worker (SQS event source, ReportBatchItemFailures, at most SYNC_WORKER.maxConcurrency copies),
  * the sweeper on a one-minute EventBridge schedule, the sparse `sync-due` index on the suppression
  * table, one Secrets Manager secret per configured provider other than SES (`<prefix>/sync/<provider>`),
- * an alarm on the dead letters, and a dashboard row of `SyncPushed` / `SyncFailed` by provider.
+ * an alarm on the dead letters and one on each function's crashes, and a dashboard row of `SyncPushed` / `SyncFailed` by provider.
  * IAM is exact: the SES suppression actions are on the worker's role and nowhere else.
  */
 import { Duration, RemovalPolicy, SecretValue, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -17,7 +16,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { SYNC_ROW_PREFIX } from '../../lambdas/adapters/dynamodb-sync-providers.js';
-import { SYNC_ATTRIBUTE, SYNC_INDEX } from '../../lambdas/adapters/suppression-sync-fields.js';
+import { SYNC_INDEX } from '../../lambdas/adapters/suppression-sync-fields.js';
 import { SYNC_QUEUE_VARIABLES } from '../../lambdas/adapters/wiring/sync-fast-path.js';
 import { syncSecretArnVariable } from '../../lambdas/adapters/wiring/sync-secrets.js';
 import type { SyncProviderName } from '../../lambdas/core/sync/target.js';
@@ -29,6 +28,7 @@ import { HandlerFunction } from './handler-function.js';
 import { ratchetMetric, SYNC_FAST_PATH_METRICS } from './metric-catalog.js';
 import { pascal } from './provider-secrets.js';
 import { secureQueue } from './secure-queue.js';
+import { addSyncIndex } from './sync-index.js';
 import { SYNC_NAG_ACKNOWLEDGEMENTS } from './sync-worker-nag.js';
 import { allow, type RatchetTables } from './tables.js';
 
@@ -90,16 +90,8 @@ export class SyncWorker extends Construct {
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: SYNC_QUEUE.maxReceiveCount },
     });
 
-    // The sweeper's sparse index. A retained table imported by name (`reuseRetained`) keeps the index the
-    // stack that created it defined; CDK cannot add one to a table it does not own (docs/deploy-lifecycle.md).
-    if (tables.suppressions instanceof dynamodb.Table)
-      tables.suppressions.addGlobalSecondaryIndex({
-        indexName: SYNC_INDEX.name,
-        partitionKey: { name: SYNC_INDEX.partitionKey, type: dynamodb.AttributeType.STRING },
-        sortKey: { name: SYNC_INDEX.sortKey, type: dynamodb.AttributeType.NUMBER },
-        projectionType: dynamodb.ProjectionType.INCLUDE,
-        nonKeyAttributes: [SYNC_ATTRIBUTE.map, SYNC_ATTRIBUTE.change],
-      });
+    // The sweeper's sparse index (a retained table imported by name keeps its own: synth warns).
+    addSyncIndex(this, tables.suppressions);
 
     const secrets = new Map<SyncProviderName, secretsmanager.ISecret>();
     for (const provider of sync.providers) {
@@ -155,7 +147,7 @@ export class SyncWorker extends Construct {
     // The provider rows (`sync#<provider>`: the shared 429 pause, the last success) and nothing else of the inbox.
     allowSyncRows(worker, tables.inbox.tableArn);
     allow(worker, ['sqs:ChangeMessageVisibility'], [this.queue.queueArn]);
-    // The sync queue: a message that only waited through many receives is sent again fresh (WAIT_RECYCLE_RECEIVES).
+    // The dead letters, and the sync queue: a wait (a 429, the shared pause) is sent again as a fresh, delayed message.
     allow(worker, ['sqs:SendMessage'], [this.deadLetterQueue.queueArn, this.queue.queueArn]);
     // An imported secret's ARN lacks the random suffix Secrets Manager appends: grant the name and any suffix.
     const secretArns = [...secrets.values()].map((s) => (config.reuseRetained ? `${s.secretArn}-??????` : s.secretArn));
@@ -209,6 +201,10 @@ export class SyncWorker extends Construct {
       threshold: 1,
       evaluationPeriods: 1,
     });
+    // A sweeper that throws every minute stops every backfill and every re-send of a lost message; a
+    // worker that crashes or times out only reaches the dead letters after the redrive policy's receives.
+    props.alarms.addFunctionErrors('syncWorker', this.worker.function);
+    props.alarms.addFunctionErrors('syncSweeper', this.sweeper.function);
 
     const ack = (scope: Construct, acks: ReadonlyArray<readonly [string, string]>) =>
       Validations.of(scope).acknowledge(...acks.map(([id, reason]) => ({ id, reason })));

@@ -4,11 +4,22 @@
  * dashboard row; and none of it when `syncProviders` is unset.
  */
 
-import { Match } from 'aws-cdk-lib/assertions';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SES_SYNC_ACTIONS } from '../../lib/constructs/sync-worker.js';
 import { SYNC_QUEUE, SYNC_WORKER } from '../../lib/sync-definitions.js';
-import { expectedGrants, grants, resources, roleStatements, type Synthesized, synthesizeTemplate } from './helpers.js';
+import {
+  expectedGrants,
+  functionLogicalId,
+  grants,
+  logicalId,
+  NO_BUNDLING,
+  resources,
+  roleStatements,
+  type Synthesized,
+  synthesize,
+  synthesizeTemplate,
+} from './helpers.js';
 
 const ALL = {
   syncProviders: 'ses,sendgrid,postmark,mailgun,resend',
@@ -26,7 +37,7 @@ describe('sync resources, with every provider', () => {
   it('the sync queue and its dead letters, named by the prefix', () => {
     s.template.hasResourceProperties('AWS::SQS::Queue', {
       QueueName: 'ratchet-sync',
-      RedrivePolicy: Match.objectLike({ maxReceiveCount: 200 }),
+      RedrivePolicy: Match.objectLike({ maxReceiveCount: SYNC_QUEUE.maxReceiveCount }),
     });
     s.template.hasResourceProperties('AWS::SQS::Queue', { QueueName: 'ratchet-sync-dead-letters' });
   });
@@ -39,6 +50,17 @@ describe('sync resources, with every provider', () => {
       ScalingConfig: { MaximumConcurrency: SYNC_WORKER.maxConcurrency },
       BatchSize: 10,
     });
+  });
+
+  it("the queue hides a received message for at least 6 times the worker's timeout (AWS's advice for a Lambda event source)", () => {
+    const worker = s.stack.ratchet.sync!.worker;
+    const fn = resources(s)[s.stack.getLogicalId(worker.function.node.defaultChild as never)]!.Properties;
+    expect(fn.Timeout).toBe(SYNC_WORKER.timeoutSeconds);
+    s.template.hasResourceProperties('AWS::SQS::Queue', {
+      QueueName: 'ratchet-sync',
+      VisibilityTimeout: SYNC_QUEUE.visibilityTimeoutSeconds,
+    });
+    expect(SYNC_QUEUE.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(6 * (fn.Timeout as number));
   });
 
   it('the sweeper runs every minute', () => {
@@ -189,6 +211,26 @@ describe('sync resources, with every provider', () => {
     });
   });
 
+  it('a crash or timeout of the worker or the sweeper alarms, as for every other Lambda', () => {
+    // A sweeper that throws every minute stops the backfill and every lost message, and nothing else alarms on it.
+    const sync = s.stack.ratchet.sync!;
+    const byId = Object.fromEntries(s.stack.ratchet.alarms.alarms.map((a) => [a.node.id, a]));
+    for (const [id, handler] of [
+      ['SyncWorkerFunctionErrors', sync.worker],
+      ['SyncSweeperFunctionErrors', sync.sweeper],
+    ] as const) {
+      expect(byId[id], id).toBeDefined();
+      expect(resources(s)[logicalId(byId[id]!)]!.Properties, id).toMatchObject({
+        Namespace: 'AWS/Lambda',
+        MetricName: 'Errors',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionLogicalId(handler) } }],
+        Statistic: 'Sum',
+        Threshold: 1,
+        AlarmActions: [{ Ref: logicalId(s.stack.ratchet.alarms.topic) }],
+      });
+    }
+  });
+
   it('a dashboard row with SyncPushed and SyncFailed by provider', () => {
     const body = JSON.stringify(
       s.stack.resolve(
@@ -212,6 +254,26 @@ describe('sync resources, with SES only', () => {
       expect(grants(roleStatements(s.template, s.stack.ratchet.sync!.worker))['ses:PutSuppressedDestination']).toEqual([
         '"*"',
       ]);
+    } finally {
+      s.cleanup();
+    }
+  });
+});
+
+describe('sync on a retained table (reuseRetained)', () => {
+  it('warns at synth that CDK cannot add the sync-due index to it, naming the command that does', () => {
+    // A table retained from a stack without sync has no index, and the sweeper would wait for it forever.
+    const s = synthesize({ ...NO_BUNDLING, reuseRetained: 'true', syncProviders: 'ses' });
+    try {
+      const warnings = Annotations.fromStack(s.stack).findWarning('*', Match.stringLikeRegexp('sync-due'));
+      expect(warnings).toHaveLength(1);
+      expect(String(warnings[0]!.entry.data)).toMatch(/aws dynamodb update-table --table-name ratchet-suppressions/);
+      // Without sync, or on a table the stack creates, nothing to say.
+      for (const context of [{ reuseRetained: 'true' }, { syncProviders: 'ses' }]) {
+        const other = synthesize({ ...NO_BUNDLING, ...context });
+        expect(Annotations.fromStack(other.stack).findWarning('*', Match.anyValue())).toEqual([]);
+        other.cleanup();
+      }
     } finally {
       s.cleanup();
     }

@@ -3,11 +3,15 @@
  * reference, checking keys and bodies, paging, answering 429 with Retry-After), on the local runtime
  * with the endpoint overrides pointing at them: the issue's "How to show it", end to end.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAST_PATH_GRACE_MS } from '../../lambdas/adapters/suppression-sync-fields.js';
 import type { ActionableKind } from '../../lambdas/core/event.js';
 import { findDemoSigner } from '../../lib/demo/index.js';
 import type { DemoOptions } from '../../lib/demo/types.js';
+import { writeState } from '../../lib/local/state.js';
 import { type ProviderFakes, startProviderFakes } from '../fakes/providers/index.js';
 import { ratchet, startTestStack, type TestStack } from './harness.js';
 
@@ -162,6 +166,57 @@ describe('sync to the provider fakes, on the local runtime', () => {
       return at.ses === undefined && !at.sendgrid && at.mailgun.length === 0 && !at.resend && at.postmark.length === 0;
     }, 10_000);
     expect(Date.now() - start).toBeLessThan(10_000);
+  });
+
+  it("a reactivation by the CLI reaches all five in under 10 s through .data/local.json alone: the running npm start's sync queue and providers", async () => {
+    const email = 'reversal-local@example.com';
+    await send('mailgun', 'hard_bounce', email);
+    await syncUntil(() => {
+      const at = everywhere(email);
+      return at.ses !== undefined && at.sendgrid && at.postmark.length > 0 && at.mailgun.length > 0 && at.resend;
+    });
+    // What `npm start` writes (this harness runs without the file): no variable names a queue or a provider.
+    const dataDir = mkdtempSync(join(tmpdir(), 'ratchet-local-json-'));
+    try {
+      writeState(dataDir, {
+        pid: process.pid,
+        url: stack.url,
+        port: stack.port,
+        region: 'us-east-1',
+        dynamoEndpoint: stack.config.dynamoEndpoint!,
+        sqsEndpoint: stack.config.sqsEndpoint!,
+        inboxTable: stack.config.inboxTable,
+        suppressionTable: stack.config.suppressionTable,
+        queueUrl: stack.queues.queueUrl,
+        deadLetterUrl: stack.queues.deadLetterUrl,
+        sesQueueUrl: '',
+        sesDeadLetterUrl: '',
+        syncQueueUrl: stack.sync!.queueUrl,
+        syncDeadLetterUrl: stack.sync!.deadLetterUrl,
+        syncProviders: stack.sync!.worker.settings.providers,
+      });
+      const start = Date.now();
+      const cli = await ratchet(
+        { RATCHET_DATA_DIR: dataDir, AWS_REGION: 'us-east-1' },
+        'suppressions',
+        'reactivate',
+        email,
+        '--reason',
+        'asked',
+        '--actor',
+        'ops',
+      );
+      expect(cli).toMatchObject({ code: 0, err: '' });
+      await syncUntil(() => {
+        const at = everywhere(email);
+        return (
+          at.ses === undefined && !at.sendgrid && at.mailgun.length === 0 && !at.resend && at.postmark.length === 0
+        );
+      }, 10_000);
+      expect(Date.now() - start).toBeLessThan(10_000);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   const cliEnv = () =>

@@ -14,30 +14,16 @@
  * Exit codes: 0 done (no drift, or drift repaired), 1 drift found without --apply or a failure, 2 usage.
  */
 import { Command } from 'commander';
-import { DynamoSuppressionSync } from '../../../lambdas/adapters/dynamodb-suppression-sync.js';
-import { DynamoSyncProviders, type ReconcileRun } from '../../../lambdas/adapters/dynamodb-sync-providers.js';
-import { type DeadLetter, SqsDeadLetters } from '../../../lambdas/adapters/sqs-dead-letters.js';
+import type { DeadLetter } from '../../../lambdas/adapters/sqs-dead-letters.js';
 import { createSyncTargets, readSyncConfig } from '../../../lambdas/adapters/sync/index.js';
-import { DEAD_DUE_MS, laggingProviders } from '../../../lambdas/core/sync/ledger.js';
-import { SYNC_PROVIDER_NAMES, type SyncProviderName } from '../../../lambdas/core/sync/target.js';
+import { SYNC_PROVIDER_NAMES } from '../../../lambdas/core/sync/target.js';
 import { parseTopicAliases } from '../../../lambdas/core/topics.js';
 import type { Context } from '../context.js';
 import type { Run } from '../program.js';
-import { cliSyncProviders, syncQueueUrls } from '../sync-fast-path.js';
+import { cliSyncProviders } from '../sync-fast-path.js';
+import { syncDeadLetters, syncQueueUrl } from './sync-queues.js';
 import { reconcile } from './sync-reconcile.js';
-
-const HIDE_SECONDS = 30;
-
-interface ProviderStatus {
-  pending: number;
-  failed: number;
-  refused: number;
-  lastSuccessAt: number | null;
-  /** The walk that brings a provider new to the table up to date (records read, records queued for it). */
-  backfill: { state: 'not started' } | { state: 'running' | 'done'; scanned: number; marked: number; doneAt?: number };
-  /** The latest finished `sync reconcile` against this provider, or null. */
-  lastReconcile: ReconcileRun | null;
-}
+import { HIDE_SECONDS, LONG_POLL_SECONDS, syncStatus } from './sync-status.js';
 
 export function syncCommand(ctx: Context, run: Run): Command {
   const command = new Command('sync').description('push suppressions to the providers: status, dead letters, drift');
@@ -52,54 +38,7 @@ export function syncCommand(ctx: Context, run: Run): Command {
           ctx.io.out(options.json ? JSON.stringify({ sync: 'off', providers: {} }) : SYNC_OFF);
           return 0;
         }
-        const ledger = new DynamoSuppressionSync(ctx.doc, ctx.target.suppressionTable, Date.now, {
-          scanWhenIndexMissing: ctx.target.kind === 'local',
-        });
-        const facts = new DynamoSyncProviders(ctx.doc, ctx.target.inboxTable);
-        const out: Record<string, ProviderStatus> = {};
-        for (const p of providers)
-          out[p] = {
-            pending: 0,
-            failed: 0,
-            refused: 0,
-            lastSuccessAt: null,
-            backfill: { state: 'not started' },
-            lastReconcile: null,
-          };
-        // Everything indexed, parked items included: those hold the refused removals.
-        await ledger.pending(DEAD_DUE_MS, (items) => {
-          for (const item of items) {
-            for (const p of laggingProviders(item, providers)) out[p]!.pending++;
-            for (const p of providers) out[p]!.refused += item.sync[p]?.refused?.length ? 1 : 0;
-          }
-          return undefined;
-        });
-        const dead = await deadLetters(ctx);
-        if (dead)
-          for (const message of await peekAll(dead)) {
-            const p = message.attributes.provider as SyncProviderName;
-            if (out[p]) out[p].failed++;
-          }
-        for (const p of providers) {
-          const known = await facts.facts(p);
-          out[p]!.lastSuccessAt = known.lastSuccessAt ?? null;
-          out[p]!.lastReconcile = known.lastReconcile ?? null;
-          if (known.backfill) {
-            const { done, scanned, marked, doneAt } = known.backfill;
-            out[p]!.backfill = { state: done ? 'done' : 'running', scanned, marked, ...(doneAt ? { doneAt } : {}) };
-          }
-        }
-        if (options.json) ctx.io.out(JSON.stringify({ providers: out }));
-        else {
-          for (const [p, s] of Object.entries(out)) {
-            const b = s.backfill;
-            const backfill = b.state === 'not started' ? b.state : `${b.state}, ${b.scanned} read, ${b.marked} queued`;
-            ctx.io.out(
-              `${p.padEnd(9)} pending ${s.pending}  failed ${s.failed}  refused ${s.refused}  lastSuccessAt ${s.lastSuccessAt === null ? 'never' : new Date(s.lastSuccessAt).toISOString()}  backfill ${backfill}  lastReconcile ${reconcileText(s.lastReconcile)}`,
-            );
-          }
-        }
-        return 0;
+        return syncStatus(ctx, providers, options.json === true);
       }),
     );
   command
@@ -107,19 +46,34 @@ export function syncCommand(ctx: Context, run: Run): Command {
     .description('move every message in the sync dead letters back to the sync queue')
     .action(
       run(async () => {
-        const dead = await deadLetters(ctx);
-        const queueUrl = await resolved(syncQueueUrls(ctx.target, () => ctx.sqs).queueUrl);
-        if (!dead || !queueUrl)
-          throw new Error(
-            'no sync queue found: set SYNC_QUEUE_URL and SYNC_DEAD_LETTER_QUEUE_URL (stack outputs SyncQueueUrl and SyncDeadLetterQueueUrl)',
-          );
+        const dead = await syncDeadLetters(ctx);
+        if (!dead.ok) return problem(ctx, dead.problem);
+        const queue = await syncQueueUrl(ctx);
+        if (!queue.ok) return problem(ctx, queue.problem);
+        const [from, queueUrl] = [dead.value, queue.value];
+        // Only what was dead-lettered before this run: while the cause persists, the worker dead-letters
+        // the moved messages again at once, and chasing those would never end.
+        const startedAt = ctx.now();
+        const again = new Map<string, DeadLetter>();
         let moved = 0;
-        for (let batch = await dead.receive(HIDE_SECONDS); batch.length > 0; batch = await dead.receive(HIDE_SECONDS)) {
-          for (const message of batch) {
-            await dead.moveTo(message, queueUrl);
-            moved++;
+        const next = () => from.receive(HIDE_SECONDS, LONG_POLL_SECONDS);
+        try {
+          for (let batch = await next(); batch.length > 0; batch = await next()) {
+            for (const message of batch) {
+              if (message.sentAt !== undefined && message.sentAt >= startedAt) again.set(message.id, message);
+              else {
+                await from.moveTo(message, queueUrl);
+                moved++;
+              }
+            }
           }
+        } finally {
+          for (const message of again.values()) await from.release(message).catch(() => undefined);
         }
+        if (again.size > 0)
+          ctx.io.err(
+            `note: ${again.size} dead-lettered again while this ran, left in the dead letters: the cause persists (\`ratchet sync status\`, the record's sync.<provider>.failed)`,
+          );
         ctx.io.out(`moved ${moved} sync dead letters back to the sync queue`);
         return 0;
       }),
@@ -192,29 +146,8 @@ const RECONCILE_RATE_LIMIT_MAX_WAIT_MS = 5 * 60_000;
 export const SYNC_OFF =
   "sync is off: no provider is configured (set SYNC_PROVIDERS as the stack's syncProviders, or start `npm start` with it)";
 
-/** The URL a resolver gives, or undefined when there is none or the lookup fails (the caller says what to set). */
-async function resolved(url: (() => Promise<string>) | undefined): Promise<string | undefined> {
-  return url ? url().catch(() => undefined) : undefined;
-}
-
-async function deadLetters(ctx: Context): Promise<SqsDeadLetters | undefined> {
-  const url = await resolved(syncQueueUrls(ctx.target, () => ctx.sqs).deadLetterUrl);
-  return url ? new SqsDeadLetters(ctx.sqs, url) : undefined;
-}
-
-/** Every dead letter, each made visible again at once (SQS has no peek). */
-async function peekAll(queue: SqsDeadLetters): Promise<DeadLetter[]> {
-  const seen: DeadLetter[] = [];
-  try {
-    for (let batch = await queue.receive(HIDE_SECONDS); batch.length > 0; batch = await queue.receive(HIDE_SECONDS))
-      seen.push(...batch);
-  } finally {
-    for (const message of seen) await queue.release(message).catch(() => undefined);
-  }
-  return seen;
-}
-
-function reconcileText(run: ReconcileRun | null): string {
-  if (run === null) return 'never';
-  return `${new Date(run.at).toISOString()} (drift ${run.drift}${run.applied ? ', applied' : ''})`;
+/** A queue that could not be found: exit 1 with the one line saying which, where, why, and what to set. */
+function problem(ctx: Context, text: string): number {
+  ctx.io.err(`error: ${ctx.action}: ${text}`);
+  return 1;
 }

@@ -128,6 +128,16 @@ describe('the sync queue, found as the events queue is', () => {
     expect(resolveTarget({ DYNAMODB_ENDPOINT: 'http://127.0.0.1:1' })).not.toHaveProperty('syncQueueName');
   });
 
+  it("on AWS, another stack's tables mean that stack's sync queue, never the default stack's", () => {
+    // Two stacks in one account: operating `ratchet-staging` must not send to, count or redrive `ratchet-sync`.
+    const staging = { RATCHET_TARGET: 'aws', SUPPRESSION_TABLE: 'ratchet-staging-suppressions' };
+    expect(resolveTarget(staging)).toMatchObject({ syncQueueName: syncResourceNames('ratchet-staging').queue });
+    expect(resolveTarget({ ...staging, SYNC_QUEUE_NAME: 'other-sync' })).toMatchObject({ syncQueueName: 'other-sync' });
+    // A table name the stack would not give: no name to guess, the operator is told to set SYNC_QUEUE_URL.
+    expect(resolveTarget({ RATCHET_TARGET: 'aws', SUPPRESSION_TABLE: 'my-table' })).not.toHaveProperty('syncQueueName');
+    expect(resolveTarget({ RATCHET_TARGET: 'aws' })).toMatchObject({ syncQueueName: 'ratchet-sync' });
+  });
+
   it('no providers configured: sync is off, and the CLI sends no fast path', () => {
     const target = resolveTarget({ RATCHET_TARGET: 'aws' });
     expect(cliSyncProviders({}, target)).toEqual([]);

@@ -1,13 +1,16 @@
 /** docs/sync.md quotes the shard count, the lease bounds, the backfill budget and the fast path's window: each from where it is defined. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { FAST_PATH_GRACE_MS } from '../../../lambdas/adapters/suppression-sync-fields.js';
 import { MAX_RATE_LIMIT_PAUSE_MS } from '../../../lambdas/adapters/sync/http.js';
 import { FAST_PATH_TIMEOUT_MS, FAST_PATH_WINDOW_MS } from '../../../lambdas/adapters/wiring/sync-fast-path.js';
 import { SWEEP_INTERVAL_MS, SWEEP_WRITE_CONCURRENCY } from '../../../lambdas/adapters/wiring/sync-sweeper.js';
 import { LEASE } from '../../../lambdas/core/sync/lease.js';
+import { RETRY_BASE_SECONDS, RETRY_CAP_SECONDS } from '../../../lambdas/core/sync/retry.js';
+import { DEFAULT_RETRY_HORIZON_SECONDS, SYNC_DEFAULT_LIMITS } from '../../../lambdas/core/sync/settings.js';
 import { SYNC_PENDING_SHARDS } from '../../../lambdas/core/sync/shard.js';
 import { DEADLINE_MARGIN_MS } from '../../../lambdas/sync-sweeper.js';
-import { SYNC_QUEUE, SYNC_SWEEPER } from '../../../lib/sync-definitions.js';
+import { SYNC_QUEUE, SYNC_SWEEPER, SYNC_WORKER } from '../../../lib/sync-definitions.js';
 
 const doc = readFileSync(new URL('../../../docs/sync.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
 
@@ -42,5 +45,24 @@ describe('docs/sync.md', () => {
 
   it("the fast path's bound on a send", () => {
     expect(doc).toContain(`has not finished after ${FAST_PATH_TIMEOUT_MS / 1000} s (\`FAST_PATH_TIMEOUT_MS\``);
+  });
+
+  it('the marker, the worker, the retries and the per-provider defaults', () => {
+    expect(doc).toContain(`\`syncDue = now + ${FAST_PATH_GRACE_MS / 1000} s\``);
+    expect(doc).toContain(
+      `batches of up to ${SYNC_WORKER.batchSize} gathered within a ${SYNC_WORKER.maxBatchingWindowSeconds} s batching window`,
+    );
+    expect(doc).toContain(`runs at most ${SYNC_WORKER.maxConcurrency} copies of the worker`);
+    expect(SYNC_SWEEPER.scheduleMinutes).toBe(1);
+    expect(doc).toContain('Every minute (EventBridge schedule on AWS');
+    const [base, cap] = [RETRY_BASE_SECONDS, RETRY_CAP_SECONDS / 60];
+    expect(doc).toContain(`${base} s, ${base * 2} s, ${base * 4} s ... capped at ${cap} min`);
+    expect(doc).toContain(`default ${DEFAULT_RETRY_HORIZON_SECONDS})`);
+    expect(doc).toContain(`(SQS keeps it ${SYNC_QUEUE.retentionDays} days)`);
+    const l = SYNC_DEFAULT_LIMITS;
+    expect([l.sendgrid, l.postmark].every((x) => JSON.stringify(x) === JSON.stringify(l.mailgun))).toBe(true);
+    expect(doc).toContain(
+      `defaults: SES ${l.ses.concurrency} / ${l.ses.rate}, SendGrid, Postmark and Mailgun ${l.mailgun.concurrency} / ${l.mailgun.rate}, Resend ${l.resend.concurrency} / ${l.resend.rate}`,
+    );
   });
 });

@@ -1,0 +1,22 @@
+/** docs/cli.md's "Every command" table has a row for every command `npx ratchet` has, and no other. */
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { Context } from '../../../lib/cli/context.js';
+import { ratchetProgram } from '../../../lib/cli/ratchet.js';
+
+const doc = readFileSync(new URL('../../../docs/cli.md', import.meta.url), 'utf8');
+
+function leaves(command: Command, path: string[] = []): string[] {
+  if (command.commands.length === 0) return [path.join(' ')];
+  return command.commands.flatMap((sub) => leaves(sub, [...path, sub.name()]));
+}
+
+describe('docs/cli.md', () => {
+  it('lists every ratchet command in its table', () => {
+    const program = ratchetProgram(new Context({}, { out: () => {}, err: () => {}, progressTty: false }), { code: 0 });
+    const table = doc.slice(doc.indexOf('## Every command'), doc.indexOf('## Progress'));
+    const rows = [...table.matchAll(/^\| `npx ratchet ([a-z-]+(?: [a-z-]+)?)/gm)].map((m) => m[1]);
+    expect(rows.sort()).toEqual(leaves(program).sort());
+  });
+});
