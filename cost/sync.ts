@@ -95,7 +95,8 @@ function fixedPerMonth(providers: number, secrets: number): Line[] {
           0.5 * PRICES.dynamoReadUnit.usd),
     },
     { item: `Secrets Manager: ${secrets} secret(s)`, quantity: secrets, usd: secrets * SECRET_MONTH_USD },
-    { item: 'CloudWatch: dead-letter alarm', quantity: 1, usd: ALARM_MONTH_USD },
+    // lib/constructs/sync-worker.ts: the dead letters, and each function's Errors (worker, sweeper).
+    { item: 'CloudWatch: alarms (dead letters; worker and sweeper errors)', quantity: 3, usd: 3 * ALARM_MONTH_USD },
     {
       item: `(${providers} provider(s): no other fixed cost; idle event-source polling is AWS's, not billed as requests)`,
       quantity: 0,
