@@ -153,20 +153,7 @@ describe('CLI exit codes and finding events', () => {
     dirs.push(dir);
     // The demo credentials the stack verifies against, and a state file naming it, as `npm start` writes.
     writeFileSync(join(dir, 'demo-credentials.json'), JSON.stringify(stack.demo), { mode: 0o600 });
-    writeState(dir, {
-      pid: process.pid,
-      url: stack.url,
-      port: stack.port,
-      region: 'us-east-1',
-      dynamoEndpoint: stack.config.dynamoEndpoint!,
-      sqsEndpoint: stack.config.sqsEndpoint!,
-      inboxTable: stack.config.inboxTable,
-      suppressionTable: stack.config.suppressionTable,
-      queueUrl: stack.queues.queueUrl,
-      deadLetterUrl: stack.queues.deadLetterUrl,
-      sesQueueUrl: stack.queues.sesQueueUrl,
-      sesDeadLetterUrl: stack.queues.sesDeadLetterUrl,
-    });
+    writeState(dir, stack.localState());
     expect(statSync(join(dir, 'local.json')).mode & 0o777).toBe(0o600);
     // A PORT exported for some other app in the same shell does not redirect it: local.json comes first.
     const result = await send(['postmark', 'bounce', 'via-state@example.com'], { RATCHET_DATA_DIR: dir, PORT: '1' });

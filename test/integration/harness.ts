@@ -14,6 +14,7 @@ import { ratchetCommand } from '../../lib/cli/ratchet.js';
 import { findDemoSigner } from '../../lib/demo/index.js';
 import type { SignedDemoRequest } from '../../lib/demo/types.js';
 import { ensureTables } from '../../lib/local/bootstrap.js';
+import type { LocalState } from '../../lib/local/state.js';
 import { type LocalStack, type LocalStackOptions, startLocalStack } from '../support/local-stack.js';
 
 export interface LogLine {
@@ -50,6 +51,8 @@ export interface TestStack extends LocalStack {
   record(email: string): Promise<Record<string, any> | undefined>;
   /** What the CLIs need to reach this stack (what `npm start`'s state file tells them), plus `extra`. */
   cliEnv(extra?: Record<string, string>): Record<string, string>;
+  /** The `.data/local.json` that `npm start` writes for this stack (lib/local/runtime.ts), for `writeState`. */
+  localState(): LocalState;
 }
 
 /** `dataDir`: run on (and keep) that data dir, e.g. to restart on it; otherwise a temp dir removed on stop. */
@@ -127,6 +130,29 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
         }),
       );
       return page.Items?.[0];
+    },
+    localState() {
+      return {
+        pid: process.pid,
+        url: local.url,
+        port: local.port,
+        region: local.config.region,
+        dynamoEndpoint: local.config.dynamoEndpoint!,
+        sqsEndpoint: local.config.sqsEndpoint!,
+        inboxTable: local.config.inboxTable,
+        suppressionTable: local.config.suppressionTable,
+        queueUrl: local.queues.queueUrl,
+        deadLetterUrl: local.queues.deadLetterUrl,
+        sesQueueUrl: local.queues.sesQueueUrl,
+        sesDeadLetterUrl: local.queues.sesDeadLetterUrl,
+        ...(local.sync
+          ? {
+              syncQueueUrl: local.sync.queueUrl,
+              syncDeadLetterUrl: local.sync.deadLetterUrl,
+              syncProviders: local.sync.worker.settings.providers,
+            }
+          : {}),
+      };
     },
     cliEnv(extra = {}) {
       return {

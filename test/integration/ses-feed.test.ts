@@ -347,20 +347,7 @@ describe('the SES feed', () => {
     });
 
     it("with only the running stack's .data/local.json", async () => {
-      writeState(stack.dataDir, {
-        pid: process.pid,
-        url: stack.url,
-        port: stack.port,
-        region: 'us-east-1',
-        dynamoEndpoint: stack.config.dynamoEndpoint!,
-        sqsEndpoint: stack.config.sqsEndpoint!,
-        inboxTable: stack.config.inboxTable,
-        suppressionTable: stack.config.suppressionTable,
-        queueUrl: stack.queues.queueUrl,
-        deadLetterUrl: stack.queues.deadLetterUrl,
-        sesQueueUrl: stack.queues.sesQueueUrl,
-        sesDeadLetterUrl: stack.queues.sesDeadLetterUrl,
-      });
+      writeState(stack.dataDir, stack.localState());
       try {
         const result = await send({}, 'ses', 'complaint', 'via-state@example.com', '--via', 'queue');
         expect(result.code).toBe(0);

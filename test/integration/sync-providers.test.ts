@@ -59,6 +59,16 @@ describe('sync to the provider fakes, on the local runtime', () => {
     ),
     resend: fakes.resend.entries().some((e) => e.email === email),
   });
+  /** Held by all five (in at least one list each). */
+  const suppressedEverywhere = (email: string) => {
+    const at = everywhere(email);
+    return at.ses !== undefined && at.sendgrid && at.postmark.length > 0 && at.mailgun.length > 0 && at.resend;
+  };
+  /** Held by none of the five. */
+  const removedEverywhere = (email: string) => {
+    const at = everywhere(email);
+    return at.ses === undefined && !at.sendgrid && at.mailgun.length === 0 && !at.resend && at.postmark.length === 0;
+  };
 
   it('a complaint by webhook: SES COMPLAINT, a SendGrid global unsubscribe, Postmark in every configured stream, Mailgun complaints in every domain, Resend', async () => {
     const email = 'complainer@example.com';
@@ -138,10 +148,7 @@ describe('sync to the provider fakes, on the local runtime', () => {
     );
     expect(cli).toMatchObject({ code: 0 });
     await stack.sync!.sweep(Date.now() + FAST_PATH_GRACE_MS + 1);
-    await syncUntil(() => {
-      const at = everywhere(email);
-      return at.ses === undefined && !at.sendgrid && at.mailgun.length === 0 && !at.resend && at.postmark.length === 0;
-    });
+    await syncUntil(() => removedEverywhere(email));
     const record = await stack.record(email);
     for (const provider of ['ses', 'sendgrid', 'mailgun', 'resend', 'postmark'])
       expect(record!.sync[provider]).toMatchObject({ lists: [] });
@@ -150,51 +157,25 @@ describe('sync to the provider fakes, on the local runtime', () => {
   it('a reactivation by the CLI reaches all five in under 10 s: it finds the sync queue by name on SQS_ENDPOINT, with no sweep', async () => {
     const email = 'reversal@example.com';
     await send('mailgun', 'hard_bounce', email);
-    const suppressedEverywhere = () => {
-      const at = everywhere(email);
-      return at.ses !== undefined && at.sendgrid && at.postmark.length > 0 && at.mailgun.length > 0 && at.resend;
-    };
-    await syncUntil(suppressedEverywhere);
+    await syncUntil(() => suppressedEverywhere(email));
     // Only what an operator sets for a local endpoint: the providers, no SYNC_QUEUE_URL.
     const env = stack.cliEnv({ SYNC_PROVIDERS: fakes.env.SYNC_PROVIDERS! });
     expect(env).not.toHaveProperty('SYNC_QUEUE_URL');
     const start = Date.now();
     const cli = await ratchet(env, 'suppressions', 'reactivate', email, '--reason', 'asked', '--actor', 'ops');
     expect(cli).toMatchObject({ code: 0, err: '' });
-    await syncUntil(() => {
-      const at = everywhere(email);
-      return at.ses === undefined && !at.sendgrid && at.mailgun.length === 0 && !at.resend && at.postmark.length === 0;
-    }, 10_000);
+    await syncUntil(() => removedEverywhere(email), 10_000);
     expect(Date.now() - start).toBeLessThan(10_000);
   });
 
   it("a reactivation by the CLI reaches all five in under 10 s through .data/local.json alone: the running npm start's sync queue and providers", async () => {
     const email = 'reversal-local@example.com';
     await send('mailgun', 'hard_bounce', email);
-    await syncUntil(() => {
-      const at = everywhere(email);
-      return at.ses !== undefined && at.sendgrid && at.postmark.length > 0 && at.mailgun.length > 0 && at.resend;
-    });
+    await syncUntil(() => suppressedEverywhere(email));
     // What `npm start` writes (this harness runs without the file): no variable names a queue or a provider.
     const dataDir = mkdtempSync(join(tmpdir(), 'ratchet-local-json-'));
     try {
-      writeState(dataDir, {
-        pid: process.pid,
-        url: stack.url,
-        port: stack.port,
-        region: 'us-east-1',
-        dynamoEndpoint: stack.config.dynamoEndpoint!,
-        sqsEndpoint: stack.config.sqsEndpoint!,
-        inboxTable: stack.config.inboxTable,
-        suppressionTable: stack.config.suppressionTable,
-        queueUrl: stack.queues.queueUrl,
-        deadLetterUrl: stack.queues.deadLetterUrl,
-        sesQueueUrl: '',
-        sesDeadLetterUrl: '',
-        syncQueueUrl: stack.sync!.queueUrl,
-        syncDeadLetterUrl: stack.sync!.deadLetterUrl,
-        syncProviders: stack.sync!.worker.settings.providers,
-      });
+      writeState(dataDir, stack.localState());
       const start = Date.now();
       const cli = await ratchet(
         { RATCHET_DATA_DIR: dataDir, AWS_REGION: 'us-east-1' },
@@ -207,12 +188,7 @@ describe('sync to the provider fakes, on the local runtime', () => {
         'ops',
       );
       expect(cli).toMatchObject({ code: 0, err: '' });
-      await syncUntil(() => {
-        const at = everywhere(email);
-        return (
-          at.ses === undefined && !at.sendgrid && at.mailgun.length === 0 && !at.resend && at.postmark.length === 0
-        );
-      }, 10_000);
+      await syncUntil(() => removedEverywhere(email), 10_000);
       expect(Date.now() - start).toBeLessThan(10_000);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

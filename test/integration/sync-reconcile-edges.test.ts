@@ -10,8 +10,9 @@ import { SyncRefusedError, type SyncTarget } from '../../lambdas/core/sync/targe
 import { reconcile as reconcileInProcess } from '../../lib/cli/commands/sync-reconcile.js';
 import { Context } from '../../lib/cli/context.js';
 import { findDemoSigner } from '../../lib/demo/index.js';
-import { type ProviderFakes, startProviderFakes } from '../fakes/providers/index.js';
-import { ratchet, startTestStack, type TestStack } from './harness.js';
+import type { ProviderFakes } from '../fakes/providers/index.js';
+import { ratchet, type TestStack } from './harness.js';
+import { startReconcileStack, stopReconcileStack, syncUntil as syncUntilDone } from './sync-reconcile-support.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ALIASES = 'sendgrid:group:7=newsletter';
@@ -28,27 +29,10 @@ describe('sync reconcile: edges of real lists', () => {
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    fakes = await startProviderFakes();
-    const config = { ...fakes.env, POSTMARK_STREAMS: 'outbound', TOPIC_ALIASES: ALIASES };
-    stack = await startTestStack({ env: config });
-    env = stack.cliEnv({
-      ...config,
-      SYNC_QUEUE_URL: stack.sync!.queueUrl,
-      SYNC_DEAD_LETTER_QUEUE_URL: stack.sync!.deadLetterUrl,
-    });
+    ({ fakes, stack, env } = await startReconcileStack({ POSTMARK_STREAMS: 'outbound', TOPIC_ALIASES: ALIASES }));
   });
-  afterAll(async () => {
-    await stack?.stop();
-    await fakes?.close();
-  });
-
-  async function syncUntil(done: () => boolean, timeoutMs = 15_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!done()) {
-      if (Date.now() > deadline) throw new Error('sync did not finish in time');
-      if ((await stack.sync!.pollOnce(0)) === 0) await sleep(50);
-    }
-  }
+  afterAll(() => stopReconcileStack({ fakes, stack }));
+  const syncUntil = (done: () => boolean, timeoutMs?: number) => syncUntilDone(stack, done, timeoutMs);
 
   async function reconcile(
     ...args: string[]
