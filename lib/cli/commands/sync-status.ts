@@ -26,6 +26,13 @@ export const HIDE_SECONDS = 30;
  * dead letters wait, which would read as "none" (a count of 0, a retry that moved nothing).
  */
 export const LONG_POLL_SECONDS = 1;
+/**
+ * The most dead letters `status` counts. Each one counted stays in flight (hidden) until the count ends,
+ * and SQS refuses a receive once a standard queue has about 120,000 in flight
+ * (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html):
+ * past this the counts are the first ones' only, and a note says so.
+ */
+export const PEEK_MAX = 100_000;
 
 export interface ProviderStatus {
   /** Changes still to push; null when the index cannot be read yet. */
@@ -72,8 +79,11 @@ export async function syncStatus(ctx: Context, providers: SyncProviderName[], js
     for (const p of providers) Object.assign(out[p]!, { pending: null, refused: null });
   }
   const dead = await syncDeadLetters(ctx);
+  let truncated = false;
   if (dead.ok) {
-    for (const message of await peekAll(dead.value)) {
+    const peeked = await peekAll(dead.value);
+    truncated = peeked.truncated;
+    for (const message of peeked.messages) {
       const p = providerOf(message);
       if (p && out[p]) out[p].failed!++;
     }
@@ -90,6 +100,10 @@ export async function syncStatus(ctx: Context, providers: SyncProviderName[], js
   if (json) ctx.io.out(JSON.stringify({ providers: out, ...(indexNotReady ? { indexNotReady } : {}) }));
   else for (const [p, s] of Object.entries(out)) ctx.io.out(statusLine(p, s));
   if (indexNotReady) ctx.io.err(indexNote(indexNotReady));
+  if (truncated)
+    ctx.io.err(
+      `note: failed counts the first ${PEEK_MAX} dead letters only (SQS keeps at most about 120,000 in flight); the queue holds more`,
+    );
   if (!dead.ok) {
     ctx.io.err(`error: ${ctx.action}: ${dead.problem}`);
     return 1;
@@ -134,19 +148,27 @@ function providerOf(message: DeadLetter): SyncProviderName | undefined {
  * within the hiding time hands out the first ones again: a batch of messages all seen already means
  * every one has been, and counting on would count them twice and never end.
  */
-async function peekAll(queue: SqsDeadLetters): Promise<DeadLetter[]> {
+export async function peekAll(
+  queue: Pick<SqsDeadLetters, 'receive' | 'release'>,
+  max = PEEK_MAX,
+): Promise<{ messages: DeadLetter[]; truncated: boolean }> {
   const seen = new Map<string, DeadLetter>();
   const next = () => queue.receive(HIDE_SECONDS, LONG_POLL_SECONDS);
+  let truncated = false;
   try {
     for (let batch = await next(); batch.length > 0; batch = await next()) {
       const fresh = batch.filter((m) => !seen.has(m.id));
       if (fresh.length === 0) break;
       for (const message of fresh) seen.set(message.id, message);
+      if (seen.size >= max) {
+        truncated = true;
+        break;
+      }
     }
   } finally {
     for (const message of seen.values()) await queue.release(message).catch(() => undefined);
   }
-  return [...seen.values()];
+  return { messages: [...seen.values()], truncated };
 }
 
 function reconcileText(run: ReconcileRun | null): string {

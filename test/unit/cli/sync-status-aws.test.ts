@@ -7,6 +7,8 @@ import { ChangeMessageVisibilityCommand, ReceiveMessageCommand, SQSClient } from
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DeadLetter } from '../../../lambdas/adapters/sqs-dead-letters.js';
+import { PEEK_MAX, peekAll } from '../../../lib/cli/commands/sync-status.js';
 import { ratchetCommand } from '../../../lib/cli/ratchet.js';
 
 const BACKFILLING = 'Cannot read from backfilling global secondary index: sync-due';
@@ -136,5 +138,28 @@ describe('ratchet sync status on AWS while the index is being built', () => {
     ]);
     expect(json).toMatchObject({ code: 0, err: '' });
     expect(JSON.parse(json.out).providers.sendgrid.failed).toBe(3);
+  });
+});
+
+describe('counting the sync dead letters', () => {
+  it('stops at its bound, below what SQS keeps in flight, says it stopped, and makes every counted one visible again', async () => {
+    let n = 0;
+    const released: string[] = [];
+    const queue = {
+      // A queue far larger than the bound: ten fresh messages every receive.
+      receive: async () =>
+        Array.from({ length: 10 }, () => {
+          const id = `m${n++}`;
+          return { id, body: '{}', receiptHandle: id, attributes: {}, receiveCount: 1 } as unknown as DeadLetter;
+        }),
+      release: async (m: DeadLetter) => {
+        released.push(m.id);
+      },
+    };
+    const peeked = await peekAll(queue, 25);
+    expect(peeked.truncated).toBe(true);
+    expect(peeked.messages).toHaveLength(30);
+    expect(released).toHaveLength(30);
+    expect(PEEK_MAX).toBeLessThan(120_000);
   });
 });

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { PEEK_MAX } from '../../../lib/cli/commands/sync-status.js';
 import { Context } from '../../../lib/cli/context.js';
 import { ratchetProgram } from '../../../lib/cli/ratchet.js';
 
@@ -18,5 +19,9 @@ describe('docs/cli.md', () => {
     const table = doc.slice(doc.indexOf('## Every command'), doc.indexOf('## Progress'));
     const rows = [...table.matchAll(/^\| `npx ratchet ([a-z-]+(?: [a-z-]+)?)/gm)].map((m) => m[1]);
     expect(rows.sort()).toEqual(leaves(program).sort());
+  });
+
+  it("sync status's bound on the dead letters it counts", () => {
+    expect(doc).toContain(`counts at most the first ${PEEK_MAX.toLocaleString('en-US')} dead letters`);
   });
 });
