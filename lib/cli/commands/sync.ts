@@ -11,16 +11,17 @@
  * Queues: SYNC_QUEUE_URL / SYNC_DEAD_LETTER_QUEUE_URL (stack outputs SyncQueueUrl and
  * SyncDeadLetterQueueUrl), else the running `npm start`'s, else by name (lib/cli/target.ts).
  * reconcile needs the providers' keys in the environment, as the worker has them (docs/sync.md).
- * Exit codes: 0 done (no drift, or drift repaired), 1 drift found without --apply or a failure, 2 usage.
+ * Exit codes: 0 done (no drift, or drift repaired), 1 drift found without --apply or a failure, 2 usage or
+ * a sync setting set wrong (lib/cli/sync-settings.ts), said before anything is read, written or pushed.
  */
 import { Command } from 'commander';
 import type { DeadLetter } from '../../../lambdas/adapters/sqs-dead-letters.js';
-import { createSyncTargets, readSyncConfig } from '../../../lambdas/adapters/sync/index.js';
-import { SYNC_PROVIDER_NAMES } from '../../../lambdas/core/sync/target.js';
-import { parseTopicAliases } from '../../../lambdas/core/topics.js';
+import { createSyncTargets } from '../../../lambdas/adapters/sync/index.js';
+import { SYNC_PROVIDER_NAMES, type SyncProviderName } from '../../../lambdas/core/sync/target.js';
 import type { Context } from '../context.js';
 import type { Run } from '../program.js';
 import { cliSyncProviders } from '../sync-fast-path.js';
+import { checkSyncSettings } from '../sync-settings.js';
 import { syncDeadLetters, syncQueueUrl } from './sync-queues.js';
 import { reconcile } from './sync-reconcile.js';
 import { HIDE_SECONDS, LONG_POLL_SECONDS, syncStatus } from './sync-status.js';
@@ -34,6 +35,7 @@ export function syncCommand(ctx: Context, run: Run): Command {
     .action(
       run(async (options: { json?: boolean }) => {
         const providers = cliSyncProviders(ctx.env, ctx.target);
+        checkSyncSettings(ctx.env, providers, { callsProviders: false });
         if (providers.length === 0) {
           ctx.io.out(options.json ? JSON.stringify({ sync: 'off', providers: {} }) : SYNC_OFF);
           return 0;
@@ -46,6 +48,7 @@ export function syncCommand(ctx: Context, run: Run): Command {
     .description('move every message in the sync dead letters back to the sync queue')
     .action(
       run(async () => {
+        checkSyncSettings(ctx.env, cliSyncProviders(ctx.env, ctx.target), { callsProviders: false });
         const dead = await syncDeadLetters(ctx);
         if (!dead.ok) return problem(ctx, dead.problem);
         const queue = await syncQueueUrl(ctx);
@@ -91,26 +94,26 @@ export function syncCommand(ctx: Context, run: Run): Command {
         if (options.provider !== undefined && !(SYNC_PROVIDER_NAMES as readonly string[]).includes(options.provider)) {
           return ctx.usage(`--provider must be one of ${SYNC_PROVIDER_NAMES.join(', ')}, got "${options.provider}"`);
         }
-        const providers = options.provider ?? cliSyncProviders(ctx.env, ctx.target).join(',');
-        if (providers === '') return ctx.usage(`${SYNC_OFF}: nothing to reconcile (or name one with --provider)`);
-        const env = { ...ctx.env, SYNC_PROVIDERS: providers };
-        const config = readSyncConfig(env);
-        if (!config.ok) throw new Error(config.problems.join('; '));
+        const providers = options.provider
+          ? [options.provider as SyncProviderName]
+          : cliSyncProviders(ctx.env, ctx.target);
+        if (providers.length === 0) return ctx.usage(`${SYNC_OFF}: nothing to reconcile (or name one with --provider)`);
+        // Every setting checked (exit 2) before a provider is called or anything is written.
+        const { config, aliases } = checkSyncSettings(ctx.env, providers, {
+          callsProviders: true,
+        });
         // Postmark streams used as topics (TOPIC_ALIASES) are pulled too, as scopes.
-        const topicStreams = [...parseTopicAliases(ctx.env.TOPIC_ALIASES).keys()]
+        const topicStreams = [...aliases.keys()]
           .filter((c) => c.startsWith('postmark:stream:'))
           .map((c) => c.slice('postmark:stream:'.length));
-        const pm = config.config.postmark;
+        const pm = config.postmark;
         // A 429 is time to wait, page after page or push after push, never a failed run; said on stderr.
-        const targets = createSyncTargets(
-          pm ? { ...config.config, postmark: { ...pm, topicStreams } } : config.config,
-          {
-            rateLimitWaits: RECONCILE_RATE_LIMIT_WAITS,
-            rateLimitMaxWaitMs: RECONCILE_RATE_LIMIT_MAX_WAIT_MS,
-            onRateLimitWait: (limit) =>
-              ctx.io.err(`${limit.provider} rate limit: waiting until ${new Date(limit.retryAtMs).toISOString()}`),
-          },
-        );
+        const targets = createSyncTargets(pm ? { ...config, postmark: { ...pm, topicStreams } } : config, {
+          rateLimitWaits: RECONCILE_RATE_LIMIT_WAITS,
+          rateLimitMaxWaitMs: RECONCILE_RATE_LIMIT_MAX_WAIT_MS,
+          onRateLimitWait: (limit) =>
+            ctx.io.err(`${limit.provider} rate limit: waiting until ${new Date(limit.retryAtMs).toISOString()}`),
+        });
         const report = await reconcile(ctx, targets, { apply: options.apply === true });
         if (options.json) ctx.io.out(JSON.stringify({ providers: report.providers }));
         else {

@@ -21,6 +21,24 @@ describe('docs/cli.md', () => {
     expect(rows.sort()).toEqual(leaves(program).sort());
   });
 
+  it('a setting set wrong exits 2: in the exit codes, and in every sync command and fast-path write', () => {
+    const codes = doc.slice(doc.indexOf('## Exit codes'), doc.indexOf('## Every command'));
+    expect(codes).toMatch(/^\| `2` \| usage or input error: .*a setting set wrong .*; nothing is written \|$/m);
+    const table = doc.slice(doc.indexOf('## Every command'), doc.indexOf('## Progress'));
+    for (const command of [
+      'sync status',
+      'sync retry',
+      'sync reconcile',
+      'suppressions add',
+      'suppressions reactivate',
+      'suppressions import',
+    ]) {
+      const row = table.split('\n').find((line) => new RegExp(`^\\| \`npx ratchet ${command}[ \`]`).test(line)) ?? '';
+      const exit = row.split(' | ').at(-1) ?? '';
+      expect(exit, command).toMatch(/\b2 \([^)]*setting set wrong/);
+    }
+  });
+
   it("sync status's bound on the dead letters it counts", () => {
     expect(doc).toContain(`counts at most the first ${PEEK_MAX.toLocaleString('en-US')} dead letters`);
   });
