@@ -18,6 +18,7 @@ import { Command } from 'commander';
 import type { DeadLetter } from '../../../lambdas/adapters/sqs-dead-letters.js';
 import { createSyncTargets } from '../../../lambdas/adapters/sync/index.js';
 import { SYNC_PROVIDER_NAMES, type SyncProviderName } from '../../../lambdas/core/sync/target.js';
+import { SYNC_RECONCILE } from '../../sync-definitions.js';
 import type { Context } from '../context.js';
 import type { Run } from '../program.js';
 import { cliSyncProviders } from '../sync-fast-path.js';
@@ -109,8 +110,8 @@ export function syncCommand(ctx: Context, run: Run): Command {
         const pm = config.postmark;
         // A 429 is time to wait, page after page or push after push, never a failed run; said on stderr.
         const targets = createSyncTargets(pm ? { ...config, postmark: { ...pm, topicStreams } } : config, {
-          rateLimitWaits: RECONCILE_RATE_LIMIT_WAITS,
-          rateLimitMaxWaitMs: RECONCILE_RATE_LIMIT_MAX_WAIT_MS,
+          rateLimitWaits: SYNC_RECONCILE.rateLimitWaits,
+          rateLimitMaxWaitMs: SYNC_RECONCILE.rateLimitMaxWaitMs,
           onRateLimitWait: (limit) =>
             ctx.io.err(`${limit.provider} rate limit: waiting until ${new Date(limit.retryAtMs).toISOString()}`),
         });
@@ -139,11 +140,6 @@ export function syncCommand(ctx: Context, run: Run): Command {
     );
   return command;
 }
-
-/** How many 429s in a row one provider call of `reconcile` waits out before the run fails. */
-const RECONCILE_RATE_LIMIT_WAITS = 20;
-/** The longest one 429's pause `reconcile` waits out; a longer one (a daily quota) fails the run at once. */
-const RECONCILE_RATE_LIMIT_MAX_WAIT_MS = 5 * 60_000;
 
 /** What `status` and `reconcile` say when no provider is configured. */
 export const SYNC_OFF =
