@@ -25,7 +25,7 @@ import { cliSyncProviders } from '../sync-fast-path.js';
 import { checkSyncSettings } from '../sync-settings.js';
 import { syncDeadLetters, syncQueueUrl } from './sync-queues.js';
 import { reconcile } from './sync-reconcile.js';
-import { HIDE_SECONDS, LONG_POLL_SECONDS, syncStatus } from './sync-status.js';
+import { HIDE_SECONDS, syncStatus } from './sync-status.js';
 
 export function syncCommand(ctx: Context, run: Run): Command {
   const command = new Command('sync').description('push suppressions to the providers: status, dead letters, drift');
@@ -60,7 +60,8 @@ export function syncCommand(ctx: Context, run: Run): Command {
         const startedAt = ctx.now();
         const again = new Map<string, DeadLetter>();
         let moved = 0;
-        const next = () => from.receive(HIDE_SECONDS, LONG_POLL_SECONDS);
+        // A long poll (the adapter's default): a short one may answer empty while dead letters wait.
+        const next = () => from.receive(HIDE_SECONDS);
         try {
           for (let batch = await next(); batch.length > 0; batch = await next()) {
             for (const message of batch) {
