@@ -7,7 +7,8 @@
  *   reconcile [--provider p] [--apply] [--json]   pull each provider's lists and compare them with Ratchet
  *
  * Providers: SYNC_PROVIDERS (the same variable as the runtime), else the running `npm start`'s; with
- * neither, sync is off: `status` says so, and `reconcile` (without --provider) says so with exit 2.
+ * neither, sync is off: `status` says so, and `reconcile` (without --provider) says so with exit 2; on AWS
+ * (the CLI cannot read the stack) the line says to set SYNC_PROVIDERS from the stack output SyncProviders.
  * Queues: SYNC_QUEUE_URL / SYNC_DEAD_LETTER_QUEUE_URL (stack outputs SyncQueueUrl and
  * SyncDeadLetterQueueUrl), else the running `npm start`'s, else by name (lib/cli/target.ts).
  * reconcile needs the providers' keys in the environment, as the worker has them (docs/sync.md).
@@ -38,7 +39,9 @@ export function syncCommand(ctx: Context, run: Run): Command {
         const providers = cliSyncProviders(ctx.env, ctx.target);
         checkSyncSettings(ctx.env, providers, { callsProviders: false });
         if (providers.length === 0) {
-          ctx.io.out(options.json ? JSON.stringify({ sync: 'off', providers: {} }) : SYNC_OFF);
+          ctx.io.out(options.json ? JSON.stringify({ sync: 'off', providers: {} }) : syncOff(ctx));
+          // The JSON has no room for the fix; on AWS, where "off" may be wrong, stderr says it.
+          if (options.json && ctx.target.kind === 'aws') ctx.io.err(`note: ${SYNC_OFF_ON_AWS}`);
           return 0;
         }
         return syncStatus(ctx, providers, options.json === true);
@@ -99,7 +102,8 @@ export function syncCommand(ctx: Context, run: Run): Command {
         const providers = options.provider
           ? [options.provider as SyncProviderName]
           : cliSyncProviders(ctx.env, ctx.target);
-        if (providers.length === 0) return ctx.usage(`${SYNC_OFF}: nothing to reconcile (or name one with --provider)`);
+        if (providers.length === 0)
+          return ctx.usage(`${syncOff(ctx)}: nothing to reconcile (or name one with --provider)`);
         // Every setting checked (exit 2) before a provider is called or anything is written.
         const { config, aliases } = checkSyncSettings(ctx.env, providers, {
           callsProviders: true,
@@ -145,6 +149,16 @@ export function syncCommand(ctx: Context, run: Run): Command {
 /** What `status` and `reconcile` say when no provider is configured. */
 export const SYNC_OFF =
   "sync is off: no provider is configured (set SYNC_PROVIDERS as the stack's syncProviders, or start `npm start` with it)";
+/**
+ * The same on AWS, where the CLI cannot read the stack's configuration: a stack that syncs looks off
+ * until the operator copies its providers from the stack output.
+ */
+export const SYNC_OFF_ON_AWS =
+  "sync is off: SYNC_PROVIDERS is not set, and on AWS the CLI cannot read the stack's providers: set SYNC_PROVIDERS from the stack output SyncProviders (a stack without that output syncs nothing)";
+
+function syncOff(ctx: Context): string {
+  return ctx.target.kind === 'aws' ? SYNC_OFF_ON_AWS : SYNC_OFF;
+}
 
 /** A queue that could not be found: exit 1 with the one line saying which, where, why, and what to set. */
 function problem(ctx: Context, text: string): number {

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { SYNC_OFF_ON_AWS } from '../../../lib/cli/commands/sync.js';
 import { PEEK_MAX } from '../../../lib/cli/commands/sync-status.js';
 import { Context } from '../../../lib/cli/context.js';
 import { ratchetProgram } from '../../../lib/cli/ratchet.js';
@@ -37,6 +38,12 @@ describe('docs/cli.md', () => {
       const exit = row.split(' | ').at(-1) ?? '';
       expect(exit, command).toMatch(/\b2 \([^)]*setting set wrong/);
     }
+  });
+
+  it('on AWS the providers come from the stack output SyncProviders, as the CLI says', () => {
+    const fix = 'set SYNC_PROVIDERS from the stack output SyncProviders';
+    expect(SYNC_OFF_ON_AWS).toContain(fix);
+    expect(doc.replace(/`/g, '').replace(/\s+/g, ' ')).toContain(fix);
   });
 
   it("sync status's bound on the dead letters it counts", () => {
