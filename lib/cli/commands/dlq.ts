@@ -1,10 +1,10 @@
 /**
  * `ratchet dlq list|redrive`: the consumer's dead-letter queue (events the consumer failed to apply
  * `maxReceiveCount` times). Listing receives messages and makes them visible again at once (SQS has
- * no peek, so it raises their receive count). Both read with long polls and end as `sync status` does
- * (lib/cli/dead-letter-batches.ts): a short poll can answer empty while dead letters wait. Redrive sends them back to the main queue: on AWS with
+ * no peek, so it raises their receive count). Redrive sends them back to the main queue: on AWS with
  * StartMessageMoveTask, elsewhere by hand (send, then delete: a crash duplicates, never loses, and the
- * consumer is idempotent).
+ * consumer is idempotent). Both read with long polls and end as `sync status` does
+ * (lib/cli/dead-letter-batches.ts): a short poll can answer empty while dead letters wait.
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { type DeadLetter, SqsDeadLetters } from '../../../lambdas/adapters/sqs-dead-letters.js';
