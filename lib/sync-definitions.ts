@@ -43,3 +43,14 @@ export function syncResourceNames(prefix: string) {
     secret: (provider: string) => `${prefix}/sync/${provider}`,
   };
 }
+
+/**
+ * `ratchet sync reconcile` waits out a provider's 429s rather than failing the run (a backlog of pages or
+ * pushes meets the provider's rate limit as a matter of course): at most `rateLimitWaits` in a row on one
+ * call, and none whose pause is longer than `rateLimitMaxWaitMs` (a quota rather than a burst: the run
+ * fails at once, and a rerun finishes what is left).
+ */
+export const SYNC_RECONCILE = {
+  rateLimitWaits: 20,
+  rateLimitMaxWaitMs: 5 * 60_000,
+} as const;

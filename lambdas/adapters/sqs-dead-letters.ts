@@ -28,6 +28,15 @@ export interface DeadLetter {
   receipt: string;
 }
 
+/**
+ * How long a receive waits for a message when none is visible: a long poll. A short one (0) is answered
+ * from a sample of SQS's servers, and may come back empty while messages wait, which a caller reading
+ * until the first empty answer takes for "none left" (a count of 0, a redrive that stops with messages
+ * left). One second keeps an empty queue's answer quick, for an operator and in tests alike.
+ * https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-short-and-long-polling.html
+ */
+export const DEAD_LETTER_LONG_POLL_SECONDS = 1;
+
 export class SqsDeadLetters {
   private url?: string;
 
@@ -55,11 +64,11 @@ export class SqsDeadLetters {
 
   /**
    * Up to 10 messages, hidden for `hideSeconds` while the caller handles them. Empty when none is visible.
-   * `waitSeconds` 0 is a short poll, which SQS answers from a sample of its servers: a queue holding a
-   * few messages may answer empty. A long poll (1 or more) asks every server, and waits that long only
-   * when the queue is empty.
+   * A long poll by default (DEAD_LETTER_LONG_POLL_SECONDS): it asks every server, and waits that long only
+   * when the queue is empty. `waitSeconds` 0 is a short poll, answered from a sample of SQS's servers: a
+   * queue holding a few messages may answer empty (only for a caller that never reads the answer as "none").
    */
-  async receive(hideSeconds: number, waitSeconds = 0): Promise<DeadLetter[]> {
+  async receive(hideSeconds: number, waitSeconds = DEAD_LETTER_LONG_POLL_SECONDS): Promise<DeadLetter[]> {
     const response = await this.client.send(
       new ReceiveMessageCommand({
         QueueUrl: await this.queueUrl(),

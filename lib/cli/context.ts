@@ -11,7 +11,7 @@ import { DynamoSuppressionStore } from '../../lambdas/adapters/dynamodb-suppress
 import { readNumber } from '../../lambdas/adapters/environment.js';
 import { TransientError } from '../../lambdas/core/errors.js';
 import { normalizeRecipient } from '../../lambdas/core/event.js';
-import { policyFromSettings } from '../../lambdas/core/suppression/index.js';
+import { policyFromSettings, type RatchetPolicy } from '../../lambdas/core/suppression/index.js';
 import { SyncRateLimitedError, SyncRefusedError, SyncTransientError } from '../../lambdas/core/sync/target.js';
 import { DEFAULT_INBOX_TTL_DAYS, QUEUE } from '../definitions.js';
 import type { Io } from './io.js';
@@ -86,9 +86,16 @@ export class Context {
       () => this.sqs,
       (line) => this.io.err(line),
     );
-    return new DynamoSuppressionStore(this.doc, this.target.suppressionTable, policyFromSettings(this.env), {
-      onSyncChange,
-    });
+    return new DynamoSuppressionStore(this.doc, this.target.suppressionTable, this.policy(), { onSyncChange });
+  }
+
+  /** The suppression policy the stack applies (SOFT_BOUNCE_*, TOPIC_ALIASES); a value it refuses is a SettingError. */
+  policy(): RatchetPolicy {
+    try {
+      return policyFromSettings(this.env);
+    } catch (error) {
+      throw new SettingError((error as Error).message);
+    }
   }
 
   inbox(): DynamoInbox {

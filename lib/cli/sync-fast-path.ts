@@ -4,7 +4,8 @@
  * is found as the target finds the events queue (lib/cli/target.ts): SYNC_QUEUE_URL (stack output
  * `SyncQueueUrl`), the running `npm start`'s, or its name (SYNC_QUEUE_NAME, default `ratchet-sync`,
  * the stack's `<prefix>-sync`) looked up on SQS_ENDPOINT or AWS. The providers are SYNC_PROVIDERS, else
- * the running `npm start`'s. With neither, sync is off and nothing is sent. A send that fails loses
+ * the running `npm start`'s. With neither, sync is off and nothing is sent. With sync on, a sync setting
+ * set wrong is a SettingError before anything is written (lib/cli/sync-settings.ts). A send that fails loses
  * nothing: the write put the change in the outbox, and the sweeper sends it within a couple of minutes.
  * The operator is told once per command, naming the queue: an import of a million rows against a queue
  * that is not there must neither print a million warnings nor look the name up a million times.
@@ -14,6 +15,7 @@ import { SqsSyncQueue } from '../../lambdas/adapters/sqs-sync-queue.js';
 import { parseSyncProviders } from '../../lambdas/core/sync/settings.js';
 import type { SyncProviderName } from '../../lambdas/core/sync/target.js';
 import { SYNC_QUEUE } from '../sync-definitions.js';
+import { checkSyncSettings } from './sync-settings.js';
 import { rootCause, SettingError, type Target } from './target.js';
 
 /** SYNC_PROVIDERS, else the running local stack's; empty when sync is off. A SYNC_PROVIDERS that does not parse is a SettingError (exit 2). */
@@ -70,6 +72,8 @@ export function cliSyncFastPath(
   warn: (line: string) => void = () => {},
 ): ((email: string) => Promise<void>) | undefined {
   const providers = cliSyncProviders(env, target);
+  // A sync setting set wrong is refused (exit 2) before the command writes anything.
+  if (providers.length > 0) checkSyncSettings(env, providers, { callsProviders: false });
   const { queueUrl } = syncQueueUrls(target, sqs);
   if (!queueUrl || providers.length === 0) return undefined;
   // Looked up once for the whole command: a queue that is not there now will not appear mid-import.

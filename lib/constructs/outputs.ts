@@ -47,7 +47,13 @@ export function addOutputs(scope: Construct, ratchet: Ratchet): void {
     );
   }
   if (ratchet.sync) {
-    const { queue, deadLetterQueue } = ratchet.sync;
+    const { queue, deadLetterQueue, providers } = ratchet.sync;
+    // The CLI on AWS cannot read the stack's configuration: without this, `sync status` says sync is off.
+    out(
+      'SyncProviders',
+      providers.join(','),
+      'SYNC_PROVIDERS: the providers this stack syncs to, for the CLI (`ratchet sync status`, the fast path)',
+    );
     out('SyncQueueUrl', queue.queueUrl, 'SYNC_QUEUE_URL: the sync queue (the CLI finds it by name when unset)');
     out(
       'SyncDeadLetterQueueUrl',

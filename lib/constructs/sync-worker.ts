@@ -68,6 +68,8 @@ export interface SyncWorkerProps {
 }
 
 export class SyncWorker extends Construct {
+  /** The providers this stack pushes to (stack output SyncProviders: SYNC_PROVIDERS for the CLI). */
+  readonly providers: readonly SyncProviderName[];
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
   readonly worker: HandlerFunction;
@@ -78,6 +80,7 @@ export class SyncWorker extends Construct {
   constructor(scope: Construct, id: string, props: SyncWorkerProps) {
     super(scope, id);
     const { config, sync, tables } = props;
+    this.providers = sync.providers;
     const names = syncResourceNames(config.resourcePrefix);
     this.deadLetterQueue = secureQueue(this, 'DeadLetters', {
       queueName: names.deadLetterQueue,

@@ -63,6 +63,16 @@ describe('sync resources, with every provider', () => {
     expect(SYNC_QUEUE.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(6 * (fn.Timeout as number));
   });
 
+  it('the outputs give the CLI the sync queues and the providers (SyncProviders, for SYNC_PROVIDERS)', () => {
+    const outputs = s.template.toJSON().Outputs as Record<string, { Value: unknown; Description?: string }>;
+    expect(outputs.SyncProviders).toEqual({
+      Value: 'ses,sendgrid,postmark,mailgun,resend',
+      Description: expect.stringMatching(/^SYNC_PROVIDERS: /),
+    });
+    expect(outputs.SyncQueueUrl).toBeDefined();
+    expect(outputs.SyncDeadLetterQueueUrl).toBeDefined();
+  });
+
   it('the sweeper runs every minute', () => {
     s.template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)', State: 'ENABLED' });
   });
@@ -254,6 +264,7 @@ describe('sync resources, with SES only', () => {
       expect(grants(roleStatements(s.template, s.stack.ratchet.sync!.worker))['ses:PutSuppressedDestination']).toEqual([
         '"*"',
       ]);
+      expect(s.template.toJSON().Outputs.SyncProviders.Value).toBe('ses');
     } finally {
       s.cleanup();
     }
@@ -296,6 +307,8 @@ describe('no sync resources when syncProviders is unset', () => {
           .map((r) => (r.Properties as { ScheduleExpression?: string }).ScheduleExpression),
       ).toEqual(['rate(5 minutes)']);
       expect(JSON.stringify(all)).not.toMatch(/sync-due|\/sync\/|ses:PutSuppressedDestination|SYNC_PROVIDERS/);
+      // Sync off: no output the CLI could take for a provider list.
+      expect(Object.keys(s.template.toJSON().Outputs).filter((o) => o.startsWith('Sync'))).toEqual([]);
     } finally {
       s.cleanup();
     }

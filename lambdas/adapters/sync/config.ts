@@ -58,7 +58,17 @@ const list = (value: string | undefined) =>
     .filter(Boolean);
 const set = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
 
-export function readSyncConfig(env: Env): SyncConfigResult {
+export interface ReadSyncConfigOptions {
+  /**
+   * Whether a missing key or required setting is a problem (default true). False for a caller that
+   * never calls a provider (the CLI's `sync status`, its fast path): only a value set wrong is one, so
+   * an operator on AWS, where the keys live in Secrets Manager, needs only SYNC_PROVIDERS.
+   */
+  readonly requireSet?: boolean;
+}
+
+export function readSyncConfig(env: Env, options: ReadSyncConfigOptions = {}): SyncConfigResult {
+  const requireSet = options.requireSet ?? true;
   const problems: string[] = [];
   const names = list(env.SYNC_PROVIDERS).map((n) => n.toLowerCase());
   const unknown = names.filter((n) => !(SYNC_PROVIDER_NAMES as readonly string[]).includes(n));
@@ -69,8 +79,9 @@ export function readSyncConfig(env: Env): SyncConfigResult {
     names.filter((n): n is SyncProviderName => (SYNC_PROVIDER_NAMES as readonly string[]).includes(n)),
   );
 
-  const missing = (provider: SyncProviderName, variable: string) =>
-    problems.push(`SYNC_PROVIDERS includes ${provider} but ${variable} is not set`);
+  const missing = (provider: SyncProviderName, variable: string) => {
+    if (requireSet) problems.push(`SYNC_PROVIDERS includes ${provider} but ${variable} is not set`);
+  };
   const url = (variable: string, fallback: string): string => {
     const value = set(env[variable]) ? env[variable]!.trim() : fallback;
     let parsed: URL | undefined;

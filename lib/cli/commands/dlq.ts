@@ -3,12 +3,14 @@
  * `maxReceiveCount` times). Listing receives messages and makes them visible again at once (SQS has
  * no peek, so it raises their receive count). Redrive sends them back to the main queue: on AWS with
  * StartMessageMoveTask, elsewhere by hand (send, then delete: a crash duplicates, never loses, and the
- * consumer is idempotent).
+ * consumer is idempotent). Both read with long polls and end as `sync status` does
+ * (lib/cli/dead-letter-batches.ts): a short poll can answer empty while dead letters wait.
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { type DeadLetter, SqsDeadLetters } from '../../../lambdas/adapters/sqs-dead-letters.js';
 import { parseQueuedEvent } from '../../../lambdas/core/pipeline/consume.js';
 import type { Context } from '../context.js';
+import { deadLetterBatches } from '../dead-letter-batches.js';
 import { show } from '../io.js';
 import type { Run } from '../program.js';
 import { progressBar } from '../progress.js';
@@ -36,19 +38,18 @@ export function dlqCommand(ctx: Context, run: Run): Command {
     .action(
       run(async (options: { limit: number; json?: boolean }) => {
         const queue = deadLetters();
-        const seen: DeadLetter[] = [];
+        const seen = new Map<string, DeadLetter>();
         try {
-          while (seen.length < options.limit) {
-            const batch = await queue.receive(HIDE_SECONDS);
-            if (batch.length === 0) break;
+          for await (const batch of deadLetterBatches(queue, HIDE_SECONDS, seen)) {
             for (const message of batch) {
-              seen.push(message);
-              if (seen.length <= options.limit)
+              seen.set(message.id, message);
+              if (seen.size <= options.limit)
                 ctx.io.out(show(describe(message), { json: options.json, compact: true }));
             }
+            if (seen.size >= options.limit) break;
           }
         } finally {
-          for (const message of seen) await queue.release(message).catch(() => undefined);
+          for (const message of seen.values()) await queue.release(message).catch(() => undefined);
         }
         return 0;
       }),
@@ -71,11 +72,8 @@ export function dlqCommand(ctx: Context, run: Run): Command {
         const progress = progressBar(ctx.io, 'dlq redrive', total);
         let moved = 0;
         try {
-          for (
-            let batch = await queue.receive(HIDE_SECONDS);
-            batch.length > 0;
-            batch = await queue.receive(HIDE_SECONDS)
-          ) {
+          // Each one moved is deleted here, so none is handed out again: nothing is held.
+          for await (const batch of deadLetterBatches(queue, HIDE_SECONDS, new Set())) {
             for (const message of batch) {
               await queue.moveTo(message, mainUrl);
               moved++;

@@ -11,11 +11,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { type Command, Option } from 'commander';
 import { normalizeRecipient } from '../../../lambdas/core/event.js';
-import {
-  IMPORT_PROVIDER,
-  policyFromSettings,
-  type SuppressionRecord,
-} from '../../../lambdas/core/suppression/index.js';
+import { IMPORT_PROVIDER, type SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
 import type { Context } from '../context.js';
 import { DryRunStore, type ImportStore } from '../dry-run-store.js';
 import { importRows } from '../import-file.js';
@@ -85,9 +81,7 @@ export function addImportCommand(command: Command, ctx: Context, run: Run): void
         const format = IMPORT_FORMATS.find((f) => f.name === options.format)!;
         const dryRun = options.dryRun === true;
         const real = ctx.suppressions();
-        const store: ImportStore = dryRun
-          ? new DryRunStore((email) => real.get(email), policyFromSettings(ctx.env))
-          : real;
+        const store: ImportStore = dryRun ? new DryRunStore((email) => real.get(email), ctx.policy()) : real;
         const firstRows: ImportedRow[] = [];
         const summary = await importFile(ctx, store, path, format, options.dates, (row) => {
           if (firstRows.length < FIRST_ROWS) firstRows.push(row);

@@ -21,6 +21,7 @@ import { snsRequestFromQueuedBody } from '../../../lambdas/core/providers/ses/sn
 import type { WebhookRequest } from '../../../lambdas/core/request.js';
 import { DEFAULT_RESOURCE_PREFIX } from '../../definitions.js';
 import type { Context } from '../context.js';
+import { deadLetterBatches } from '../dead-letter-batches.js';
 import { buildTargetEdge } from '../edge.js';
 import type { Run } from '../program.js';
 import { progressBar } from '../progress.js';
@@ -82,19 +83,20 @@ async function replay(ctx: Context, queue: SqsDeadLetters, dryRun: boolean): Pro
   const counts: RedriveCounts = { messages: 0, admitted: 0, duplicates: 0, ignored: 0, rejected: 0, failed: 0 };
   const edge = dryRun ? undefined : buildTargetEdge(ctx, await eventQueueUrl(ctx));
   const progress = dryRun ? undefined : progressBar(ctx.io, 'ses redrive', await queue.depth());
-  const keep: DeadLetter[] = [];
+  const keep = new Map<string, DeadLetter>();
   try {
-    for (let batch = await queue.receive(HIDE_SECONDS); batch.length > 0; batch = await queue.receive(HIDE_SECONDS)) {
+    // Long polls, ended at the first empty one or at a batch of kept messages handed out again.
+    for await (const batch of deadLetterBatches(queue, HIDE_SECONDS, keep)) {
       for (const message of batch) {
         counts.messages++;
-        if (!edge || !(await admit(ctx, edge, queue, message, counts))) keep.push(message);
+        if (!edge || !(await admit(ctx, edge, queue, message, counts))) keep.set(message.id, message);
         if (!edge) ctx.io.err(`message ${message.id}: ${describe(message)}`);
         progress?.tick();
       }
     }
   } finally {
     progress?.done();
-    for (const message of keep) await queue.release(message).catch(() => undefined);
+    for (const message of keep.values()) await queue.release(message).catch(() => undefined);
   }
   return counts;
 }

@@ -17,15 +17,11 @@ import type { DeadLetter, SqsDeadLetters } from '../../../lambdas/adapters/sqs-d
 import { DEAD_DUE_MS, laggingProviders } from '../../../lambdas/core/sync/ledger.js';
 import { SYNC_PROVIDER_NAMES, type SyncProviderName } from '../../../lambdas/core/sync/target.js';
 import type { Context } from '../context.js';
+import { deadLetterBatches } from '../dead-letter-batches.js';
 import { syncDeadLetters } from './sync-queues.js';
 
 /** How long `status` hides each dead letter while it counts them (SQS has no peek). */
 export const HIDE_SECONDS = 30;
-/**
- * A long poll: a short one is answered from a sample of SQS's servers, and may come back empty while
- * dead letters wait, which would read as "none" (a count of 0, a retry that moved nothing).
- */
-export const LONG_POLL_SECONDS = 1;
 /**
  * The most dead letters `status` counts. Each one counted stays in flight (hidden) until the count ends,
  * and SQS refuses a receive once a standard queue has about 120,000 in flight
@@ -144,21 +140,17 @@ function providerOf(message: DeadLetter): SyncProviderName | undefined {
 }
 
 /**
- * Every dead letter once, each made visible again at once (SQS has no peek). A queue too large to read
- * within the hiding time hands out the first ones again: a batch of messages all seen already means
- * every one has been, and counting on would count them twice and never end.
+ * Every dead letter once, each made visible again at once (SQS has no peek); the reading ends as every
+ * dead-letter reader's does (deadLetterBatches: long polls, and a batch of messages all seen already).
  */
 export async function peekAll(
   queue: Pick<SqsDeadLetters, 'receive' | 'release'>,
   max = PEEK_MAX,
 ): Promise<{ messages: DeadLetter[]; truncated: boolean }> {
   const seen = new Map<string, DeadLetter>();
-  const next = () => queue.receive(HIDE_SECONDS, LONG_POLL_SECONDS);
   let truncated = false;
   try {
-    for (let batch = await next(); batch.length > 0; batch = await next()) {
-      const fresh = batch.filter((m) => !seen.has(m.id));
-      if (fresh.length === 0) break;
+    for await (const fresh of deadLetterBatches(queue, HIDE_SECONDS, seen)) {
       for (const message of fresh) seen.set(message.id, message);
       if (seen.size >= max) {
         truncated = true;

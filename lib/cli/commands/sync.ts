@@ -7,23 +7,26 @@
  *   reconcile [--provider p] [--apply] [--json]   pull each provider's lists and compare them with Ratchet
  *
  * Providers: SYNC_PROVIDERS (the same variable as the runtime), else the running `npm start`'s; with
- * neither, sync is off: `status` says so, and `reconcile` (without --provider) says so with exit 2.
+ * neither, sync is off: `status` says so, and `reconcile` (without --provider) says so with exit 2; on AWS
+ * (the CLI cannot read the stack) the line says to set SYNC_PROVIDERS from the stack output SyncProviders.
  * Queues: SYNC_QUEUE_URL / SYNC_DEAD_LETTER_QUEUE_URL (stack outputs SyncQueueUrl and
  * SyncDeadLetterQueueUrl), else the running `npm start`'s, else by name (lib/cli/target.ts).
  * reconcile needs the providers' keys in the environment, as the worker has them (docs/sync.md).
- * Exit codes: 0 done (no drift, or drift repaired), 1 drift found without --apply or a failure, 2 usage.
+ * Exit codes: 0 done (no drift, or drift repaired), 1 drift found without --apply or a failure, 2 usage or
+ * a sync setting set wrong (lib/cli/sync-settings.ts), said before anything is read, written or pushed.
  */
 import { Command } from 'commander';
 import type { DeadLetter } from '../../../lambdas/adapters/sqs-dead-letters.js';
-import { createSyncTargets, readSyncConfig } from '../../../lambdas/adapters/sync/index.js';
-import { SYNC_PROVIDER_NAMES } from '../../../lambdas/core/sync/target.js';
-import { parseTopicAliases } from '../../../lambdas/core/topics.js';
+import { createSyncTargets } from '../../../lambdas/adapters/sync/index.js';
+import { SYNC_PROVIDER_NAMES, type SyncProviderName } from '../../../lambdas/core/sync/target.js';
+import { SYNC_RECONCILE } from '../../sync-definitions.js';
 import type { Context } from '../context.js';
 import type { Run } from '../program.js';
 import { cliSyncProviders } from '../sync-fast-path.js';
+import { checkSyncSettings } from '../sync-settings.js';
 import { syncDeadLetters, syncQueueUrl } from './sync-queues.js';
 import { reconcile } from './sync-reconcile.js';
-import { HIDE_SECONDS, LONG_POLL_SECONDS, syncStatus } from './sync-status.js';
+import { HIDE_SECONDS, syncStatus } from './sync-status.js';
 
 export function syncCommand(ctx: Context, run: Run): Command {
   const command = new Command('sync').description('push suppressions to the providers: status, dead letters, drift');
@@ -34,8 +37,11 @@ export function syncCommand(ctx: Context, run: Run): Command {
     .action(
       run(async (options: { json?: boolean }) => {
         const providers = cliSyncProviders(ctx.env, ctx.target);
+        checkSyncSettings(ctx.env, providers, { callsProviders: false });
         if (providers.length === 0) {
-          ctx.io.out(options.json ? JSON.stringify({ sync: 'off', providers: {} }) : SYNC_OFF);
+          ctx.io.out(options.json ? JSON.stringify({ sync: 'off', providers: {} }) : syncOff(ctx));
+          // The JSON has no room for the fix; on AWS, where "off" may be wrong, stderr says it.
+          if (options.json && ctx.target.kind === 'aws') ctx.io.err(`note: ${SYNC_OFF_ON_AWS}`);
           return 0;
         }
         return syncStatus(ctx, providers, options.json === true);
@@ -46,6 +52,7 @@ export function syncCommand(ctx: Context, run: Run): Command {
     .description('move every message in the sync dead letters back to the sync queue')
     .action(
       run(async () => {
+        checkSyncSettings(ctx.env, cliSyncProviders(ctx.env, ctx.target), { callsProviders: false });
         const dead = await syncDeadLetters(ctx);
         if (!dead.ok) return problem(ctx, dead.problem);
         const queue = await syncQueueUrl(ctx);
@@ -56,7 +63,8 @@ export function syncCommand(ctx: Context, run: Run): Command {
         const startedAt = ctx.now();
         const again = new Map<string, DeadLetter>();
         let moved = 0;
-        const next = () => from.receive(HIDE_SECONDS, LONG_POLL_SECONDS);
+        // A long poll (the adapter's default): a short one may answer empty while dead letters wait.
+        const next = () => from.receive(HIDE_SECONDS);
         try {
           for (let batch = await next(); batch.length > 0; batch = await next()) {
             for (const message of batch) {
@@ -91,26 +99,27 @@ export function syncCommand(ctx: Context, run: Run): Command {
         if (options.provider !== undefined && !(SYNC_PROVIDER_NAMES as readonly string[]).includes(options.provider)) {
           return ctx.usage(`--provider must be one of ${SYNC_PROVIDER_NAMES.join(', ')}, got "${options.provider}"`);
         }
-        const providers = options.provider ?? cliSyncProviders(ctx.env, ctx.target).join(',');
-        if (providers === '') return ctx.usage(`${SYNC_OFF}: nothing to reconcile (or name one with --provider)`);
-        const env = { ...ctx.env, SYNC_PROVIDERS: providers };
-        const config = readSyncConfig(env);
-        if (!config.ok) throw new Error(config.problems.join('; '));
+        const providers = options.provider
+          ? [options.provider as SyncProviderName]
+          : cliSyncProviders(ctx.env, ctx.target);
+        if (providers.length === 0)
+          return ctx.usage(`${syncOff(ctx)}: nothing to reconcile (or name one with --provider)`);
+        // Every setting checked (exit 2) before a provider is called or anything is written.
+        const { config, aliases } = checkSyncSettings(ctx.env, providers, {
+          callsProviders: true,
+        });
         // Postmark streams used as topics (TOPIC_ALIASES) are pulled too, as scopes.
-        const topicStreams = [...parseTopicAliases(ctx.env.TOPIC_ALIASES).keys()]
+        const topicStreams = [...aliases.keys()]
           .filter((c) => c.startsWith('postmark:stream:'))
           .map((c) => c.slice('postmark:stream:'.length));
-        const pm = config.config.postmark;
+        const pm = config.postmark;
         // A 429 is time to wait, page after page or push after push, never a failed run; said on stderr.
-        const targets = createSyncTargets(
-          pm ? { ...config.config, postmark: { ...pm, topicStreams } } : config.config,
-          {
-            rateLimitWaits: RECONCILE_RATE_LIMIT_WAITS,
-            rateLimitMaxWaitMs: RECONCILE_RATE_LIMIT_MAX_WAIT_MS,
-            onRateLimitWait: (limit) =>
-              ctx.io.err(`${limit.provider} rate limit: waiting until ${new Date(limit.retryAtMs).toISOString()}`),
-          },
-        );
+        const targets = createSyncTargets(pm ? { ...config, postmark: { ...pm, topicStreams } } : config, {
+          rateLimitWaits: SYNC_RECONCILE.rateLimitWaits,
+          rateLimitMaxWaitMs: SYNC_RECONCILE.rateLimitMaxWaitMs,
+          onRateLimitWait: (limit) =>
+            ctx.io.err(`${limit.provider} rate limit: waiting until ${new Date(limit.retryAtMs).toISOString()}`),
+        });
         const report = await reconcile(ctx, targets, { apply: options.apply === true });
         if (options.json) ctx.io.out(JSON.stringify({ providers: report.providers }));
         else {
@@ -137,14 +146,19 @@ export function syncCommand(ctx: Context, run: Run): Command {
   return command;
 }
 
-/** How many 429s in a row one provider call of `reconcile` waits out before the run fails. */
-const RECONCILE_RATE_LIMIT_WAITS = 20;
-/** The longest one 429's pause `reconcile` waits out; a longer one (a daily quota) fails the run at once. */
-const RECONCILE_RATE_LIMIT_MAX_WAIT_MS = 5 * 60_000;
-
 /** What `status` and `reconcile` say when no provider is configured. */
 export const SYNC_OFF =
   "sync is off: no provider is configured (set SYNC_PROVIDERS as the stack's syncProviders, or start `npm start` with it)";
+/**
+ * The same on AWS, where the CLI cannot read the stack's configuration: a stack that syncs looks off
+ * until the operator copies its providers from the stack output.
+ */
+export const SYNC_OFF_ON_AWS =
+  "sync is off: SYNC_PROVIDERS is not set, and on AWS the CLI cannot read the stack's providers: set SYNC_PROVIDERS from the stack output SyncProviders (a stack without that output syncs nothing)";
+
+function syncOff(ctx: Context): string {
+  return ctx.target.kind === 'aws' ? SYNC_OFF_ON_AWS : SYNC_OFF;
+}
 
 /** A queue that could not be found: exit 1 with the one line saying which, where, why, and what to set. */
 function problem(ctx: Context, text: string): number {

@@ -163,3 +163,47 @@ describe('counting the sync dead letters', () => {
     expect(PEEK_MAX).toBeLessThan(120_000);
   });
 });
+
+describe('on AWS without SYNC_PROVIDERS', () => {
+  let dynamo: ReturnType<typeof mockClient>;
+  let sqs: ReturnType<typeof mockClient>;
+  beforeEach(() => {
+    dynamo = mockClient(DynamoDBDocumentClient);
+    sqs = mockClient(SQSClient);
+  });
+  afterEach(() => {
+    dynamo.restore();
+    sqs.restore();
+  });
+
+  async function run(...argv: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const env = { RATCHET_TARGET: 'aws', AWS_REGION: 'us-east-1', SUPPRESSION_TABLE: 'acme-suppressions' };
+    const code = await ratchetCommand(argv, env, {
+      out: (l) => out.push(l),
+      err: (l) => err.push(l),
+      progressTty: false,
+    });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  it('the CLI cannot read the stack: "sync is off" says to set SYNC_PROVIDERS from the stack output SyncProviders', async () => {
+    const fix = 'set SYNC_PROVIDERS from the stack output SyncProviders';
+    const status = await run('sync', 'status');
+    expect(status).toMatchObject({ code: 0, err: '' });
+    expect(status.out).toMatch(/^sync is off: /);
+    expect(status.out).toContain(fix);
+    const json = await run('sync', 'status', '--json');
+    expect(json).toMatchObject({ code: 0, out: '{"sync":"off","providers":{}}' });
+    expect(json.err).toMatch(/^note: sync is off: /);
+    expect(json.err).toContain(fix);
+    const reconcile = await run('sync', 'reconcile');
+    expect(reconcile).toMatchObject({ code: 2, out: '' });
+    expect(reconcile.err).toMatch(/^error: sync is off: .*nothing to reconcile/);
+    expect(reconcile.err).toContain(fix);
+    // It says so without asking AWS anything.
+    expect(dynamo.calls()).toHaveLength(0);
+    expect(sqs.calls()).toHaveLength(0);
+  });
+});

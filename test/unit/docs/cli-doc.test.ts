@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { SYNC_OFF_ON_AWS } from '../../../lib/cli/commands/sync.js';
 import { PEEK_MAX } from '../../../lib/cli/commands/sync-status.js';
 import { Context } from '../../../lib/cli/context.js';
 import { ratchetProgram } from '../../../lib/cli/ratchet.js';
@@ -19,6 +20,30 @@ describe('docs/cli.md', () => {
     const table = doc.slice(doc.indexOf('## Every command'), doc.indexOf('## Progress'));
     const rows = [...table.matchAll(/^\| `npx ratchet ([a-z-]+(?: [a-z-]+)?)/gm)].map((m) => m[1]);
     expect(rows.sort()).toEqual(leaves(program).sort());
+  });
+
+  it('a setting set wrong exits 2: in the exit codes, and in every sync command and fast-path write', () => {
+    const codes = doc.slice(doc.indexOf('## Exit codes'), doc.indexOf('## Every command'));
+    expect(codes).toMatch(/^\| `2` \| usage or input error: .*a setting set wrong .*; nothing is written \|$/m);
+    const table = doc.slice(doc.indexOf('## Every command'), doc.indexOf('## Progress'));
+    for (const command of [
+      'sync status',
+      'sync retry',
+      'sync reconcile',
+      'suppressions add',
+      'suppressions reactivate',
+      'suppressions import',
+    ]) {
+      const row = table.split('\n').find((line) => new RegExp(`^\\| \`npx ratchet ${command}[ \`]`).test(line)) ?? '';
+      const exit = row.split(' | ').at(-1) ?? '';
+      expect(exit, command).toMatch(/\b2 \([^)]*setting set wrong/);
+    }
+  });
+
+  it('on AWS the providers come from the stack output SyncProviders, as the CLI says', () => {
+    const fix = 'set SYNC_PROVIDERS from the stack output SyncProviders';
+    expect(SYNC_OFF_ON_AWS).toContain(fix);
+    expect(doc.replace(/`/g, '').replace(/\s+/g, ' ')).toContain(fix);
   });
 
   it("sync status's bound on the dead letters it counts", () => {

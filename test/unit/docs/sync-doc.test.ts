@@ -10,7 +10,7 @@ import { RETRY_BASE_SECONDS, RETRY_CAP_SECONDS } from '../../../lambdas/core/syn
 import { DEFAULT_RETRY_HORIZON_SECONDS, SYNC_DEFAULT_LIMITS } from '../../../lambdas/core/sync/settings.js';
 import { SYNC_PENDING_SHARDS } from '../../../lambdas/core/sync/shard.js';
 import { DEADLINE_MARGIN_MS } from '../../../lambdas/sync-sweeper.js';
-import { SYNC_QUEUE, SYNC_SWEEPER, SYNC_WORKER } from '../../../lib/sync-definitions.js';
+import { SYNC_QUEUE, SYNC_RECONCILE, SYNC_SWEEPER, SYNC_WORKER } from '../../../lib/sync-definitions.js';
 
 const doc = readFileSync(new URL('../../../docs/sync.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
 
@@ -37,6 +37,14 @@ describe('docs/sync.md', () => {
 
   it("a 429's longest pause", () => {
     expect(doc).toContain(`reset header), at most ${MAX_RATE_LIMIT_PAUSE_MS / 3_600_000} hour ahead`);
+  });
+
+  it("reconcile's 429 limits: how many waits in a row, and the longest pause it waits out", () => {
+    const reconcile = doc.slice(doc.indexOf('## Reconcile'), doc.indexOf('### By scope'));
+    expect(reconcile).toContain(`up to ${SYNC_RECONCILE.rateLimitWaits} in a row on one call`);
+    expect(reconcile).toContain(
+      `a 429 naming a pause longer than ${SYNC_RECONCILE.rateLimitMaxWaitMs / 60_000} minutes`,
+    );
   });
 
   it("the fast path's batching window", () => {

@@ -68,6 +68,24 @@ describe('readSyncConfig', () => {
     expect(JSON.stringify(result)).not.toContain('mg-secret');
   });
 
+  it('requireSet false (a caller that never calls a provider): nothing missing is a problem, a value set wrong still is', () => {
+    const providers = 'ses,sendgrid,postmark,mailgun,resend';
+    expect(readSyncConfig({ SYNC_PROVIDERS: providers }, { requireSet: false })).toMatchObject({ ok: true });
+    expect(
+      readSyncConfig(
+        { SYNC_PROVIDERS: providers, POSTMARK_STREAMS: ' , ', MAILGUN_DOMAINS: 'not a domain', RESEND_API_URL: 'x' },
+        { requireSet: false },
+      ),
+    ).toEqual({
+      ok: false,
+      problems: [
+        'POSTMARK_STREAMS names no stream',
+        'MAILGUN_DOMAINS includes "not a domain", which is not a domain name',
+        'RESEND_API_URL is not an http(s) URL',
+      ],
+    });
+  });
+
   it('refuses an unknown provider, a bad URL and a bad domain', () => {
     const result = readSyncConfig({
       ...FULL,
