@@ -6,6 +6,7 @@
  *   RUNTIME_VARIABLE_DOCS (lambdas/adapters/environment.ts);
  * - every provider in the registry, and the unsubscribe provider: credentials, secret ARN, settings;
  * - the core modules' own settings (POLICY_SETTINGS, PAGE_SETTINGS);
+ * - sync's variables (lambdas/adapters/wiring/sync-variables.ts);
  * - the operator tools' variables (lib/cli/variables.ts).
  *
  * `npm run docs:env` rewrites the table, and docs/deploy.md's context table (tools/context-table.ts);
@@ -23,6 +24,7 @@ import {
   type VariableDoc,
   type VariableScope,
 } from '../lambdas/adapters/environment.js';
+import { syncVariableDocs } from '../lambdas/adapters/wiring/sync-variables.js';
 import type { ProviderDefinition } from '../lambdas/core/provider.js';
 import { PROVIDERS } from '../lambdas/core/providers/index.js';
 import { REPUTATION_SETTINGS } from '../lambdas/core/reputation/settings.js';
@@ -105,6 +107,16 @@ function providerRows(provider: ProviderDefinition, localDefault: string): Varia
   return [...rows, ...provider.settings.map(settingRow)];
 }
 
+function syncRows(): VariableRow[] {
+  return syncVariableDocs().map(({ name, doc, where }) => ({
+    name,
+    default: doc.default ?? '',
+    accepts: doc.expected ?? '',
+    where: where ?? WHERE[doc.applies],
+    describe: doc.describe,
+  }));
+}
+
 function operatorRows(): VariableRow[] {
   return Object.entries(OPERATOR_VARIABLE_DOCS).map(([name, doc]) => ({
     name,
@@ -115,7 +127,7 @@ function operatorRows(): VariableRow[] {
   }));
 }
 
-/** Every declared variable once, in declaration order: runtime, providers, core settings, operator tools. */
+/** Every declared variable once, in declaration order: runtime, providers, core settings, sync, operator tools. */
 export function variableRows(): VariableRow[] {
   const rows = [
     ...runtimeRows(),
@@ -124,6 +136,7 @@ export function variableRows(): VariableRow[] {
     ...POLICY_SETTINGS.map(settingRow),
     ...PAGE_SETTINGS.map(settingRow),
     ...REPUTATION_SETTINGS.map(settingRow),
+    ...syncRows(),
     ...operatorRows(),
   ];
   const seen = new Set<string>();

@@ -1,6 +1,7 @@
 /**
- * SQS batch → one push per message, all at once (each provider's gate limits its own calls, so a slow
- * or failing provider never holds up the others), with partial batch failures. A failure is retried by
+ * SQS batch → one push per message, all at once (each provider's gate limits its own calls, so a
+ * failing provider never holds up the others; a slow one does, since the batch ends with its slowest
+ * call: docs/sync.md, rate limits), with partial batch failures. A failure is retried by
  * hiding the message until its next attempt. The same handler runs in Lambda and under the local poller.
  *
  * Waiting is not failing. A 429, a provider's reset header and the shared pause (the gate refusing

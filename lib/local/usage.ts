@@ -1,5 +1,6 @@
 /** `npm start -- --help`: what `npm start` does and the variables it reads (lambdas/adapters/environment.ts). */
 import { RUNTIME_VARIABLE } from '../../lambdas/adapters/environment.js';
+import { SYNC_VARIABLES } from '../../lambdas/core/sync/settings.js';
 
 export function startUsage(): string {
   const v = RUNTIME_VARIABLE;
@@ -17,7 +18,9 @@ export function startUsage(): string {
     `  ${v.inboxTtlDays}       inbox row lifetime in days; must outlive every signature window`,
     `  ${v.dynamoEndpoint}, ${v.sqsEndpoint}   use these instead of the embedded emulators`,
     `  ${v.inboxTable}, ${v.suppressionTable}, ${v.queueName}   resource names`,
-    '  provider credentials and settings: see the README (e.g. SENDGRID_PUBLIC_KEYS, UNSUBSCRIBE_SECRETS)',
+    `  ${SYNC_VARIABLES.providers}       push every suppression change to these providers (docs/sync.md)`,
+    '  provider credentials and settings, sync keys: see docs/configuration.md (e.g. SENDGRID_PUBLIC_KEYS,',
+    '  UNSUBSCRIBE_SECRETS, SENDGRID_API_KEY)',
     '',
     'Then: npx ratchet --help (the operator CLI), npx ratchet console (the same in a browser),',
     'npx ratchet-send --help (signed sample events).',

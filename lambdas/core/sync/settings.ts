@@ -30,6 +30,13 @@ export const SYNC_DEFAULT_LIMITS: Readonly<Record<SyncProviderName, { concurrenc
 /** Retries span at least an hour before a change is dead-lettered (lower values are for tests). */
 export const DEFAULT_RETRY_HORIZON_SECONDS = 3600;
 
+/** What each number accepts (also docs/configuration.md's "Accepts" column, tools/env-table.ts). */
+export const SYNC_RULES = {
+  concurrency: { expected: 'a whole number of calls in flight from 1 to 64', min: 1, max: 64, integer: true },
+  rate: { expected: 'calls per second, more than 0 and at most 1000', min: 0, exclusiveMin: true, max: 1000 },
+  retryHorizonSeconds: { expected: 'a whole number of seconds from 1 to 86400', min: 1, max: 86_400, integer: true },
+} as const;
+
 export interface ProviderLimits {
   concurrency: number;
   /** Calls per second. */
@@ -68,28 +75,16 @@ export function syncSettings(settings: Settings): SyncSettings {
     limits[provider] = {
       concurrency: numberFromSettings(settings, SYNC_VARIABLES.concurrency(provider), {
         default: defaults.concurrency,
-        expected: 'a whole number of calls in flight from 1 to 64',
-        min: 1,
-        max: 64,
-        integer: true,
+        ...SYNC_RULES.concurrency,
       }),
-      rate: numberFromSettings(settings, SYNC_VARIABLES.rate(provider), {
-        default: defaults.rate,
-        expected: 'calls per second, more than 0 and at most 1000',
-        min: 0,
-        exclusiveMin: true,
-        max: 1000,
-      }),
+      rate: numberFromSettings(settings, SYNC_VARIABLES.rate(provider), { default: defaults.rate, ...SYNC_RULES.rate }),
     };
   }
   const retryHorizonMs =
     1000 *
     numberFromSettings(settings, SYNC_VARIABLES.retryHorizonSeconds, {
       default: DEFAULT_RETRY_HORIZON_SECONDS,
-      expected: 'a whole number of seconds from 1 to 86400',
-      min: 1,
-      max: 86_400,
-      integer: true,
+      ...SYNC_RULES.retryHorizonSeconds,
     });
   return { providers, limits, retryHorizonMs };
 }

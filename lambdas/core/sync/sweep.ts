@@ -109,7 +109,9 @@ export async function runSweep(
       let full = false;
       for (const item of items) {
         if (renewing) {
-          leases.push({ item, until: leaseUntil(at, depth, rate) });
+          // Held, not sent: an item never sent (a whole ms) stays one, so its first message asks nothing.
+          const until = leaseUntil(at, depth, rate);
+          leases.push({ item, until: wasLeased(item.due) ? until : Math.floor(until) });
           renewed++;
           continue;
         }

@@ -125,7 +125,12 @@ export async function startMailgunFake(options: MailgunFakeOptions = {}): Promis
     const limit = request.query.has('limit') ? Number(request.query.get('limit')) : 100;
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
       return message(400, 'Invalid limit: must be between 1 and 1000');
-    const sorted = [...table.values()].sort((a, b) => a.address.toLowerCase().localeCompare(b.address.toLowerCase()));
+    // Sorted by the comparison the pivot is filtered with (code units): with localeCompare, `x190@` sorts
+    // before `x19@` while `>` puts it after, so a page ending at `x19@` skipped it.
+    const byAddress = (e: MailgunEntry) => e.address.toLowerCase();
+    const sorted = [...table.values()].sort((a, b) =>
+      byAddress(a) < byAddress(b) ? -1 : byAddress(a) > byAddress(b) ? 1 : 0,
+    );
     const pivot = request.query.get('address');
     const direction = request.query.get('page');
     let items = sorted;

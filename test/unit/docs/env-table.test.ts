@@ -7,9 +7,19 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NAME_VARIABLES, NUMBER_VARIABLES, RUNTIME_VARIABLE } from '../../../lambdas/adapters/environment.js';
+import { SYNC_VARIABLES as SYNC_CONFIG_VARIABLES, SYNC_DEFAULT_URLS } from '../../../lambdas/adapters/sync/config.js';
+import { SYNC_KEY_VARIABLE, syncSecretArnVariable } from '../../../lambdas/adapters/wiring/sync-secrets.js';
+import { syncVariableDocs } from '../../../lambdas/adapters/wiring/sync-variables.js';
 import { PROVIDERS } from '../../../lambdas/core/providers/index.js';
 import { REPUTATION_SETTINGS } from '../../../lambdas/core/reputation/settings.js';
 import { POLICY_SETTINGS } from '../../../lambdas/core/suppression/policy.js';
+import {
+  DEFAULT_RETRY_HORIZON_SECONDS,
+  SYNC_DEFAULT_LIMITS,
+  SYNC_RULES,
+  SYNC_VARIABLES,
+} from '../../../lambdas/core/sync/settings.js';
+import { SYNC_PROVIDER_NAMES } from '../../../lambdas/core/sync/target.js';
 import { UNSUBSCRIBE_PROVIDER } from '../../../lambdas/core/unsubscribe/provider.js';
 import { PAGE_SETTINGS } from '../../../lambdas/core/unsubscribe/settings.js';
 import { OPERATOR_VARIABLE_DOCS } from '../../../lib/cli/variables.js';
@@ -56,6 +66,7 @@ describe('docs/configuration.md variable table', () => {
       ...POLICY_SETTINGS.map((s) => s.variable),
       ...PAGE_SETTINGS.map((s) => s.variable),
       ...REPUTATION_SETTINGS.map((s) => s.variable),
+      ...syncVariableDocs().map((v) => v.name),
       ...Object.keys(OPERATOR_VARIABLE_DOCS),
     ];
     const names = variableRows().map((r) => r.name);
@@ -90,6 +101,28 @@ describe('docs/configuration.md variable table', () => {
       default: 'no IP check',
       where: 'both (CDK context `postmarkAllowedIps`)',
     });
+  });
+
+  it('lists every variable sync reads, with the defaults and rules its parsers use', () => {
+    const rows = new Map(variableRows().map((r) => [r.name, r]));
+    const read = [
+      ...SYNC_CONFIG_VARIABLES,
+      SYNC_VARIABLES.retryHorizonSeconds,
+      ...SYNC_PROVIDER_NAMES.flatMap((p) => [SYNC_VARIABLES.concurrency(p), SYNC_VARIABLES.rate(p)]),
+      ...Object.values(SYNC_KEY_VARIABLE),
+      ...SYNC_PROVIDER_NAMES.filter((p) => SYNC_KEY_VARIABLE[p]).map(syncSecretArnVariable),
+    ];
+    for (const name of read) expect(rows.has(name), `${name} is not in docs/configuration.md`).toBe(true);
+    expect(rows.get('SYNC_PROVIDERS')?.where).toBe('both (CDK context `syncProviders`)');
+    expect(rows.get('SYNC_RETRY_SECONDS')).toMatchObject({
+      default: `\`${DEFAULT_RETRY_HORIZON_SECONDS}\``,
+      accepts: SYNC_RULES.retryHorizonSeconds.expected,
+    });
+    for (const p of SYNC_PROVIDER_NAMES) {
+      expect(rows.get(SYNC_VARIABLES.rate(p))?.default).toBe(`\`${SYNC_DEFAULT_LIMITS[p].rate}\``);
+      expect(rows.get(SYNC_VARIABLES.concurrency(p))?.default).toBe(`\`${SYNC_DEFAULT_LIMITS[p].concurrency}\``);
+    }
+    expect(rows.get('SENDGRID_API_URL')?.default).toBe(`\`${SYNC_DEFAULT_URLS.sendgrid}\``);
   });
 
   it('names only operator variables the code still reads', () => {

@@ -31,6 +31,11 @@ describe('docs/sync.md', () => {
     expect(doc).toContain(`redrive policy (${SYNC_QUEUE.maxReceiveCount} receives)`);
   });
 
+  it("a slow provider's pace, and the rate to raise", () => {
+    expect(doc).toContain(`(with Resend's default of ${SYNC_DEFAULT_LIMITS.resend.rate} call a second,`);
+    expect(doc).toContain('divided by the copies of the worker (one under `npm start`)');
+  });
+
   it('the backfill budget', () => {
     expect(doc).toContain(`(\`SYNC_<PROVIDER>_RATE\` × ${SWEEP_INTERVAL_MS / 1000} s)`);
   });

@@ -142,7 +142,41 @@ describe('the sweep over a long backlog', () => {
     expect(sendBudget(10, 60_000, 600)).toBe(0);
     expect(result).toEqual({ sent: 0, renewed: 50, complete: true });
     expect(w.sends.size).toBe(0);
-    for (const due of w.index.values()) expect(due).toBe(leaseUntil(1_000, 600, 10));
+    // Never sent (a whole-millisecond marker): held as long, but still a whole millisecond (below).
+    for (const due of w.index.values()) expect(due).toBe(Math.floor(leaseUntil(1_000, 600, 10)));
+  });
+
+  it('an item leased again without a message keeps what its marker said: never sent, its first message asks nothing', async () => {
+    // Two items fall due while the queue is deep: one marked by a change or the backfill (a whole ms,
+    // never sent), one a lease that lapsed (sent before). The deep sweep sends neither; once the queue
+    // has drained, the next one sends both, and only the one sent before carries `recheck`.
+    const w = world(0);
+    w.index.set('never@x', 500);
+    w.index.set('sent@x', leased(400));
+    w.queue.push(...Array.from({ length: 600 }, (_, i) => `other${i}@x`));
+    const meter = new DrainMeter(10);
+    const sent: SyncMessage[] = [];
+    const send = w.ports.send;
+    w.ports.send = async (messages) => {
+      sent.push(...messages);
+      return send(messages);
+    };
+    const sweep = (at: number) =>
+      runSweep(w.ports, meter, ['resend'], {
+        dueBefore: at,
+        deadline: at + 40_000,
+        intervalMs: 60_000,
+        writeConcurrency: 4,
+      });
+    w.clock = 1_000;
+    expect(await sweep(1_000)).toMatchObject({ sent: 0, renewed: 2 });
+    expect(Number.isInteger(w.index.get('never@x'))).toBe(true);
+    expect(Number.isInteger(w.index.get('sent@x'))).toBe(false);
+    w.queue.length = 0;
+    w.clock = LEASE.maxMs;
+    expect(await sweep(LEASE.maxMs)).toMatchObject({ sent: 2 });
+    expect(sent.find((m) => m.email === 'never@x')?.recheck).toBeUndefined();
+    expect(sent.find((m) => m.email === 'sent@x')?.recheck).toBe(true);
   });
 
   it('with room for part of the due items: sends that many, leaves the rest due for the next sweep', async () => {

@@ -120,6 +120,18 @@ describe('Mailgun sync target', () => {
     expect(entries.find((e) => e.email === 'news@example.com')?.scope).toBe('mailgun:tag:newsletter');
   });
 
+  it('pages through addresses whose order depends on the comparison (x19@ and x190@) each exactly once', async () => {
+    // A page ends at its last address, the next starts after it: the fake must sort the way it compares,
+    // or `x190@…` sorts before `x19@…` (locale order) yet after it (code units), and is skipped.
+    const addresses = Array.from({ length: 300 }, (_, i) => `x${i}@example.com`);
+    for (const address of addresses) fake.seed('mg.example.com', 'bounces', { address, createdAt: NOW });
+    const small = new MailgunSyncTarget({ apiKey: fake.apiKey, apiUrl: fake.url, domains: DOMAINS }, { pageLimit: 7 });
+    const { entries } = await listAll(small);
+    const listed = entries.filter((e) => e.list === 'bounces@mg.example.com').map((e) => e.email);
+    expect(listed).toHaveLength(addresses.length);
+    expect(new Set(listed)).toEqual(new Set(addresses));
+  });
+
   it('never follows a paging link to another host (the key would go with it)', async () => {
     const evil = 'http://127.0.0.2:9/v3/mg.example.com/bounces?page=next';
     const seen: string[] = [];
