@@ -4,10 +4,17 @@
  * provider named. The pause is also written to a shared store (a row in the inbox table) and read back
  * at most once a second, so every concurrent worker on AWS honours a 429 that any of them received;
  * without it each Lambda copy would spend its own request learning the same thing.
+ *
+ * A call whose rate slot lies more than `maxHoldMs` ahead is handed back, not held (SyncProviderBusyError):
+ * all providers share one queue and a batch ends with its slowest call, so holding Resend's tenth call
+ * of a batch for 9 s at its 1 call/s would hold every other provider's calls in that batch too, and a
+ * backlog would drain everywhere at the slowest provider's pace. The worker sends a handed-back message
+ * again, delayed until the time named; those times are spaced one interval apart, so the handed-back
+ * messages come back at the pace the provider takes them rather than all at once.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ProviderLimits } from '../core/sync/settings.js';
-import { type SyncProviderName, SyncRateLimitedError } from '../core/sync/target.js';
+import { SyncProviderBusyError, type SyncProviderName, SyncRateLimitedError } from '../core/sync/target.js';
 import { MAX_RATE_LIMIT_PAUSE_MS } from './sync/http.js';
 
 export interface PauseStore {
@@ -21,24 +28,45 @@ export class ProviderGate {
   private inFlight = 0;
   private readonly waiting: Array<() => void> = [];
   private nextSlotMs = 0;
+  /** The latest time handed out to a call handed back: the next one is told one interval later. */
+  private handedBackUntilMs = 0;
   private pausedUntilMs = 0;
   private sharedReadAt = -Infinity;
 
   constructor(
     readonly provider: SyncProviderName,
     private readonly limits: ProviderLimits,
-    private readonly options: { shared?: PauseStore; now?: () => number; wait?: (ms: number) => Promise<unknown> } = {},
+    private readonly options: {
+      shared?: PauseStore;
+      now?: () => number;
+      wait?: (ms: number) => Promise<unknown>;
+      /**
+       * The longest a call is held for its rate slot; a later slot throws SyncProviderBusyError without calling.
+       * @default Infinity (every call is held until its slot)
+       */
+      maxHoldMs?: number;
+    } = {},
   ) {}
 
-  /** Runs `call` when the limits allow; throws SyncRateLimitedError without calling while paused. */
+  /**
+   * Runs `call` when the limits allow. Throws without calling: SyncRateLimitedError while paused,
+   * SyncProviderBusyError when its rate slot lies more than `maxHoldMs` ahead.
+   */
   async run<T>(call: () => Promise<T>): Promise<T> {
     await this.assertNotPaused();
+    // The slot is taken before waiting for a place in flight, so the hold is known up front.
+    const now = this.now();
+    const interval = 1000 / this.limits.rate;
+    const slot = Math.max(now, this.nextSlotMs);
+    if (slot - now > (this.options.maxHoldMs ?? Number.POSITIVE_INFINITY)) {
+      this.handedBackUntilMs = Math.max(slot, this.handedBackUntilMs + interval);
+      throw new SyncProviderBusyError(this.provider, this.handedBackUntilMs);
+    }
+    this.nextSlotMs = slot + interval;
     await this.acquire();
     try {
-      const now = this.now();
-      const slot = Math.max(now, this.nextSlotMs);
-      this.nextSlotMs = slot + 1000 / this.limits.rate;
-      if (slot > now) await this.wait(slot - now);
+      const hold = slot - this.now();
+      if (hold > 0) await this.wait(hold);
       await this.assertNotPaused();
       return await call();
     } catch (error) {

@@ -1,8 +1,9 @@
 /**
- * SQS batch → one push per message, all at once (each provider's gate limits its own calls, so a
- * failing provider never holds up the others; a slow one does, since the batch ends with its slowest
- * call: docs/sync.md, rate limits), with partial batch failures. A failure is retried by
- * hiding the message until its next attempt. The same handler runs in Lambda and under the local poller.
+ * SQS batch → one push per message, all at once, with partial batch failures. Each provider's gate
+ * limits its own calls, and hands back a call it would hold past SYNC_MAX_HOLD_MS (sent again, delayed
+ * until its turn, as a wait): a batch ends with its slowest call, so neither a failing nor a slow
+ * provider holds up the others (docs/sync.md, rate limits). A failure is retried by hiding the message
+ * until its next attempt. The same handler runs in Lambda and under the local poller.
  *
  * Waiting is not failing. A 429, a provider's reset header and the shared pause (the gate refusing
  * without calling) send the message again fresh, delayed until the time named, and count for nothing:
@@ -17,7 +18,12 @@ import { leased } from '../core/sync/lease.js';
 import { encodeSyncMessage, parseSyncMessage, type SyncMessage } from '../core/sync/message.js';
 import { markDead, type PushDeps, pushChange, recordRetry, recordWait } from '../core/sync/push.js';
 import { backoffSeconds, pauseSeconds } from '../core/sync/retry.js';
-import { type SyncProviderName, SyncRateLimitedError, SyncRefusedError } from '../core/sync/target.js';
+import {
+  SyncProviderBusyError,
+  type SyncProviderName,
+  SyncRateLimitedError,
+  SyncRefusedError,
+} from '../core/sync/target.js';
 
 export const SYNC_METRICS = { pushed: 'SyncPushed', failed: 'SyncFailed', retried: 'SyncRetried' } as const;
 
@@ -88,6 +94,8 @@ async function handle(deps: SyncWorkerDeps, record: SQSRecord): Promise<boolean>
   } catch (error) {
     const reason = describe(error);
     if (error instanceof SyncRefusedError) return deadLetter(deps, record, message, reason);
+    // This worker's pace for the provider is spoken for: not a retry, and the batch does not wait for it.
+    if (error instanceof SyncProviderBusyError) return wait(deps, attempt, pauseSeconds(error.retryAtMs, now), reason);
     deps.counters.count(SYNC_METRICS.retried, 1, message.provider);
     if (error instanceof SyncRateLimitedError) {
       const seconds = pauseSeconds(error.retryAtMs, now);

@@ -70,7 +70,7 @@ export function syncVariableDocs(): Array<{ name: string; doc: VariableDoc; wher
           applies: 'local',
           default: `\`${limits.rate}\``,
           expected: SYNC_RULES.rate.expected,
-          describe: `Calls to ${provider} per second, per sync worker; the slowest provider sets the pace of a backlog (docs/sync.md)`,
+          describe: `Calls to ${provider} per second, per sync worker; a slow provider paces only its own messages (docs/sync.md)`,
         },
       },
     );

@@ -7,7 +7,7 @@
 
 import type { Counters, Log } from '../../core/pipeline/ports.js';
 import type { PushDeps } from '../../core/sync/push.js';
-import { type SyncSettings, syncSettings } from '../../core/sync/settings.js';
+import { SYNC_MAX_HOLD_MS, type SyncSettings, syncSettings } from '../../core/sync/settings.js';
 import { parseTopicAliases } from '../../core/topics.js';
 
 export { SYNC_QUEUE_VARIABLES, type SyncQueues, syncFastPath, syncQueuesFromEnv } from './sync-fast-path.js';
@@ -60,7 +60,13 @@ export function buildSyncWorker(
   const queue = new SqsSyncQueue(clients.sqs, queues.queueUrl, queues.deadLetterUrl);
   const providers = settings.providers.filter((p) => targets.has(p));
   const gates = new Map(
-    providers.map((p) => [p, new ProviderGate(p, settings.limits[p], { shared: providerFacts, now })] as const),
+    providers.map(
+      (p) =>
+        [
+          p,
+          new ProviderGate(p, settings.limits[p], { shared: providerFacts, now, maxHoldMs: SYNC_MAX_HOLD_MS }),
+        ] as const,
+    ),
   );
   const push: PushDeps = {
     ledger,

@@ -27,6 +27,15 @@ export const SYNC_DEFAULT_LIMITS: Readonly<Record<SyncProviderName, { concurrenc
   resend: { concurrency: 1, rate: 1 },
 };
 
+/**
+ * The longest the worker holds a call for its provider's rate slot. A later slot hands the message back,
+ * sent again delayed until then, so a slow provider never holds the batch, and with it every other
+ * provider's calls. One second fits a whole batch (SYNC_WORKER.batchSize, 10: SQS's largest receive) of one
+ * provider at 10 calls/s, the default of all but SES and Resend, so a backlog of a single provider is held, not
+ * sent round again.
+ */
+export const SYNC_MAX_HOLD_MS = 1_000;
+
 /** Retries span at least an hour before a change is dead-lettered (lower values are for tests). */
 export const DEFAULT_RETRY_HORIZON_SECONDS = 3600;
 

@@ -99,6 +99,19 @@ export class SyncRateLimitedError extends Error {
   }
 }
 
+/**
+ * The worker's own pace for this provider is spoken for until `retryAtMs` (its gate would hold the call
+ * longer than it may): the provider was not called. Waiting, like a 429, but the provider said nothing,
+ * so nothing is paused or shared.
+ */
+export class SyncProviderBusyError extends SyncRateLimitedError {
+  constructor(provider: SyncProviderName, retryAtMs: number) {
+    super(provider, retryAtMs);
+    this.message = `${provider} is at its rate for this worker: retry at ${new Date(retryAtMs).toISOString()}`;
+    this.name = 'SyncProviderBusyError';
+  }
+}
+
 /** A 5xx, a timeout or a network error: retry later with backoff and jitter. */
 export class SyncTransientError extends Error {
   constructor(

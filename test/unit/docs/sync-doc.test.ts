@@ -7,7 +7,11 @@ import { FAST_PATH_TIMEOUT_MS, FAST_PATH_WINDOW_MS } from '../../../lambdas/adap
 import { SWEEP_INTERVAL_MS, SWEEP_WRITE_CONCURRENCY } from '../../../lambdas/adapters/wiring/sync-sweeper.js';
 import { LEASE } from '../../../lambdas/core/sync/lease.js';
 import { RETRY_BASE_SECONDS, RETRY_CAP_SECONDS } from '../../../lambdas/core/sync/retry.js';
-import { DEFAULT_RETRY_HORIZON_SECONDS, SYNC_DEFAULT_LIMITS } from '../../../lambdas/core/sync/settings.js';
+import {
+  DEFAULT_RETRY_HORIZON_SECONDS,
+  SYNC_DEFAULT_LIMITS,
+  SYNC_MAX_HOLD_MS,
+} from '../../../lambdas/core/sync/settings.js';
 import { SYNC_PENDING_SHARDS } from '../../../lambdas/core/sync/shard.js';
 import { DEADLINE_MARGIN_MS } from '../../../lambdas/sync-sweeper.js';
 import { SYNC_QUEUE, SYNC_RECONCILE, SYNC_SWEEPER, SYNC_WORKER } from '../../../lib/sync-definitions.js';
@@ -31,9 +35,19 @@ describe('docs/sync.md', () => {
     expect(doc).toContain(`redrive policy (${SYNC_QUEUE.maxReceiveCount} receives)`);
   });
 
-  it("a slow provider's pace, and the rate to raise", () => {
-    expect(doc).toContain(`(with Resend's default of ${SYNC_DEFAULT_LIMITS.resend.rate} call a second,`);
-    expect(doc).toContain('divided by the copies of the worker (one under `npm start`)');
+  it('a slow provider paces only its own messages: the hold, and the rate to raise', () => {
+    expect(doc).toContain(`call for its rate slot at most ${SYNC_MAX_HOLD_MS / 1000} s (\`SYNC_MAX_HOLD_MS\`)`);
+    expect(doc).toContain(
+      `with SendGrid and Resend at their defaults (${SYNC_DEFAULT_LIMITS.sendgrid.rate} and ${SYNC_DEFAULT_LIMITS.resend.rate} calls a second)`,
+    );
+    // A full batch of one provider at the default rate of most fits in the hold (SES's does not).
+    expect(SYNC_MAX_HOLD_MS).toBeGreaterThanOrEqual(
+      (SYNC_WORKER.batchSize - 1) * (1000 / SYNC_DEFAULT_LIMITS.sendgrid.rate),
+    );
+    expect(doc).toContain(`SES at its default ${SYNC_DEFAULT_LIMITS.ses.rate} a second hands back about half`);
+    expect(doc).toContain(
+      'divided by the copies of the worker (one under `npm start`; a deployment keeps the defaults)',
+    );
   });
 
   it('the backfill budget', () => {

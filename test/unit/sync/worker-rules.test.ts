@@ -8,7 +8,7 @@ import { encodeSyncMessage, parseSyncMessage } from '../../../lambdas/core/sync/
 import { backoffSeconds, exhausted, pauseSeconds, RETRY_CAP_SECONDS } from '../../../lambdas/core/sync/retry.js';
 import { parseSyncProviders, syncSettings } from '../../../lambdas/core/sync/settings.js';
 import { sweepMessages } from '../../../lambdas/core/sync/sweep.js';
-import { SyncRateLimitedError } from '../../../lambdas/core/sync/target.js';
+import { SyncProviderBusyError, SyncRateLimitedError } from '../../../lambdas/core/sync/target.js';
 import { ev, T0 } from '../suppression/support.js';
 
 describe('retry schedule', () => {
@@ -175,5 +175,36 @@ describe('ProviderGate', () => {
     await Promise.all([gate.run(call), gate.run(call), gate.run(call)]);
     expect(maxInFlight).toBe(1);
     expect(waits).toEqual([500, 1000]);
+  });
+  it('hands back a call whose slot lies more than maxHoldMs ahead: one interval apart, without pausing or sharing', async () => {
+    let now = 0;
+    const shared = new Map<string, number>();
+    const store: PauseStore = {
+      pausedUntil: async (p) => shared.get(p),
+      pause: async (p, until) => void shared.set(p, until),
+    };
+    const holds: number[] = [];
+    const gate = new ProviderGate(
+      'resend',
+      { concurrency: 1, rate: 1 },
+      { shared: store, now: () => now, wait: async (ms) => void holds.push(ms), maxHoldMs: 1_000 },
+    );
+    let called = 0;
+    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => gate.run(async () => ++called)));
+    // Slot 0 runs, slot 1 s is held (at the bound), the next three are handed back for 2 s, 3 s and 4 s.
+    expect(called).toBe(2);
+    expect(holds).toEqual([1_000]);
+    const back = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => o.reason);
+    expect(back.every((e) => e instanceof SyncProviderBusyError && e instanceof SyncRateLimitedError)).toBe(true);
+    expect(back.map((e) => e.retryAtMs).sort((a, b) => a - b)).toEqual([2_000, 3_000, 4_000]);
+    // The provider said nothing: no pause, here or shared.
+    expect(gate.pausedUntil).toBe(0);
+    expect(shared.size).toBe(0);
+    // Handed back while earlier ones are still out: told after the last of them, not at the same time.
+    await expect(gate.run(async () => ++called)).rejects.toMatchObject({ retryAtMs: 5_000 });
+    // At its time a handed-back call finds its slot free and runs without a hold.
+    now = 2_000;
+    await expect(gate.run(async () => ++called)).resolves.toBe(3);
+    expect(holds).toEqual([1_000]);
   });
 });
