@@ -9,36 +9,14 @@ import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
 import { ProviderGate } from '../../../lambdas/adapters/sync-gate.js';
-import { applyEvent, DEFAULT_RATCHET_POLICY } from '../../../lambdas/core/suppression/index.js';
-import type { MarkerUpdate, SyncLedger, SyncView } from '../../../lambdas/core/sync/ledger.js';
 import { encodeSyncMessage } from '../../../lambdas/core/sync/message.js';
 import { SYNC_DEFAULT_LIMITS, SYNC_MAX_HOLD_MS } from '../../../lambdas/core/sync/settings.js';
-import type { SyncMap } from '../../../lambdas/core/sync/state.js';
 import type { SyncProviderName } from '../../../lambdas/core/sync/target.js';
 import { NO_TOPIC_ALIASES } from '../../../lambdas/core/topics.js';
 import { createSyncWorkerHandler, SYNC_METRICS } from '../../../lambdas/handlers/sync-worker-handler.js';
 import { recordingLog } from '../support/log.js';
-import { ev, T0 } from '../suppression/support.js';
-
-class Ledger implements SyncLedger {
-  readonly views = new Map<string, SyncView>();
-  add(email: string, due: number) {
-    const record = applyEvent(undefined, ev('complaint', T0, { recipient: email }), DEFAULT_RATCHET_POLICY).record;
-    this.views.set(email, { record, sync: {}, change: 1, version: 1, due });
-  }
-  async read(email: string) {
-    const view = this.views.get(email);
-    return view && structuredClone(view);
-  }
-  async commit(email: string, version: number, sync: SyncMap, marker: MarkerUpdate) {
-    const view = this.views.get(email)!;
-    if (view.version !== version) return false;
-    const due = marker === 'keep' ? view.due : marker === 'clear' ? undefined : marker.due;
-    const { due: _old, ...rest } = view;
-    this.views.set(email, { ...rest, sync, version: version + 1, ...(due !== undefined ? { due } : {}) });
-    return true;
-  }
-}
+import { MemorySyncLedger } from '../support/memory-ledger.js';
+import { T0 } from '../suppression/support.js';
 
 const record = (email: string, provider: SyncProviderName): SQSRecord =>
   ({
@@ -65,7 +43,7 @@ function worker(maxHoldMs: number | undefined) {
       new ProviderGate(p, SYNC_DEFAULT_LIMITS[p], { ...clock, maxHoldMs }),
     ]),
   );
-  const ledger = new Ledger();
+  const ledger = new MemorySyncLedger(T0);
   const applied: Array<{ provider: SyncProviderName; email: string }> = [];
   const resent: Array<{ body: string; delaySeconds: number }> = [];
   const dead: string[] = [];

@@ -9,11 +9,8 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
-import { applyEvent, DEFAULT_RATCHET_POLICY } from '../../../lambdas/core/suppression/index.js';
 import { leased } from '../../../lambdas/core/sync/lease.js';
-import type { MarkerUpdate, SyncLedger, SyncView } from '../../../lambdas/core/sync/ledger.js';
 import { encodeSyncMessage } from '../../../lambdas/core/sync/message.js';
-import type { SyncMap } from '../../../lambdas/core/sync/state.js';
 import {
   type SyncOperation,
   type SyncProviderName,
@@ -24,32 +21,10 @@ import {
 import { NO_TOPIC_ALIASES } from '../../../lambdas/core/topics.js';
 import { createSyncWorkerHandler } from '../../../lambdas/handlers/sync-worker-handler.js';
 import { recordingLog } from '../support/log.js';
-import { ev, T0 } from '../suppression/support.js';
+import { MemorySyncLedger } from '../support/memory-ledger.js';
+import { T0 } from '../suppression/support.js';
 
 const NOW = T0 + 1_000_000;
-
-class Ledger implements SyncLedger {
-  views = new Map<string, SyncView>();
-  add(email: string): void {
-    const record = applyEvent(undefined, ev('complaint', T0, { recipient: email }), DEFAULT_RATCHET_POLICY).record;
-    this.views.set(email, { record, sync: {}, change: 1, version: 1, due: NOW });
-  }
-  async read(email: string) {
-    const view = this.views.get(email);
-    return view && structuredClone(view);
-  }
-  async commit(email: string, version: number, sync: SyncMap, marker: MarkerUpdate) {
-    const view = this.views.get(email)!;
-    if (view.version !== version) return false;
-    this.views.set(email, {
-      ...view,
-      sync,
-      version: version + 1,
-      due: marker === 'keep' ? view.due : marker === 'clear' ? undefined : marker.due,
-    });
-    return true;
-  }
-}
 
 function record(
   email: string,
@@ -80,7 +55,7 @@ function setup(
   held?: (provider: SyncProviderName, op: SyncOperation) => Promise<{ lists: string[] } | undefined>,
   options: { resendFails?: boolean } = {},
 ) {
-  const ledger = new Ledger();
+  const ledger = new MemorySyncLedger(NOW);
   const hidden: Array<{ receipt: string; seconds: number }> = [];
   const resent: Array<{ body: string; seconds: number }> = [];
   const dead: Array<{ body: string; provider: string; error: string }> = [];
