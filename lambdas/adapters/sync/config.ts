@@ -49,6 +49,14 @@ export const SYNC_DEFAULT_URLS = {
   resend: 'https://api.resend.com',
 } as const;
 
+/** The variable that points each HTTP provider's adapter at another base URL (an EU region, tests, a fake). */
+export const SYNC_URL_VARIABLE = {
+  sendgrid: 'SENDGRID_API_URL',
+  postmark: 'POSTMARK_API_URL',
+  mailgun: 'MAILGUN_API_URL',
+  resend: 'RESEND_API_URL',
+} as const satisfies Record<keyof typeof SYNC_DEFAULT_URLS, (typeof SYNC_VARIABLES)[number]>;
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 const list = (value: string | undefined) =>
@@ -119,7 +127,7 @@ export function readSyncConfig(env: Env, options: ReadSyncConfigOptions = {}): S
   if (chosen.has('sendgrid')) {
     config.sendgrid = {
       apiKey: key('sendgrid', 'SENDGRID_API_KEY'),
-      apiUrl: url('SENDGRID_API_URL', SYNC_DEFAULT_URLS.sendgrid),
+      apiUrl: url(SYNC_URL_VARIABLE.sendgrid, SYNC_DEFAULT_URLS.sendgrid),
     };
   }
   if (chosen.has('postmark')) {
@@ -127,7 +135,7 @@ export function readSyncConfig(env: Env, options: ReadSyncConfigOptions = {}): S
     if (streams.length === 0) problems.push('POSTMARK_STREAMS names no stream');
     config.postmark = {
       serverToken: key('postmark', 'POSTMARK_SERVER_TOKEN'),
-      apiUrl: url('POSTMARK_API_URL', SYNC_DEFAULT_URLS.postmark),
+      apiUrl: url(SYNC_URL_VARIABLE.postmark, SYNC_DEFAULT_URLS.postmark),
       streams,
     };
   }
@@ -141,14 +149,14 @@ export function readSyncConfig(env: Env, options: ReadSyncConfigOptions = {}): S
     }
     config.mailgun = {
       apiKey: key('mailgun', 'MAILGUN_API_KEY'),
-      apiUrl: url('MAILGUN_API_URL', SYNC_DEFAULT_URLS.mailgun),
+      apiUrl: url(SYNC_URL_VARIABLE.mailgun, SYNC_DEFAULT_URLS.mailgun),
       domains,
     };
   }
   if (chosen.has('resend')) {
     config.resend = {
       apiKey: key('resend', 'RESEND_API_KEY'),
-      apiUrl: url('RESEND_API_URL', SYNC_DEFAULT_URLS.resend),
+      apiUrl: url(SYNC_URL_VARIABLE.resend, SYNC_DEFAULT_URLS.resend),
     };
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, config };

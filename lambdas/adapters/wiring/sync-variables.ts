@@ -12,15 +12,8 @@ import {
 } from '../../core/sync/settings.js';
 import { SYNC_PROVIDER_NAMES } from '../../core/sync/target.js';
 import type { VariableDoc } from '../environment.js';
-import { SYNC_DEFAULT_URLS } from '../sync/config.js';
+import { SYNC_DEFAULT_URLS, SYNC_URL_VARIABLE } from '../sync/config.js';
 import { SYNC_KEY_VARIABLE, syncSecretArnVariable } from './sync-secrets.js';
-
-const URL_VARIABLE = {
-  sendgrid: 'SENDGRID_API_URL',
-  postmark: 'POSTMARK_API_URL',
-  mailgun: 'MAILGUN_API_URL',
-  resend: 'RESEND_API_URL',
-} as const satisfies Record<keyof typeof SYNC_DEFAULT_URLS, string>;
 
 const DEPLOY_DEFAULT = 'local (a deployment keeps the default)';
 
@@ -95,10 +88,10 @@ export function syncVariableDocs(): Array<{ name: string; doc: VariableDoc; wher
         describe: `The ${provider} API key sync pushes with, required when SYNC_PROVIDERS names ${provider}; never logged. On AWS the worker reads the secret named by \`${syncSecretArnVariable(provider)}\` instead, and \`ratchet sync reconcile\` reads this variable everywhere`,
       },
     });
-    if (provider in URL_VARIABLE) {
-      const key = provider as keyof typeof URL_VARIABLE;
+    if (provider in SYNC_URL_VARIABLE) {
+      const key = provider as keyof typeof SYNC_URL_VARIABLE;
       rows.push({
-        name: URL_VARIABLE[key],
+        name: SYNC_URL_VARIABLE[key],
         doc: {
           applies: 'local',
           default: `\`${SYNC_DEFAULT_URLS[key]}\``,
