@@ -8,13 +8,32 @@
  * A call whose rate slot lies more than `maxHoldMs` ahead is handed back, not held (SyncProviderBusyError):
  * all providers share one queue and a batch ends with its slowest call, so holding Resend's tenth call
  * of a batch for 9 s at its 1 call/s would hold every other provider's calls in that batch too, and a
- * backlog would drain everywhere at the slowest provider's pace. The worker sends a handed-back message
- * again, delayed until the time named; those times are spaced one interval apart, so the handed-back
- * messages come back at the pace the provider takes them rather than all at once.
+ * backlog would drain everywhere at the slowest provider's pace. The slot is reserved for the message
+ * handed back: the worker sends it again delayed until then, carrying the slot as its `turn`, and the
+ * gate runs it at that turn, ahead of calls that came later. So the line is first come, first served,
+ * and each message goes round the queue once, however long the line.
+ *
+ * Slots are reserved at most `bookingHorizonMs` ahead (SQS delays a message at most 15 minutes). Past
+ * that the call is handed back with no slot (SyncProviderBacklogError) and a time one interval after
+ * the last such: the change waits in the outbox, and the sweeper sends it again then. A backlog far
+ * longer than the horizon thus costs one write per change, not a trip round the queue every 15 minutes.
+ * Every call, reserved or not, runs at least one interval after the one before, so a turn that comes
+ * back late never adds to the rate.
+ *
+ * An `urgent` call (one that lets mail through again: a reactivation, a topic opt-in; someone is waiting
+ * on it) runs at the first such spaced time, ahead of the line, rather than behind a backlog of
+ * suppressions; it may be held one interval longer than other calls, so a lone one always finds that
+ * slot, and a turn it lands on is pushed to the line's end. It never adds to the rate either.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { CallTicket } from '../core/sync/ask-first.js';
 import type { ProviderLimits } from '../core/sync/settings.js';
-import { SyncProviderBusyError, type SyncProviderName, SyncRateLimitedError } from '../core/sync/target.js';
+import {
+  SyncProviderBacklogError,
+  SyncProviderBusyError,
+  type SyncProviderName,
+  SyncRateLimitedError,
+} from '../core/sync/target.js';
 import { MAX_RATE_LIMIT_PAUSE_MS } from './sync/http.js';
 
 export interface PauseStore {
@@ -27,9 +46,12 @@ const SHARED_READ_MS = 1000;
 export class ProviderGate {
   private inFlight = 0;
   private readonly waiting: Array<() => void> = [];
+  /** The end of the line: the first slot nobody holds. */
   private nextSlotMs = 0;
-  /** The latest time handed out to a call handed back: the next one is told one interval later. */
-  private handedBackUntilMs = 0;
+  /** The latest slot a call ran (or is held for): the next runs at least one interval later. */
+  private lastRunMs = Number.NEGATIVE_INFINITY;
+  /** The latest time handed to a change sent to the outbox: the next is told one interval later. */
+  private deferredUntilMs = 0;
   private pausedUntilMs = 0;
   private sharedReadAt = -Infinity;
 
@@ -45,24 +67,25 @@ export class ProviderGate {
        * @default Infinity (every call is held until its slot)
        */
       maxHoldMs?: number;
+      /**
+       * How far ahead slots are reserved for calls handed back; later, SyncProviderBacklogError reserves none.
+       * @default Infinity (every call handed back gets a slot)
+       */
+      bookingHorizonMs?: number;
     } = {},
   ) {}
 
   /**
    * Runs `call` when the limits allow. Throws without calling: SyncRateLimitedError while paused,
-   * SyncProviderBusyError when its rate slot lies more than `maxHoldMs` ahead.
+   * SyncProviderBusyError (a slot reserved at its time) when its slot lies more than `maxHoldMs` ahead,
+   * SyncProviderBacklogError (none reserved) when that is more than `bookingHorizonMs` ahead. `ticket`:
+   * the turn reserved for this message when it was handed back before; used (and cleared) by this call.
+   * `urgent`: ahead of the line when a slot within the hold is free.
    */
-  async run<T>(call: () => Promise<T>): Promise<T> {
+  async run<T>(call: () => Promise<T>, options: { ticket?: CallTicket; urgent?: boolean } = {}): Promise<T> {
     await this.assertNotPaused();
     // The slot is taken before waiting for a place in flight, so the hold is known up front.
-    const now = this.now();
-    const interval = 1000 / this.limits.rate;
-    const slot = Math.max(now, this.nextSlotMs);
-    if (slot - now > (this.options.maxHoldMs ?? Number.POSITIVE_INFINITY)) {
-      this.handedBackUntilMs = Math.max(slot, this.handedBackUntilMs + interval);
-      throw new SyncProviderBusyError(this.provider, this.handedBackUntilMs);
-    }
-    this.nextSlotMs = slot + interval;
+    const slot = this.reserve(this.now(), options.ticket, options.urgent === true);
     await this.acquire();
     try {
       const hold = slot - this.now();
@@ -75,6 +98,39 @@ export class ProviderGate {
     } finally {
       this.release();
     }
+  }
+
+  /** The slot this call runs at, taken; or the hand-back thrown. */
+  private reserve(now: number, ticket: CallTicket | undefined, urgent: boolean): number {
+    const interval = 1000 / this.limits.rate;
+    const maxHold = this.options.maxHoldMs ?? Number.POSITIVE_INFINITY;
+    const horizon = this.options.bookingHorizonMs ?? Number.POSITIVE_INFINITY;
+    const spaced = this.lastRunMs + interval;
+    const turn = ticket?.turnAtMs;
+    if (ticket) ticket.turnAtMs = undefined;
+    // A turn further ahead than any this gate hands out is not one of ours (a clock apart): the line decides.
+    if (turn !== undefined && turn - now <= horizon + maxHold) {
+      if (turn - now > maxHold) throw new SyncProviderBusyError(this.provider, turn);
+      const slot = Math.max(now, turn, spaced);
+      if (slot - now <= maxHold) return this.ran(slot);
+      // Late, and the slots near it are taken: it joins the line like a new call.
+    }
+    // One interval past the hold: every other call is held at most `maxHold`, so a lone urgent call always
+    // finds its slot within it. A run of them (a bulk reactivation) fills it, and the rest join the line.
+    if (urgent && spaced - now <= maxHold + interval) return this.ran(Math.max(now, spaced));
+    const slot = Math.max(now, this.nextSlotMs, spaced);
+    if (slot - now > horizon) {
+      this.deferredUntilMs = Math.max(slot - horizon, this.deferredUntilMs + interval);
+      throw new SyncProviderBacklogError(this.provider, this.deferredUntilMs);
+    }
+    this.nextSlotMs = slot + interval;
+    if (slot - now > maxHold) throw new SyncProviderBusyError(this.provider, slot);
+    return this.ran(slot);
+  }
+
+  private ran(slot: number): number {
+    this.lastRunMs = Math.max(this.lastRunMs, slot);
+    return slot;
   }
 
   /** Epoch ms until which calls are held (0 when not paused), as this worker knows it. */

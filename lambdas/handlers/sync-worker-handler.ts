@@ -1,7 +1,8 @@
 /**
  * SQS batch → one push per message, all at once, with partial batch failures. Each provider's gate
  * limits its own calls, and hands back a call it would hold past SYNC_MAX_HOLD_MS (sent again, delayed
- * until its turn, as a wait): a batch ends with its slowest call, so neither a failing nor a slow
+ * until the turn reserved for it, as a wait; or, with no turn within SYNC_BOOKING_HORIZON_MS, left on its
+ * outbox marker for the sweeper): a batch ends with its slowest call, so neither a failing nor a slow
  * provider holds up the others (docs/sync.md, rate limits). A failure is retried by hiding the message
  * until its next attempt. The same handler runs in Lambda and under the local poller.
  *
@@ -16,9 +17,10 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Counters, Log } from '../core/pipeline/ports.js';
 import { leased } from '../core/sync/lease.js';
 import { encodeSyncMessage, parseSyncMessage, type SyncMessage } from '../core/sync/message.js';
-import { markDead, type PushDeps, pushChange, recordRetry, recordWait } from '../core/sync/push.js';
+import { markDead, type PushDeps, pushChange, recordDeferral, recordRetry, recordWait } from '../core/sync/push.js';
 import { backoffSeconds, pauseSeconds } from '../core/sync/retry.js';
 import {
+  SyncProviderBacklogError,
   SyncProviderBusyError,
   type SyncProviderName,
   SyncRateLimitedError,
@@ -95,11 +97,13 @@ async function handle(deps: SyncWorkerDeps, record: SQSRecord): Promise<boolean>
     const reason = describe(error);
     if (error instanceof SyncRefusedError) return deadLetter(deps, record, message, reason);
     // This worker's pace for the provider is spoken for: not a retry, and the batch does not wait for it.
-    if (error instanceof SyncProviderBusyError) return wait(deps, attempt, pauseSeconds(error.retryAtMs, now), reason);
+    if (error instanceof SyncProviderBacklogError) return defer(deps, attempt, error.retryAtMs, reason);
+    if (error instanceof SyncProviderBusyError)
+      return wait(deps, { ...attempt, turn: error.retryAtMs }, pauseSeconds(error.retryAtMs, now), reason);
     deps.counters.count(SYNC_METRICS.retried, 1, message.provider);
     if (error instanceof SyncRateLimitedError) {
       const seconds = pauseSeconds(error.retryAtMs, now);
-      return wait(deps, attempt, seconds, reason);
+      return wait(deps, withoutTurn(attempt), seconds, reason);
     }
     const seconds = backoffSeconds(receives, (deps.random ?? Math.random)());
     let outcome: 'dead' | 'retry' = 'retry';
@@ -146,6 +150,31 @@ async function wait(deps: SyncWorkerDeps, attempt: SyncMessage, seconds: number,
     deps.log.warn('sync retry scheduling failed', { provider: attempt.provider, error: describe(cause) });
     return false;
   }
+}
+
+/**
+ * A wait in the outbox: the provider's slots are reserved past what a queue delay reaches, so the change
+ * waits on its marker (recordDeferral) and the sweeper sends it again when due; the message is done. A
+ * record with no live marker has no sweep coming, so its message goes round the queue instead.
+ */
+async function defer(deps: SyncWorkerDeps, attempt: SyncMessage, untilMs: number, reason: string): Promise<boolean> {
+  const now = deps.push.now();
+  try {
+    if (await recordDeferral(deps.push, attempt, { waitMs: Math.max(0, untilMs - now), dueAt: untilMs })) {
+      deps.log.debug?.('sync push waits in the outbox', { provider: attempt.provider, untilMs });
+      return true;
+    }
+  } catch (cause) {
+    // The message stays: it comes back after its visibility timeout, as a redelivery that asks first.
+    deps.log.warn('sync retry scheduling failed', { provider: attempt.provider, error: describe(cause) });
+    return false;
+  }
+  return wait(deps, withoutTurn(attempt), pauseSeconds(untilMs, now), reason);
+}
+
+/** A turn is a slot one gate reserved; after a pause or a failure it is spent. */
+function withoutTurn({ turn: _turn, ...message }: SyncMessage): SyncMessage {
+  return message;
 }
 
 async function deadLetter(

@@ -5,6 +5,9 @@
  * until its turn, instead of holding the batch (and every SendGrid call in it) for it. Resend still gets
  * every change, each once, at no more than the 2 requests a second its API allows (the fake answers 429
  * past that), with nothing dead-lettered: waiting is not failing.
+ *
+ * A reactivation is not stuck behind that line: the gate runs a call that lets mail through again at the
+ * first free slot (one interval after the last call), ahead of the suppressions queued for Resend.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoSuppressionStore } from '../../lambdas/adapters/dynamodb-suppressions.js';
@@ -20,11 +23,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('a slow provider beside a fast one, at the default rates', () => {
   let fakes: ProviderFakes;
   let stack: TestStack;
+  let store: DynamoSuppressionStore;
+  const atResend = () => new Set(fakes.resend.entries().map((e) => e.email));
 
   beforeAll(async () => {
     fakes = await startProviderFakes();
     // The default rates: nothing raised, as a user runs it.
-    stack = await startTestStack({ env: { ...fakes.env, SYNC_PROVIDERS: 'sendgrid,resend' } });
+    const env = { ...fakes.env, SYNC_PROVIDERS: 'sendgrid,resend' };
+    stack = await startTestStack({ env });
+    store = new DynamoSuppressionStore(stack.clients.doc, stack.config.suppressionTable, policyFromSettings(env), {
+      onSyncChange: stack.sync!.fastPath,
+    });
   });
   afterAll(async () => {
     await stack?.stop();
@@ -33,20 +42,11 @@ describe('a slow provider beside a fast one, at the default rates', () => {
 
   it(`${ADDRESSES} suppressions: SendGrid's at SendGrid's pace, Resend's all delivered once at Resend's`, async () => {
     const env = { ...fakes.env, SYNC_PROVIDERS: 'sendgrid,resend' };
-    const store = new DynamoSuppressionStore(
-      stack.clients.doc,
-      stack.config.suppressionTable,
-      policyFromSettings(env),
-      {
-        onSyncChange: stack.sync!.fastPath,
-      },
-    );
     const emails = Array.from({ length: ADDRESSES }, (_, i) => `pace${i}@example.com`);
     for (const email of emails) await store.suppress(email, { actor: 'ops', reason: 'pace', at: Date.now() });
     const started = Date.now();
     stack.sync!.start();
 
-    const atResend = () => new Set(fakes.resend.entries().map((e) => e.email));
     const atSendgrid = () => emails.filter((e) => sendgridPushes(fakes, e) > 0).length;
     while (atSendgrid() < ADDRESSES && Date.now() - started < 60_000) await sleep(100);
     const sendgridSeconds = (Date.now() - started) / 1000;
@@ -68,5 +68,32 @@ describe('a slow provider beside a fast one, at the default rates', () => {
     );
     expect(status.providers.resend.failed).toBe(0);
     expect(status.providers.sendgrid.failed).toBe(0);
+  }, 180_000);
+
+  it('a reactivation during a Resend backlog reaches Resend in seconds, not behind the backlog', async () => {
+    const vip = 'pace0@example.com';
+    expect(atResend().has(vip)).toBe(true);
+    const behind = Array.from({ length: ADDRESSES }, (_, i) => `behind${i}@example.com`);
+    for (const email of behind) await store.suppress(email, { actor: 'ops', reason: 'backlog', at: Date.now() });
+    // The worker takes them into Resend's line: 30 s of its rate.
+    await sleep(3_000);
+    const start = Date.now();
+    await store.reactivate(vip, { actor: 'ops', reason: 'asked', at: start });
+    while (atResend().has(vip) && Date.now() - start < 60_000) await sleep(100);
+    const seconds = (Date.now() - start) / 1000;
+    const stillQueued = behind.filter((e) => !atResend().has(e)).length;
+    // Behind the line it would wait for most of the 30 suppressions queued ahead of it (about 28 s).
+    expect(atResend().has(vip)).toBe(false);
+    expect(seconds).toBeLessThan(5);
+    expect(stillQueued).toBeGreaterThan(ADDRESSES / 2);
+    // The line still arrives whole, each once, within the API's rate (the fake refuses past it).
+    const resendPace = ADDRESSES / SYNC_DEFAULT_LIMITS.resend.rate;
+    while (behind.some((e) => !atResend().has(e)) && Date.now() - start < 3 * resendPace * 1000) await sleep(250);
+    expect(behind.filter((e) => !atResend().has(e))).toEqual([]);
+    for (const email of behind)
+      expect(
+        fakes.resend.calls.filter((c) => c.method === 'POST' && c.status < 300 && c.body?.includes(email)),
+      ).toHaveLength(1);
+    expect(fakes.resend.calls.filter((c) => c.at >= start && c.status === 429)).toEqual([]);
   }, 180_000);
 });

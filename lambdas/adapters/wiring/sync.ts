@@ -7,12 +7,17 @@
 
 import type { Counters, Log } from '../../core/pipeline/ports.js';
 import type { PushDeps } from '../../core/sync/push.js';
-import { SYNC_MAX_HOLD_MS, type SyncSettings, syncSettings } from '../../core/sync/settings.js';
+import {
+  SYNC_BOOKING_HORIZON_MS,
+  SYNC_MAX_HOLD_MS,
+  type SyncSettings,
+  syncSettings,
+} from '../../core/sync/settings.js';
 import { parseTopicAliases } from '../../core/topics.js';
 
 export { SYNC_QUEUE_VARIABLES, type SyncQueues, syncFastPath, syncQueuesFromEnv } from './sync-fast-path.js';
 
-import type { SyncProviderName, SyncTarget } from '../../core/sync/target.js';
+import { letsMailThrough, type SyncProviderName, type SyncTarget } from '../../core/sync/target.js';
 import { createSyncWorkerHandler, type SyncWorkerHandler } from '../../handlers/sync-worker-handler.js';
 import { DynamoSuppressionSync } from '../dynamodb-suppression-sync.js';
 import { DynamoSyncProviders } from '../dynamodb-sync-providers.js';
@@ -64,7 +69,12 @@ export function buildSyncWorker(
       (p) =>
         [
           p,
-          new ProviderGate(p, settings.limits[p], { shared: providerFacts, now, maxHoldMs: SYNC_MAX_HOLD_MS }),
+          new ProviderGate(p, settings.limits[p], {
+            shared: providerFacts,
+            now,
+            maxHoldMs: SYNC_MAX_HOLD_MS,
+            bookingHorizonMs: SYNC_BOOKING_HORIZON_MS,
+          }),
         ] as const,
     ),
   );
@@ -73,11 +83,16 @@ export function buildSyncWorker(
     providers,
     now,
     plan: (provider) => ({ aliases, handlesScope: (scope) => targets.get(provider)!.handlesScope(scope) }),
-    apply: (provider, operation) => gates.get(provider)!.run(() => targets.get(provider)!.apply(operation)),
+    apply: (provider, operation, ticket) =>
+      gates
+        .get(provider)!
+        .run(() => targets.get(provider)!.apply(operation), { ticket, urgent: letsMailThrough(operation) }),
     // A lookup is a provider call like a push: the same gate, rate and pause.
-    held: (provider, operation) => {
+    held: (provider, operation, ticket) => {
       const target = targets.get(provider)!;
-      return target.held ? gates.get(provider)!.run(() => target.held!(operation)) : Promise.resolve(undefined);
+      return target.held
+        ? gates.get(provider)!.run(() => target.held!(operation), { ticket, urgent: letsMailThrough(operation) })
+        : Promise.resolve(undefined);
     },
   };
   const log = overrides.log ?? powertoolsLog('ratchet-sync', config.settings[RUNTIME_VARIABLE.logLevel]);

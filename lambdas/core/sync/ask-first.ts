@@ -11,11 +11,23 @@
  */
 import type { SyncOperation, SyncOutcome, SyncProviderName } from './target.js';
 
+/**
+ * The rate slot reserved for this message (its `turn`), for the first provider call it makes; the gate
+ * clears it once used, so a second call of the same message takes a slot of its own.
+ */
+export interface CallTicket {
+  turnAtMs?: number;
+}
+
 export interface AskFirstDeps {
   /** Calls the provider (through its rate gate). */
-  apply: (provider: SyncProviderName, operation: SyncOperation) => Promise<SyncOutcome>;
+  apply: (provider: SyncProviderName, operation: SyncOperation, ticket?: CallTicket) => Promise<SyncOutcome>;
   /** Reads the provider (through the same gate); absent, or undefined from it: the provider cannot be asked. */
-  held?: (provider: SyncProviderName, operation: SyncOperation) => Promise<SyncOutcome | undefined>;
+  held?: (
+    provider: SyncProviderName,
+    operation: SyncOperation,
+    ticket?: CallTicket,
+  ) => Promise<SyncOutcome | undefined>;
 }
 
 export interface AppliedOnce {
@@ -29,10 +41,11 @@ export async function applyOnce(
   provider: SyncProviderName,
   operation: SyncOperation,
   recheck: boolean,
+  ticket?: CallTicket,
 ): Promise<AppliedOnce> {
   if (recheck && deps.held !== undefined) {
-    const outcome = await deps.held(provider, operation);
+    const outcome = await deps.held(provider, operation, ticket);
     if (outcome !== undefined) return { outcome, found: true };
   }
-  return { outcome: await deps.apply(provider, operation), found: false };
+  return { outcome: await deps.apply(provider, operation, ticket), found: false };
 }

@@ -7,6 +7,10 @@
  * that died before recording the answer), so the worker asks the provider before pushing. Absent on a
  * first message (the fast path, a first sweep), so the first push of a change stays one provider call.
  * Messages written before the field existed parse as first messages.
+ *
+ * `turn`: the rate slot (epoch ms) the worker's gate reserved for this message when it handed it back
+ * (sync-gate.ts); the gate runs it then rather than at the end of the line. A hint, never trusted for
+ * more than ordering: the gate still spaces every call one interval apart.
  */
 import { MalformedRequestError, TransientError } from '../errors.js';
 import { isRecord } from '../json.js';
@@ -17,6 +21,7 @@ export interface SyncMessage {
   email: string;
   provider: SyncProviderName;
   recheck?: true;
+  turn?: number;
 }
 
 /** Always a body SQS takes (sqs-body.ts): a refused one would fail the whole sweep page it is sent with, every sweep. */
@@ -25,6 +30,7 @@ export function encodeSyncMessage(message: SyncMessage): string {
     email: message.email,
     provider: message.provider,
     ...(message.recheck ? { recheck: true } : {}),
+    ...(message.turn !== undefined ? { turn: message.turn } : {}),
   });
 }
 
@@ -43,6 +49,8 @@ export function parseSyncMessage(body: string): SyncMessage {
     email: value.email,
     provider: value.provider as SyncProviderName,
     ...(value.recheck === true ? { recheck: true as const } : {}),
+    // A turn that is not a time is dropped, not refused: it only orders, and the change must still be pushed.
+    ...(typeof value.turn === 'number' && Number.isFinite(value.turn) && value.turn > 0 ? { turn: value.turn } : {}),
   };
 }
 

@@ -5,12 +5,13 @@
  * in the same message). Transport-neutral: the SQS handler around it decides retries and dead letters.
  */
 import { TransientError } from '../errors.js';
-import { type AskFirstDeps, applyOnce } from './ask-first.js';
-import { markerAfter, type SyncLedger, type SyncView } from './ledger.js';
+import { type AskFirstDeps, applyOnce, type CallTicket } from './ask-first.js';
+import { leased, wasLeased } from './lease.js';
+import { DEAD_DUE_MS, laggingProviders, markerAfter, type SyncLedger, type SyncView } from './ledger.js';
 import type { SyncMessage } from './message.js';
 import { type PlanContext, planSync } from './plan.js';
 import { exhausted } from './retry.js';
-import { type ProviderSyncState, recordOutcome } from './state.js';
+import { type ProviderSyncState, recordOutcome, type SyncMap } from './state.js';
 import type { SyncOperation, SyncProviderName } from './target.js';
 
 export interface PushDeps extends AskFirstDeps {
@@ -37,6 +38,7 @@ export async function pushChange(deps: PushDeps, message: SyncMessage): Promise<
   if (!deps.providers.includes(provider)) return { pushed: [], skipped: true };
   const pushed: SyncOperation[] = [];
   const found: SyncOperation[] = [];
+  const ticket: CallTicket = message.turn === undefined ? {} : { turnAtMs: message.turn };
   // What this call learned from the provider; survives re-reads, since the provider holds it whatever version we read.
   let learned: ProviderSyncState | undefined;
   for (let round = 0; round < MAX_ROUNDS; round++) {
@@ -46,7 +48,7 @@ export async function pushChange(deps: PushDeps, message: SyncMessage): Promise<
     const operations = planSync(view.record, state, deps.plan(provider));
     try {
       for (const operation of operations) {
-        const done = await applyOnce(deps, provider, operation, message.recheck === true);
+        const done = await applyOnce(deps, provider, operation, message.recheck === true, ticket);
         const outcome = done.outcome;
         state = recordOutcome(
           state,
@@ -144,19 +146,54 @@ export async function recordWait(
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const view = await deps.ledger.read(message.email);
     if (view === undefined) return;
-    const current = view.sync[message.provider];
-    const retrying = current?.retrying?.change === view.change ? current.retrying : undefined;
+    const { sync, credited } = creditWait(view, message.provider, options.waitMs);
     const extend = view.due !== undefined && view.due < options.leaseUntil;
-    if (!retrying && !extend) return;
-    const sync = retrying
-      ? {
-          ...view.sync,
-          [message.provider]: { ...current, retrying: { ...retrying, since: retrying.since + options.waitMs } },
-        }
-      : view.sync;
+    if (!credited && !extend) return;
     if (await deps.ledger.commit(message.email, view.version, sync, extend ? { due: options.leaseUntil } : 'keep'))
       return;
   }
+}
+
+/**
+ * A wait in the outbox (SyncProviderBacklogError): the message is not sent again; the marker is set to
+ * `dueAt`, when the sweeper sends the change again, and a change already retrying has its horizon's start
+ * moved forward by the wait, as in recordWait. Set, not only moved forward: a lease the sweeper wrote
+ * while the queue was deep guessed how long this message would wait there, and it waits there no more.
+ * False when no sweep would send it (no marker, or a parked one): the caller then keeps the message
+ * going round the queue.
+ *
+ * The marker keeps saying whether a message may have been pushed unrecorded (lease.ts): this message
+ * says so for its own provider (`recheck`); a lease says so for the others, so it stays a lease while
+ * another provider lags. Otherwise it is whole, and the sweeper's message asks the provider nothing.
+ */
+export async function recordDeferral(
+  deps: Pick<PushDeps, 'ledger' | 'providers'>,
+  message: SyncMessage,
+  options: { waitMs: number; dueAt: number },
+): Promise<boolean> {
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const view = await deps.ledger.read(message.email);
+    if (view === undefined) return true;
+    if (view.due === undefined || view.due >= DEAD_DUE_MS) return false;
+    const { sync, credited } = creditWait(view, message.provider, options.waitMs);
+    const others = laggingProviders(view, deps.providers).some((p) => p !== message.provider);
+    const asks = message.recheck === true || (others && wasLeased(view.due));
+    const due = asks ? leased(options.dueAt) : Math.floor(options.dueAt);
+    if (!credited && due === view.due) return true;
+    if (await deps.ledger.commit(message.email, view.version, sync, { due })) return true;
+  }
+  return false;
+}
+
+/** A change retrying at this provider has its horizon's start moved forward by a wait: waiting never counts. */
+function creditWait(view: SyncView, provider: SyncProviderName, waitMs: number): { sync: SyncMap; credited: boolean } {
+  const current = view.sync[provider];
+  const retrying = current?.retrying?.change === view.change ? current.retrying : undefined;
+  if (!retrying) return { sync: view.sync, credited: false };
+  return {
+    sync: { ...view.sync, [provider]: { ...current, retrying: { ...retrying, since: retrying.since + waitMs } } },
+    credited: true,
+  };
 }
 
 async function saveProgress(

@@ -36,6 +36,14 @@ export const SYNC_DEFAULT_LIMITS: Readonly<Record<SyncProviderName, { concurrenc
  */
 export const SYNC_MAX_HOLD_MS = 1_000;
 
+/**
+ * How far ahead the worker reserves a provider's rate slots for messages it hands back (each sent again
+ * delayed until its slot, within SQS's 15-minute DelaySeconds). Past it the change waits in the outbox
+ * for the sweeper (SyncProviderBacklogError). It bounds how long a new change, a reversal included,
+ * waits behind a backlog at one provider's pace; five sweep intervals leave the sweeper time to refill it.
+ */
+export const SYNC_BOOKING_HORIZON_MS = 300_000;
+
 /** Retries span at least an hour before a change is dead-lettered (lower values are for tests). */
 export const DEFAULT_RETRY_HORIZON_SECONDS = 3600;
 

@@ -88,6 +88,16 @@ export interface SyncTarget {
   list(onPage: (entries: readonly ProviderListEntry[]) => Promise<void> | void): Promise<void>;
 }
 
+/**
+ * Whether the operation lets mail through again (a reactivation, a topic opt-in). Someone is waiting on
+ * it (an operator's audited decision, a person's consent), and until it lands the provider drops mail
+ * Ratchet would send, so the worker's gate runs it ahead of a backlog (sync-gate.ts). Each one delays
+ * the suppressions in that line by one call, no more: the provider's rate is kept either way.
+ */
+export function letsMailThrough(operation: SyncOperation): boolean {
+  return operation.op === 'unsuppress' || operation.op === 'unsuppressScope';
+}
+
 /** The provider answered 429: no call to that provider before `retryAtMs` (from Retry-After or its reset header). */
 export class SyncRateLimitedError extends Error {
   constructor(
@@ -101,14 +111,29 @@ export class SyncRateLimitedError extends Error {
 
 /**
  * The worker's own pace for this provider is spoken for until `retryAtMs` (its gate would hold the call
- * longer than it may): the provider was not called. Waiting, like a 429, but the provider said nothing,
- * so nothing is paused or shared.
+ * longer than it may): the provider was not called, and the slot at `retryAtMs` is reserved for this
+ * message (sent again with it as its `turn`, message.ts). Waiting, like a 429, but the provider said
+ * nothing, so nothing is paused or shared.
  */
 export class SyncProviderBusyError extends SyncRateLimitedError {
   constructor(provider: SyncProviderName, retryAtMs: number) {
     super(provider, retryAtMs);
     this.message = `${provider} is at its rate for this worker: retry at ${new Date(retryAtMs).toISOString()}`;
     this.name = 'SyncProviderBusyError';
+  }
+}
+
+/**
+ * The provider's slots are reserved further ahead than a queue delay reaches (SYNC_BOOKING_HORIZON_MS):
+ * nothing is reserved for this message. The change waits in the outbox instead, its marker due at
+ * `retryAtMs`, and the sweeper sends it then; sent round the queue every 15 minutes it would cost a send,
+ * a receive and a write each time, for every message of the backlog.
+ */
+export class SyncProviderBacklogError extends SyncProviderBusyError {
+  constructor(provider: SyncProviderName, retryAtMs: number) {
+    super(provider, retryAtMs);
+    this.message = `${provider} is booked beyond the queue's delay for this worker: due again at ${new Date(retryAtMs).toISOString()}`;
+    this.name = 'SyncProviderBacklogError';
   }
 }
 

@@ -9,6 +9,7 @@ import { LEASE } from '../../../lambdas/core/sync/lease.js';
 import { RETRY_BASE_SECONDS, RETRY_CAP_SECONDS } from '../../../lambdas/core/sync/retry.js';
 import {
   DEFAULT_RETRY_HORIZON_SECONDS,
+  SYNC_BOOKING_HORIZON_MS,
   SYNC_DEFAULT_LIMITS,
   SYNC_MAX_HOLD_MS,
 } from '../../../lambdas/core/sync/settings.js';
@@ -48,6 +49,16 @@ describe('docs/sync.md', () => {
     expect(doc).toContain(
       'divided by the copies of the worker (one under `npm start`; a deployment keeps the defaults)',
     );
+  });
+
+  it('the booking horizon: within the largest SQS delay, and long enough for the sweeper to refill the line', () => {
+    expect(doc).toContain(
+      `Slots are kept at most ${SYNC_BOOKING_HORIZON_MS / 1000} s ahead (\`SYNC_BOOKING_HORIZON_MS\``,
+    );
+    // SQS DelaySeconds is at most 900 (a turn must be reachable by one delayed send).
+    expect(SYNC_BOOKING_HORIZON_MS).toBeLessThanOrEqual(900_000);
+    expect(SYNC_BOOKING_HORIZON_MS).toBeGreaterThanOrEqual(3 * SYNC_SWEEPER.scheduleMinutes * 60_000);
+    expect(doc).toContain('a change costs at most three messages');
   });
 
   it('the backfill budget', () => {

@@ -202,9 +202,11 @@ describe('ProviderGate', () => {
     expect(shared.size).toBe(0);
     // Handed back while earlier ones are still out: told after the last of them, not at the same time.
     await expect(gate.run(async () => ++called)).rejects.toMatchObject({ retryAtMs: 5_000 });
-    // At its time a handed-back call finds its slot free and runs without a hold.
+    // At its time a handed-back call, carrying its turn, finds its slot kept and runs without a hold...
     now = 2_000;
-    await expect(gate.run(async () => ++called)).resolves.toBe(3);
+    await expect(gate.run(async () => ++called, { ticket: { turnAtMs: 2_000 } })).resolves.toBe(3);
     expect(holds).toEqual([1_000]);
+    // ...while a call with no turn joins the end of the line.
+    await expect(gate.run(async () => ++called)).rejects.toMatchObject({ retryAtMs: 6_000 });
   });
 });
