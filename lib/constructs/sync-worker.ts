@@ -23,6 +23,7 @@ import type { SyncProviderName } from '../../lambdas/core/sync/target.js';
 import type { RatchetConfig } from '../config.js';
 import type { SyncContext } from '../sync-config.js';
 import { SYNC_QUEUE, SYNC_SWEEPER, SYNC_WORKER, syncResourceNames } from '../sync-definitions.js';
+import type { SyncLimits } from '../sync-limits.js';
 import type { RatchetAlarms } from './alarms.js';
 import { HandlerFunction } from './handler-function.js';
 import { ratchetMetric, SYNC_FAST_PATH_METRICS } from './metric-catalog.js';
@@ -70,6 +71,8 @@ export interface SyncWorkerProps {
 export class SyncWorker extends Construct {
   /** The providers this stack pushes to (stack output SyncProviders: SYNC_PROVIDERS for the CLI). */
   readonly providers: readonly SyncProviderName[];
+  /** Each copy's share of `syncRates`/`syncConcurrency`, and the stack's total (outputs SyncRates, SyncConcurrency). */
+  readonly limits: SyncLimits;
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
   readonly worker: HandlerFunction;
@@ -81,6 +84,7 @@ export class SyncWorker extends Construct {
     super(scope, id);
     const { config, sync, tables } = props;
     this.providers = sync.providers;
+    this.limits = sync.limits;
     const names = syncResourceNames(config.resourcePrefix);
     this.deadLetterQueue = secureQueue(this, 'DeadLetters', {
       queueName: names.deadLetterQueue,
@@ -125,6 +129,8 @@ export class SyncWorker extends Construct {
       SYNC_PROVIDERS: sync.providers.join(','),
       [SYNC_QUEUE_VARIABLES.queueUrl]: this.queue.queueUrl,
       LOG_LEVEL: config.logLevel,
+      // Each copy's share (lib/sync-limits.ts); the sweeper sizes its leases and the backfill by the same rates.
+      ...sync.limits.variables,
     };
     this.worker = new HandlerFunction(this, 'Worker', {
       projectRoot: props.projectRoot,

@@ -76,6 +76,27 @@ export function parseSyncProviders(
   return out;
 }
 
+/**
+ * `provider=value` pairs, comma-separated, one per provider (spaces around entries and names ignored;
+ * unset or blank: none), as CDK context `syncRates` and `syncConcurrency` give them. The value is left
+ * as text for the caller's number rule. Throws, naming `variable`, on an entry that is not
+ * `provider=value`, a provider that is not one of SYNC_PROVIDER_NAMES (parseSyncProviders' words) or
+ * one named twice (as TOPIC_ALIASES refuses a canonical name given twice).
+ */
+export function parseProviderValues(text: string | undefined, variable: string): ReadonlyMap<SyncProviderName, string> {
+  const values = new Map<SyncProviderName, string>();
+  if (text === undefined || text.trim() === '') return values;
+  text.split(',').forEach((raw, index) => {
+    const parts = raw.split('=');
+    const [name, value] = parts.map((part) => part.trim());
+    if (parts.length !== 2 || !name || !value) throw new Error(`${variable} entry ${index + 1} is not provider=value`);
+    const [provider] = parseSyncProviders(name, variable);
+    if (values.has(provider!)) throw new Error(`${variable} names ${provider} twice`);
+    values.set(provider!, value);
+  });
+  return values;
+}
+
 export function syncSettings(settings: Settings): SyncSettings {
   const providers = parseSyncProviders(settings[SYNC_VARIABLES.providers]);
   const limits = {} as Record<SyncProviderName, ProviderLimits>;
