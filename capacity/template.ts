@@ -10,11 +10,11 @@
  */
 import { rmSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
+import { type ProviderLimits, syncSettings } from '../lambdas/core/sync/settings.js';
+import type { SyncProviderName } from '../lambdas/core/sync/target.js';
 import { concurrencyPlan } from '../lib/concurrency.js';
 import { API, CONSUMER, resourceNames, SES_FEED } from '../lib/definitions.js';
 import { RatchetStack } from '../lib/stack.js';
-import { type ProviderLimits, syncSettings } from '../lambdas/core/sync/settings.js';
-import type { SyncProviderName } from '../lambdas/core/sync/target.js';
 import { SYNC_WORKER } from '../lib/sync-definitions.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: CloudFormation properties are untyped JSON.
