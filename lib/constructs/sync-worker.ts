@@ -4,6 +4,7 @@
  * the sweeper on a one-minute EventBridge schedule, the sparse `sync-due` index on the suppression
  * table, one Secrets Manager secret per configured provider other than SES (`<prefix>/sync/<provider>`),
  * an alarm on the dead letters and one on each function's crashes, and a dashboard row of `SyncPushed` / `SyncFailed` by provider.
+ * Context `syncRates`/`syncConcurrency` reach the worker and the sweeper as each copy's share (lib/sync-limits.ts).
  * IAM is exact: the SES suppression actions are on the worker's role and nowhere else.
  */
 import { Duration, RemovalPolicy, SecretValue, Validations } from 'aws-cdk-lib';

@@ -17,7 +17,9 @@ export const SYNC_VARIABLES = {
  * Per worker: calls in flight and calls per second. Conservative, below every published limit
  * (Resend documents 2 requests/s per team; SendGrid's and Mailgun's are per endpoint and larger; SES
  * publishes none for the suppression API and answers 429). On AWS the worker's event source runs at
- * most SYNC_WORKER_CONCURRENCY copies, so the account-wide rate is that many times these.
+ * most SYNC_WORKER.maxConcurrency copies, so the account-wide rate is that many times these, unless CDK
+ * context `syncRates`/`syncConcurrency` sets a stack-wide figure, which the stack shares between the copies
+ * (lib/sync-limits.ts).
  */
 export const SYNC_DEFAULT_LIMITS: Readonly<Record<SyncProviderName, { concurrency: number; rate: number }>> = {
   ses: { concurrency: 4, rate: 5 },
