@@ -225,7 +225,8 @@ export function buildChecks(
         kind: 'design',
         capacity: pipe.serviceRate.sync[p]!,
         unit: 'calls/s',
-        source: 'SYNC_DEFAULT_LIMITS × MaximumConcurrency',
+        source:
+          "the worker's SYNC_<PROVIDER>_RATE (context syncRates ÷ copies, else SYNC_DEFAULT_LIMITS) × MaximumConcurrency",
       },
       (r) => r.syncIn[p]!,
     );

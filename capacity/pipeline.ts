@@ -117,7 +117,9 @@ export function buildPipeline(
   const syncPace: Record<string, number> = {};
   const sync: Record<string, number> = {};
   for (const p of providers) {
-    syncPace[p] = SYNC_DEFAULT_LIMITS[p as SyncProviderName].rate * (worker?.maxConcurrency ?? 0);
+    // The worker's rate per copy as the template sets it (context syncRates over the copies), else the default.
+    const perCopy = (facts.syncLimits ?? SYNC_DEFAULT_LIMITS)[p as SyncProviderName].rate;
+    syncPace[p] = perCopy * (worker?.maxConcurrency ?? 0);
     // One queue for every provider: the worker's copies are shared, so each gets its share of them.
     sync[p] = Math.min(syncPace[p], workerRate / providers.length);
   }

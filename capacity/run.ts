@@ -28,6 +28,8 @@ cost/durations.json (written by \`npm run cost\`); AWS limits from capacity/limi
   --write         also rewrite the capacity section of BENCHMARKS.md (built-in profiles only)
   --budget <n>    concurrency budget (default ${200}, unless the profile sets concurrencyBudget)
   --shards <n>    keys the sync-due index is spread over (default ${SYNC_PENDING_SHARDS}, the marker's shard count)
+  --context <k=v> CDK context for the synthesized stack, as \`cdk synth -c\` takes it (repeatable): your
+                  deployment's, such as syncRates=sendgrid=50,ses=14 (each provider's pace follows it)
   --help          print this and exit
 `;
 
@@ -60,11 +62,20 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return 2;
   }
   // Heavy imports after the checks: a usage error answers at once.
-  const { synthesizeCapacityFacts } = await import('./template.js');
+  const { SYNTH_CONTEXT, synthesizeCapacityFacts } = await import('./template.js');
   const { runCapacityModel } = await import('./model.js');
   const { renderLimits, renderProfile, toJson } = await import('./report.js');
   if (!options.json) io.err('synthesizing the template (every sync provider listed)…');
-  const facts = synthesizeCapacityFacts();
+  const { ContextError } = await import('../lib/context-values.js');
+  let facts: Awaited<ReturnType<typeof synthesizeCapacityFacts>>;
+  try {
+    facts = synthesizeCapacityFacts({ ...SYNTH_CONTEXT, ...options.context });
+  } catch (error) {
+    // A context value the synth refuses is the operator's to fix: its one line, exit 2.
+    if (!(error instanceof ContextError)) throw error;
+    io.err(`npm run capacity: ${error.message}`);
+    return 2;
+  }
   const d = durations.durations;
   const reports = options.profiles.map((profile) =>
     runCapacityModel(facts, { ...d, syncWorkerMsPerMessage: d.syncWorkerMsPerMessage! }, profile, {
@@ -83,6 +94,14 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     '',
     `Durations (${options.durationsFile ?? 'cost/durations.json, measured by `npm run cost` on the local stack'}, recorded ${d.recordedAt}, load average ${d.loadAverage}): feed ${num(d.feedBatchMs)} ms per batch of ${d.feedBatch}, consumer ${num(d.consumerBatchMs)} ms per batch of ${d.consumerBatch}, edge ${num(d.edgeSendgridBatchMs)} ms per SendGrid request of ${d.edgeSendgridBatch} events, sync worker ${num(d.syncWorkerMsPerMessage!)} ms per message. AWS latencies differ: read the service rates as the measuring machine's, and rerun with your own (\`--durations\`).`,
     '',
+    ...(Object.keys(options.context).length > 0
+      ? [
+          `Context over the default synth's: ${Object.entries(options.context)
+            .map(([k, v]) => `\`${k}=${v}\``)
+            .join(', ')}.`,
+          '',
+        ]
+      : []),
     ...reports.map(renderProfile),
     renderLimits(),
   ].join('\n');
@@ -105,10 +124,12 @@ interface Options {
   budget?: number;
   shards?: number;
   durationsFile?: string;
+  /** Context over SYNTH_CONTEXT (every sync provider listed). */
+  context: Record<string, string>;
 }
 
 function parseArgs(argv: readonly string[]): { ok: true; options: Options } | { ok: false; problem: string } {
-  const options: Options = { profiles: [], json: false, write: false };
+  const options: Options = { profiles: [], json: false, write: false, context: {} };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => argv[++i];
@@ -118,6 +139,11 @@ function parseArgs(argv: readonly string[]): { ok: true; options: Options } | { 
       const file = value();
       if (file === undefined) return { ok: false, problem: '--durations needs a JSON file' };
       options.durationsFile = file;
+    } else if (arg === '--context') {
+      const pair = value() ?? '';
+      const at = pair.indexOf('=');
+      if (at < 1) return { ok: false, problem: '--context needs key=value' };
+      options.context[pair.slice(0, at)] = pair.slice(at + 1);
     } else if (arg === '--profile') {
       const name = value();
       if (name === undefined) return { ok: false, problem: '--profile needs a profile name or a JSON file' };
@@ -140,8 +166,16 @@ function parseArgs(argv: readonly string[]): { ok: true; options: Options } | { 
     } else return { ok: false, problem: `unknown option ${arg} (see --help)` };
   }
   if (options.profiles.length === 0) options.profiles = Object.values(PROFILES);
-  if (options.write && (options.durationsFile || options.profiles.some((p) => !Object.values(PROFILES).includes(p))))
-    return { ok: false, problem: '--write records the built-in profiles with the recorded durations only' };
+  if (
+    options.write &&
+    (options.durationsFile ||
+      Object.keys(options.context).length > 0 ||
+      options.profiles.some((p) => !Object.values(PROFILES).includes(p)))
+  )
+    return {
+      ok: false,
+      problem: '--write records the built-in profiles with the recorded durations and the default context only',
+    };
   return { ok: true, options };
 }
 

@@ -5,10 +5,13 @@
  * indexes. Where the template has no MaximumConcurrency the lib/definitions.ts value stands in, and the
  * facts say so (`concurrencyFrom: 'definitions'`): on AWS such a mapping could scale to the account's
  * limit. Synthesized in process with every sync provider listed, so the sync worker and its index are
- * present; a profile then picks the providers it uses.
+ * present; a profile then picks the providers it uses. The worker's per-provider limits are read from its
+ * environment, so context syncRates/syncConcurrency given to the synth (`npm run capacity -- --context`) count.
  */
 import { rmSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
+import { type ProviderLimits, syncSettings } from '../lambdas/core/sync/settings.js';
+import type { SyncProviderName } from '../lambdas/core/sync/target.js';
 import { concurrencyPlan } from '../lib/concurrency.js';
 import { API, CONSUMER, resourceNames, SES_FEED } from '../lib/definitions.js';
 import { RatchetStack } from '../lib/stack.js';
@@ -50,6 +53,11 @@ export interface CapacityFacts {
   feed?: SourceFacts;
   consumer: SourceFacts;
   syncWorker?: SourceFacts;
+  /**
+   * Each provider's limits per worker copy, as the worker reads them from its environment in the template
+   * (SYNC_<PROVIDER>_RATE, _CONCURRENCY: context syncRates/syncConcurrency over the copies; unset, the defaults).
+   */
+  syncLimits?: Record<SyncProviderName, ProviderLimits>;
   tables: { inbox: TableFacts; suppression: TableFacts };
 }
 
@@ -105,6 +113,7 @@ export function readCapacityFacts(resources: Record<string, Resource>, context: 
   if (!consumer) throw new Error('no consumer function in the template');
   const feed = source('Ratchet SES feed', SES_FEED.maxConcurrency);
   const syncWorker = source('Ratchet sync worker', SYNC_WORKER.maxConcurrency);
+  const syncLimits = syncWorker ? workerLimits(fn('Ratchet sync worker')![1]) : undefined;
 
   const stage = ofType('AWS::ApiGatewayV2::Stage')[0]?.[1].Properties;
   const webhookRoute = stage?.RouteSettings?.['POST /webhooks/{provider}'];
@@ -158,6 +167,14 @@ export function readCapacityFacts(resources: Record<string, Resource>, context: 
     ...(feed ? { feed } : {}),
     consumer,
     ...(syncWorker ? { syncWorker } : {}),
+    ...(syncLimits ? { syncLimits } : {}),
     tables: { inbox: table(names.inboxTable), suppression: table(names.suppressionTable) },
   };
+}
+
+/** The worker's own parse of its plain-text variables (tokens such as queue URLs left out). */
+function workerLimits(worker: Resource): Record<SyncProviderName, ProviderLimits> {
+  const variables = (worker.Properties?.Environment?.Variables ?? {}) as Record<string, unknown>;
+  const text = Object.entries(variables).filter((e): e is [string, string] => typeof e[1] === 'string');
+  return syncSettings(Object.fromEntries(text)).limits;
 }

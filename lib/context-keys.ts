@@ -29,6 +29,7 @@ import {
 } from './constructs/ratchet-props.js';
 import { boolean, type Getter, isUnset, list, oneOf, positiveInteger, positiveNumber } from './context-values.js';
 import { API, CONCURRENCY, DEFAULT_INBOX_TTL_DAYS, DEFAULT_RESOURCE_PREFIX } from './definitions.js';
+import { RATE_STEP, SYNC_WORKER_COPIES, stackDefault } from './sync-limits.js';
 
 /** The props context may set: all but the ones only code can pass (the registry, the bundling root). */
 export type ContextProps = Omit<RatchetProps, 'providers' | 'projectRoot' | 'providerSettings'>;
@@ -68,6 +69,10 @@ function numberSetting(variable: string): ContextKeyDeclaration<number> {
 }
 
 const code = (value: string | number) => `\`${value}\``;
+
+/** The per-copy defaults times the copies, in the form the key takes. */
+const stackDefaults = (limit: 'rate' | 'concurrency') =>
+  code(SYNC_PROVIDER_NAMES.map((p) => `${p}=${stackDefault(p)[limit]}`).join(','));
 
 export const CONTEXT_KEYS: Declarations = {
   resourcePrefix: {
@@ -181,6 +186,16 @@ export const CONTEXT_KEYS: Declarations = {
     read: list,
     describe: 'Mailgun sending domains (`MAILGUN_DOMAINS`); required with `mailgun` in `syncProviders`',
     default: '',
+  },
+  syncRates: {
+    read: list,
+    describe: `Calls a second to each provider for the whole stack, as its account allows: \`sendgrid=50,ses=14\`; each of the ${SYNC_WORKER_COPIES} worker copies gets an equal share, rounded down to ${RATE_STEP} (\`SYNC_<PROVIDER>_RATE\`; [sync.md](sync.md#on-aws-syncrates-and-syncconcurrency))`,
+    default: stackDefaults('rate'),
+  },
+  syncConcurrency: {
+    read: list,
+    describe: `Calls in flight to each provider for the whole stack: \`sendgrid=16\`; shared between the worker copies, rounded down, at least one each (\`SYNC_<PROVIDER>_CONCURRENCY\`)`,
+    default: stackDefaults('concurrency'),
   },
 };
 

@@ -1,6 +1,6 @@
 /**
- * The sync props (CDK context `syncProviders`, `postmarkStreams`, `mailgunDomains`; lib/context-keys.ts
- * reads them): unset `syncProviders`, no sync and no sync resources. `cdk synth` refuses what `npm start` refuses, with the same
+ * The sync props (CDK context `syncProviders`, `postmarkStreams`, `mailgunDomains`, `syncRates`,
+ * `syncConcurrency`; lib/context-keys.ts reads them): unset `syncProviders`, no sync and no sync resources. `cdk synth` refuses what `npm start` refuses, with the same
  * one-line problems from the adapters' own reader; the keys themselves live in Secrets Manager, so
  * the check stands them in with a placeholder (a missing key is the worker's to report, at run time).
  */
@@ -9,15 +9,18 @@ import { SYNC_KEY_VARIABLE } from '../lambdas/adapters/wiring/sync-secrets.js';
 import { parseSyncProviders } from '../lambdas/core/sync/settings.js';
 import type { SyncProviderName } from '../lambdas/core/sync/target.js';
 import { ContextError } from './context-values.js';
+import { resolveSyncLimits, type SyncLimitProps, type SyncLimits } from './sync-limits.js';
 
 export interface SyncContext {
   readonly providers: readonly SyncProviderName[];
   readonly postmarkStreams?: readonly string[];
   readonly mailgunDomains?: readonly string[];
+  /** Each copy's share of `syncRates` and `syncConcurrency`, and what they add up to (lib/sync-limits.ts). */
+  readonly limits: SyncLimits;
 }
 
 /** The sync props as CDK context gives them, key for key (the construct checks them: resolveSync). */
-export interface SyncProps {
+export interface SyncProps extends SyncLimitProps {
   /** Providers to push suppressions to. @default - none: nothing is synced and no sync resources exist */
   readonly syncProviders?: readonly string[];
   /** Postmark message streams a global suppression goes to. @default ['outbound'] */
@@ -34,6 +37,8 @@ export function resolveSync(props: SyncProps): SyncContext | undefined {
   } catch (error) {
     throw new ContextError((error as Error).message);
   }
+  // Before the early return: a rate for a provider sync does not push to is a mistake, not a no-op.
+  const limits = resolveSyncLimits(props, providers);
   if (providers.length === 0) return undefined;
   const { postmarkStreams, mailgunDomains } = props;
   const env: Record<string, string> = { SYNC_PROVIDERS: providers.join(','), AWS_REGION: 'us-east-1' };
@@ -53,5 +58,10 @@ export function resolveSync(props: SyncProps): SyncContext | undefined {
         .join('\n'),
     );
   }
-  return { providers, ...(postmarkStreams ? { postmarkStreams } : {}), ...(mailgunDomains ? { mailgunDomains } : {}) };
+  return {
+    providers,
+    limits,
+    ...(postmarkStreams ? { postmarkStreams } : {}),
+    ...(mailgunDomains ? { mailgunDomains } : {}),
+  };
 }

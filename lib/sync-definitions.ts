@@ -10,7 +10,8 @@ export const SYNC_WORKER = {
   /**
    * Event source maximum concurrency: how many copies push at once. Each copy keeps its own per-provider
    * rate (SYNC_<PROVIDER>_RATE), so the account-wide rate is at most this times that, and a 429 pause
-   * is shared through the provider's row in the inbox table.
+   * is shared through the provider's row in the inbox table. Context `syncRates` and `syncConcurrency`
+   * give a stack-wide figure that lib/sync-limits.ts divides by this.
    */
   maxConcurrency: 2,
 } as const;

@@ -4,6 +4,7 @@
  */
 import { CfnOutput } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { formatProviderValues } from '../sync-limits.js';
 import { webhookUrl } from './front-door.js';
 import { pascal } from './provider-secrets.js';
 import type { Ratchet } from './ratchet.js';
@@ -47,12 +48,23 @@ export function addOutputs(scope: Construct, ratchet: Ratchet): void {
     );
   }
   if (ratchet.sync) {
-    const { queue, deadLetterQueue, providers } = ratchet.sync;
+    const { queue, deadLetterQueue, providers, limits } = ratchet.sync;
     // The CLI on AWS cannot read the stack's configuration: without this, `sync status` says sync is off.
     out(
       'SyncProviders',
       providers.join(','),
       'SYNC_PROVIDERS: the providers this stack syncs to, for the CLI (`ratchet sync status`, the fast path)',
+    );
+    // What the worker copies add up to, defaults included, in the form context syncRates/syncConcurrency take.
+    out(
+      'SyncRates',
+      formatProviderValues(limits.stack, 'rate', providers),
+      'Calls a second to each provider, all sync worker copies together (context syncRates; docs/sync.md)',
+    );
+    out(
+      'SyncConcurrency',
+      formatProviderValues(limits.stack, 'concurrency', providers),
+      'Calls in flight to each provider, all sync worker copies together (context syncConcurrency)',
     );
     out('SyncQueueUrl', queue.queueUrl, 'SYNC_QUEUE_URL: the sync queue (the CLI finds it by name when unset)');
     out(

@@ -4,6 +4,7 @@
  * the sweeper on a one-minute EventBridge schedule, the sparse `sync-due` index on the suppression
  * table, one Secrets Manager secret per configured provider other than SES (`<prefix>/sync/<provider>`),
  * an alarm on the dead letters and one on each function's crashes, and a dashboard row of `SyncPushed` / `SyncFailed` by provider.
+ * Context `syncRates`/`syncConcurrency` reach the worker and the sweeper as each copy's share (lib/sync-limits.ts).
  * IAM is exact: the SES suppression actions are on the worker's role and nowhere else.
  */
 import { Duration, RemovalPolicy, SecretValue, Validations } from 'aws-cdk-lib';
@@ -23,6 +24,7 @@ import type { SyncProviderName } from '../../lambdas/core/sync/target.js';
 import type { RatchetConfig } from '../config.js';
 import type { SyncContext } from '../sync-config.js';
 import { SYNC_QUEUE, SYNC_SWEEPER, SYNC_WORKER, syncResourceNames } from '../sync-definitions.js';
+import type { SyncLimits } from '../sync-limits.js';
 import type { RatchetAlarms } from './alarms.js';
 import { HandlerFunction } from './handler-function.js';
 import { ratchetMetric, SYNC_FAST_PATH_METRICS } from './metric-catalog.js';
@@ -70,6 +72,8 @@ export interface SyncWorkerProps {
 export class SyncWorker extends Construct {
   /** The providers this stack pushes to (stack output SyncProviders: SYNC_PROVIDERS for the CLI). */
   readonly providers: readonly SyncProviderName[];
+  /** Each copy's share of `syncRates`/`syncConcurrency`, and the stack's total (outputs SyncRates, SyncConcurrency). */
+  readonly limits: SyncLimits;
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
   readonly worker: HandlerFunction;
@@ -81,6 +85,7 @@ export class SyncWorker extends Construct {
     super(scope, id);
     const { config, sync, tables } = props;
     this.providers = sync.providers;
+    this.limits = sync.limits;
     const names = syncResourceNames(config.resourcePrefix);
     this.deadLetterQueue = secureQueue(this, 'DeadLetters', {
       queueName: names.deadLetterQueue,
@@ -125,6 +130,8 @@ export class SyncWorker extends Construct {
       SYNC_PROVIDERS: sync.providers.join(','),
       [SYNC_QUEUE_VARIABLES.queueUrl]: this.queue.queueUrl,
       LOG_LEVEL: config.logLevel,
+      // Each copy's share (lib/sync-limits.ts); the sweeper sizes its leases and the backfill by the same rates.
+      ...sync.limits.variables,
     };
     this.worker = new HandlerFunction(this, 'Worker', {
       projectRoot: props.projectRoot,

@@ -51,6 +51,10 @@ describe('a bad or unknown context key', () => {
     [{ front: 'cloudfront' }, 'context front must be one of api-gateway, function-url, got "cloudfront"'],
     [{ inboxTtlDays: '1' }, expect.stringMatching(/^INBOX_TTL_DAYS \(context inboxTtlDays\) is 1 days, shorter than/)],
     [{ syncProviders: 'sparkpost' }, expect.stringMatching(/^context syncProviders: "sparkpost" is not one of/)],
+    [
+      { syncProviders: 'ses', syncRates: 'ses=5,sendgrid=50' },
+      'context syncRates names sendgrid, which context syncProviders does not list',
+    ],
   ])(
     '%j: one line naming it, exit 2, no stack trace',
     (context, line) => {

@@ -77,10 +77,11 @@ function lambdaParagraphs(): Map<string, string> {
   return out;
 }
 
-/** `SENDGRID_SECRET_ARN` is what the doc spells `<PROVIDER>_SECRET_ARN`, and the sync ones `SYNC_<PROVIDER>_SECRET_ARN`. */
+/** `SENDGRID_SECRET_ARN` is what the doc spells `<PROVIDER>_SECRET_ARN`, and the sync ones `SYNC_<PROVIDER>_SECRET_ARN`, `_RATE`, `_CONCURRENCY`. */
 function documentedAs(variable: string): string {
-  const sync = SYNC_PROVIDER_NAMES.find((p) => variable === `SYNC_${p.toUpperCase()}_SECRET_ARN`);
-  if (sync) return 'SYNC_<PROVIDER>_SECRET_ARN';
+  for (const suffix of ['SECRET_ARN', 'RATE', 'CONCURRENCY'])
+    if (SYNC_PROVIDER_NAMES.some((p) => variable === `SYNC_${p.toUpperCase()}_${suffix}`))
+      return `SYNC_<PROVIDER>_${suffix}`;
   const provider = PROVIDERS.find((p) => p.secretArnVariable === variable);
   return provider ? '<PROVIDER>_SECRET_ARN' : variable;
 }
@@ -180,9 +181,12 @@ describe('docs/deploy.md: What each Lambda gets', () => {
       reputationBreachComplaintPercent: '0.08',
       reputationMinVolume: '1000',
       ...VARIANTS.sync,
+      syncRates: 'ses=10',
+      syncConcurrency: 'ses=8',
     });
     try {
-      for (const fn of functionsOf(configured)) for (const v of fn.variables) given.get(fn.role.toLowerCase())!.add(v);
+      for (const fn of functionsOf(configured))
+        for (const v of fn.variables) given.get(fn.role.toLowerCase())!.add(documentedAs(v));
     } finally {
       configured.cleanup();
     }

@@ -16,6 +16,11 @@ import { SYNC_DEFAULT_URLS, SYNC_URL_VARIABLE } from '../sync/config.js';
 import { SYNC_KEY_VARIABLE, syncSecretArnVariable } from './sync-secrets.js';
 
 const DEPLOY_DEFAULT = 'local (a deployment keeps the default)';
+/** Set on AWS by the stack: each worker copy's share of a stack-wide figure (lib/sync-limits.ts). */
+export const SYNC_LIMIT_WHERE = {
+  rate: "both (CDK context `syncRates`, the whole stack's figure: each worker copy gets its share)",
+  concurrency: "both (CDK context `syncConcurrency`, the whole stack's figure: each worker copy gets its share)",
+} as const;
 
 /** Variable → its description and the "where" cell (the table's own wording, with a context key). */
 export function syncVariableDocs(): Array<{ name: string; doc: VariableDoc; where?: string }> {
@@ -48,9 +53,9 @@ export function syncVariableDocs(): Array<{ name: string; doc: VariableDoc; wher
     rows.push(
       {
         name: SETTING_VARIABLES.concurrency(provider),
-        where: DEPLOY_DEFAULT,
+        where: SYNC_LIMIT_WHERE.concurrency,
         doc: {
-          applies: 'local',
+          applies: 'both',
           default: `\`${limits.concurrency}\``,
           expected: SYNC_RULES.concurrency.expected,
           describe: `Calls to ${provider} in flight at once, per sync worker`,
@@ -58,9 +63,9 @@ export function syncVariableDocs(): Array<{ name: string; doc: VariableDoc; wher
       },
       {
         name: SETTING_VARIABLES.rate(provider),
-        where: DEPLOY_DEFAULT,
+        where: SYNC_LIMIT_WHERE.rate,
         doc: {
-          applies: 'local',
+          applies: 'both',
           default: `\`${limits.rate}\``,
           expected: SYNC_RULES.rate.expected,
           describe: `Calls to ${provider} per second, per sync worker; a slow provider paces only its own messages (docs/sync.md)`,

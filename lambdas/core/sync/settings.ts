@@ -17,7 +17,9 @@ export const SYNC_VARIABLES = {
  * Per worker: calls in flight and calls per second. Conservative, below every published limit
  * (Resend documents 2 requests/s per team; SendGrid's and Mailgun's are per endpoint and larger; SES
  * publishes none for the suppression API and answers 429). On AWS the worker's event source runs at
- * most SYNC_WORKER_CONCURRENCY copies, so the account-wide rate is that many times these.
+ * most SYNC_WORKER.maxConcurrency copies, so the account-wide rate is that many times these, unless CDK
+ * context `syncRates`/`syncConcurrency` sets a stack-wide figure, which the stack shares between the copies
+ * (lib/sync-limits.ts).
  */
 export const SYNC_DEFAULT_LIMITS: Readonly<Record<SyncProviderName, { concurrency: number; rate: number }>> = {
   ses: { concurrency: 4, rate: 5 },
@@ -82,6 +84,27 @@ export function parseSyncProviders(
     out.push(name as SyncProviderName);
   }
   return out;
+}
+
+/**
+ * `provider=value` pairs, comma-separated, one per provider (spaces around entries and names ignored;
+ * unset or blank: none), as CDK context `syncRates` and `syncConcurrency` give them. The value is left
+ * as text for the caller's number rule. Throws, naming `variable`, on an entry that is not
+ * `provider=value`, a provider that is not one of SYNC_PROVIDER_NAMES (parseSyncProviders' words) or
+ * one named twice (as TOPIC_ALIASES refuses a canonical name given twice).
+ */
+export function parseProviderValues(text: string | undefined, variable: string): ReadonlyMap<SyncProviderName, string> {
+  const values = new Map<SyncProviderName, string>();
+  if (text === undefined || text.trim() === '') return values;
+  text.split(',').forEach((raw, index) => {
+    const parts = raw.split('=');
+    const [name, value] = parts.map((part) => part.trim());
+    if (parts.length !== 2 || !name || !value) throw new Error(`${variable} entry ${index + 1} is not provider=value`);
+    const [provider] = parseSyncProviders(name, variable);
+    if (values.has(provider!)) throw new Error(`${variable} names ${provider} twice`);
+    values.set(provider!, value);
+  });
+  return values;
 }
 
 export function syncSettings(settings: Settings): SyncSettings {

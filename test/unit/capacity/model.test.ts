@@ -7,8 +7,11 @@ import { toJson } from '../../../capacity/report.js';
 import { readCapacityFacts } from '../../../capacity/template.js';
 
 /** A template cut down to what the model reads: feed, consumer and sync worker with their mappings. */
-function resources(options: { feedMax?: number } = {}) {
-  const fn = (description: string) => ({ Type: 'AWS::Lambda::Function', Properties: { Description: description } });
+function resources(options: { feedMax?: number; workerEnv?: Record<string, unknown> } = {}) {
+  const fn = (description: string, variables?: Record<string, unknown>) => ({
+    Type: 'AWS::Lambda::Function',
+    Properties: { Description: description, ...(variables ? { Environment: { Variables: variables } } : {}) },
+  });
   const mapping = (fnId: string, queueId: string, batch: number, max?: number) => ({
     Type: 'AWS::Lambda::EventSourceMapping',
     Properties: {
@@ -25,7 +28,7 @@ function resources(options: { feedMax?: number } = {}) {
     Consumer: fn('Ratchet consumer: applies'),
     ConsumerMapping: mapping('Consumer', 'EventsQueue', 10, 2),
     EventsQueue: { Type: 'AWS::SQS::Queue', Properties: {} },
-    Worker: fn('Ratchet sync worker: pushes'),
+    Worker: fn('Ratchet sync worker: pushes', options.workerEnv),
     WorkerMapping: mapping('Worker', 'SyncQueue', 10, 2),
     SyncQueue: { Type: 'AWS::SQS::Queue', Properties: {} },
     Stage: { Type: 'AWS::ApiGatewayV2::Stage', Properties: { DefaultRouteSettings: { ThrottlingRateLimit: 100 } } },
@@ -185,6 +188,38 @@ describe('sync and its index', () => {
     expect(resend.bindsAtSendRate).toBeCloseTo(200, 3);
     expect(report.providers.find((p) => p.provider === 'resend')?.documented).toBe(2);
     expect(report.providers.find((p) => p.provider === 'ses')?.documented).toBeUndefined();
+  });
+});
+
+describe("the worker's rates as the template sets them (context syncRates)", () => {
+  const syncing: TrafficProfile = { ...profile, syncProviders: ['ses', 'sendgrid'] };
+  // 2 copies × 1 message per 10 ms: 200 messages/s, 100 for each of two providers.
+  const pace = (workerEnv?: Record<string, unknown>) => {
+    const facts = readCapacityFacts(resources({ feedMax: 2, workerEnv }), {});
+    const report = runCapacityModel(facts, durations, syncing, defaults);
+    const check = (p: string) => report.checks.find((c) => c.resource === `sync → ${p}` && c.kind === 'design')!;
+    return {
+      ses: report.providers.find((p) => p.provider === 'ses')!.pace,
+      sesCapacity: check('ses').capacity,
+      sendgridCapacity: check('sendgrid').capacity,
+    };
+  };
+
+  it('a rate the stack sets is the pace per copy, times the copies', () => {
+    // SYNC_SES_RATE=25 is syncRates ses=50 over the 2 copies; a token beside it is not a setting.
+    const set = pace({ SYNC_SES_RATE: '25', SYNC_QUEUE_URL: { Ref: 'SyncQueue' } });
+    expect(set.ses).toBe(50);
+    expect(set.sesCapacity).toBe(50);
+    // SendGrid unset: its default, 10 per copy, 20 in all.
+    expect(set.sendgridCapacity).toBe(20);
+  });
+
+  it('without it, the default per copy', () => {
+    expect(pace()).toEqual({ ses: 10, sesCapacity: 10, sendgridCapacity: 20 });
+  });
+
+  it('a worker rate beyond what its share of the copies serves is capped by that share', () => {
+    expect(pace({ SYNC_SES_RATE: '500' }).sesCapacity).toBe(100);
   });
 });
 

@@ -47,7 +47,22 @@ describe('npm run capacity', () => {
   it('an unknown profile name or option is exit 2', () => {
     expect(run(['--profile', 'huge']).status).toBe(2);
     expect(run(['--frobnicate']).status).toBe(2);
+    expect(run(['--context', 'syncRates']).status).toBe(2);
+    expect(run(['--write', '--context', 'syncRates=ses=40']).status).toBe(2);
   });
+
+  it('--context: the deployment modelled takes the context as cdk synth does; a value the synth refuses is exit 2 with its line', () => {
+    const json = run(['--json', '--profile', 'enterprise', '--context', 'syncRates=ses=40,sendgrid=60']);
+    expect(json.status, json.stderr).toBe(0);
+    const [report] = JSON.parse(json.stdout) as Array<{ providers: Array<{ provider: string; pace: number }> }>;
+    const pace = Object.fromEntries(report!.providers.map((p) => [p.provider, p.pace]));
+    expect(pace).toMatchObject({ ses: 40, sendgrid: 60, resend: 2 });
+    const bad = run(['--context', 'syncRates=ses=fast']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain(
+      'npm run capacity: context syncRates: ses must be calls per second for the whole stack, more than 0 and at most 2000, got "fast"',
+    );
+  }, 240_000);
 
   it('prints the three built-in profiles, each naming its first binding limit; --json carries the same reports', () => {
     const result = run([]);

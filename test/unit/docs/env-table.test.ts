@@ -121,6 +121,9 @@ describe('docs/configuration.md variable table', () => {
     for (const p of SYNC_PROVIDER_NAMES) {
       expect(rows.get(SYNC_VARIABLES.rate(p))?.default).toBe(`\`${SYNC_DEFAULT_LIMITS[p].rate}\``);
       expect(rows.get(SYNC_VARIABLES.concurrency(p))?.default).toBe(`\`${SYNC_DEFAULT_LIMITS[p].concurrency}\``);
+      // A deployment sets them too, from the stack-wide context keys.
+      expect(rows.get(SYNC_VARIABLES.rate(p))?.where).toMatch(/^both \(CDK context `syncRates`/);
+      expect(rows.get(SYNC_VARIABLES.concurrency(p))?.where).toMatch(/^both \(CDK context `syncConcurrency`/);
     }
     expect(rows.get('SENDGRID_API_URL')?.default).toBe(`\`${SYNC_DEFAULT_URLS.sendgrid}\``);
   });

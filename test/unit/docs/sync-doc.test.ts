@@ -12,10 +12,20 @@ import {
   SYNC_BOOKING_HORIZON_MS,
   SYNC_DEFAULT_LIMITS,
   SYNC_MAX_HOLD_MS,
+  SYNC_RULES,
 } from '../../../lambdas/core/sync/settings.js';
 import { SYNC_PENDING_SHARDS } from '../../../lambdas/core/sync/shard.js';
+import type { SyncProviderName } from '../../../lambdas/core/sync/target.js';
 import { DEADLINE_MARGIN_MS } from '../../../lambdas/sync-sweeper.js';
 import { SYNC_QUEUE, SYNC_RECONCILE, SYNC_SWEEPER, SYNC_WORKER } from '../../../lib/sync-definitions.js';
+import {
+  formatProviderValues,
+  RATE_STEP,
+  resolveSyncLimits,
+  STACK_LIMIT_RULES,
+  SYNC_WORKER_COPIES,
+  stackDefault,
+} from '../../../lib/sync-limits.js';
 
 const doc = readFileSync(new URL('../../../docs/sync.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
 
@@ -47,7 +57,7 @@ describe('docs/sync.md', () => {
     );
     expect(doc).toContain(`SES at its default ${SYNC_DEFAULT_LIMITS.ses.rate} a second hands back about half`);
     expect(doc).toContain(
-      'divided by the copies of the worker (one under `npm start`; a deployment keeps the defaults)',
+      'divided by the copies of the worker (one under `npm start`; on AWS the stack divides for you',
     );
   });
 
@@ -61,8 +71,42 @@ describe('docs/sync.md', () => {
     expect(doc).toContain('a change costs at most three messages');
   });
 
+  it("a deployment's limits: the copies, the rounding, the example shares, the stack's defaults, the refusals", () => {
+    const aws = doc.slice(
+      doc.indexOf('### On AWS: `syncRates` and `syncConcurrency`'),
+      doc.indexOf('## Configuration'),
+    );
+    expect(aws).toContain(`runs up to ${SYNC_WORKER_COPIES} copies of the worker (\`SYNC_WORKER.maxConcurrency\`)`);
+    expect(SYNC_WORKER_COPIES).toBe(SYNC_WORKER.maxConcurrency);
+    expect(aws).toContain(`a rate to ${RATE_STEP} of a call a second`);
+    // The worked example, through the code that makes the shares.
+    const { variables, stack } = resolveSyncLimits({ syncRates: ['sendgrid=50'], syncConcurrency: ['sendgrid=17'] }, [
+      'sendgrid',
+    ]);
+    expect(aws).toContain(`\`sendgrid=50\` sets \`SYNC_SENDGRID_RATE=${variables.SYNC_SENDGRID_RATE}\``);
+    expect(aws).toContain(
+      `\`sendgrid=17\` sets \`SYNC_SENDGRID_CONCURRENCY=${variables.SYNC_SENDGRID_CONCURRENCY}\` (${stack.sendgrid!.concurrency} together)`,
+    );
+    const d = (p: SyncProviderName) => stackDefault(p);
+    expect([d('sendgrid'), d('postmark')].every((x) => JSON.stringify(x) === JSON.stringify(d('mailgun')))).toBe(true);
+    expect(aws).toContain(
+      `SES ${d('ses').rate} calls a second, SendGrid, Postmark and Mailgun ${d('mailgun').rate}, Resend ${d('resend').rate} (Resend's documented 2/s), and ${d('ses').concurrency}, ${d('sendgrid').concurrency}, ${d('postmark').concurrency}, ${d('mailgun').concurrency} and ${d('resend').concurrency} calls in flight`,
+    );
+    expect(aws).toContain(
+      `more than ${STACK_LIMIT_RULES.rate.max} calls a second or ${STACK_LIMIT_RULES.concurrency.max} in flight (${SYNC_RULES.rate.max} and ${SYNC_RULES.concurrency.max} per copy`,
+    );
+    expect(aws).toContain(`a rate below ${RATE_STEP * SYNC_WORKER_COPIES}`);
+    expect(aws).toContain(`\`resend=1\` cannot be shared between ${SYNC_WORKER_COPIES}`);
+    expect(() => resolveSyncLimits({ syncConcurrency: ['resend=1'] }, ['resend'])).toThrow();
+    // The example command's SyncRates output.
+    const providers: SyncProviderName[] = ['ses', 'sendgrid', 'resend'];
+    expect(aws).toContain('-c syncProviders=ses,sendgrid,resend -c syncRates=sendgrid=50,ses=14');
+    const example = resolveSyncLimits({ syncRates: ['sendgrid=50', 'ses=14'] }, providers);
+    expect(aws).toContain(`in the form the keys take (\`${formatProviderValues(example.stack, 'rate', providers)}\`)`);
+  });
+
   it('the backfill budget', () => {
-    expect(doc).toContain(`(\`SYNC_<PROVIDER>_RATE\` × ${SWEEP_INTERVAL_MS / 1000} s)`);
+    expect(doc).toContain(`(\`SYNC_<PROVIDER>_RATE\` × ${SWEEP_INTERVAL_MS / 1000} s, one worker copy's rate)`);
   });
 
   it("a 429's longest pause", () => {

@@ -9,7 +9,7 @@ import { type AuditEntry, emptyRecord, type SuppressionRecord } from '../../../l
 import { DEAD_DUE_MS, laggingProviders, markerAfter, syncProjection } from '../../../lambdas/core/sync/ledger.js';
 import { parseSyncMessage } from '../../../lambdas/core/sync/message.js';
 import { manuallyReactivated, type PlanContext, planSync, providerScopes } from '../../../lambdas/core/sync/plan.js';
-import { parseSyncProviders, syncSettings } from '../../../lambdas/core/sync/settings.js';
+import { parseProviderValues, parseSyncProviders, syncSettings } from '../../../lambdas/core/sync/settings.js';
 import { type ProviderSyncState, recordOutcome } from '../../../lambdas/core/sync/state.js';
 import { sweepMessages } from '../../../lambdas/core/sync/sweep.js';
 import { SyncRateLimitedError } from '../../../lambdas/core/sync/target.js';
@@ -252,6 +252,26 @@ describe('sync settings', () => {
       retryHorizonMs: 60_000,
       limits: { postmark: { concurrency: 64, rate: 10 } },
     });
+  });
+});
+
+describe('parseProviderValues (context syncRates, syncConcurrency)', () => {
+  it('provider=value pairs, spaces and case ignored, unset or blank none; the values left as text', () => {
+    expect([...parseProviderValues(' SendGrid = 50 ,ses=0.5', 'K')]).toStrictEqual([
+      ['sendgrid', '50'],
+      ['ses', '0.5'],
+    ]);
+    expect(parseProviderValues(undefined, 'K').size).toBe(0);
+    expect(parseProviderValues('  ', 'K').size).toBe(0);
+  });
+
+  it('refuses an entry that is not provider=value, an unknown provider and one named twice, naming the key', () => {
+    expect(() => parseProviderValues('ses=1,sendgrid', 'K')).toThrow(/^K entry 2 is not provider=value$/);
+    expect(() => parseProviderValues('ses=', 'K')).toThrow(/^K entry 1 is not provider=value$/);
+    expect(() => parseProviderValues('=5', 'K')).toThrow(/^K entry 1 is not provider=value$/);
+    expect(() => parseProviderValues('ses=1=2', 'K')).toThrow(/^K entry 1 is not provider=value$/);
+    expect(() => parseProviderValues('sparkpost=1', 'K')).toThrow(/^K: "sparkpost" is not one of ses, sendgrid/);
+    expect(() => parseProviderValues('ses=1, SES=2', 'K')).toThrow(/^K names ses twice$/);
   });
 });
 
