@@ -23,7 +23,8 @@
  * An `urgent` call (one that lets mail through again: a reactivation, a topic opt-in; someone is waiting
  * on it) runs at the first such spaced time, ahead of the line, rather than behind a backlog of
  * suppressions; it may be held one interval longer than other calls, so a lone one always finds that
- * slot, and a turn it lands on is pushed to the line's end. It never adds to the rate either.
+ * slot, and a turn it lands on is pushed to the line's end. It never adds to the rate either. So does
+ * the next call of a message whose first call has run (a push after its lookup, a second operation).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CallTicket } from '../core/sync/ask-first.js';
@@ -86,6 +87,7 @@ export class ProviderGate {
     await this.assertNotPaused();
     // The slot is taken before waiting for a place in flight, so the hold is known up front.
     const slot = this.reserve(this.now(), options.ticket, options.urgent === true);
+    if (options.ticket) options.ticket.started = true;
     await this.acquire();
     try {
       const hold = slot - this.now();
@@ -115,9 +117,11 @@ export class ProviderGate {
       if (slot - now <= maxHold) return this.ran(slot);
       // Late, and the slots near it are taken: it joins the line like a new call.
     }
-    // One interval past the hold: every other call is held at most `maxHold`, so a lone urgent call always
-    // finds its slot within it. A run of them (a bulk reactivation) fills it, and the rest join the line.
-    if (urgent && spaced - now <= maxHold + interval) return this.ran(Math.max(now, spaced));
+    // One interval past the hold: every other call is held at most `maxHold`, so a lone urgent call, or the
+    // next call of a message already under way, always finds its slot within it. A run of urgent ones (a
+    // bulk reactivation) fills it, and the rest join the line.
+    const next = urgent || ticket?.started === true;
+    if (next && spaced - now <= maxHold + interval) return this.ran(Math.max(now, spaced));
     const slot = Math.max(now, this.nextSlotMs, spaced);
     if (slot - now > horizon) {
       this.deferredUntilMs = Math.max(slot - horizon, this.deferredUntilMs + interval);

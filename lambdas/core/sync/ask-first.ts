@@ -12,11 +12,14 @@
 import type { SyncOperation, SyncOutcome, SyncProviderName } from './target.js';
 
 /**
- * The rate slot reserved for this message (its `turn`), for the first provider call it makes; the gate
- * clears it once used, so a second call of the same message takes a slot of its own.
+ * One message's pass through the gate. `turnAtMs`: the rate slot reserved for it (its `turn`), for its
+ * first provider call; the gate clears it once used. `started`: a call of this message has run, so its
+ * next (the push after a lookup, a second operation) follows at the next free slot, not at the back of
+ * the line: sent round again, it would make its first call again and never reach the second.
  */
 export interface CallTicket {
   turnAtMs?: number;
+  started?: boolean;
 }
 
 export interface AskFirstDeps {

@@ -64,16 +64,28 @@ describe('the gate keeps a handed-back call its turn', () => {
     expect(t.ran).toEqual([0, 1_000, 2_000, 3_000]);
   });
 
-  it('a turn is used once: the same ticket on a second call of the message takes a slot in the line', async () => {
+  it('a turn is used once; the message’s next call (the push after a lookup) follows one interval later, not at the back of the line', async () => {
     const t = gate();
     await t.run();
     const turn = await turnOf(t.run());
-    await turnOf(t.run()); // the line now ends at 3 s
+    for (let i = 0; i < 5; i++) await turnOf(t.run()); // the line now ends at 7 s
     t.clock.now = turn;
     const ticket: CallTicket = { turnAtMs: turn };
     await t.run(ticket);
-    expect(ticket.turnAtMs).toBeUndefined();
-    expect(await turnOf(t.run(ticket))).toBe(3_000);
+    expect(ticket).toEqual({ started: true });
+    // Sent round again instead, it would look up again at its next turn and never push.
+    await expect(t.run(ticket)).resolves.toBe(turn);
+    expect(t.holds).toEqual([1_000]);
+    // A message not under way still joins the line.
+    expect(await turnOf(t.run({}))).toBe(7_000);
+  });
+
+  it('a message’s next call that would need more than one interval past the hold joins the line', async () => {
+    const t = gate();
+    await t.run();
+    const ticket: CallTicket = { started: true };
+    await t.run(undefined, true); // an urgent call took the next slot (1 s)
+    expect(await turnOf(t.run(ticket))).toBe(2_000);
   });
 
   it('turns that come back late together never add to the rate: one interval apart, the rest back to the line', async () => {
