@@ -26,6 +26,7 @@ import { cliSyncProviders } from '../sync-fast-path.js';
 import { checkSyncSettings } from '../sync-settings.js';
 import { syncDeadLetters, syncQueueUrl } from './sync-queues.js';
 import { reconcile } from './sync-reconcile.js';
+import { driftJson } from './sync-reconcile-json.js';
 import { HIDE_SECONDS, syncStatus } from './sync-status.js';
 
 export function syncCommand(ctx: Context, run: Run): Command {
@@ -121,7 +122,7 @@ export function syncCommand(ctx: Context, run: Run): Command {
             ctx.io.err(`${limit.provider} rate limit: waiting until ${new Date(limit.retryAtMs).toISOString()}`),
         });
         const report = await reconcile(ctx, targets, { apply: options.apply === true });
-        if (options.json) ctx.io.out(JSON.stringify({ providers: report.providers }));
+        if (options.json) ctx.io.out(JSON.stringify({ providers: driftJson(report.providers) }));
         else {
           for (const [p, drift] of Object.entries(report.providers)) {
             ctx.io.out(
