@@ -1,13 +1,15 @@
 /**
  * The sync settings a CLI command checks before it reads, writes, moves or pushes anything. The CLI
  * reads the same variables as `npm start`, so a sync variable set to a value `npm start` refuses
- * (SYNC_PROVIDERS, SYNC_<PROVIDER>_RATE and _CONCURRENCY, SYNC_RETRY_SECONDS, TOPIC_ALIASES, and the
- * listed providers' POSTMARK_STREAMS, MAILGUN_DOMAINS, *_API_URL) is a SettingError: exit 2, with the
+ * (SYNC_PROVIDERS, SYNC_<PROVIDER>_RATE and _CONCURRENCY, SYNC_RETRY_SECONDS, TOPIC_ALIASES, SYNC_QUEUE_URL and
+ * SYNC_DEAD_LETTER_QUEUE_URL, and the listed providers' POSTMARK_STREAMS, MAILGUN_DOMAINS, *_API_URL) is a SettingError: exit 2, with the
  * runtime's own line naming the variable. A missing key or required setting is one only for a command
  * that calls the providers (`sync reconcile`): the others never need the keys, which on AWS live in
  * Secrets Manager, so an operator there sets SYNC_PROVIDERS and nothing else.
  */
+import { checkNames } from '../../lambdas/adapters/environment.js';
 import { readSyncConfig, type SyncConfig } from '../../lambdas/adapters/sync/index.js';
+import { SYNC_QUEUE_VARIABLES } from '../../lambdas/adapters/wiring/sync-fast-path.js';
 import { syncSettings } from '../../lambdas/core/sync/settings.js';
 import type { SyncProviderName } from '../../lambdas/core/sync/target.js';
 import { parseTopicAliases, type TopicAliases } from '../../lambdas/core/topics.js';
@@ -33,6 +35,9 @@ export function checkSyncSettings(
   } catch (error) {
     throw new SettingError((error as Error).message);
   }
+  // The sync queue's URLs, where the CLI sends the fast path, moves dead letters and counts the backlog.
+  const urls = checkNames(env, [SYNC_QUEUE_VARIABLES.queueUrl, SYNC_QUEUE_VARIABLES.deadLetterUrl]);
+  if (urls.length > 0) throw new SettingError(urls.join('; '));
   const result = readSyncConfig(listed, { requireSet: options.callsProviders });
   if (!result.ok) throw new SettingError(result.problems.join('; '));
   return { config: result.config, aliases };

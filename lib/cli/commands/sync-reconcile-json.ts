@@ -17,9 +17,7 @@ export interface ListedEntryJson {
  * `--json`'s `providers`: one shape whatever the provider's list carries (a SendGrid spam report has no
  * reason, a SendGrid group entry no date), so a script reads every field without testing for it.
  */
-export function driftJson(
-  providers: ReconcileReport['providers'],
-): Record<
+export function driftJson(providers: ReconcileReport['providers']): Record<
   string,
   Omit<ProviderDrift, 'missingInRatchet' | 'informational'> & {
     missingInRatchet: ListedEntryJson[];

@@ -1,10 +1,10 @@
 /** CLI output helpers: ISO 8601 for people, stored values with --json; the progress bar only on a terminal. */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { leased } from '../../../lambdas/core/sync/lease.js';
+import { DEAD_DUE_MS } from '../../../lambdas/core/sync/ledger.js';
 import { parseCsvRecord } from '../../../lib/cli/csv.js';
 import { parseSourceDate } from '../../../lib/cli/import-formats.js';
-import { DEAD_DUE_MS } from '../../../lambdas/core/sync/ledger.js';
-import { leased } from '../../../lambdas/core/sync/lease.js';
 import { show, withIsoTimes } from '../../../lib/cli/io.js';
 import { progressBar } from '../../../lib/cli/progress.js';
 
