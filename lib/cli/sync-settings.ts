@@ -10,7 +10,7 @@
 import { checkNames } from '../../lambdas/adapters/environment.js';
 import { readSyncConfig, type SyncConfig } from '../../lambdas/adapters/sync/index.js';
 import { SYNC_QUEUE_VARIABLES } from '../../lambdas/adapters/wiring/sync-fast-path.js';
-import { syncSettings } from '../../lambdas/core/sync/settings.js';
+import { type SyncSettings, syncSettings } from '../../lambdas/core/sync/settings.js';
 import type { SyncProviderName } from '../../lambdas/core/sync/target.js';
 import { parseTopicAliases, type TopicAliases } from '../../lambdas/core/topics.js';
 import { SettingError } from './target.js';
@@ -19,6 +19,8 @@ export interface CheckedSyncSettings {
   /** The listed providers' settings (keys empty when `callsProviders` is false and they are unset). */
   config: SyncConfig;
   aliases: TopicAliases;
+  /** Each provider's limits (SYNC_<PROVIDER>_RATE and _CONCURRENCY, or their defaults). */
+  limits: SyncSettings['limits'];
 }
 
 export function checkSyncSettings(
@@ -29,8 +31,9 @@ export function checkSyncSettings(
   // The providers the command works on (`--provider` may name one SYNC_PROVIDERS does not list).
   const listed = { ...env, SYNC_PROVIDERS: providers.join(',') };
   let aliases: TopicAliases;
+  let limits: SyncSettings['limits'];
   try {
-    syncSettings(listed);
+    limits = syncSettings(listed).limits;
     aliases = parseTopicAliases(env.TOPIC_ALIASES);
   } catch (error) {
     throw new SettingError((error as Error).message);
@@ -40,5 +43,5 @@ export function checkSyncSettings(
   if (urls.length > 0) throw new SettingError(urls.join('; '));
   const result = readSyncConfig(listed, { requireSet: options.callsProviders });
   if (!result.ok) throw new SettingError(result.problems.join('; '));
-  return { config: result.config, aliases };
+  return { config: result.config, aliases, limits };
 }

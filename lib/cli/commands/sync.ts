@@ -106,7 +106,7 @@ export function syncCommand(ctx: Context, run: Run): Command {
         if (providers.length === 0)
           return ctx.usage(`${syncOff(ctx)}: nothing to reconcile (or name one with --provider)`);
         // Every setting checked (exit 2) before a provider is called or anything is written.
-        const { config, aliases } = checkSyncSettings(ctx.env, providers, {
+        const { config, aliases, limits } = checkSyncSettings(ctx.env, providers, {
           callsProviders: true,
         });
         // Postmark streams used as topics (TOPIC_ALIASES) are pulled too, as scopes.
@@ -121,7 +121,7 @@ export function syncCommand(ctx: Context, run: Run): Command {
           onRateLimitWait: (limit) =>
             ctx.io.err(`${limit.provider} rate limit: waiting until ${new Date(limit.retryAtMs).toISOString()}`),
         });
-        const report = await reconcile(ctx, targets, { apply: options.apply === true });
+        const report = await reconcile(ctx, targets, { apply: options.apply === true, limits });
         if (options.json) ctx.io.out(JSON.stringify({ providers: driftJson(report.providers) }));
         else {
           for (const [p, drift] of Object.entries(report.providers)) {
