@@ -66,6 +66,36 @@ export function resolveTopic(topic: string, aliases: TopicAliases): string {
   return aliases.get(topic) ?? topic;
 }
 
+/**
+ * A record's topic states as TOPIC_ALIASES reads them now. A topic stored under a canonical name that an
+ * alias now maps was written before that alias was set (the consumer stores under the alias once there is
+ * one), so it is read as the alias's, beside whatever the alias holds itself: the latest change wins, an
+ * opt-out winning a tie. That is the order each topic's own evidence follows (suppression/topics.ts), so the
+ * state is the one the alias would hold had it existed all along: a topic opt-out still follows its latest
+ * change, wherever it was stored. A stored name that is itself some entry's alias is read as stored: it was
+ * written under that alias (`a=b,b=c` stores `a`'s changes as `b`, and they stay `b`'s).
+ */
+export function topicsUnderAliases<S extends { readonly status: string; readonly changedAt: number }>(
+  topics: Readonly<Record<string, S>> | undefined,
+  aliases: TopicAliases,
+): Record<string, S> {
+  const out: Record<string, S> = {};
+  if (topics === undefined) return out;
+  const aliasNames = new Set(aliases.values());
+  for (const [stored, state] of Object.entries(topics)) {
+    const name = aliasNames.has(stored) ? stored : resolveTopic(stored, aliases);
+    const held = out[name];
+    out[name] = held === undefined || laterChange(state, held) ? state : held;
+  }
+  return out;
+}
+
+/** Whether `a` is a later change than `b`: later in time, or at the same time an opt-out. */
+function laterChange(a: { status: string; changedAt: number }, b: { status: string; changedAt: number }): boolean {
+  if (a.changedAt !== b.changedAt) return a.changedAt > b.changedAt;
+  return a.status === 'unsubscribed' && b.status !== 'unsubscribed';
+}
+
 /** Builders for the canonical names; undefined when the provider's value cannot make a valid name. */
 export const canonicalTopic = {
   sendgridGroup: (groupId: unknown): string | undefined => named('sendgrid:group:', scalar(groupId)),
