@@ -90,6 +90,19 @@ export function topicsUnderAliases<S extends { readonly status: string; readonly
   return out;
 }
 
+/**
+ * The names a topic's state may be stored under, as topicsUnderAliases reads them: the topic itself, and
+ * every canonical name TOPIC_ALIASES maps to it (stored there before the alias was set). What a read of one
+ * topic fetches.
+ */
+export function storedTopicNames(topic: string, aliases: TopicAliases): string[] {
+  const aliasNames = new Set(aliases.values());
+  const names = [topic];
+  for (const [canonical, alias] of aliases)
+    if (alias === topic && canonical !== topic && !aliasNames.has(canonical)) names.push(canonical);
+  return names;
+}
+
 /** Whether `a` is a later change than `b`: later in time, or at the same time an opt-out. */
 function laterChange(a: { status: string; changedAt: number }, b: { status: string; changedAt: number }): boolean {
   if (a.changedAt !== b.changedAt) return a.changedAt > b.changedAt;

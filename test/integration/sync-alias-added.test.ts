@@ -39,6 +39,11 @@ describe('an alias added after the opt-outs it covers', () => {
     expect(Object.keys((await stack.record(email))!.topics)).toEqual(['sendgrid:group:7']);
 
     const aliased = { ...env, TOPIC_ALIASES: ALIASES };
+    // Listed as newsletter's opt-out, as the client answers it (the alias, or a canonical name it maps).
+    for (const topic of ['newsletter', 'postmark:stream:broadcast']) {
+      const listed = await ratchet(aliased, 'suppressions', 'list', '--topic', topic);
+      expect(listed.out.split('\n').map((line) => JSON.parse(line).email)).toEqual([email]);
+    }
     const run = async (...args: string[]) => {
       const result = await ratchet(aliased, 'sync', 'reconcile', '--json', ...args);
       expect(result.err).toBe('');

@@ -8,6 +8,7 @@
  * the real ratchet, as plan.test.ts does.
  */
 import { describe, expect, it } from 'vitest';
+import { refusalReason } from '../../../lambdas/core/suppression/answer.js';
 import { applyEvent, DEFAULT_RATCHET_POLICY, type SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
 import { type PlanContext, planSync } from '../../../lambdas/core/sync/plan.js';
 import { compareAddress } from '../../../lambdas/core/sync/reconcile.js';
@@ -109,5 +110,17 @@ describe('reconcile after an alias is added', () => {
       missingAtProvider: [{ email: EMAIL, list: 'postmark:stream:broadcast' }],
       push: [{ op: 'suppressScope', email: EMAIL, scope: 'postmark:stream:broadcast' }],
     });
+  });
+});
+
+describe('the answer to sending code after an alias is added', () => {
+  it('an opt-out stored under a canonical name refuses the alias’s mail, until a later opt-in under the alias', () => {
+    const record = leftBeforeAlias();
+    expect(refusalReason(record, { topic: 'newsletter' }, aliases)).toBe('topic_unsubscribed');
+    // Without the aliases (an older reader) only the stored name answers.
+    expect(refusalReason(record, { topic: 'newsletter' })).toBeUndefined();
+    expect(refusalReason(record, { topic: 'other' }, aliases)).toBeUndefined();
+    const back = topicEvent('subscribe', 'newsletter', T0 + 1000, record, aliases);
+    expect(refusalReason(back, { topic: 'newsletter' }, aliases)).toBeUndefined();
   });
 });
