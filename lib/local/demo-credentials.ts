@@ -15,14 +15,17 @@ export function demoCredentialsPath(dataDir: string): string {
   return join(dataDir, 'demo-credentials.json');
 }
 
-/** Loads the demo credentials, generating (and persisting) any provider's that are missing. */
-export function ensureDemoCredentials(dataDir: string): DemoCredentialSet {
+/**
+ * Loads the demo credentials, generating (and persisting) any provider's that are missing: taken from
+ * `planned` where it has them (the set `npm start` checked its settings with), so they are made once.
+ */
+export function ensureDemoCredentials(dataDir: string, planned: DemoCredentialSet = {}): DemoCredentialSet {
   mkdirSync(dataDir, { recursive: true });
   const file = demoCredentialsPath(dataDir);
   const existing: DemoCredentialSet = existsSync(file)
     ? (JSON.parse(readFileSync(file, 'utf8')) as DemoCredentialSet)
     : {};
-  const changed = fillMissing(existing);
+  const changed = fillMissing(existing, planned);
   // Private demo keys: readable by the owner only.
   if (changed) writeFileSync(file, JSON.stringify(existing, null, 2), { mode: 0o600 });
   return existing;
@@ -44,11 +47,11 @@ export function peekDemoCredentials(dataDir: string): DemoCredentialSet {
   return existing;
 }
 
-function fillMissing(set: DemoCredentialSet): boolean {
+function fillMissing(set: DemoCredentialSet, planned: DemoCredentialSet = {}): boolean {
   let changed = false;
   for (const signer of DEMO_SIGNERS) {
     if (!set[signer.provider]) {
-      set[signer.provider] = signer.createCredentials();
+      set[signer.provider] = planned[signer.provider] ?? signer.createCredentials();
       changed = true;
     }
   }

@@ -58,7 +58,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const env: Env = { ...(options.env ?? process.env) };
   const dataDir = resolve(options.dataDir ?? env.RATCHET_DATA_DIR ?? '.data');
   // Every variable first: a bad one leaves the data directory as it was.
-  await assertStartableBeforeWriting(env, dataDir, {
+  const checked = await assertStartableBeforeWriting(env, dataDir, {
     port: options.port === undefined,
     syncTargets: options.syncTargets === undefined,
   });
@@ -67,7 +67,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const emulators: Emulator[] = [];
   const stops: Array<() => Promise<void>> = [];
   try {
-    const demoDefaults = applyDemoDefaults(env, dataDir, ensureDemoCredentials(dataDir));
+    const demoDefaults = applyDemoDefaults(env, dataDir, ensureDemoCredentials(dataDir, checked.demoCredentials));
     const { usingDemo } = demoDefaults;
     const { settings, demoKey } = applyUnsubscribeDemoKey(demoDefaults.settings, dataDir);
     assertStartable(settings, { port: options.port === undefined });

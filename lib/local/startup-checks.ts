@@ -12,7 +12,7 @@ import { checkConfiguration } from '../../lambdas/adapters/wiring/check.js';
 import { checkProviders, formatProblem } from '../../lambdas/adapters/wiring/provider-configuration.js';
 import { assertInboxOutlivesWindows } from '../../lambdas/core/inbox-retention.js';
 import { UNSUBSCRIBE_PROVIDER } from '../../lambdas/core/unsubscribe/provider.js';
-import { applyDemoDefaults, peekDemoCredentials } from './demo-credentials.js';
+import { applyDemoDefaults, type DemoCredentialSet, peekDemoCredentials } from './demo-credentials.js';
 import { StartupError } from './startup-error.js';
 import { localSyncTargets } from './sync-targets.js';
 import { applyUnsubscribeDemoKey } from './unsubscribe-demo.js';
@@ -88,9 +88,12 @@ export async function assertStartableBeforeWriting(
   env: Env,
   dataDir: string,
   options: { port: boolean; syncTargets: boolean },
-): Promise<void> {
-  const demo = applyDemoDefaults(env, dataDir, peekDemoCredentials(dataDir), { dryRun: true });
+): Promise<{ demoCredentials: DemoCredentialSet }> {
+  const demoCredentials = peekDemoCredentials(dataDir);
+  const demo = applyDemoDefaults(env, dataDir, demoCredentials, { dryRun: true });
   const { settings } = applyUnsubscribeDemoKey(demo.settings, dataDir, { dryRun: true });
   assertStartable(settings, { port: options.port });
   if (options.syncTargets) await localSyncTargets(settings);
+  // What the start proper stores, where none are stored yet: the ones checked, made once.
+  return { demoCredentials };
 }

@@ -95,7 +95,7 @@ describe('the check before anything is written', () => {
 
   it('passes the demo settings, and refuses a bad variable or a keyless sync provider, writing nothing', async () => {
     const dir = join(parent, 'data');
-    await expect(check({}, dir)).resolves.toBeUndefined();
+    await expect(check({}, dir)).resolves.toMatchObject({ demoCredentials: expect.any(Object) });
     await expect(check({ SYNC_QUEUE_URL: 'q' }, dir)).rejects.toThrow(/^SYNC_QUEUE_URL must be an SQS queue URL/);
     await expect(check({ SYNC_PROVIDERS: 'resend' }, dir)).rejects.toThrow(
       'SYNC_PROVIDERS includes resend but RESEND_API_KEY is not set',
