@@ -81,13 +81,18 @@ export function topicsUnderAliases<S extends { readonly status: string; readonly
 ): Record<string, S> {
   const out: Record<string, S> = {};
   if (topics === undefined) return out;
-  const aliasNames = new Set(aliases.values());
   for (const [stored, state] of Object.entries(topics)) {
-    const name = aliasNames.has(stored) ? stored : resolveTopic(stored, aliases);
+    const name = topicReadAs(stored, aliases);
     const held = out[name];
     out[name] = held === undefined || laterChange(state, held) ? state : held;
   }
   return out;
+}
+
+/** The name a stored topic is read under now (topicsUnderAliases): its alias, unless it is itself one. */
+export function topicReadAs(stored: string, aliases: TopicAliases): string {
+  for (const alias of aliases.values()) if (alias === stored) return stored;
+  return resolveTopic(stored, aliases);
 }
 
 /**

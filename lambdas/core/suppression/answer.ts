@@ -12,7 +12,7 @@
  * (schema.ts) first, which is also what gives an item written before topics its `transactionalStatus`.
  */
 
-import { NO_TOPIC_ALIASES, storedTopicNames, type TopicAliases, topicsUnderAliases } from '../topics.js';
+import { NO_TOPIC_ALIASES, storedTopicNames, type TopicAliases, topicReadAs, topicsUnderAliases } from '../topics.js';
 import type { SuppressionReason } from './record.js';
 import { SUPPRESSION_SCHEMA_ATTRIBUTE } from './schema.js';
 
@@ -77,8 +77,10 @@ export function refusalReason(
 
 function topicStatus(topics: unknown, topic: string, aliases: TopicAliases): unknown {
   if (typeof topics !== 'object' || topics === null) return undefined;
+  // A canonical name asked for is its alias's question.
+  const asked = topicReadAs(topic, aliases);
   const states: Record<string, { status: string; changedAt: number }> = {};
-  for (const name of storedTopicNames(topic, aliases)) {
+  for (const name of storedTopicNames(asked, aliases)) {
     if (!Object.hasOwn(topics, name)) continue;
     const state = (topics as Record<string, unknown>)[name];
     if (typeof state !== 'object' || state === null) continue;
@@ -87,5 +89,5 @@ function topicStatus(topics: unknown, topic: string, aliases: TopicAliases): unk
     // A state without a time (never written so) loses to any dated one.
     states[name] = { status, changedAt: typeof changedAt === 'number' ? changedAt : Number.NEGATIVE_INFINITY };
   }
-  return topicsUnderAliases(states, aliases)[topic]?.status;
+  return topicsUnderAliases(states, aliases)[asked]?.status;
 }

@@ -120,6 +120,9 @@ describe('the answer to sending code after an alias is added', () => {
     // Without the aliases (an older reader) only the stored name answers.
     expect(refusalReason(record, { topic: 'newsletter' })).toBeUndefined();
     expect(refusalReason(record, { topic: 'other' }, aliases)).toBeUndefined();
+    // A canonical name asked for is its alias's question, whichever name holds the state.
+    expect(refusalReason(record, { topic: 'postmark:stream:broadcast' }, aliases)).toBe('topic_unsubscribed');
+    expect(refusalReason(record, { topic: 'sendgrid:group:7' }, aliases)).toBe('topic_unsubscribed');
     const back = topicEvent('subscribe', 'newsletter', T0 + 1000, record, aliases);
     expect(refusalReason(back, { topic: 'newsletter' }, aliases)).toBeUndefined();
   });
