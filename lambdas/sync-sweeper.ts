@@ -9,18 +9,20 @@ import { createDocumentClient, createSqsClient } from './adapters/aws-clients.js
 import { RUNTIME_VARIABLE } from './adapters/environment.js';
 import { powertoolsLog } from './adapters/observability.js';
 import { configFromEnv } from './adapters/wiring/config.js';
-import { SYNC_QUEUE_VARIABLES } from './adapters/wiring/sync.js';
+import { syncQueuesFromEnv } from './adapters/wiring/sync.js';
 import { buildSyncSweeper, type SweepReport } from './adapters/wiring/sync-sweeper.js';
 
 /** Time kept back from the timeout: the last page's sends and lease writes finish inside it. */
 export const DEADLINE_MARGIN_MS = 20_000;
 
 const config = configFromEnv(process.env);
+// Read as the consumer and the worker read it: a SYNC_QUEUE_URL that is no queue URL fails the cold start, naming it.
+const queues = syncQueuesFromEnv(config.settings);
 const log = powertoolsLog('ratchet-sync-sweeper', config.settings[RUNTIME_VARIABLE.logLevel]);
 const sweeper = buildSyncSweeper(
   config,
   { doc: createDocumentClient(config), sqs: createSqsClient(config) },
-  { queueUrl: () => config.settings[SYNC_QUEUE_VARIABLES.queueUrl] ?? '' },
+  { queueUrl: queues?.queueUrl ?? (() => '') },
   { log },
 );
 

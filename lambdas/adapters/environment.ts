@@ -114,13 +114,12 @@ export const RUNTIME_VARIABLE_DOCS: Partial<Record<RuntimeVariableName, Variable
     describe: 'The SES dead-letter queue on AWS',
   },
   [V.syncQueueUrl]: {
-    applies: 'aws',
-    expected: 'an SQS queue URL',
-    describe: 'The sync queue the consumer and the sweeper send changes to, and the sync worker drains',
+    applies: 'both',
+    describe:
+      'The sync queue the consumer and the sweeper send changes to, and the sync worker drains; the CLI sends the fast path to it (with `npm start`, the one `npm start` made)',
   },
   [V.syncDeadLetterQueueUrl]: {
-    applies: 'aws',
-    expected: 'an SQS queue URL',
+    applies: 'both',
     describe: 'Where a change goes once its retries (at least an hour) are spent; `ratchet sync retry` redrives it',
   },
   [V.syncQueueName]: {
@@ -188,7 +187,16 @@ interface NameVariable {
   expected: string;
 }
 
-/** Names the runtime creates or addresses resources under; unset means the default name. */
+/**
+ * An SQS queue URL: SQS's own (`https://sqs.<region>.amazonaws.com/<account>/<name>`) and an emulator's
+ * (`http://127.0.0.1:<port>/<account>/<name>`) alike: the scheme, a host, and a path that ends in a queue name.
+ */
+const QUEUE_URL: NameVariable = {
+  pattern: /^https?:\/\/[^\s/]+\/(?:[^\s/]+\/)+[A-Za-z0-9_-]{1,80}$/,
+  expected: 'an SQS queue URL: http(s)://host/account/queue-name',
+};
+
+/** Names and URLs the runtime creates or addresses resources under; unset means the default name (or none). */
 export const NAME_VARIABLES = {
   [V.inboxTable]: {
     pattern: /^[A-Za-z0-9_.-]{3,255}$/,
@@ -218,6 +226,9 @@ export const NAME_VARIABLES = {
     pattern: /^[A-Za-z0-9_-]{1,76}$/,
     expected: "1-76 letters, digits, '_' or '-' (an SQS queue name, before the -dead-letters suffix)",
   },
+  // The sync queue's: read by the CLI beside any target, and by the consumer and the sync worker on AWS.
+  [V.syncQueueUrl]: QUEUE_URL,
+  [V.syncDeadLetterQueueUrl]: QUEUE_URL,
   [V.dynamoEndpoint]: { pattern: /^https?:\/\/[^\s/]+/, expected: 'an http(s) URL' },
   [V.sqsEndpoint]: { pattern: /^https?:\/\/[^\s/]+/, expected: 'an http(s) URL' },
 } as const satisfies Record<string, NameVariable>;
@@ -231,9 +242,14 @@ export const NAME_DEFAULTS = {
   [V.sesDeadLetterQueue]: resourceNames().sesDeadLetterQueue,
 } as const;
 
-/** Problems with the name variables that are set (blank endpoints and queue name count as unset). */
-export function checkNames(env: Env): string[] {
-  return Object.entries(NAME_VARIABLES).flatMap(([name, rule]) => {
+/**
+ * Problems with the name variables that are set (blank endpoints, queue names and URLs count as unset);
+ * `only`: just these.
+ */
+export function checkNames(env: Env, only?: readonly (keyof typeof NAME_VARIABLES)[]): string[] {
+  const rules: Array<[string, NameVariable]> = Object.entries(NAME_VARIABLES);
+  return rules.flatMap(([name, rule]) => {
+    if (only !== undefined && !(only as readonly string[]).includes(name)) return [];
     const value = env[name];
     const unset = value === undefined || (value === '' && name !== V.inboxTable && name !== V.suppressionTable);
     return unset || rule.pattern.test(value) ? [] : [`${name} must be ${rule.expected}, got ${JSON.stringify(value)}`];

@@ -22,7 +22,7 @@ import {
 } from '../core/suppression/answer.js';
 import type { SuppressionRecord } from '../core/suppression/record.js';
 import { upgradeSuppressionRecord } from '../core/suppression/schema.js';
-import { isTopicName, resolveTopic } from '../core/topics.js';
+import { isTopicName, resolveTopic, storedTopicNames, type TopicAliases } from '../core/topics.js';
 import { fromItem } from './attribute-values.js';
 import { type ResolvedConfig, resolveConfig, type SuppressionClientOptions } from './config.js';
 import { createReputationClient, type ReputationClient } from './reputation.js';
@@ -84,8 +84,8 @@ export function createSuppressionClient(
       const address = validAddress(email);
       if (address === undefined) return true;
       if (await braked(question)) return true;
-      const item = await getItem(config, address, projection(topic), true);
-      return refusalReason(item, { ...question, topic }) !== undefined;
+      const item = await getItem(config, address, projection(topic, config.aliases), true);
+      return refusalReason(item, { ...question, topic }, config.aliases) !== undefined;
     },
     filterSendable: async (emails, question = {}) =>
       (await braked(question)) ? refuseAll(emails) : filterSendable(config, emails, question),
@@ -112,14 +112,14 @@ async function filterSendable(
       order.push({ given, address });
     }
   }
-  const items = await batchGet(config, [...unique], projection(topic));
+  const items = await batchGet(config, [...unique], projection(topic, config.aliases));
   const result: FilterResult = { sendable: [], suppressed: [] };
   for (const { given, address } of order) {
     if (address === undefined) {
       result.suppressed.push({ email: given, reason: 'invalid_address' });
       continue;
     }
-    const reason = refusalReason(items.get(address), { ...question, topic });
+    const reason = refusalReason(items.get(address), { ...question, topic }, config.aliases);
     if (reason === undefined) result.sendable.push(address);
     else result.suppressed.push({ email: address, reason });
   }
@@ -212,8 +212,11 @@ interface Projection {
   names: Record<string, string>;
 }
 
-/** Only what the answer needs: the status fields, and one topic's state (not the whole map). */
-function projection(topic: string | undefined): Projection {
+/**
+ * Only what the answer needs: the status fields, and one topic's state (not the whole map), under each
+ * name it may be stored under (its canonical names too, for what was stored before an alias was set).
+ */
+function projection(topic: string | undefined, aliases: TopicAliases): Projection {
   const names: Record<string, string> = {};
   const paths = ANSWER_ATTRIBUTES.map((name, i) => {
     names[`#a${i}`] = name;
@@ -221,8 +224,10 @@ function projection(topic: string | undefined): Projection {
   });
   if (topic !== undefined) {
     names['#topics'] = 'topics';
-    names['#topic'] = topic;
-    paths.push('#topics.#topic');
+    storedTopicNames(topic, aliases).forEach((name, i) => {
+      names[`#topic${i}`] = name;
+      paths.push(`#topics.#topic${i}`);
+    });
   }
   return { expression: paths.join(', '), names };
 }

@@ -66,6 +66,54 @@ export function resolveTopic(topic: string, aliases: TopicAliases): string {
   return aliases.get(topic) ?? topic;
 }
 
+/**
+ * A record's topic states as TOPIC_ALIASES reads them now. A topic stored under a canonical name that an
+ * alias now maps was written before that alias was set (the consumer stores under the alias once there is
+ * one), so it is read as the alias's, beside whatever the alias holds itself: the latest change wins, an
+ * opt-out winning a tie. That is the order each topic's own evidence follows (suppression/topics.ts), so the
+ * state is the one the alias would hold had it existed all along: a topic opt-out still follows its latest
+ * change, wherever it was stored. A stored name that is itself some entry's alias is read as stored: it was
+ * written under that alias (`a=b,b=c` stores `a`'s changes as `b`, and they stay `b`'s).
+ */
+export function topicsUnderAliases<S extends { readonly status: string; readonly changedAt: number }>(
+  topics: Readonly<Record<string, S>> | undefined,
+  aliases: TopicAliases,
+): Record<string, S> {
+  const out: Record<string, S> = {};
+  if (topics === undefined) return out;
+  for (const [stored, state] of Object.entries(topics)) {
+    const name = topicReadAs(stored, aliases);
+    const held = out[name];
+    out[name] = held === undefined || laterChange(state, held) ? state : held;
+  }
+  return out;
+}
+
+/** The name a stored topic is read under now (topicsUnderAliases): its alias, unless it is itself one. */
+export function topicReadAs(stored: string, aliases: TopicAliases): string {
+  for (const alias of aliases.values()) if (alias === stored) return stored;
+  return resolveTopic(stored, aliases);
+}
+
+/**
+ * The names a topic's state may be stored under, as topicsUnderAliases reads them: the topic itself, and
+ * every canonical name TOPIC_ALIASES maps to it (stored there before the alias was set). What a read of one
+ * topic fetches.
+ */
+export function storedTopicNames(topic: string, aliases: TopicAliases): string[] {
+  const aliasNames = new Set(aliases.values());
+  const names = [topic];
+  for (const [canonical, alias] of aliases)
+    if (alias === topic && canonical !== topic && !aliasNames.has(canonical)) names.push(canonical);
+  return names;
+}
+
+/** Whether `a` is a later change than `b`: later in time, or at the same time an opt-out. */
+function laterChange(a: { status: string; changedAt: number }, b: { status: string; changedAt: number }): boolean {
+  if (a.changedAt !== b.changedAt) return a.changedAt > b.changedAt;
+  return a.status === 'unsubscribed' && b.status !== 'unsubscribed';
+}
+
 /** Builders for the canonical names; undefined when the provider's value cannot make a valid name. */
 export const canonicalTopic = {
   sendgridGroup: (groupId: unknown): string | undefined => named('sendgrid:group:', scalar(groupId)),

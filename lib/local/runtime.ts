@@ -37,7 +37,7 @@ import { QueuePoller } from './poller.js';
 import { resendStored } from './recovery.js';
 import { startLocalReputation } from './reputation.js';
 import type { LocalRuntime, LocalRuntimeOptions } from './runtime-types.js';
-import { assertStartable, readPort } from './startup-checks.js';
+import { assertStartable, assertStartableBeforeWriting, readPort } from './startup-checks.js';
 import { StartupError } from './startup-error.js';
 import { clearState, writeState } from './state.js';
 import { createSuppressionTableWithSyncIndex, startLocalSync } from './sync.js';
@@ -57,12 +57,17 @@ export const LOCAL_VISIBILITY_TIMEOUT_SECONDS = LOCAL_QUEUE.visibilityTimeoutSec
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const env: Env = { ...(options.env ?? process.env) };
   const dataDir = resolve(options.dataDir ?? env.RATCHET_DATA_DIR ?? '.data');
-  // First, so nothing below (demo credentials, dynalite's store) is touched by a second runtime.
+  // Every variable first: a bad one leaves the data directory as it was.
+  const checked = await assertStartableBeforeWriting(env, dataDir, {
+    port: options.port === undefined,
+    syncTargets: options.syncTargets === undefined,
+  });
+  // Then the lock, so nothing below (demo credentials, dynalite's store) is touched by a second runtime.
   const lock = acquireLock(dataDir);
   const emulators: Emulator[] = [];
   const stops: Array<() => Promise<void>> = [];
   try {
-    const demoDefaults = applyDemoDefaults(env, dataDir, ensureDemoCredentials(dataDir));
+    const demoDefaults = applyDemoDefaults(env, dataDir, ensureDemoCredentials(dataDir, checked.demoCredentials));
     const { usingDemo } = demoDefaults;
     const { settings, demoKey } = applyUnsubscribeDemoKey(demoDefaults.settings, dataDir);
     assertStartable(settings, { port: options.port === undefined });

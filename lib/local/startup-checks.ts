@@ -12,7 +12,10 @@ import { checkConfiguration } from '../../lambdas/adapters/wiring/check.js';
 import { checkProviders, formatProblem } from '../../lambdas/adapters/wiring/provider-configuration.js';
 import { assertInboxOutlivesWindows } from '../../lambdas/core/inbox-retention.js';
 import { UNSUBSCRIBE_PROVIDER } from '../../lambdas/core/unsubscribe/provider.js';
+import { applyDemoDefaults, type DemoCredentialSet, peekDemoCredentials } from './demo-credentials.js';
 import { StartupError } from './startup-error.js';
+import { localSyncTargets } from './sync-targets.js';
+import { applyUnsubscribeDemoKey } from './unsubscribe-demo.js';
 
 /** PORT: a whole number 0..65535 (0 picks a free port); unset or blank means 3000. */
 export function readPort(env: Env): number {
@@ -73,4 +76,24 @@ export function assertStartable(settings: Env, read: { port: boolean } = { port:
   problems.push(...checkNames(settings), ...checkConfiguration(settings).map(formatProblem));
   // One line per problem: a variable two parsers read (INBOX_TTL_DAYS: the runtime and SNS's age default) is named once.
   if (problems.length > 0) throw new StartupError([...new Set(problems)].join('\n'));
+}
+
+/**
+ * Every variable checked before anything is written: the settings as `npm start` will run with them
+ * (the demo credentials and unsubscribe key it would use, read or made in memory), the variables, then
+ * the sync providers. A bad one leaves the data directory as it was: not created, or unchanged (no
+ * lock, no demo files, no store). The start proper checks again under the lock, with what it wrote.
+ */
+export async function assertStartableBeforeWriting(
+  env: Env,
+  dataDir: string,
+  options: { port: boolean; syncTargets: boolean },
+): Promise<{ demoCredentials: DemoCredentialSet }> {
+  const demoCredentials = peekDemoCredentials(dataDir);
+  const demo = applyDemoDefaults(env, dataDir, demoCredentials, { dryRun: true });
+  const { settings } = applyUnsubscribeDemoKey(demo.settings, dataDir, { dryRun: true });
+  assertStartable(settings, { port: options.port });
+  if (options.syncTargets) await localSyncTargets(settings);
+  // What the start proper stores, where none are stored yet: the ones checked, made once.
+  return { demoCredentials };
 }

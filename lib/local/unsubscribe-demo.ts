@@ -12,13 +12,16 @@ export function unsubscribeDemoKeyPath(dataDir: string): string {
 }
 
 /** Returns the settings with `UNSUBSCRIBE_SECRETS` filled in, and the demo key when one is in use. */
+/** `dryRun`: a key that is not stored yet is made in memory only (what `npm start` checks before it writes). */
 export function applyUnsubscribeDemoKey(
   settings: Record<string, string | undefined>,
   dataDir: string,
+  options: { dryRun?: boolean } = {},
 ): { settings: Record<string, string | undefined>; demoKey?: string } {
   if (settings.UNSUBSCRIBE_SECRETS?.trim() || settings.UNSUBSCRIBE_SECRET_ARN) return { settings };
   const file = unsubscribeDemoKeyPath(dataDir);
   let key = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+  if (key === '' && options.dryRun) key = randomBytes(32).toString('base64url');
   if (key === '') {
     mkdirSync(dataDir, { recursive: true });
     key = randomBytes(32).toString('base64url');

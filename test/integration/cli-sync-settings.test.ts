@@ -40,6 +40,16 @@ const WRONG: ReadonlyArray<{ name: string; set: Record<string, string>; line: Re
     set: { SYNC_MAILGUN_CONCURRENCY: '1.5' },
     line: /^error: SYNC_MAILGUN_CONCURRENCY must be a whole number of calls in flight from 1 to 64, got "1.5"$/,
   },
+  {
+    name: 'a SYNC_QUEUE_URL that is no queue URL',
+    set: { SYNC_QUEUE_URL: 'ratchet-sync' },
+    line: /^error: SYNC_QUEUE_URL must be an SQS queue URL: http\(s\):\/\/host\/account\/queue-name, got "ratchet-sync"$/,
+  },
+  {
+    name: 'a SYNC_DEAD_LETTER_QUEUE_URL that is no URL',
+    set: { SYNC_DEAD_LETTER_QUEUE_URL: 'sqs:dead' },
+    line: /^error: SYNC_DEAD_LETTER_QUEUE_URL must be an SQS queue URL: .*, got "sqs:dead"$/,
+  },
 ];
 
 describe('the CLI refuses a wrong sync setting with exit 2, and touches nothing', () => {

@@ -30,6 +30,9 @@ describe('ratchet CLI', () => {
     expect(typeof raw.suppressedAt).toBe('number');
     expect(human.suppressedAt).toBe(new Date(raw.suppressedAt).toISOString());
     expect(human.updatedAt).toBe(new Date(raw.updatedAt).toISOString());
+    // The sync outbox marker (written whether or not sync is on) is a time too, for people.
+    expect(typeof raw.syncDue).toBe('number');
+    expect(human.syncDue).toBe(new Date(raw.syncDue).toISOString());
     const evidence = Object.values(human.evidence) as Array<{ occurredAt: string }>;
     expect(evidence[0]!.occurredAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const line = JSON.parse((await run('suppressions', 'list', '--json')).out.split('\n')[0]!);

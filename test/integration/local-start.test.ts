@@ -2,9 +2,11 @@
  * `npm start` fails clearly. Each case runs the real entry point (bin/local.ts) in a
  * child process and checks the exit code and the exact line an operator would read.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockPath } from '../../lib/local/lock.js';
 import { readState } from '../../lib/local/state.js';
@@ -102,6 +104,38 @@ describe('bad variables and ports', () => {
         local.cleanup();
       }
     });
+  });
+});
+
+describe('a bad variable leaves the data directory as it was', () => {
+  // Every variable is checked before the lock, the demo credentials, the unsubscribe key or the store is written.
+  const parent = mkdtempSync(join(tmpdir(), 'ratchet-untouched-'));
+  afterAll(() => rmSync(parent, { recursive: true, force: true }));
+
+  it('not created when it did not exist: a bad setting, a sync provider without its key', async () => {
+    const fresh = join(parent, 'never-created');
+    const bad = await failedStart({ SOFT_BOUNCE_LIMIT: '0' }, fresh);
+    expect(bad).toMatchObject({
+      code: 1,
+      lines: ['npm start: SOFT_BOUNCE_LIMIT must be a whole number between 1 and 20, got "0"'],
+    });
+    expect(existsSync(fresh)).toBe(false);
+    const keyless = await failedStart({ SYNC_PROVIDERS: 'sendgrid' }, fresh);
+    expect(keyless).toMatchObject({
+      code: 1,
+      lines: ['npm start: SYNC_PROVIDERS includes sendgrid but SENDGRID_API_KEY is not set'],
+    });
+    expect(existsSync(fresh)).toBe(false);
+  });
+
+  it('unchanged when it existed: nothing added, nothing rewritten', async () => {
+    const dir = mkdtempSync(join(parent, 'existing-'));
+    writeFileSync(join(dir, 'keep.txt'), 'as it was\n');
+    const bad = await failedStart({ SYNC_QUEUE_URL: 'ratchet-sync' }, dir);
+    expect(bad.code).toBe(1);
+    expect(bad.lines).toEqual([expect.stringMatching(/^npm start: SYNC_QUEUE_URL must be an SQS queue URL/)]);
+    expect(readdirSync(dir)).toEqual(['keep.txt']);
+    expect(readFileSync(join(dir, 'keep.txt'), 'utf8')).toBe('as it was\n');
   });
 });
 

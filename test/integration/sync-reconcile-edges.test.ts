@@ -19,8 +19,8 @@ const ALIASES = 'sendgrid:group:7=newsletter';
 
 interface ProviderDriftJson {
   missingAtProvider: Array<{ email: string; list: string }>;
-  missingInRatchet: Array<{ email: string; list: string }>;
-  informational: Array<{ email: string; list: string; reason?: string }>;
+  missingInRatchet: Array<{ email: string; list: string; reason: string | null; date: number | null }>;
+  informational: Array<{ email: string; list: string; reason: string | null; date: number | null }>;
 }
 
 describe('sync reconcile: edges of real lists', () => {
@@ -101,21 +101,26 @@ describe('sync reconcile: edges of real lists', () => {
     fakes.sendgrid.seed('invalid_emails', { email: 'user@bücher.example', created, reason: 'Mail domain invalid' });
     fakes.sendgrid.seed('invalid_emails', { email: 'nobody@localhost', created });
     fakes.sendgrid.seed('bounces', { email: 'Real@Example.com', created, reason: '550 no such user' });
+    // SendGrid's spam reports carry no reason: the JSON says null, never leaves the field out.
+    fakes.sendgrid.seed('spam_reports', { email: 'no-reason@example.com', created });
 
     const found = await reconcile('--provider', 'sendgrid');
     expect(found.err).toBe('');
     expect(found.code).toBe(1);
+    const at = created * 1000;
     expect(found.providers.sendgrid!.missingInRatchet).toEqual([
-      expect.objectContaining({ email: 'real@example.com', list: 'bounces' }),
+      { email: 'no-reason@example.com', list: 'spam_reports', reason: null, date: at },
+      { email: 'real@example.com', list: 'bounces', reason: '550 no such user', date: at },
     ]);
     expect(found.providers.sendgrid!.informational).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ email: 'user@bücher.example', list: 'invalid_emails' }),
-        expect.objectContaining({ email: 'nobody@localhost', list: 'invalid_emails' }),
+        { email: 'user@bücher.example', list: 'invalid_emails', reason: 'Mail domain invalid', date: at },
+        { email: 'nobody@localhost', list: 'invalid_emails', reason: null, date: at },
       ]),
     );
     expect(await reconcile('--provider', 'sendgrid', '--apply')).toMatchObject({ code: 0 });
     expect(await stack.record('real@example.com')).toMatchObject({ status: 'suppressed', reason: 'hard_bounce' });
+    expect(await stack.record('no-reason@example.com')).toMatchObject({ status: 'suppressed', reason: 'complaint' });
     expect(await reconcile('--provider', 'sendgrid')).toMatchObject({ code: 0 });
   }, 60_000);
 

@@ -165,4 +165,31 @@ describe('topics, end to end', () => {
       ['reactivate', 'newsletter', 'ops'],
     ]);
   });
+
+  it('an opt-out stored before its alias was set is the alias’s to the client: suppressed for newsletter until a later opt-in', async () => {
+    // Written while TOPIC_ALIASES was unset: stored under the canonical name.
+    const unaliased = new DynamoSuppressionStore(stack.clients.doc, stack.config.suppressionTable);
+    const email = 'left-before-the-alias@example.com';
+    await unaliased.unsubscribeTopic(email, 'sendgrid:group:4242', { actor: 'ops', reason: 'asked', at: clock + 10 });
+    expect(Object.keys((await client.getRecord(email))!.topics)).toEqual(['sendgrid:group:4242']);
+
+    expect(await client.isSuppressed(email, { topic: 'newsletter' })).toBe(true);
+    expect(await client.isSuppressed(email, { topic: 'sendgrid:group:4242' })).toBe(true);
+    expect(await client.filterSendable([email, 'never-left@example.com'], { topic: 'newsletter' })).toEqual({
+      sendable: ['never-left@example.com'],
+      suppressed: [{ email, reason: 'topic_unsubscribed' }],
+    });
+    // Another topic is untouched.
+    expect(await client.isSuppressed(email, { topic: 'other-list' })).toBe(false);
+
+    // Back in, under the alias, later: the latest change wins.
+    const aliased = new DynamoSuppressionStore(
+      stack.clients.doc,
+      stack.config.suppressionTable,
+      policyFromSettings({ TOPIC_ALIASES: ALIASES }),
+    );
+    await aliased.resubscribeTopic(email, 'newsletter', { actor: 'ops', reason: 'asked again', at: clock + 20 });
+    expect(await client.isSuppressed(email, { topic: 'newsletter' })).toBe(false);
+    expect((await client.filterSendable([email], { topic: 'newsletter' })).sendable).toEqual([email]);
+  });
 });

@@ -43,6 +43,9 @@ export const BAD_VALUES: Record<string, string> = {
   SES_QUEUE_NAME: 'not a queue name',
   SES_DEAD_LETTER_QUEUE: 'not a queue name',
   SYNC_QUEUE_NAME: 'not a queue name',
+  // Read by the CLI beside the local stack (and by the Lambdas): refused like every other sync setting.
+  SYNC_QUEUE_URL: 'ratchet-sync',
+  SYNC_DEAD_LETTER_QUEUE_URL: 'not a url',
 };
 
 /** Read by the runtime, but with no value `npm start` can refuse on one machine: why, per variable. */
@@ -52,9 +55,7 @@ export const NOT_REFUSABLE: Record<string, string> = {
   QUEUE_URL: 'the local runtime creates its own queue and ignores it',
   SES_QUEUE_URL: 'the SES feed, AWS only',
   SES_DEAD_LETTER_QUEUE_URL: 'the SES feed, AWS only',
-  SYNC_QUEUE_URL: 'the sync queue, AWS only',
   REPUTATION_TOPIC_ARN: 'the reputation topic, AWS only (no SNS locally)',
-  SYNC_DEAD_LETTER_QUEUE_URL: 'the sync dead letters, AWS only',
   ...Object.fromEntries(
     [...PROVIDERS, UNSUBSCRIBE_PROVIDER].flatMap((p) =>
       p.secretArnVariable ? [[p.secretArnVariable, 'AWS only: locally the credentials come from the environment']] : [],

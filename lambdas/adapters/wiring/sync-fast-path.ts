@@ -8,7 +8,7 @@ import type { Counters, Log } from '../../core/pipeline/ports.js';
 import { type SyncMessage, SyncSendError } from '../../core/sync/message.js';
 import { syncSettings } from '../../core/sync/settings.js';
 import { coalescing } from '../coalesce.js';
-import { RUNTIME_VARIABLE } from '../environment.js';
+import { checkNames, RUNTIME_VARIABLE } from '../environment.js';
 import { SQS_BATCH_MAX } from '../sqs-limits.js';
 import { SqsSyncQueue } from '../sqs-sync-queue.js';
 import type { Clients, RuntimeConfig } from './config.js';
@@ -24,7 +24,10 @@ export const SYNC_QUEUE_VARIABLES = {
   deadLetterUrl: RUNTIME_VARIABLE.syncDeadLetterQueueUrl,
 } as const;
 
+/** The sync queues from the environment; undefined when unset. Throws, naming it, on one that is no queue URL. */
 export function syncQueuesFromEnv(settings: RuntimeConfig['settings']): SyncQueues | undefined {
+  const problems = checkNames(settings, [SYNC_QUEUE_VARIABLES.queueUrl, SYNC_QUEUE_VARIABLES.deadLetterUrl]);
+  if (problems.length > 0) throw new Error(problems.join('; '));
   const queueUrl = settings[SYNC_QUEUE_VARIABLES.queueUrl];
   const deadLetterUrl = settings[SYNC_QUEUE_VARIABLES.deadLetterUrl];
   if (!queueUrl) return undefined;

@@ -5,11 +5,14 @@
  *   no category           → suppressed iff `status` is `suppressed`
  *   `transactional: true` → suppressed iff `transactionalStatus` is `suppressed` (an unsubscribe
  *                           never blocks a password reset; anything else does)
- *   `topic`               → the above, or that topic is `unsubscribed`
+ *   `topic`               → the above, or that topic is `unsubscribed` (read through TOPIC_ALIASES: an
+ *                           opt-out stored under a canonical name before its alias was set counts)
  *
  * The item must be in today's shape: pass what a read returns through `upgradeSuppressionRecord`
  * (schema.ts) first, which is also what gives an item written before topics its `transactionalStatus`.
  */
+
+import { NO_TOPIC_ALIASES, storedTopicNames, type TopicAliases, topicReadAs, topicsUnderAliases } from '../topics.js';
 import type { SuppressionReason } from './record.js';
 import { SUPPRESSION_SCHEMA_ATTRIBUTE } from './schema.js';
 
@@ -45,7 +48,16 @@ export const ANSWER_ATTRIBUTES = [
   SUPPRESSION_SCHEMA_ATTRIBUTE,
 ] as const;
 
-export function refusalReason(item: AnswerItem | undefined, question: SendQuestion = {}): RefusalReason | undefined {
+/**
+ * `aliases`: TOPIC_ALIASES as the reader has it. The question's `topic` is then read through them
+ * (topicsUnderAliases): a state stored under a canonical name the topic is now the alias of counts too,
+ * the latest change winning. Fetch every name storedTopicNames gives.
+ */
+export function refusalReason(
+  item: AnswerItem | undefined,
+  question: SendQuestion = {},
+  aliases: TopicAliases = NO_TOPIC_ALIASES,
+): RefusalReason | undefined {
   if (item === undefined) return undefined;
   const reasons = Array.isArray(item.reasons)
     ? (item.reasons.filter((r) => typeof r === 'string') as SuppressionReason[])
@@ -58,13 +70,24 @@ export function refusalReason(item: AnswerItem | undefined, question: SendQuesti
   } else if (item.status === 'suppressed') {
     return first ?? 'manual';
   }
-  if (question.topic !== undefined && topicStatus(item.topics, question.topic) === 'unsubscribed')
+  if (question.topic !== undefined && topicStatus(item.topics, question.topic, aliases) === 'unsubscribed')
     return 'topic_unsubscribed';
   return undefined;
 }
 
-function topicStatus(topics: unknown, topic: string): unknown {
-  if (typeof topics !== 'object' || topics === null || !Object.hasOwn(topics, topic)) return undefined;
-  const state = (topics as Record<string, unknown>)[topic];
-  return typeof state === 'object' && state !== null ? (state as Record<string, unknown>)['status'] : undefined;
+function topicStatus(topics: unknown, topic: string, aliases: TopicAliases): unknown {
+  if (typeof topics !== 'object' || topics === null) return undefined;
+  // A canonical name asked for is its alias's question.
+  const asked = topicReadAs(topic, aliases);
+  const states: Record<string, { status: string; changedAt: number }> = {};
+  for (const name of storedTopicNames(asked, aliases)) {
+    if (!Object.hasOwn(topics, name)) continue;
+    const state = (topics as Record<string, unknown>)[name];
+    if (typeof state !== 'object' || state === null) continue;
+    const { status, changedAt } = state as Record<string, unknown>;
+    if (typeof status !== 'string') continue;
+    // A state without a time (never written so) loses to any dated one.
+    states[name] = { status, changedAt: typeof changedAt === 'number' ? changedAt : Number.NEGATIVE_INFINITY };
+  }
+  return topicsUnderAliases(states, aliases)[asked]?.status;
 }

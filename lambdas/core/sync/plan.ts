@@ -11,10 +11,12 @@
  *   active, and nothing automatic may lift a suppression at a provider either.
  * - A topic opted out → `suppressScope` for every provider scope that is that topic, or whose
  *   TOPIC_ALIASES alias is that topic; opted in again → `unsuppressScope` where Ratchet suppressed it.
+ *   Topics are read through today's aliases (topicsUnderAliases): one stored under a canonical name
+ *   before an alias mapped it is the alias's, so the alias's other scopes get it too.
  *   Never global: a group unsubscribe stays a group unsubscribe everywhere.
  */
 import type { SuppressionRecord } from '../suppression/record.js';
-import type { TopicAliases } from '../topics.js';
+import { type TopicAliases, topicsUnderAliases } from '../topics.js';
 import type { ProviderSyncState } from './state.js';
 import type { SyncOperation } from './target.js';
 
@@ -38,7 +40,9 @@ export function planSync(
     operations.push({ op: 'unsuppress', email, lists: [...pushed.lists] });
   }
   const pushedScopes = pushed?.scopes ?? {};
-  for (const [topic, state] of Object.entries(record.topics ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  // Read through today's aliases: an opt-out stored before its alias was set speaks for the alias's scopes.
+  const topics = Object.entries(topicsUnderAliases(record.topics, context.aliases));
+  for (const [topic, state] of topics.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     for (const scope of providerScopes(topic, context)) {
       const isPushed = Object.hasOwn(pushedScopes, scope);
       if (state.status === 'unsubscribed' && !isPushed) operations.push({ op: 'suppressScope', email, scope });

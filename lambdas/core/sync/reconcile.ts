@@ -20,7 +20,7 @@
  *   (a Mailgun tag with a space): listed, never drift.
  */
 import type { EvidenceKind, SuppressionRecord, TopicState } from '../suppression/record.js';
-import { isTopicName, resolveTopic } from '../topics.js';
+import { isTopicName, resolveTopic, topicsUnderAliases } from '../topics.js';
 import { type PlanContext, providerScopes } from './plan.js';
 import type { ProviderSyncState } from './state.js';
 import type { ProviderListEntry, SyncOperation } from './target.js';
@@ -107,7 +107,9 @@ export function compareAddress(
   }
 
   const heldScopes = new Set(scopeEntries.map((e) => e.scope!));
-  for (const [topic, state] of Object.entries(record?.topics ?? {})) {
+  // Through today's aliases, as the planner reads them: an opt-out stored before its alias is the alias's.
+  const topics = topicsUnderAliases(record?.topics, context.aliases);
+  for (const [topic, state] of Object.entries(topics)) {
     if (state.status !== 'unsubscribed') continue;
     for (const scope of providerScopes(topic, context)) {
       if (heldScopes.has(scope)) continue;
@@ -122,7 +124,7 @@ export function compareAddress(
       drift.informational.push(shown(entry));
       continue;
     }
-    const state = record?.topics?.[resolveTopic(entry.scope!, context.aliases)];
+    const state = topics[resolveTopic(entry.scope!, context.aliases)];
     if (state?.status === 'unsubscribed') continue;
     if (state !== undefined && entry.date !== undefined && entry.date <= state.changedAt) continue;
     // Opted in again, and the scope is one Ratchet suppressed it in: the worker's removal is still to come

@@ -1,5 +1,6 @@
 /** `ratchet suppressions get|list|add|reactivate`: read the table, and the two audited manual actions. */
 import { Command, Option } from 'commander';
+import { NO_TOPIC_ALIASES, resolveTopic, topicsUnderAliases } from '../../../lambdas/core/topics.js';
 import type { Context } from '../context.js';
 import { show } from '../io.js';
 import type { Run } from '../program.js';
@@ -35,9 +36,13 @@ export function suppressionsCommand(ctx: Context, run: Run): Command {
     .option('--json', 'times as stored (epoch ms) instead of ISO 8601')
     .action(
       run(async (options: { status?: (typeof STATUSES)[number]; topic?: string; json?: boolean }) => {
+        // As the client reads it: through TOPIC_ALIASES, an opt-out stored before its alias was set included.
+        const aliases = ctx.policy().topicAliases ?? NO_TOPIC_ALIASES;
+        const topic = options.topic === undefined ? undefined : resolveTopic(options.topic, aliases);
         await ctx.suppressions().scan({ status: options.status }, (records) => {
           for (const record of records) {
-            if (options.topic !== undefined && record.topics?.[options.topic]?.status !== 'unsubscribed') continue;
+            if (topic !== undefined && topicsUnderAliases(record.topics, aliases)[topic]?.status !== 'unsubscribed')
+              continue;
             ctx.io.out(show(record, { ...options, compact: true }));
           }
         });

@@ -18,10 +18,12 @@ import { join } from 'node:path';
 import { DynamoSuppressionSync } from '../../../lambdas/adapters/dynamodb-suppression-sync.js';
 import type { DynamoSuppressionStore } from '../../../lambdas/adapters/dynamodb-suppressions.js';
 import { DynamoSyncProviders } from '../../../lambdas/adapters/dynamodb-sync-providers.js';
+import type { ProviderGate } from '../../../lambdas/adapters/sync-gate.js';
 import { normalizeRecipient } from '../../../lambdas/core/event.js';
 import type { SuppressionRecord } from '../../../lambdas/core/suppression/record.js';
 import type { PlanContext } from '../../../lambdas/core/sync/plan.js';
 import { compareAddress, type Drift, type ReconcileRecord } from '../../../lambdas/core/sync/reconcile.js';
+import { type ProviderLimits, syncSettings } from '../../../lambdas/core/sync/settings.js';
 import { type ProviderSyncState, recordOutcome, type SyncMap } from '../../../lambdas/core/sync/state.js';
 import {
   type ProviderListEntry,
@@ -34,6 +36,7 @@ import {
 import { parseTopicAliases } from '../../../lambdas/core/topics.js';
 import type { Context } from '../context.js';
 import { joinSorted, SortedSpill } from '../sorted-spill.js';
+import { type PaceClock, reconcileGate } from './sync-reconcile-pace.js';
 
 export type ProviderDrift = Pick<Drift, 'missingAtProvider' | 'missingInRatchet' | 'informational' | 'refused'>;
 
@@ -54,8 +57,16 @@ interface KeptRecord extends ReconcileRecord {
 export async function reconcile(
   ctx: Context,
   targets: readonly SyncTarget[],
-  options: { apply: boolean; runBytes?: number },
+  options: {
+    apply: boolean;
+    runBytes?: number;
+    /** Each provider's rate, which `--apply` paces its pushes by. @default from `ctx.env` (SYNC_<PROVIDER>_RATE) */
+    limits?: Readonly<Record<SyncProviderName, Pick<ProviderLimits, 'rate'>>>;
+    /** @default the real clock */
+    clock?: PaceClock;
+  },
 ): Promise<ReconcileReport> {
+  const limits = options.limits ?? syncSettings({ ...ctx.env, SYNC_PROVIDERS: '' }).limits;
   const aliases = parseTopicAliases(ctx.env.TOPIC_ALIASES);
   const store = ctx.suppressions();
   const ledger = new DynamoSuppressionSync(ctx.doc, ctx.target.suppressionTable, ctx.now);
@@ -69,6 +80,7 @@ export async function reconcile(
       handlesScope: (scope: string) => target.handlesScope(scope) && (target.listsScope?.(scope) ?? true),
     };
     const drift: ProviderDrift = { missingAtProvider: [], missingInRatchet: [], informational: [], refused: [] };
+    const gate = reconcileGate(provider, limits[provider], options.clock);
     const dir = await mkdtemp(join(tmpdir(), `ratchet-reconcile-${provider}-`));
     try {
       const entries = new SortedSpill<ProviderListEntry>(dir, 'provider', (e) => e.email, options.runBytes);
@@ -97,7 +109,7 @@ export async function reconcile(
         drift.missingInRatchet.push(...found.missingInRatchet);
         drift.informational.push(...found.informational);
         drift.refused.push(...found.refused);
-        if (options.apply) await repair(ctx, store, ledger, target, email, found, report);
+        if (options.apply) await repair(ctx, store, ledger, target, gate, email, found, report);
       }
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -153,6 +165,7 @@ async function repair(
   store: DynamoSuppressionStore,
   ledger: DynamoSuppressionSync,
   target: SyncTarget,
+  gate: ProviderGate,
   email: string,
   found: Drift,
   report: ReconcileReport,
@@ -161,7 +174,8 @@ async function repair(
   for (const operation of found.push) {
     let outcome: SyncOutcome;
     try {
-      outcome = await target.apply(operation);
+      // At the provider's configured rate: the live worker needs the rest of its limit.
+      outcome = await gate.run(() => target.apply(operation));
     } catch (error) {
       // Refused for this address only (SendGrid finds it invalid): stopping here would stop every rerun at
       // the same address, and nothing sorted after it would ever be repaired. Anything else ends the run.

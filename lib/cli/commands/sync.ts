@@ -26,6 +26,7 @@ import { cliSyncProviders } from '../sync-fast-path.js';
 import { checkSyncSettings } from '../sync-settings.js';
 import { syncDeadLetters, syncQueueUrl } from './sync-queues.js';
 import { reconcile } from './sync-reconcile.js';
+import { driftJson } from './sync-reconcile-json.js';
 import { HIDE_SECONDS, syncStatus } from './sync-status.js';
 
 export function syncCommand(ctx: Context, run: Run): Command {
@@ -105,7 +106,7 @@ export function syncCommand(ctx: Context, run: Run): Command {
         if (providers.length === 0)
           return ctx.usage(`${syncOff(ctx)}: nothing to reconcile (or name one with --provider)`);
         // Every setting checked (exit 2) before a provider is called or anything is written.
-        const { config, aliases } = checkSyncSettings(ctx.env, providers, {
+        const { config, aliases, limits } = checkSyncSettings(ctx.env, providers, {
           callsProviders: true,
         });
         // Postmark streams used as topics (TOPIC_ALIASES) are pulled too, as scopes.
@@ -120,8 +121,8 @@ export function syncCommand(ctx: Context, run: Run): Command {
           onRateLimitWait: (limit) =>
             ctx.io.err(`${limit.provider} rate limit: waiting until ${new Date(limit.retryAtMs).toISOString()}`),
         });
-        const report = await reconcile(ctx, targets, { apply: options.apply === true });
-        if (options.json) ctx.io.out(JSON.stringify({ providers: report.providers }));
+        const report = await reconcile(ctx, targets, { apply: options.apply === true, limits });
+        if (options.json) ctx.io.out(JSON.stringify({ providers: driftJson(report.providers) }));
         else {
           for (const [p, drift] of Object.entries(report.providers)) {
             ctx.io.out(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkNames, NUMBER_VARIABLES, readNumber } from '../../../lambdas/adapters/environment.js';
 import { configFromEnv } from '../../../lambdas/adapters/wiring/config.js';
+import { syncQueuesFromEnv } from '../../../lambdas/adapters/wiring/sync-fast-path.js';
 
 describe('the number variables, through the core parser', () => {
   it('honours exclusive minimums and whole numbers', () => {
@@ -38,5 +39,28 @@ describe('the runtime reads its variables through the contract', () => {
       `QUEUE_NAME must be 1-76 letters, digits, '_' or '-' (an SQS queue name, before the -dlq suffix), got "${'q'.repeat(77)}"`,
       'SQS_ENDPOINT must be an http(s) URL, got "ftp://x"',
     ]);
+  });
+
+  it('checks the sync queue URLs that are set: the CLI, npm start and the Lambdas refuse one that is no queue URL', async () => {
+    const aws = 'https://sqs.eu-west-1.amazonaws.com/123456789012/ratchet-sync';
+    const local = 'http://127.0.0.1:4566/000000000000/ratchet-sync-dead-letters';
+    expect(checkNames({ SYNC_QUEUE_URL: aws, SYNC_DEAD_LETTER_QUEUE_URL: local })).toEqual([]);
+    expect(checkNames({ SYNC_QUEUE_URL: '' })).toEqual([]);
+    const expected = 'an SQS queue URL: http(s)://host/account/queue-name';
+    for (const bad of ['ratchet-sync', 'sqs.eu-west-1.amazonaws.com/1/q', 'https://sqs.example.com/', 'ftp://h/1/q'])
+      expect(checkNames({ SYNC_QUEUE_URL: bad })).toEqual([
+        `SYNC_QUEUE_URL must be ${expected}, got ${JSON.stringify(bad)}`,
+      ]);
+    expect(checkNames({ SYNC_DEAD_LETTER_QUEUE_URL: 'https://h/1/a b' })).toEqual([
+      `SYNC_DEAD_LETTER_QUEUE_URL must be ${expected}, got "https://h/1/a b"`,
+    ]);
+    // The Lambdas (consumer, sync worker) read them at cold start: a bad one fails there, naming it.
+    expect(() => syncQueuesFromEnv({ SYNC_QUEUE_URL: 'ratchet-sync' })).toThrow(
+      `SYNC_QUEUE_URL must be ${expected}, got "ratchet-sync"`,
+    );
+    expect(() => syncQueuesFromEnv({ SYNC_QUEUE_URL: aws, SYNC_DEAD_LETTER_QUEUE_URL: 'dlq' })).toThrow(
+      /^SYNC_DEAD_LETTER_QUEUE_URL must be/,
+    );
+    expect(await syncQueuesFromEnv({ SYNC_QUEUE_URL: aws })!.queueUrl()).toBe(aws);
   });
 });

@@ -1,6 +1,8 @@
 /** CLI output helpers: ISO 8601 for people, stored values with --json; the progress bar only on a terminal. */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { leased } from '../../../lambdas/core/sync/lease.js';
+import { DEAD_DUE_MS } from '../../../lambdas/core/sync/ledger.js';
 import { parseCsvRecord } from '../../../lib/cli/csv.js';
 import { parseSourceDate } from '../../../lib/cli/import-formats.js';
 import { show, withIsoTimes } from '../../../lib/cli/io.js';
@@ -22,6 +24,36 @@ describe('withIsoTimes', () => {
       audit: [{ at: '2023-11-14T22:13:20.123Z', actor: 'x' }],
       evidence: { k: { occurredAt: '2023-11-14T22:13:20.000Z', status: '5.1.1' } },
     });
+  });
+
+  it("shows the sync outbox marker and a retry's start as times: a due time, a lease, a parked marker", () => {
+    const record = (syncDue: number) => ({
+      syncPending: 'pending#3',
+      syncDue,
+      syncChange: 4,
+      sync: { sendgrid: { at: 1700000000000, lists: [], retrying: { change: 4, since: 1700000000123 } } },
+    });
+    expect(withIsoTimes(record(1700000060000))).toEqual({
+      syncPending: 'pending#3',
+      syncDue: '2023-11-14T22:14:20.000Z',
+      syncChange: 4,
+      sync: {
+        sendgrid: {
+          at: '2023-11-14T22:13:20.000Z',
+          lists: [],
+          retrying: { change: 4, since: '2023-11-14T22:13:20.123Z' },
+        },
+      },
+    });
+    // A lease ends half a millisecond past a whole one: the sweeper sent a message for the item.
+    expect(withIsoTimes(record(leased(1700000120000)))).toMatchObject({
+      syncDue: 'leased until 2023-11-14T22:15:20.000Z (a message was sent)',
+    });
+    // Parked: indexed for `sync status`, never due. Never "+275760-09-13".
+    const parked = withIsoTimes(record(DEAD_DUE_MS)) as { syncDue: string };
+    expect(parked.syncDue).toBe('parked: never due (a dead-lettered change or a refused removal)');
+    // --json keeps every stored number as it is.
+    expect(JSON.parse(show(record(leased(1700000120000)), { json: true }))).toEqual(record(1700000120000.5));
   });
 
   it('show keeps the stored numbers with json', () => {

@@ -2,9 +2,11 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { DEAD_DUE_MS } from '../../../lambdas/core/sync/ledger.js';
 import { SYNC_OFF_ON_AWS } from '../../../lib/cli/commands/sync.js';
 import { PEEK_MAX } from '../../../lib/cli/commands/sync-status.js';
 import { Context } from '../../../lib/cli/context.js';
+import { PARKED_MARKER } from '../../../lib/cli/io.js';
 import { ratchetProgram } from '../../../lib/cli/ratchet.js';
 
 const doc = readFileSync(new URL('../../../docs/cli.md', import.meta.url), 'utf8');
@@ -48,5 +50,11 @@ describe('docs/cli.md', () => {
 
   it("sync status's bound on the dead letters it counts", () => {
     expect(doc).toContain(`counts at most the first ${PEEK_MAX.toLocaleString('en-US')} dead letters`);
+  });
+
+  it("the parked marker's stored value and its words are the code's", () => {
+    const times = doc.slice(doc.indexOf('### Times in records'), doc.indexOf('## Progress'));
+    expect(times).toContain(`| \`${DEAD_DUE_MS}\` (parked`);
+    expect(times).toContain(`| \`${PARKED_MARKER}\` |`);
   });
 });

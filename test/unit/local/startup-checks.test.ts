@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { assertStartable, readPort } from '../../../lib/local/startup-checks.js';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { assertStartable, assertStartableBeforeWriting, readPort } from '../../../lib/local/startup-checks.js';
 import { StartupError } from '../../../lib/local/startup-error.js';
 
 function problems(settings: Record<string, string>): string[] {
@@ -81,5 +84,22 @@ describe('everything npm start checks before starting', () => {
       `SES_DEAD_LETTER_QUEUE must be 1-80 letters, digits, '_' or '-' (an SQS queue name), got "${'x'.repeat(81)}"`,
     ]);
     expect(problems({ SES_QUEUE_NAME: 'my-feed', SES_DEAD_LETTER_QUEUE: 'my_dead-letters' })).toEqual([]);
+  });
+});
+
+describe('the check before anything is written', () => {
+  const parent = mkdtempSync(join(tmpdir(), 'ratchet-before-writing-'));
+  afterAll(() => rmSync(parent, { recursive: true, force: true }));
+  const check = (env: Record<string, string>, dir: string) =>
+    assertStartableBeforeWriting(env, dir, { port: true, syncTargets: true });
+
+  it('passes the demo settings, and refuses a bad variable or a keyless sync provider, writing nothing', async () => {
+    const dir = join(parent, 'data');
+    await expect(check({}, dir)).resolves.toMatchObject({ demoCredentials: expect.any(Object) });
+    await expect(check({ SYNC_QUEUE_URL: 'q' }, dir)).rejects.toThrow(/^SYNC_QUEUE_URL must be an SQS queue URL/);
+    await expect(check({ SYNC_PROVIDERS: 'resend' }, dir)).rejects.toThrow(
+      'SYNC_PROVIDERS includes resend but RESEND_API_KEY is not set',
+    );
+    expect(existsSync(dir)).toBe(false);
   });
 });
