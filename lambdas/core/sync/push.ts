@@ -158,9 +158,10 @@ export async function recordWait(
  * A wait in the outbox (SyncProviderBacklogError): the message is not sent again; the marker is set to
  * `dueAt`, when the sweeper sends the change again, and a change already retrying has its horizon's start
  * moved forward by the wait, as in recordWait. Set, not only moved forward: a lease the sweeper wrote
- * while the queue was deep guessed how long this message would wait there, and it waits there no more.
- * False when no sweep would send it (no marker, or a parked one): the caller then keeps the message
- * going round the queue.
+ * while the queue was deep guessed how long this message would wait there, and it waits there no more;
+ * only moved forward while another provider lags, since that lease is also its message's. False when no
+ * sweep would send it (no marker, or a parked one): the caller then keeps the message going round the
+ * queue.
  *
  * The marker keeps saying whether a message may have been pushed unrecorded (lease.ts): this message
  * says so for its own provider (`recheck`); a lease says so for the others, so it stays a lease while
@@ -178,7 +179,10 @@ export async function recordDeferral(
     const { sync, credited } = creditWait(view, message.provider, options.waitMs);
     const others = laggingProviders(view, deps.providers).some((p) => p !== message.provider);
     const asks = message.recheck === true || (others && wasLeased(view.due));
-    const due = asks ? leased(options.dueAt) : Math.floor(options.dueAt);
+    // Never earlier while another provider lags: its message may wait in the queue (a 429, a turn), and a
+    // sweep before the lease written for it would send it a second.
+    const at = others ? Math.max(view.due, options.dueAt) : options.dueAt;
+    const due = asks ? leased(at) : Math.floor(at);
     if (!credited && due === view.due) return true;
     if (await deps.ledger.commit(message.email, view.version, sync, { due })) return true;
   }

@@ -151,3 +151,20 @@ describe('the turn on the wire', () => {
       });
   });
 });
+
+describe('a deferral beside another provider’s wait', () => {
+  it('never moves the marker earlier while another provider lags: its message still waits in the queue, and a sweep then would send it a second', async () => {
+    const later = NOW + 60_000;
+    const w = world(new SyncProviderBacklogError('resend', later), ['resend', 'sendgrid']);
+    // SendGrid answered 429 for 10 minutes: its message waits in the queue, the marker leased past it (recordWait).
+    const sendgridLease = leased(NOW + 660_000);
+    w.ledger.views.get(EMAIL)!.due = sendgridLease;
+    await w.send({ email: EMAIL, provider: 'resend' });
+    expect(w.due()).toBe(sendgridLease);
+    // Kept later, it still says so when this message may follow a lost push.
+    const asking = world(new SyncProviderBacklogError('resend', later), ['resend', 'sendgrid']);
+    asking.ledger.views.get(EMAIL)!.due = NOW + 660_000;
+    await asking.send({ email: EMAIL, provider: 'resend' }, 2);
+    expect(asking.due()).toBe(leased(NOW + 660_000));
+  });
+});
