@@ -1,0 +1,217 @@
+/**
+ * A virtual-clock simulation of the sync queue, the worker copies and the sweeper (the real worker
+ * handler, gates and sweep), generalised from slow-provider-backlog.test.ts: several providers at their
+ * own rates, several worker copies (each with its own gates, as Lambda copies are) taking batches from one
+ * queue in turn, addresses whose marker is parked (a `sync retry` after a dead letter), and every
+ * provider call's start time per copy, to check the rate.
+ */
+import type { SQSRecord } from 'aws-lambda';
+import { MemoryCounters } from '../../../../lambdas/adapters/observability.js';
+import { ProviderGate } from '../../../../lambdas/adapters/sync-gate.js';
+import { DrainMeter } from '../../../../lambdas/core/sync/lease.js';
+import { DEAD_DUE_MS } from '../../../../lambdas/core/sync/ledger.js';
+import { encodeSyncMessage } from '../../../../lambdas/core/sync/message.js';
+import { runSweep, type SweepPorts, type SweptItem } from '../../../../lambdas/core/sync/sweep.js';
+import type { SyncProviderName } from '../../../../lambdas/core/sync/target.js';
+import { NO_TOPIC_ALIASES } from '../../../../lambdas/core/topics.js';
+import { createSyncWorkerHandler, type SyncWorkerHandler } from '../../../../lambdas/handlers/sync-worker-handler.js';
+import { recordingLog } from '../../support/log.js';
+import { MemorySyncLedger } from '../../support/memory-ledger.js';
+import { T0 } from '../../suppression/support.js';
+
+export interface SimOptions {
+  /** Calls a second per copy, per provider. */
+  rates: Partial<Record<SyncProviderName, number>>;
+  addresses: number;
+  copies?: number;
+  /** Addresses (the first `parked` of them) whose marker is parked, their messages put back by `sync retry`. */
+  parked?: number;
+  horizonMs?: number;
+  delayCapSeconds?: number;
+  sweepMs?: number;
+  /** Give up after this much virtual time. */
+  limitMs: number;
+}
+
+export interface SimRun {
+  seconds: number;
+  /** Pushes per (address, provider). */
+  pushes: Map<string, number>;
+  messages: number;
+  /** Every call's start, per copy and provider. */
+  calls: Map<string, number[]>;
+  pushedAt: Map<string, number>;
+}
+
+const BATCH = 10;
+const PAGE = 100;
+
+interface Queued {
+  id: number;
+  body: string;
+  visibleAt: number;
+  receives: number;
+}
+
+export async function simulate(options: SimOptions): Promise<SimRun> {
+  const providers = Object.keys(options.rates) as SyncProviderName[];
+  const horizonMs = options.horizonMs ?? 30_000;
+  const delayCap = options.delayCapSeconds ?? 90;
+  const sweepMs = options.sweepMs ?? 10_000;
+  let now = T0;
+  const ledger = new MemorySyncLedger(now);
+  let queue: Queued[] = [];
+  let nextId = 0;
+  let messages = 0;
+  const enqueue = (body: string, delaySeconds = 0) => {
+    messages++;
+    queue.push({ id: nextId++, body, visibleAt: now + Math.min(delayCap, delaySeconds) * 1000, receives: 0 });
+  };
+  const pushes = new Map<string, number>();
+  const pushedAt = new Map<string, number>();
+  const calls = new Map<string, number[]>();
+  const hidden = new Map<string, number>();
+  const copy = (index: number): SyncWorkerHandler => {
+    const gates = new Map(
+      providers.map((p) => [
+        p,
+        new ProviderGate(
+          p,
+          { concurrency: 1, rate: options.rates[p]! },
+          {
+            now: () => now,
+            wait: async (ms) => {
+              now += ms;
+            },
+            maxHoldMs: 1_000,
+            bookingHorizonMs: horizonMs,
+          },
+        ),
+      ]),
+    );
+    const started = (provider: SyncProviderName) => {
+      const key = `${index}:${provider}`;
+      calls.set(key, [...(calls.get(key) ?? []), now]);
+    };
+    return createSyncWorkerHandler({
+      push: {
+        ledger,
+        providers,
+        now: () => now,
+        plan: () => ({ aliases: NO_TOPIC_ALIASES, handlesScope: () => false }),
+        apply: (provider, operation, ticket) =>
+          gates.get(provider)!.run(
+            async () => {
+              started(provider);
+              const key = `${operation.email}:${provider}`;
+              pushes.set(key, (pushes.get(key) ?? 0) + 1);
+              pushedAt.set(key, now);
+              return { lists: ['global'] };
+            },
+            { ticket },
+          ),
+      },
+      queue: {
+        hide: async (receiptHandle, seconds) => void hidden.set(receiptHandle, seconds),
+        resend: async (body, delaySeconds) => enqueue(body, delaySeconds),
+        deadLetter: async () => {
+          throw new Error('nothing may be dead-lettered');
+        },
+      },
+      retryHorizonMs: 3_600_000,
+      log: recordingLog().log,
+      counters: new MemoryCounters(),
+    });
+  };
+  const handlers = Array.from({ length: options.copies ?? 1 }, (_, i) => copy(i));
+  const ports: SweepPorts = {
+    now: () => now,
+    depth: async () => ({ visible: queue.filter((m) => m.visibleAt <= now).length, total: queue.length }),
+    send: async (sent) => {
+      for (const m of sent) enqueue(encodeSyncMessage(m));
+    },
+    postpone: async (email, from, to) => {
+      const view = ledger.views.get(email);
+      if (view?.due === from) view.due = to;
+    },
+    pending: async (dueBefore, onPage, o) => {
+      const due = [...ledger.views]
+        .filter(([, v]) => v.due !== undefined && v.due < DEAD_DUE_MS && v.due <= dueBefore)
+        .sort((a, b) => a[1].due! - b[1].due!);
+      for (let i = 0; i < due.length; i += PAGE) {
+        if (o.deadline !== undefined && now >= o.deadline) return { complete: false };
+        const page: SweptItem[] = due
+          .slice(i, i + PAGE)
+          .map(([email, v]) => ({ email, due: v.due!, change: v.change, sync: v.sync }));
+        if ((await onPage(page)) === 'stop') return { complete: false };
+      }
+      return { complete: true };
+    },
+  };
+  // The sweeper's meter, as wired (sync-sweeper.ts): the ceiling is the sum of one copy's rates.
+  const meter = new DrainMeter(
+    providers.reduce((sum, p) => sum + options.rates[p]!, 0),
+    providers.length,
+  );
+  for (let i = 0; i < options.addresses; i++) {
+    const email = `u${i}@example.com`;
+    ledger.add(email);
+    if (i < (options.parked ?? 0)) {
+      // Dead-lettered at every provider (markDead), then put back on the queue by `sync retry`.
+      const view = ledger.views.get(email)!;
+      view.due = DEAD_DUE_MS;
+      const failed = { at: now, change: view.change, error: 'SyncTransientError: 503' };
+      view.sync = Object.fromEntries(providers.map((p) => [p, { at: now, lists: [], failed }]));
+    }
+    for (const provider of providers) enqueue(encodeSyncMessage({ email, provider }));
+  }
+  const start = now;
+  const wanted = options.addresses * providers.length;
+  let nextSweep = now;
+  let turn = 0;
+  while (pushes.size < wanted && now < start + options.limitMs) {
+    const visible = queue.filter((m) => m.visibleAt <= now).sort((a, b) => a.visibleAt - b.visibleAt || a.id - b.id);
+    if (visible.length === 0 && now >= nextSweep) {
+      await runSweep(ports, meter, providers, {
+        dueBefore: now,
+        deadline: now + 40_000,
+        intervalMs: sweepMs,
+        writeConcurrency: 10,
+      });
+      nextSweep += sweepMs;
+      continue;
+    }
+    if (visible.length === 0) {
+      now = Math.min(nextSweep, ...queue.map((m) => m.visibleAt));
+      continue;
+    }
+    const batch = visible.slice(0, BATCH);
+    const taken = new Set(batch.map((m) => m.id));
+    queue = queue.filter((m) => !taken.has(m.id));
+    const records = batch.map((m) => {
+      m.receives++;
+      return {
+        messageId: String(m.id),
+        receiptHandle: String(m.id),
+        body: m.body,
+        attributes: { ApproximateReceiveCount: String(m.receives) },
+      } as unknown as SQSRecord;
+    });
+    // The copies take batches in turn (both long-poll the one queue).
+    const handler = handlers[turn++ % handlers.length]!;
+    const { batchItemFailures } = await handler({ Records: records });
+    for (const { itemIdentifier } of batchItemFailures) {
+      const m = batch.find((b) => String(b.id) === itemIdentifier)!;
+      queue.push({ ...m, visibleAt: now + (hidden.get(itemIdentifier) ?? 0) * 1000 });
+    }
+  }
+  return { seconds: (now - start) / 1000, pushes, messages, calls, pushedAt };
+}
+
+/** The closest two calls of one copy to one provider came, in ms. */
+export function closestCalls(run: SimRun): number {
+  let closest = Number.POSITIVE_INFINITY;
+  for (const starts of run.calls.values())
+    for (let i = 1; i < starts.length; i++) closest = Math.min(closest, starts[i]! - starts[i - 1]!);
+  return closest;
+}
