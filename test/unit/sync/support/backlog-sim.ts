@@ -11,6 +11,7 @@ import { ProviderGate } from '../../../../lambdas/adapters/sync-gate.js';
 import { DrainMeter } from '../../../../lambdas/core/sync/lease.js';
 import { DEAD_DUE_MS } from '../../../../lambdas/core/sync/ledger.js';
 import { encodeSyncMessage } from '../../../../lambdas/core/sync/message.js';
+import { drainCeiling, type ProviderLimits } from '../../../../lambdas/core/sync/settings.js';
 import { runSweep, type SweepPorts, type SweptItem } from '../../../../lambdas/core/sync/sweep.js';
 import type { SyncProviderName } from '../../../../lambdas/core/sync/target.js';
 import { NO_TOPIC_ALIASES } from '../../../../lambdas/core/topics.js';
@@ -148,9 +149,10 @@ export async function simulate(options: SimOptions): Promise<SimRun> {
       return { complete: true };
     },
   };
-  // The sweeper's meter, as wired (sync-sweeper.ts): the ceiling is the sum of one copy's rates.
+  // The sweeper's meter, as wired (sync-sweeper.ts).
+  const limits = Object.fromEntries(providers.map((p) => [p, { concurrency: 1, rate: options.rates[p]! }]));
   const meter = new DrainMeter(
-    providers.reduce((sum, p) => sum + options.rates[p]!, 0),
+    drainCeiling(limits as Record<SyncProviderName, ProviderLimits>, providers, options.copies ?? 1),
     providers.length,
   );
   for (let i = 0; i < options.addresses; i++) {
