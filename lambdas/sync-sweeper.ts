@@ -11,6 +11,7 @@ import { powertoolsLog } from './adapters/observability.js';
 import { configFromEnv } from './adapters/wiring/config.js';
 import { syncQueuesFromEnv } from './adapters/wiring/sync.js';
 import { buildSyncSweeper, type SweepReport } from './adapters/wiring/sync-sweeper.js';
+import { SYNC_WORKER_MAX_CONCURRENCY } from './core/sync/settings.js';
 
 /** Time kept back from the timeout: the last page's sends and lease writes finish inside it. */
 export const DEADLINE_MARGIN_MS = 20_000;
@@ -23,7 +24,8 @@ const sweeper = buildSyncSweeper(
   config,
   { doc: createDocumentClient(config), sqs: createSqsClient(config) },
   { queueUrl: queues?.queueUrl ?? (() => '') },
-  { log },
+  // Its send budget counts every copy of the worker: a backlog past the booking horizon drains only through it.
+  { log, workerCopies: SYNC_WORKER_MAX_CONCURRENCY },
 );
 
 export async function handler(

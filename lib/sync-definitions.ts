@@ -2,6 +2,8 @@
  * Sizing of the sync side (worker, sweeper, queue), for the CDK stack and the local runtime standing in
  * for it. Pure data. Kept beside definitions.ts rather than in it, so the sync side stays one unit.
  */
+import { SYNC_WORKER_MAX_CONCURRENCY } from '../lambdas/core/sync/settings.js';
+
 export const SYNC_WORKER = {
   timeoutSeconds: 60,
   memoryMb: 256,
@@ -13,7 +15,7 @@ export const SYNC_WORKER = {
    * is shared through the provider's row in the inbox table. Context `syncRates` and `syncConcurrency`
    * give a stack-wide figure that lib/sync-limits.ts divides by this.
    */
-  maxConcurrency: 2,
+  maxConcurrency: SYNC_WORKER_MAX_CONCURRENCY,
 } as const;
 
 export const SYNC_SWEEPER = {

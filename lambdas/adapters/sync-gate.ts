@@ -53,6 +53,8 @@ export class ProviderGate {
   private lastRunMs = Number.NEGATIVE_INFINITY;
   /** The latest time handed to a change sent to the outbox: the next is told one interval later. */
   private deferredUntilMs = 0;
+  /** When the latest call started (or is held to start): slots are reserved before a place in flight is. */
+  private lastStartMs = Number.NEGATIVE_INFINITY;
   private pausedUntilMs = 0;
   private sharedReadAt = -Infinity;
 
@@ -90,7 +92,13 @@ export class ProviderGate {
     if (options.ticket) options.ticket.started = true;
     await this.acquire();
     try {
-      const hold = slot - this.now();
+      // A call that waited for a place in flight past its slot starts one interval after the last start,
+      // not at once: calls stalled together at the provider answer together, and those waiting behind
+      // them would otherwise all start at that moment.
+      const now = this.now();
+      const start = Math.max(slot, now, this.lastStartMs + 1000 / this.limits.rate);
+      this.lastStartMs = start;
+      const hold = start - now;
       if (hold > 0) await this.wait(hold);
       await this.assertNotPaused();
       return await call();

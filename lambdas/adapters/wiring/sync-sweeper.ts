@@ -7,7 +7,7 @@
 import type { Log } from '../../core/pipeline/ports.js';
 import { type BackfillProgress, backfillBudget, backfillStep } from '../../core/sync/backfill.js';
 import { DrainMeter } from '../../core/sync/lease.js';
-import { syncSettings } from '../../core/sync/settings.js';
+import { drainCeiling, syncSettings } from '../../core/sync/settings.js';
 import { runSweep, type SweepResult } from '../../core/sync/sweep.js';
 import type { SyncProviderName } from '../../core/sync/target.js';
 import { DynamoSuppressionSync } from '../dynamodb-suppression-sync.js';
@@ -45,7 +45,18 @@ export function buildSyncSweeper(
   config: RuntimeConfig,
   clients: Pick<Clients, 'doc' | 'sqs'>,
   queues: Pick<SyncQueues, 'queueUrl'>,
-  options: { now?: () => number; log?: Log; scanWhenIndexMissing?: boolean; intervalMs?: number } = {},
+  options: {
+    now?: () => number;
+    log?: Log;
+    scanWhenIndexMissing?: boolean;
+    intervalMs?: number;
+    /**
+     * Copies of the worker draining the queue, each at the configured rates (on AWS, the event source's
+     * MaximumConcurrency).
+     * @default 1 (the local runtime's one worker)
+     */
+    workerCopies?: number;
+  } = {},
 ): SyncSweeper {
   const settings = syncSettings(config.settings);
   const now = options.now ?? Date.now;
@@ -56,9 +67,10 @@ export function buildSyncSweeper(
   const facts = new DynamoSyncProviders(clients.doc, config.inboxTable);
   const queue = new SqsSyncQueue(clients.sqs, queues.queueUrl);
   const providers = settings.providers;
-  // The ceiling: every provider pushing at its configured rate (messages of different providers drain side by side).
+  // The ceiling: every provider pushing at its configured rate on every copy (messages of different
+  // providers drain side by side).
   const meter = new DrainMeter(
-    providers.reduce((sum, p) => sum + settings.limits[p].rate, 0) || 1,
+    drainCeiling(settings.limits, providers, options.workerCopies ?? 1),
     Math.max(1, providers.length),
   );
   const finished = new Set<SyncProviderName>();

@@ -158,9 +158,11 @@ export async function recordWait(
  * A wait in the outbox (SyncProviderBacklogError): the message is not sent again; the marker is set to
  * `dueAt`, when the sweeper sends the change again, and a change already retrying has its horizon's start
  * moved forward by the wait, as in recordWait. Set, not only moved forward: a lease the sweeper wrote
- * while the queue was deep guessed how long this message would wait there, and it waits there no more.
- * False when no sweep would send it (no marker, or a parked one): the caller then keeps the message
- * going round the queue.
+ * while the queue was deep guessed how long this message would wait there, and it waits there no more;
+ * only moved forward while another provider lags, since that lease is also its message's. A change
+ * dead-lettered here and sent again by `sync retry` (its marker parked) is pending again: its `failed` is
+ * dropped and the marker set. False when no sweep would send it (no live marker, and this provider does
+ * not lag): the caller then keeps the message going round the queue.
  *
  * The marker keeps saying whether a message may have been pushed unrecorded (lease.ts): this message
  * says so for its own provider (`recheck`); a lease says so for the others, so it stays a lease while
@@ -174,15 +176,29 @@ export async function recordDeferral(
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const view = await deps.ledger.read(message.email);
     if (view === undefined) return true;
-    if (view.due === undefined || view.due >= DEAD_DUE_MS) return false;
-    const { sync, credited } = creditWait(view, message.provider, options.waitMs);
-    const others = laggingProviders(view, deps.providers).some((p) => p !== message.provider);
-    const asks = message.recheck === true || (others && wasLeased(view.due));
-    const due = asks ? leased(options.dueAt) : Math.floor(options.dueAt);
-    if (!credited && due === view.due) return true;
+    // A change `sync retry` put back was dead-lettered here: pending again, so it waits on a live marker too.
+    const current = retried(view, message.provider);
+    const live = view.due !== undefined && view.due < DEAD_DUE_MS ? view.due : undefined;
+    const lagging = laggingProviders(current, deps.providers);
+    if (live === undefined && !lagging.includes(message.provider)) return false;
+    const { sync, credited } = creditWait(current, message.provider, options.waitMs);
+    const others = lagging.some((p) => p !== message.provider);
+    const asks = message.recheck === true || (others && live !== undefined && wasLeased(live));
+    // Never earlier while another provider lags: its message may wait in the queue (a 429, a turn), and a
+    // sweep before the lease written for it would send it a second.
+    const at = others && live !== undefined ? Math.max(live, options.dueAt) : options.dueAt;
+    const due = asks ? leased(at) : Math.floor(at);
+    if (!credited && due === view.due && current === view) return true;
     if (await deps.ledger.commit(message.email, view.version, sync, { due })) return true;
   }
   return false;
+}
+
+/** The view with this provider's dead letter for the current change dropped (`sync retry` sent it again). */
+function retried(view: SyncView, provider: SyncProviderName): SyncView {
+  const { failed, ...rest } = view.sync[provider] ?? { at: 0, lists: [] };
+  if (failed?.change !== view.change) return view;
+  return { ...view, sync: { ...view.sync, [provider]: rest } };
 }
 
 /** A change retrying at this provider has its horizon's start moved forward by a wait: waiting never counts. */

@@ -46,6 +46,25 @@ export const SYNC_MAX_HOLD_MS = 1_000;
  */
 export const SYNC_BOOKING_HORIZON_MS = 300_000;
 
+/**
+ * How many copies of the worker push at once on AWS: the sync queue's event source MaximumConcurrency
+ * (lib/sync-definitions.ts SYNC_WORKER.maxConcurrency is this). Each copy has its own gates.
+ */
+export const SYNC_WORKER_MAX_CONCURRENCY = 2;
+
+/**
+ * Messages a second the workers can drain at most, the sweeper's ceiling (lease.ts DrainMeter): every
+ * provider at its rate, on every copy. A backlog past SYNC_BOOKING_HORIZON_MS reaches the workers only
+ * through the sweeper, so a ceiling of one copy's rates held a stack of two to half its pace.
+ */
+export function drainCeiling(
+  limits: Readonly<Record<SyncProviderName, ProviderLimits>>,
+  providers: readonly SyncProviderName[],
+  copies: number,
+): number {
+  return providers.reduce((sum, p) => sum + limits[p].rate, 0) * copies || 1;
+}
+
 /** Retries span at least an hour before a change is dead-lettered (lower values are for tests). */
 export const DEFAULT_RETRY_HORIZON_SECONDS = 3600;
 

@@ -103,10 +103,30 @@ describe('a backlog past the booking horizon waits in the outbox', () => {
     expect(alone.due()).toBe(later);
   });
 
-  it('a record with no live marker has no sweep coming: the message goes round the queue instead, with no turn', async () => {
+  it('a change `sync retry` put back (its marker parked, `failed` at this provider) waits in the outbox like any other: failed no more, the marker live again', async () => {
+    for (const due of [undefined, DEAD_DUE_MS]) {
+      const w = world(new SyncProviderBacklogError('resend', later));
+      const view = w.ledger.views.get(EMAIL)!;
+      view.due = due;
+      view.sync = {
+        resend: { at: T0, lists: [], failed: { at: T0, change: view.change, error: 'SyncTransientError: 503' } },
+      };
+      const response = await w.send({ email: EMAIL, provider: 'resend' });
+      expect(response.batchItemFailures).toEqual([]);
+      // Sent round the queue instead, it came back every 15 minutes to a line still full, told a later time each
+      // trip, and each trip pushed the outbox's times (the changes that do wait there) further out.
+      expect(w.resent).toEqual([]);
+      expect(w.due()).toBe(later);
+      expect(w.ledger.views.get(EMAIL)!.sync.resend?.failed).toBeUndefined();
+    }
+  });
+
+  it('a record with no live marker and nothing lagging at this provider has no sweep coming: the message goes round the queue instead, with no turn', async () => {
     for (const due of [undefined, DEAD_DUE_MS]) {
       const w = world(new SyncProviderBacklogError('resend', NOW + 120_000));
-      w.ledger.views.get(EMAIL)!.due = due;
+      const view = w.ledger.views.get(EMAIL)!;
+      view.due = due;
+      view.sync = { resend: { at: T0, lists: [], change: view.change } };
       const response = await w.send({ email: EMAIL, provider: 'resend', turn: NOW - 5 });
       expect(response.batchItemFailures).toEqual([]);
       expect(w.resent).toEqual([{ message: { email: EMAIL, provider: 'resend' }, delaySeconds: 120 }]);
@@ -149,5 +169,22 @@ describe('the turn on the wire', () => {
         email: EMAIL,
         provider: 'ses',
       });
+  });
+});
+
+describe('a deferral beside another provider’s wait', () => {
+  it('never moves the marker earlier while another provider lags: its message still waits in the queue, and a sweep then would send it a second', async () => {
+    const later = NOW + 60_000;
+    const w = world(new SyncProviderBacklogError('resend', later), ['resend', 'sendgrid']);
+    // SendGrid answered 429 for 10 minutes: its message waits in the queue, the marker leased past it (recordWait).
+    const sendgridLease = leased(NOW + 660_000);
+    w.ledger.views.get(EMAIL)!.due = sendgridLease;
+    await w.send({ email: EMAIL, provider: 'resend' });
+    expect(w.due()).toBe(sendgridLease);
+    // Kept later, it still says so when this message may follow a lost push.
+    const asking = world(new SyncProviderBacklogError('resend', later), ['resend', 'sendgrid']);
+    asking.ledger.views.get(EMAIL)!.due = NOW + 660_000;
+    await asking.send({ email: EMAIL, provider: 'resend' }, 2);
+    expect(asking.due()).toBe(leased(NOW + 660_000));
   });
 });

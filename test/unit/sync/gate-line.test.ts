@@ -4,7 +4,7 @@
  * interval to the one before; slots are reserved at most `bookingHorizonMs` ahead, and past that the
  * call is handed back with no slot (SyncProviderBacklogError) at times one interval apart.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ProviderGate } from '../../../lambdas/adapters/sync-gate.js';
 import type { CallTicket } from '../../../lambdas/core/sync/ask-first.js';
 import { SyncProviderBacklogError, SyncProviderBusyError } from '../../../lambdas/core/sync/target.js';
@@ -184,5 +184,33 @@ describe('a call that lets mail through again does not wait behind a backlog', (
     // A second urgent call now would need 2 s: past that bound, so it joins the line (whose next slot, 1 s,
     // the urgent call took: it is told 2 s, one interval after it).
     expect(await turnOf(t.run(undefined, true))).toBe(2_000);
+  });
+});
+
+describe('calls in flight at once (concurrency above 1)', () => {
+  it('calls that waited for a place in flight start one interval apart, not all at once when the provider answers a stalled pair', async () => {
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const g = new ProviderGate(
+        'sendgrid',
+        { concurrency: 2, rate: 20 },
+        { now: () => Date.now(), wait: (ms) => new Promise((r) => setTimeout(r, ms)), maxHoldMs: 1_000 },
+      );
+      const starts: number[] = [];
+      const calls = Array.from({ length: 6 }, (_, i) =>
+        g.run(async () => {
+          starts.push(Date.now());
+          // The first two stall for 300 ms and answer together; the rest answer at once.
+          if (i < 2) await new Promise((r) => setTimeout(r, 300 - 50 * i));
+        }),
+      );
+      await vi.advanceTimersByTimeAsync(5_000);
+      await Promise.all(calls);
+      const gaps = starts.slice(1).map((at, i) => at - starts[i]!);
+      // Reserved 50 ms apart, the four that waited for a place all started at 300 ms, the provider's rate four times over.
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(50);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
