@@ -11,8 +11,10 @@ export function unsubscribeDemoKeyPath(dataDir: string): string {
   return join(dataDir, 'unsubscribe-demo-key');
 }
 
-/** Returns the settings with `UNSUBSCRIBE_SECRETS` filled in, and the demo key when one is in use. */
-/** `dryRun`: a key that is not stored yet is made in memory only (what `npm start` checks before it writes). */
+/**
+ * Returns the settings with `UNSUBSCRIBE_SECRETS` filled in, and the demo key when one is in use.
+ * `dryRun`: a key that is not stored yet is made in memory only (what `npm start` checks before it writes).
+ */
 export function applyUnsubscribeDemoKey(
   settings: Record<string, string | undefined>,
   dataDir: string,
