@@ -1,8 +1,8 @@
 /**
  * A slow provider does not hold the others. All providers share one queue and a batch ends with its
  * slowest call, so the worker's gate hands back a call whose rate slot lies more than SYNC_MAX_HOLD_MS
- * ahead instead of holding it: the message is sent again, delayed until a time spaced one interval
- * after the last one handed back, and counts as waiting, never as a failure. Without it, a batch with
+ * ahead instead of holding it: the message is sent again, delayed until the slot reserved for it (its
+ * turn, one interval after the line's last), and counts as waiting, never as a failure. Without it, a batch with
  * five Resend messages (1 call/s) held the five SendGrid messages beside it for four seconds.
  */
 import type { SQSRecord } from 'aws-lambda';
