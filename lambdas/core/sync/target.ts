@@ -71,6 +71,24 @@ export interface SyncTarget {
   /** Idempotent. Throws SyncRateLimitedError on 429, SyncTransientError on 5xx/network, SyncRefusedError on a permanent 4xx. */
   apply(operation: SyncOperation): Promise<SyncOutcome>;
   /**
+   * Which operations may share one provider call, where the provider takes a list in one request
+   * (SendGrid's `recipient_emails`, Postmark's `Suppressions` array, Mailgun's JSON list, Resend's
+   * `batch/add`): two operations with the same key can go in one `applyMany`. Undefined: this operation
+   * always goes alone. A target without it batches nothing.
+   */
+  batchKey?(operation: SyncOperation): string | undefined;
+  /** The most operations one `applyMany` takes: the provider's own cap per request. */
+  readonly maxBatch?: number;
+  /**
+   * Applies 2 to `maxBatch` operations that share one `batchKey`, in as few requests as the provider
+   * allows (one per stream or domain where `apply` makes one each). Answers one entry per operation, in
+   * order: the outcome `apply` would have answered, or a SyncRefusedError for an entry the provider
+   * refused on its own while taking the others. Throws as `apply` does for the whole request: a 429, a
+   * 5xx or network error, a refusal of the request itself (the caller then tries each operation alone,
+   * so one address the provider will not take cannot sink the others). Idempotent, as `apply` is.
+   */
+  applyMany?(operations: readonly SyncOperation[]): Promise<ReadonlyArray<SyncOutcome | SyncRefusedError>>;
+  /**
    * Asks the provider, with reads only, whether it already holds what `operation` would leave it holding:
    * the outcome `apply` would have answered when it does (record it as if pushed), undefined when the
    * operation is still to do. The worker asks before a push that may repeat one the provider already
