@@ -24,6 +24,7 @@ import { DynamoSyncProviders } from '../dynamodb-sync-providers.js';
 import { RUNTIME_VARIABLE } from '../environment.js';
 import { powertoolsCounters, powertoolsLog } from '../observability.js';
 import { SqsSyncQueue } from '../sqs-sync-queue.js';
+import { ProviderBatcher } from '../sync-batcher.js';
 import { ProviderGate } from '../sync-gate.js';
 import type { Clients, RuntimeConfig } from './config.js';
 import type { SyncQueues } from './sync-fast-path.js';
@@ -78,15 +79,14 @@ export function buildSyncWorker(
         ] as const,
     ),
   );
+  // One batcher per provider: pushes to the same list that wait for the gate share one request.
+  const batchers = new Map(providers.map((p) => [p, new ProviderBatcher(targets.get(p)!, gates.get(p)!)] as const));
   const push: PushDeps = {
     ledger,
     providers,
     now,
     plan: (provider) => ({ aliases, handlesScope: (scope) => targets.get(provider)!.handlesScope(scope) }),
-    apply: (provider, operation, ticket) =>
-      gates
-        .get(provider)!
-        .run(() => targets.get(provider)!.apply(operation), { ticket, urgent: letsMailThrough(operation) }),
+    apply: (provider, operation, ticket) => batchers.get(provider)!.apply(operation, ticket),
     // A lookup is a provider call like a push: the same gate, rate and pause.
     held: (provider, operation, ticket) => {
       const target = targets.get(provider)!;
