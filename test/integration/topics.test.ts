@@ -11,6 +11,7 @@ import { isSuppressed as adapterIsSuppressed } from '../../lambdas/adapters/is-s
 import { createSuppressionClient, type SuppressionClient } from '../../lambdas/client/index.js';
 import type { ActionableKind } from '../../lambdas/core/event.js';
 import { policyFromSettings } from '../../lambdas/core/suppression/index.js';
+import { parseTopicAliases } from '../../lambdas/core/topics.js';
 import { findDemoSigner } from '../../lib/demo/index.js';
 import type { DemoOptions } from '../../lib/demo/types.js';
 import { ensureDemoCredentials } from '../../lib/local/demo-credentials.js';
@@ -181,6 +182,17 @@ describe('topics, end to end', () => {
     });
     // Another topic is untouched.
     expect(await client.isSuppressed(email, { topic: 'other-list' })).toBe(false);
+    // The in-repo reader answers as the client does, through the same aliases.
+    const adapter = (topic: string) =>
+      adapterIsSuppressed(email, {
+        topic,
+        client: stack.clients.doc,
+        tableName: stack.config.suppressionTable,
+        aliases: parseTopicAliases(ALIASES),
+      });
+    expect(await adapter('newsletter')).toBe(true);
+    expect(await adapter('sendgrid:group:4242')).toBe(true);
+    expect(await adapter('other-list')).toBe(false);
 
     // Back in, under the alias, later: the latest change wins.
     const aliased = new DynamoSuppressionStore(
@@ -191,5 +203,6 @@ describe('topics, end to end', () => {
     await aliased.resubscribeTopic(email, 'newsletter', { actor: 'ops', reason: 'asked again', at: clock + 20 });
     expect(await client.isSuppressed(email, { topic: 'newsletter' })).toBe(false);
     expect((await client.filterSendable([email], { topic: 'newsletter' })).sendable).toEqual([email]);
+    expect(await adapter('newsletter')).toBe(false);
   });
 });
