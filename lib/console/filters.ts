@@ -6,6 +6,7 @@
  */
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import { IMPORT_PROVIDER, SUPPRESSION_REASONS, type SuppressionRecord } from '../../lambdas/core/suppression/index.js';
+import type { TopicAliases } from '../../lambdas/core/topics.js';
 import { UNSUBSCRIBE_PROVIDER } from '../../lambdas/core/unsubscribe/provider.js';
 import { hasTopic } from '../cli/commands/transfer.js';
 import { InputError } from '../cli/context.js';
@@ -63,11 +64,12 @@ function oneOf<T extends string>(name: string, given: string, allowed: readonly 
   return given as T;
 }
 
-export function matches(filter: ListFilter, record: SuppressionRecord): boolean {
+/** `aliases`: TOPIC_ALIASES, so the topic filter finds what the client reads as that topic. */
+export function matches(filter: ListFilter, record: SuppressionRecord, aliases?: TopicAliases): boolean {
   if (filter.status && record.status !== filter.status) return false;
   if (filter.reason && !record.reasons.includes(filter.reason)) return false;
   if (filter.provider && !fromProvider(record, filter.provider)) return false;
-  if (filter.topic && !hasTopic(record, filter.topic)) return false;
+  if (filter.topic && !hasTopic(record, filter.topic, aliases)) return false;
   if (filter.from || filter.to) {
     const at = record.suppressedAt;
     if (at === undefined) return false;

@@ -23,6 +23,7 @@ interface Selection {
 
 async function select(filter: ListFilter, services: Services): Promise<Selection> {
   const suppressed: ListFilter = { ...filter, status: 'suppressed' };
+  const aliases = services.ctx.policy().topicAliases;
   const deadline = services.now() + CONSOLE.scanDeadlineMs;
   const emails: string[] = [];
   let cursor: string | undefined;
@@ -30,7 +31,7 @@ async function select(filter: ListFilter, services: Services): Promise<Selection
     const page = await readSuppressionPage(services.ctx.doc, services.ctx.target.suppressionTable, {
       pageSize: COUNT_PAGE,
       cursor,
-      matches: (record) => matches(suppressed, record),
+      matches: (record) => matches(suppressed, record, aliases),
       deadlineMs: deadline,
     });
     emails.push(...page.records.map((r) => r.email));

@@ -17,13 +17,14 @@ const EXPORT_SEGMENTS = 4;
 
 export const listsPage: Route = async (request, services) => {
   const filter = readFilter(request.query);
+  const aliases = services.ctx.policy().topicAliases;
   const cursor = request.query.get('cursor') ?? undefined;
   let page: Awaited<ReturnType<typeof readSuppressionPage>>;
   try {
     page = await readSuppressionPage(services.ctx.doc, services.ctx.target.suppressionTable, {
       pageSize: CONSOLE.pageSize,
       cursor,
-      matches: (record) => matches(filter, record),
+      matches: (record) => matches(filter, record, aliases),
       deadlineMs: services.now() + CONSOLE.pageDeadlineMs,
     });
   } catch (error) {
@@ -63,13 +64,14 @@ ${select('provider', 'Provider', EVIDENCE_PROVIDERS, filter.provider)}
 
 export const listsCsv: Route = async (request, services) => {
   const filter = readFilter(request.query);
+  const aliases = services.ctx.policy().topicAliases;
   return {
     contentType: 'text/csv; charset=utf-8',
     disposition: 'attachment; filename="suppressions.csv"',
     async stream(write) {
       await write(`${EXPORT_CSV_COLUMNS.join(',')}\n`);
       await services.ctx.suppressions().scan({ status: filter.status, segments: EXPORT_SEGMENTS }, async (records) => {
-        for (const record of records) if (matches(filter, record)) await write(`${exportCsvRow(record)}\n`);
+        for (const record of records) if (matches(filter, record, aliases)) await write(`${exportCsvRow(record)}\n`);
       });
     },
   };

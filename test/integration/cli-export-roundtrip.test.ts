@@ -274,4 +274,30 @@ describe('suppressions export → import round trips', () => {
     );
     expect((await items(target)).has('old-reactivated@example.com')).toBe(false);
   });
+
+  it('export --topic reads topics through TOPIC_ALIASES, as the client does: group 42 stored before its alias counts as news', async () => {
+    const byTopic = async (env: Record<string, string>, topic: string) => {
+      const result = await ratchet(
+        stack.cliEnv({ SUPPRESSION_TABLE: source(), ...env }),
+        'suppressions',
+        'export',
+        '--format',
+        'jsonl',
+        '--topic',
+        topic,
+      );
+      expect(result.code, result.err).toBe(0);
+      return result.out
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as { email: string }).email)
+        .sort();
+    };
+    expect(await byTopic({}, 'news')).toEqual(['topic@example.com']);
+    const aliased = { TOPIC_ALIASES: 'sendgrid:group:42=news' };
+    const expected = ['group@example.com', 'regroup@example.com', 'topic@example.com'];
+    expect(await byTopic(aliased, 'news')).toEqual(expected);
+    // The canonical name asks the alias's question.
+    expect(await byTopic(aliased, 'sendgrid:group:42')).toEqual(expected);
+  });
 });

@@ -7,6 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { type Command, Option } from 'commander';
 import type { SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
+import { NO_TOPIC_ALIASES, resolveTopic, storedTopicNames, type TopicAliases } from '../../../lambdas/core/topics.js';
 import type { Context } from '../context.js';
 import { EXPORT_CSV_COLUMNS, exportCsvRow, exportJsonLine } from '../export-format.js';
 import type { Run } from '../program.js';
@@ -42,10 +43,11 @@ export function addTransferCommands(command: Command, ctx: Context, run: Run): v
           const progress = progressBar(ctx.io, 'export', ctx.io.progressTty ? await approximateCount(ctx) : undefined);
           let count = 0;
           let scanned = 0;
+          const aliases = ctx.policy().topicAliases ?? NO_TOPIC_ALIASES;
           if (options.format === 'csv') await write(EXPORT_CSV_COLUMNS.join(','));
           await ctx.suppressions().scan({ status: options.status, segments: EXPORT_SEGMENTS }, async (records) => {
             for (const record of records) {
-              if (options.topic && !hasTopic(record, options.topic)) continue;
+              if (options.topic && !hasTopic(record, options.topic, aliases)) continue;
               await write(options.format === 'jsonl' ? exportJsonLine(record) : exportCsvRow(record));
               count++;
             }
@@ -67,9 +69,17 @@ export function addTransferCommands(command: Command, ctx: Context, run: Run): v
   addImportCommand(command, ctx, run);
 }
 
-/** Evidence for a topic: the topic's own entry in `topics`, or a manual change of it in the audit list. */
-export function hasTopic(record: SuppressionRecord, topic: string): boolean {
-  return Object.hasOwn(record.topics ?? {}, topic) || (record.audit ?? []).some((entry) => entry.topic === topic);
+/**
+ * Evidence for a topic: the topic's own entry in `topics`, or a manual change of it in the audit list,
+ * under any name TOPIC_ALIASES stores it under (a canonical name asked for is its alias's question, and an
+ * entry stored before the alias was set counts), as the client reads topics.
+ */
+export function hasTopic(record: SuppressionRecord, topic: string, aliases: TopicAliases = NO_TOPIC_ALIASES): boolean {
+  const names = storedTopicNames(resolveTopic(topic, aliases), aliases);
+  const topics = record.topics ?? {};
+  return names.some(
+    (name) => Object.hasOwn(topics, name) || (record.audit ?? []).some((entry) => entry.topic === name),
+  );
 }
 
 /** DynamoDB's own item count (refreshed about every six hours on AWS): the bar's total, an estimate. */

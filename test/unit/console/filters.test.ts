@@ -1,6 +1,7 @@
 /** The lists' filter: refused values name the field (a 400, nothing read), and the predicate each field adds. */
 import { describe, expect, it } from 'vitest';
 import { applyEvent, reactivate, type SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
+import { parseTopicAliases } from '../../../lambdas/core/topics.js';
 import { InputError } from '../../../lib/cli/context.js';
 import { matches, readFilter } from '../../../lib/console/filters.js';
 
@@ -85,5 +86,15 @@ describe('matches', () => {
     }).record;
     expect(matches({ topic: 'sendgrid:group:7' }, topical)).toBe(true);
     expect(matches({ topic: 'sendgrid:group:8' }, topical)).toBe(false);
+    // Stored before TOPIC_ALIASES named group 7 `newsletter`: the client reads it as newsletter's, and so does the filter.
+    const aliases = parseTopicAliases('sendgrid:group:7=newsletter');
+    expect(matches({ topic: 'newsletter' }, topical)).toBe(false);
+    expect(matches({ topic: 'newsletter' }, topical, aliases)).toBe(true);
+    expect(matches({ topic: 'sendgrid:group:7' }, topical, aliases)).toBe(true);
+    expect(matches({ topic: 'other' }, topical, aliases)).toBe(false);
+    // Stored under the alias: found by either name.
+    const aliased = { ...topical, topics: { newsletter: topical.topics['sendgrid:group:7']! } };
+    expect(matches({ topic: 'newsletter' }, aliased, aliases)).toBe(true);
+    expect(matches({ topic: 'sendgrid:group:7' }, aliased, aliases)).toBe(true);
   });
 });
