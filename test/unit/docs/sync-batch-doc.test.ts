@@ -28,7 +28,7 @@ describe('docs/sync.md: batched adds', () => {
   });
 
   it('SES takes no batch, and the doc says so', () => {
-    const ses = new SesSyncTarget({ region: 'us-east-1', endpoint: url });
+    const ses: SyncTarget = new SesSyncTarget({ region: 'us-east-1', endpoint: url });
     expect(ses.applyMany).toBeUndefined();
     expect(ses.maxBatch).toBeUndefined();
     expect(section).toContain('SES has none');
