@@ -7,12 +7,13 @@
  * - Base URL https://api.mailgun.net, or https://api.eu.mailgun.net for an EU account (MAILGUN_API_URL).
  * - HTTP Basic auth, user `api`, password the key.
  * - The POSTs take either one record as form data or a JSON array of up to 1000 records; this adapter
- *   sends the JSON array (the documented shape, and the one that batches later).
+ *   sends the JSON array, one record from `apply` and up to 1000 from `applyMany` (one POST per domain).
  * - Adding an address already on a list updates it (200); deleting an absent one is 404: already gone.
  * - Mailgun documents no rate-limit reset header: a 429 without Retry-After pauses for the default.
  */
 import type { SuppressionReason } from '../../core/suppression/record.js';
 import type { ProviderListEntry, SyncOperation, SyncOutcome, SyncTarget } from '../../core/sync/target.js';
+import { batchEmails, sharedBatchKey } from './batch.js';
 import { type HttpDeps, ProviderHttp, pathSegment } from './http.js';
 import { notOurs, type Refusal, removalOutcome } from './removal.js';
 
@@ -25,6 +26,14 @@ export interface MailgunSyncConfig {
 type MailgunList = 'bounces' | 'complaints' | 'unsubscribes';
 const LISTS: readonly MailgunList[] = ['bounces', 'complaints', 'unsubscribes'];
 const PAGE_LIMIT = 1000;
+/**
+ * The most records one JSON POST carries: a JSON array "containing up to 1000 bounce records"
+ * (https://documentation.mailgun.com/docs/mailgun/api-reference/send/mailgun/bounces/post-v3--domainid--bounces,
+ * and the complaints and unsubscribes twins). A body of 1000 bounce records is at most ~420 KB (an
+ * address of 320 characters), typically ~120 KB. Mailgun documents no body limit for this POST; its CSV
+ * import takes files of up to 25 MB (.../bounces/post-v3--domainid--bounces-import).
+ */
+const MAX_RECORDS = 1000;
 
 /** The bounce code and text Mailgun stores for a hard bounce Ratchet pushes (code defaults to 550 anyway). */
 const BOUNCE_CODE = '550';
@@ -40,6 +49,7 @@ interface MailgunItem {
 
 export class MailgunSyncTarget implements SyncTarget {
   readonly provider = 'mailgun' as const;
+  readonly maxBatch = MAX_RECORDS;
   private readonly http: ProviderHttp;
   private readonly base: string;
   private readonly pageLimit: number;
@@ -64,7 +74,7 @@ export class MailgunSyncTarget implements SyncTarget {
   async apply(operation: SyncOperation): Promise<SyncOutcome> {
     if (operation.op === 'suppress') {
       const list = listFor(operation.reason);
-      for (const domain of this.config.domains) await this.add(domain, list, operation.email);
+      for (const domain of this.config.domains) await this.add(domain, list, [operation.email]);
       return { lists: this.config.domains.map((d) => `${list}@${d}`) };
     }
     if (operation.op !== 'unsuppress') return { lists: [] };
@@ -87,6 +97,24 @@ export class MailgunSyncTarget implements SyncTarget {
       removed.push(name);
     }
     return removalOutcome(removed, refused);
+  }
+
+  /**
+   * Adds batch, one key per list the reason picks (`mailgun:bounces`, `mailgun:complaints`,
+   * `mailgun:unsubscribes`): reasons that pick the same list send the same record. Removals are one
+   * address per DELETE; Mailgun holds no scope.
+   */
+  batchKey(operation: SyncOperation): string | undefined {
+    return operation.op === 'suppress' ? `mailgun:${listFor(operation.reason)}` : undefined;
+  }
+
+  /** One POST per domain of every record; Mailgun answers for the request as a whole, so each entry answers as `apply`. */
+  async applyMany(operations: readonly SyncOperation[]): Promise<SyncOutcome[]> {
+    const key = sharedBatchKey(operations, this.maxBatch, (o) => this.batchKey(o));
+    const list = LISTS.find((l) => key === `mailgun:${l}`)!;
+    const emails = batchEmails(operations);
+    for (const domain of this.config.domains) await this.add(domain, list, emails);
+    return operations.map(() => ({ lists: this.config.domains.map((d) => `${list}@${d}`) }));
   }
 
   /**
@@ -152,11 +180,11 @@ export class MailgunSyncTarget implements SyncTarget {
 
   /**
    * .../bounces/post-v3--domainid--bounces, .../complaints/post-v3--domainid--complaints,
-   * .../unsubscribe/post-v3--domainid--unsubscribes: a JSON array of one record.
+   * .../unsubscribe/post-v3--domainid--unsubscribes: a JSON array of one record per address.
    */
-  private async add(domain: string, list: MailgunList, email: string): Promise<void> {
+  private async add(domain: string, list: MailgunList, emails: readonly string[]): Promise<void> {
     const createdAt = new Date(this.http.now()).toUTCString();
-    const record =
+    const record = (email: string) =>
       list === 'bounces'
         ? { address: email, code: BOUNCE_CODE, error: BOUNCE_ERROR, created_at: createdAt }
         : list === 'unsubscribes'
@@ -167,7 +195,7 @@ export class MailgunSyncTarget implements SyncTarget {
       url: `${this.base}/v3/${pathSegment(domain)}/${list}`,
       label: `POST /v3/{domain}/${list}`,
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify([record]),
+      body: JSON.stringify(emails.map(record)),
     });
   }
 }

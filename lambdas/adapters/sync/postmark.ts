@@ -9,8 +9,11 @@
  *   suppression cannot be deleted, an address Postmark finds invalid cannot be added), so it is reported in
  *   `refused`, never thrown (a throw would be retried for an hour for nothing).
  * - Postmark publishes no rate-limit reset header: a 429 without Retry-After pauses for the default.
+ * - Adds batch (applyMany): one request per stream carries up to 50 addresses, each answered with its
+ *   own Status, so a `Failed` address is refused in its own outcome exactly as `apply` would refuse it.
  */
 import type { ProviderListEntry, SyncOperation, SyncOutcome, SyncTarget } from '../../core/sync/target.js';
+import { batchEmails, sharedBatchKey } from './batch.js';
 import { type HttpDeps, ProviderHttp, pathSegment, scrub } from './http.js';
 import { foreignLists, type Refusal, removalOutcome } from './removal.js';
 
@@ -25,6 +28,20 @@ export interface PostmarkSyncConfig {
 
 const STREAM_SCOPE = /^postmark:stream:(.+)$/;
 const STREAM_LIST = /^stream:(.+)$/;
+/**
+ * The most addresses one `Suppressions` array carries, create or delete: 50
+ * (https://postmarkapp.com/developer/api/suppressions-api, "Create a Suppression"; Postmark's own
+ * OpenAPI-derived clients say the same: "Suppress up to 50 addresses on a message stream"). A body of 50
+ * is at most ~17 KB.
+ */
+const MAX_SUPPRESSIONS = 50;
+const GLOBAL_KEY = 'postmark:global';
+
+/** What one address came to across the streams of one change. */
+interface Changed {
+  readonly lists: string[];
+  readonly refused: Refusal[];
+}
 
 interface StatusRow {
   EmailAddress?: unknown;
@@ -34,6 +51,7 @@ interface StatusRow {
 
 export class PostmarkSyncTarget implements SyncTarget {
   readonly provider = 'postmark' as const;
+  readonly maxBatch = MAX_SUPPRESSIONS;
   private readonly http: ProviderHttp;
   private readonly base: string;
 
@@ -68,24 +86,55 @@ export class PostmarkSyncTarget implements SyncTarget {
 
   async apply(operation: SyncOperation): Promise<SyncOutcome> {
     switch (operation.op) {
-      case 'suppress':
-        return this.change('add', this.config.streams, operation.email, { providerReason: 'ManualSuppression' });
+      case 'suppress': {
+        const [changed] = await this.change('add', this.config.streams, [operation.email]);
+        return outcome(changed!, { providerReason: 'ManualSuppression' });
+      }
       case 'suppressScope':
       case 'unsuppressScope': {
         const stream = STREAM_SCOPE.exec(operation.scope)?.[1];
         if (stream === undefined) return { lists: [] };
-        return this.change(operation.op === 'suppressScope' ? 'add' : 'delete', [stream], operation.email, {});
+        const [changed] = await this.change(
+          operation.op === 'suppressScope' ? 'add' : 'delete',
+          [stream],
+          [operation.email],
+        );
+        return outcome(changed!, {});
       }
       case 'unsuppress': {
         const streams = operation.lists
           .map((l) => STREAM_LIST.exec(l)?.[1])
           .filter((s): s is string => s !== undefined);
         const unknown = foreignLists(operation.lists, (l) => STREAM_LIST.test(l), 'Postmark');
-        const outcome = await this.change('delete', streams, operation.email, {});
-        const refused = [...(outcome.refused ?? []), ...unknown];
-        return removalOutcome(outcome.lists, refused);
+        const [changed] = await this.change('delete', streams, [operation.email]);
+        return removalOutcome(changed!.lists, [...changed!.refused, ...unknown]);
       }
     }
+  }
+
+  /**
+   * Adds batch: `postmark:global` (every `suppress`: every stream in POSTMARK_STREAMS) and
+   * `postmark:stream:<id>` (a `suppressScope` into that stream). Removals go alone (they are urgent).
+   */
+  batchKey(operation: SyncOperation): string | undefined {
+    if (operation.op === 'suppress') return GLOBAL_KEY;
+    if (operation.op !== 'suppressScope') return undefined;
+    const stream = STREAM_SCOPE.exec(operation.scope)?.[1];
+    return stream === undefined ? undefined : `postmark:stream:${stream}`;
+  }
+
+  /** One POST per stream `apply` would post to, all addresses in it; each entry is that address's own answer. */
+  async applyMany(operations: readonly SyncOperation[]): Promise<SyncOutcome[]> {
+    const key = sharedBatchKey(operations, this.maxBatch, (o) => this.batchKey(o));
+    const streams = key === GLOBAL_KEY ? this.config.streams : [STREAM_SCOPE.exec(key)![1]!];
+    const emails = batchEmails(operations);
+    const changed = await this.change('add', streams, emails);
+    return operations.map((operation) =>
+      outcome(
+        changed[emails.indexOf(operation.email)]!,
+        operation.op === 'suppress' ? { providerReason: 'ManualSuppression' } : {},
+      ),
+    );
   }
 
   /**
@@ -164,38 +213,45 @@ export class PostmarkSyncTarget implements SyncTarget {
   }
 
   /**
-   * POST .../suppressions (add) or .../suppressions/delete, one stream at a time. Adding an address already
+   * POST .../suppressions (add) or .../suppressions/delete, one stream at a time, every address in each
+   * request; answers what each address came to, in the order of `emails`. Adding an address already
    * suppressed answers Suppressed again, and deleting one that is not there answers Deleted: both idempotent.
    */
   private async change(
     kind: 'add' | 'delete',
     streams: readonly string[],
-    email: string,
-    extra: { providerReason?: string },
-  ): Promise<SyncOutcome> {
-    const lists: string[] = [];
-    const refused: Refusal[] = [];
+    emails: readonly string[],
+  ): Promise<Changed[]> {
+    const changed: Changed[] = emails.map(() => ({ lists: [], refused: [] }));
     for (const stream of streams) {
       const answer = await this.http.send({
         method: 'POST',
         url: `${this.base}/message-streams/${pathSegment(stream)}/suppressions${kind === 'delete' ? '/delete' : ''}`,
         label: `POST /message-streams/{stream}/suppressions${kind === 'delete' ? '/delete' : ''}`,
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ Suppressions: [{ EmailAddress: email }] }),
+        body: JSON.stringify({ Suppressions: emails.map((email) => ({ EmailAddress: email })) }),
       });
       const rows = ((answer.body as { Suppressions?: unknown } | undefined)?.Suppressions ?? []) as StatusRow[];
-      const row = Array.isArray(rows)
-        ? rows.find((r) => typeof r.EmailAddress === 'string' && r.EmailAddress.toLowerCase() === email.toLowerCase())
-        : undefined;
-      if (row?.Status === 'Failed') {
-        refused.push({
-          list: `stream:${stream}`,
-          why: scrub(typeof row.Message === 'string' ? row.Message : 'Failed', [this.config.serverToken]),
-        });
-      } else {
-        lists.push(`stream:${stream}`);
-      }
+      emails.forEach((email, i) => {
+        const row = Array.isArray(rows)
+          ? rows.find((r) => typeof r.EmailAddress === 'string' && r.EmailAddress.toLowerCase() === email.toLowerCase())
+          : undefined;
+        if (row?.Status === 'Failed') {
+          changed[i]!.refused.push({
+            list: `stream:${stream}`,
+            why: scrub(typeof row.Message === 'string' ? row.Message : 'Failed', [this.config.serverToken]),
+          });
+        } else {
+          changed[i]!.lists.push(`stream:${stream}`);
+        }
+      });
     }
-    return { lists, ...(lists.length > 0 ? extra : {}), ...(refused.length > 0 ? { refused } : {}) };
+    return changed;
   }
+}
+
+/** The outcome of an add or a scope change: `extra` only where a stream took it, `refused` only when one did not. */
+function outcome(changed: Changed, extra: { providerReason?: string }): SyncOutcome {
+  const { lists, refused } = changed;
+  return { lists, ...(lists.length > 0 ? extra : {}), ...(refused.length > 0 ? { refused } : {}) };
 }

@@ -6,6 +6,8 @@
  * Reference (the pages say "private beta, APIs might change before GA"; the changelog
  * https://resend.com/changelog/suppression-list-support announces the managed lists):
  * - POST /suppressions {email}: https://resend.com/docs/api-reference/suppressions/add-suppression
+ * - POST /suppressions/batch/add {emails} (1 to 100) → {data: [{object: "suppression", id}]}:
+ *   https://resend.com/docs/api-reference/suppressions/add-batch-suppressions (applyMany)
  * - GET /suppressions/{id or email}: https://resend.com/docs/api-reference/suppressions/get-suppression
  *   (404 "Suppression not found" when the address is not suppressed)
  * - DELETE /suppressions/{id or email}: https://resend.com/docs/api-reference/suppressions/remove-suppression
@@ -16,9 +18,11 @@
  *   (seconds until the window resets): https://resend.com/docs/api-reference/rate-limit
  * - Errors: https://resend.com/docs/api-reference/errors (missing_api_key 401, invalid_api_key 403).
  * The reference does not say what a second add of the same address answers; a 409 is taken as "already
- * there".
+ * there" for one address. A batch answered 409 is not: it would not say which addresses were taken, so
+ * it is a refusal of the request, and the caller pushes each address alone.
  */
 import type { ProviderListEntry, SyncOperation, SyncOutcome, SyncTarget } from '../../core/sync/target.js';
+import { batchEmails, sharedBatchKey } from './batch.js';
 import { type HttpDeps, ProviderHttp, pathSegment } from './http.js';
 import { foreignLists, removalOutcome } from './removal.js';
 
@@ -29,9 +33,16 @@ export interface ResendSyncConfig {
 
 const LIST = 'suppressions';
 const PAGE_LIMIT = 100;
+/**
+ * The most addresses one batch add carries: "Must contain between 1 and 100 email addresses"
+ * (https://resend.com/docs/api-reference/suppressions/add-batch-suppressions). At most ~33 KB a body.
+ */
+const MAX_EMAILS = 100;
+const KEY = 'resend:suppressions';
 
 export class ResendSyncTarget implements SyncTarget {
   readonly provider = 'resend' as const;
+  readonly maxBatch = MAX_EMAILS;
   private readonly http: ProviderHttp;
   private readonly base: string;
   private readonly pageLimit: number;
@@ -81,6 +92,24 @@ export class ResendSyncTarget implements SyncTarget {
       accept: [404],
     });
     return removalOutcome([LIST], refused);
+  }
+
+  /** Only adds batch (the team's one list); a removal is one DELETE per address. */
+  batchKey(operation: SyncOperation): string | undefined {
+    return operation.op === 'suppress' ? KEY : undefined;
+  }
+
+  /** One POST /suppressions/batch/add; Resend answers for the request as a whole, so each entry answers as `apply`. */
+  async applyMany(operations: readonly SyncOperation[]): Promise<SyncOutcome[]> {
+    sharedBatchKey(operations, this.maxBatch, (o) => this.batchKey(o));
+    await this.http.send({
+      method: 'POST',
+      url: `${this.base}/suppressions/batch/add`,
+      label: 'POST /suppressions/batch/add',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ emails: batchEmails(operations) }),
+    });
+    return operations.map(() => ({ lists: [LIST], providerReason: 'manual' }));
   }
 
   /** Reads only: GET /suppressions/{id or email}, 404 `not_found` when the address is not suppressed. */

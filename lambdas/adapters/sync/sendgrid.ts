@@ -11,37 +11,33 @@
  */
 import type { SuppressionReason } from '../../core/suppression/record.js';
 import type { ProviderListEntry, SyncOperation, SyncOutcome, SyncTarget } from '../../core/sync/target.js';
+import { batchEmails, sharedBatchKey } from './batch.js';
 import { type HttpDeps, ProviderHttp, pathSegment } from './http.js';
 import { notOurs, type Refusal, removalOutcome } from './removal.js';
+import { GLOBAL, listSendGrid } from './sendgrid-list.js';
 
 export interface SendGridSyncConfig {
   readonly apiKey: string;
   readonly apiUrl: string;
 }
 
-const GLOBAL = 'global_unsubscribes';
 const GROUP_SCOPE = /^sendgrid:group:(\d+)$/;
 const GROUP_LIST = /^group:(\d+)$/;
 /** SendGrid's largest page for the /v3/suppression lists. */
 const PAGE_LIMIT = 500;
-
-/** The read-only lists reconcile compares, by their SendGrid path; blocks are temporary refusals. */
-const READ_LISTS = [
-  { path: 'bounces', list: 'bounces' }, // .../bounces-api/retrieve-all-bounces
-  { path: 'blocks', list: 'blocks', informational: true }, // .../blocks-api/retrieve-all-blocks
-  { path: 'spam_reports', list: 'spam_reports' }, // .../spam-reports-api/retrieve-all-spam-reports
-  { path: 'invalid_emails', list: 'invalid_emails' }, // .../invalid-e-mails-api/retrieve-all-invalid-emails
-  { path: 'unsubscribes', list: GLOBAL }, // .../suppressions-global-suppressions/retrieve-all-global-suppressions
-] as const;
-
-interface SendGridItem {
-  email?: unknown;
-  created?: unknown;
-  reason?: unknown;
-}
+/**
+ * The most addresses one `recipient_emails` carries. SendGrid publishes no cap for it (neither
+ * .../add-recipient-addresses-to-the-global-suppression-group nor .../add-suppressions-to-a-suppression-group
+ * names one), so this is our own, conservative: SendGrid's own largest page of the same suppression
+ * lists (PAGE_LIMIT). A body of 500 addresses is at most ~165 KB (320 characters an address), and
+ * typically ~15 KB; one the provider refuses as a whole is retried address by address by the caller, so a
+ * smaller batch also bounds what one bad address costs.
+ */
+const MAX_RECIPIENTS = 500;
 
 export class SendGridSyncTarget implements SyncTarget {
   readonly provider = 'sendgrid' as const;
+  readonly maxBatch = MAX_RECIPIENTS;
   private readonly http: ProviderHttp;
   private readonly base: string;
   private readonly pageLimit: number;
@@ -78,12 +74,12 @@ export class SendGridSyncTarget implements SyncTarget {
   async apply(operation: SyncOperation): Promise<SyncOutcome> {
     switch (operation.op) {
       case 'suppress':
-        await this.addGlobal(operation.email);
+        await this.add(undefined, [operation.email]);
         return globalOutcome(operation.reason);
       case 'suppressScope': {
         const group = GROUP_SCOPE.exec(operation.scope)?.[1];
         if (group === undefined) return { lists: [] };
-        await this.addToGroup(group, operation.email);
+        await this.add(group, [operation.email]);
         return { lists: [`group:${group}`] };
       }
       case 'unsuppressScope': {
@@ -108,6 +104,28 @@ export class SendGridSyncTarget implements SyncTarget {
         return removalOutcome(removed, refused);
       }
     }
+  }
+
+  /**
+   * Adds batch: `sendgrid:global` (every `suppress`, whatever its reason: the same global unsubscribe)
+   * and `sendgrid:group:<id>` (a `suppressScope` into that group). Removals are one address per DELETE.
+   */
+  batchKey(operation: SyncOperation): string | undefined {
+    if (operation.op === 'suppress') return 'sendgrid:global';
+    if (operation.op !== 'suppressScope') return undefined;
+    const group = GROUP_SCOPE.exec(operation.scope)?.[1];
+    return group === undefined ? undefined : `sendgrid:group:${group}`;
+  }
+
+  /** One POST of every address; SendGrid answers for the request as a whole, so each entry answers as `apply`. */
+  async applyMany(operations: readonly SyncOperation[]): Promise<SyncOutcome[]> {
+    const key = sharedBatchKey(operations, this.maxBatch, (o) => this.batchKey(o));
+    // `sendgrid:group:<id>` is the scope's own name; `sendgrid:global` names no group.
+    const group = GROUP_SCOPE.exec(key)?.[1];
+    await this.add(group, batchEmails(operations));
+    return operations.map((operation) =>
+      operation.op === 'suppress' ? globalOutcome(operation.reason) : { lists: [`group:${group}`] },
+    );
   }
 
   /**
@@ -152,44 +170,9 @@ export class SendGridSyncTarget implements SyncTarget {
   }
 
   async list(onPage: (entries: readonly ProviderListEntry[]) => Promise<void> | void): Promise<void> {
-    for (const source of READ_LISTS) {
-      for (let offset = 0; ; offset += this.pageLimit) {
-        const answer = await this.http.send({
-          method: 'GET',
-          url: `${this.base}/v3/suppression/${source.path}?limit=${this.pageLimit}&offset=${offset}`,
-          label: `GET /v3/suppression/${source.path}`,
-        });
-        const items = Array.isArray(answer.body) ? (answer.body as SendGridItem[]) : [];
-        const entries = items
-          .filter((i) => typeof i.email === 'string')
-          .map((i) => entry(i, source.list, 'informational' in source));
-        if (entries.length > 0) await onPage(entries);
-        if (items.length < this.pageLimit) break;
-      }
-    }
-    // .../suppressions-unsubscribe-groups/retrieve-all-suppression-groups-associated-with-the-user (at most 200 groups)
-    const groups = await this.http.send({
-      method: 'GET',
-      url: `${this.base}/v3/asm/groups`,
-      label: 'GET /v3/asm/groups',
+    await listSendGrid(this.http, this.base, this.pageLimit, onPage, (listed) => {
+      this.listedGroups = listed;
     });
-    const listed = new Set<number>();
-    this.listedGroups = listed;
-    for (const group of Array.isArray(groups.body) ? (groups.body as { id?: unknown }[]) : []) {
-      if (typeof group.id !== 'number') continue;
-      listed.add(group.id);
-      // .../suppressions-suppressions/retrieve-all-suppressions-for-a-suppression-group: every address, unpaged.
-      const members = await this.http.send({
-        method: 'GET',
-        url: `${this.base}/v3/asm/groups/${group.id}/suppressions`,
-        label: 'GET /v3/asm/groups/{group_id}/suppressions',
-      });
-      const emails = Array.isArray(members.body) ? members.body.filter((e): e is string => typeof e === 'string') : [];
-      if (emails.length > 0)
-        await onPage(
-          emails.map((email) => ({ email, list: `group:${group.id}`, scope: `sendgrid:group:${group.id}` })),
-        );
-    }
   }
 
   private async inGlobal(email: string): Promise<boolean> {
@@ -217,14 +200,19 @@ export class SendGridSyncTarget implements SyncTarget {
     );
   }
 
-  /** .../suppressions-global-suppressions/add-recipient-addresses-to-the-global-suppression-group: an address already there stays. */
-  private async addGlobal(email: string): Promise<void> {
+  /**
+   * .../suppressions-global-suppressions/add-recipient-addresses-to-the-global-suppression-group (no
+   * group) or .../suppressions-suppressions/add-suppressions-to-a-suppression-group: 201 for the request
+   * as a whole, and an address already there stays.
+   */
+  private async add(group: string | undefined, emails: readonly string[]): Promise<void> {
+    const path = group === undefined ? '/v3/asm/suppressions/global' : `/v3/asm/groups/${group}/suppressions`;
     await this.http.send({
       method: 'POST',
-      url: `${this.base}/v3/asm/suppressions/global`,
-      label: 'POST /v3/asm/suppressions/global',
+      url: `${this.base}${path}`,
+      label: group === undefined ? `POST ${path}` : 'POST /v3/asm/groups/{group_id}/suppressions',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ recipient_emails: [email] }),
+      body: JSON.stringify({ recipient_emails: emails }),
     });
   }
 
@@ -235,17 +223,6 @@ export class SendGridSyncTarget implements SyncTarget {
       url: `${this.base}/v3/asm/suppressions/global/${pathSegment(email)}`,
       label: 'DELETE /v3/asm/suppressions/global/{email}',
       accept: [404],
-    });
-  }
-
-  /** .../suppressions-suppressions/add-suppressions-to-a-suppression-group */
-  private async addToGroup(group: string, email: string): Promise<void> {
-    await this.http.send({
-      method: 'POST',
-      url: `${this.base}/v3/asm/groups/${group}/suppressions`,
-      label: 'POST /v3/asm/groups/{group_id}/suppressions',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ recipient_emails: [email] }),
     });
   }
 
@@ -263,15 +240,4 @@ export class SendGridSyncTarget implements SyncTarget {
 /** A global unsubscribe stands for every reason; the outcome says so unless the reason was an unsubscribe. */
 function globalOutcome(reason: SuppressionReason): SyncOutcome {
   return { lists: [GLOBAL], ...(reason === 'unsubscribe' ? {} : { providerReason: 'global_unsubscribe' }) };
-}
-
-function entry(item: SendGridItem, list: string, informational: boolean): ProviderListEntry {
-  const created = typeof item.created === 'number' ? item.created * 1000 : undefined;
-  return {
-    email: item.email as string,
-    list,
-    ...(typeof item.reason === 'string' && item.reason !== '' ? { reason: item.reason } : {}),
-    ...(created !== undefined ? { date: created } : {}),
-    ...(informational ? { informational: true } : {}),
-  };
 }

@@ -13,6 +13,8 @@
  * - API_ListSuppressedDestinations.html: GET .../addresses, paged by NextToken, PageSize at most 1000.
  * - CommonErrors.html: throttling is 429 TooManyRequestsException. SES sends no reset header, so a 429
  *   without Retry-After pauses for the default.
+ * No batching (no batchKey/applyMany): PutSuppressedDestination takes one address per call, and the only
+ * bulk path, CreateImportJob, reads a file from S3 and finishes asynchronously (API_CreateImportJob.html).
  * The client makes one attempt per call (maxAttempts 1): the sync worker owns retries, backoff and the
  * per-provider pause, and a hidden SDK retry would call SES again before the time a 429 named.
  */

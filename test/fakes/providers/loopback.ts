@@ -39,6 +39,28 @@ export interface RecordedCall {
 
 export type Route = (request: FakeRequest) => FakeResponse | Promise<FakeResponse>;
 
+/**
+ * One add the fake took: the addresses it put on a list, once per request (a batch is one push of many).
+ * Benches count pushes per address from these rather than parsing each provider's body shape.
+ */
+export interface RecordedPush {
+  readonly at: number;
+  /** The list's path, as requested (`/v3/asm/groups/7/suppressions`, `/message-streams/outbound/suppressions`). */
+  readonly path: string;
+  /** The addresses the request put on that list, as sent (Postmark: only those it answered `Suppressed`). */
+  readonly emails: readonly string[];
+}
+
+/** The push log a fake keeps beside its call log; `clearCalls` on the fake empties both. */
+export function pushLog(now: () => number) {
+  const pushes: RecordedPush[] = [];
+  return {
+    record: (path: string, emails: readonly string[]) => void pushes.push({ at: now(), path, emails: [...emails] }),
+    pushes: (): readonly RecordedPush[] => pushes.map((p) => ({ ...p, emails: [...p.emails] })),
+    clear: () => void pushes.splice(0),
+  };
+}
+
 export interface LoopbackFake {
   readonly url: string;
   readonly port: number;

@@ -22,12 +22,16 @@ import {
   isEmail,
   type LoopbackFake,
   parseJson,
+  pushLog,
+  type RecordedPush,
   segment,
   startLoopback,
 } from './loopback.js';
 
 export const MAILGUN_LISTS = ['bounces', 'complaints', 'unsubscribes'] as const;
 export type MailgunList = (typeof MAILGUN_LISTS)[number];
+/** The most records one JSON POST takes (.../bounces/post-v3--domainid--bounces). */
+export const MAILGUN_MAX_RECORDS = 1000;
 
 export interface MailgunEntry {
   address: string;
@@ -43,6 +47,8 @@ export interface MailgunFake extends LoopbackFake {
   readonly domains: readonly string[];
   list(domain: string, name: MailgunList): MailgunEntry[];
   seed(domain: string, name: MailgunList, entry: MailgunEntry): void;
+  /** Every add the fake took, in order: per domain and list, the addresses of the request. */
+  pushes(): readonly RecordedPush[];
 }
 
 export interface MailgunFakeOptions {
@@ -63,7 +69,9 @@ function records(request: FakeRequest): Record<string, unknown>[] | FakeResponse
   if (type.startsWith('application/json')) {
     const parsed = parseJson(request.body);
     if (!Array.isArray(parsed)) return message(400, 'Request body must be a JSON array');
-    if (parsed.length === 0 || parsed.length > 1000) return message(400, 'Between 1 and 1000 records are allowed');
+    // .../bounces/post-v3--domainid--bounces: "up to 1000 bounce records" (and the complaints and unsubscribes twins).
+    if (parsed.length === 0 || parsed.length > MAILGUN_MAX_RECORDS)
+      return message(400, 'Between 1 and 1000 records are allowed');
     const out = parsed.map(record);
     return out.every((r) => r !== undefined)
       ? (out as Record<string, unknown>[])
@@ -86,8 +94,14 @@ export async function startMailgunFake(options: MailgunFakeOptions = {}): Promis
     domainIds.map((d) => [d, new Map(MAILGUN_LISTS.map((l) => [l, new Map()]))]),
   );
   const expectedAuth = `Basic ${Buffer.from(`api:${apiKey}`).toString('base64')}`;
+  const pushed = pushLog(now);
 
-  function add(table: Map<string, MailgunEntry>, name: MailgunList, rows: Record<string, unknown>[]): FakeResponse {
+  function add(
+    path: string,
+    table: Map<string, MailgunEntry>,
+    name: MailgunList,
+    rows: Record<string, unknown>[],
+  ): FakeResponse {
     for (const row of rows) {
       if (!isEmail(row.address)) return message(400, `'address' parameter is not a valid email address`);
     }
@@ -109,6 +123,10 @@ export async function startMailgunFake(options: MailgunFakeOptions = {}): Promis
       }
       table.set(address.toLowerCase(), entry);
     }
+    pushed.record(
+      path,
+      rows.map((row) => row.address as string),
+    );
     const text =
       rows.length === 1
         ? `Address has been added to the ${name} table`
@@ -171,7 +189,7 @@ export async function startMailgunFake(options: MailgunFakeOptions = {}): Promis
     const address = match[3] === undefined ? undefined : segment(match[3]);
     if (address === undefined && request.method === 'POST') {
       const rows = records(request);
-      return Array.isArray(rows) ? add(table, name, rows) : rows;
+      return Array.isArray(rows) ? add(request.path, table, name, rows) : rows;
     }
     if (address === undefined && request.method === 'GET') return page(domain, name, table, request);
     if (address !== undefined && (request.method === 'GET' || request.method === 'DELETE')) {
@@ -198,8 +216,14 @@ export async function startMailgunFake(options: MailgunFakeOptions = {}): Promis
     faultBody: (status) => ({ message: status === 429 ? 'Too many requests' : 'Service Unavailable' }),
   });
 
+  const clearCalls = fake.clearCalls;
   return Object.assign(fake, {
     apiKey,
+    clearCalls: () => {
+      clearCalls();
+      pushed.clear();
+    },
+    pushes: pushed.pushes,
     domains: domainIds,
     list: (domain: string, name: MailgunList) =>
       [...(tables.get(domain)?.get(name)?.values() ?? [])].map((e) => ({ ...e })),

@@ -12,6 +12,11 @@
  *   POST /message-streams/{stream_id}/suppressions/delete, same body → Status Deleted|Failed. A
  *   SpamComplaint suppression cannot be deleted: Failed, "You do not have the required authority to
  *   change this suppression." An invalid address: Failed, "An invalid email address was provided."
+ *   Each address is answered on its own, so one Failed address never stops the others of the request.
+ *   At most 50 addresses a request (create and delete alike; Postmark's OpenAPI-derived clients say the
+ *   same, "Suppress up to 50 addresses on a message stream"). The page names the cap, not the answer to a
+ *   longer array: this fake refuses the request as a whole with a 422, as every API error is (overview),
+ *   and writes nothing.
  * - https://postmarkapp.com/developer/api/overview (auth and errors): `X-Postmark-Server-Token`; a wrong or
  *   missing token is 401 {ErrorCode: 10, Message}; API errors are 422 {ErrorCode, Message} (402 Invalid
  *   JSON, 409 JSON required); 429 is the rate limit (no reset header is published).
@@ -22,6 +27,8 @@ import {
   isEmail,
   type LoopbackFake,
   parseJson,
+  pushLog,
+  type RecordedPush,
   segment,
   startLoopback,
 } from './loopback.js';
@@ -41,6 +48,8 @@ export interface PostmarkFake extends LoopbackFake {
   readonly streams: readonly string[];
   stream(id: string): PostmarkEntry[];
   seed(stream: string, email: string, reason: PostmarkReason, at?: number): void;
+  /** Every create the fake took, in order: per stream, the addresses it answered `Suppressed`. */
+  pushes(): readonly RecordedPush[];
 }
 
 export interface PostmarkFakeOptions {
@@ -56,12 +65,15 @@ const pmError = (status: number, code: number, message: string): FakeResponse =>
 
 export const POSTMARK_SPAM_COMPLAINT_REFUSAL = 'You do not have the required authority to change this suppression.';
 const INVALID_ADDRESS = 'An invalid email address was provided.';
+/** https://postmarkapp.com/developer/api/suppressions-api: up to 50 addresses a request. */
+export const POSTMARK_MAX_SUPPRESSIONS = 50;
 
 export async function startPostmarkFake(options: PostmarkFakeOptions = {}): Promise<PostmarkFake> {
   const serverToken = options.serverToken ?? 'pm-sync-fake-token';
   const now = options.now ?? Date.now;
   const streamIds = options.streams ?? ['outbound', 'broadcast'];
   const streams = new Map<string, Map<string, PostmarkEntry>>(streamIds.map((id) => [id, new Map()]));
+  const pushed = pushLog(now);
 
   function addresses(body: string): string[] | FakeResponse {
     const parsed = parseJson(body) as { Suppressions?: unknown } | undefined;
@@ -69,6 +81,8 @@ export async function startPostmarkFake(options: PostmarkFakeOptions = {}): Prom
     if (!Array.isArray(parsed.Suppressions) || parsed.Suppressions.length === 0) {
       return pmError(422, 403, "Incompatible JSON: 'Suppressions' must be a non-empty array.");
     }
+    if (parsed.Suppressions.length > POSTMARK_MAX_SUPPRESSIONS)
+      return pmError(422, 403, `Incompatible JSON: at most ${POSTMARK_MAX_SUPPRESSIONS} 'Suppressions' per request.`);
     return parsed.Suppressions.map((s: unknown) =>
       s && typeof s === 'object' ? (s as { EmailAddress?: unknown }).EmailAddress : undefined,
     ).map((e: unknown) => (typeof e === 'string' ? e : ''));
@@ -119,6 +133,11 @@ export async function startPostmarkFake(options: PostmarkFakeOptions = {}): Prom
         stream.set(key, { email, reason: 'ManualSuppression', origin: 'Customer', createdAt: now() });
       return { EmailAddress: email, Status: 'Suppressed', Message: null };
     });
+    if (match[2] !== '/delete')
+      pushed.record(
+        request.path,
+        results.filter((r) => r.Status === 'Suppressed').map((r) => r.EmailAddress),
+      );
     return { status: 200, body: { Suppressions: results } };
   }
 
@@ -128,8 +147,14 @@ export async function startPostmarkFake(options: PostmarkFakeOptions = {}): Prom
       status === 429 ? { ErrorCode: 429, Message: 'Rate Limit Exceeded' } : { ErrorCode: 100, Message: 'Maintenance' },
   });
 
+  const clearCalls = fake.clearCalls;
   return Object.assign(fake, {
     serverToken,
+    clearCalls: () => {
+      clearCalls();
+      pushed.clear();
+    },
+    pushes: pushed.pushes,
     streams: streamIds,
     stream: (id: string) => [...(streams.get(id)?.values() ?? [])].map((e) => ({ ...e })),
     seed: (stream: string, email: string, reason: PostmarkReason, at = now()) =>

@@ -5,6 +5,12 @@
  * Sources:
  * - https://resend.com/docs/api-reference/suppressions/add-suppression: POST /suppressions {email}
  *   → {object: "suppression", id}.
+ * - https://resend.com/docs/api-reference/suppressions/add-batch-suppressions: POST /suppressions/batch/add
+ *   {emails} ("Must contain between 1 and 100 email addresses") → {data: [{object: "suppression", id}]},
+ *   one per address in order; an address already suppressed answers its existing entry (the Ruby SDK's
+ *   note on the same call: "come back with their existing suppression instead of failing"). The page
+ *   shows no per-address failure, so an address the fake cannot read refuses the request as a whole (400
+ *   validation_error, as the single add), as does a count outside 1 to 100 (422), and nothing is written.
  * - https://resend.com/docs/api-reference/suppressions/list-suppressions: GET /suppressions →
  *   {object: "list", has_more, data: [{object, id, email, origin: bounce|complaint|manual, source_id, created_at}]}.
  * - https://resend.com/docs/api-reference/suppressions/get-suppression: GET /suppressions/{id or email} →
@@ -26,6 +32,8 @@ import {
   isEmail,
   type LoopbackFake,
   parseJson,
+  pushLog,
+  type RecordedPush,
   segment,
   startLoopback,
 } from './loopback.js';
@@ -42,12 +50,17 @@ export interface ResendFake extends LoopbackFake {
   readonly apiKey: string;
   entries(): ResendEntry[];
   seed(email: string, origin: ResendEntry['origin'], at?: number): void;
+  /** Every add the fake took, in order, single or batch: the addresses of the request. */
+  pushes(): readonly RecordedPush[];
 }
 
 export interface ResendFakeOptions {
   apiKey?: string;
   now?: () => number;
 }
+
+/** https://resend.com/docs/api-reference/suppressions/add-batch-suppressions: 1 to 100 addresses. */
+export const RESEND_MAX_BATCH = 100;
 
 const rsError = (statusCode: number, name: string, message: string): FakeResponse => ({
   status: statusCode,
@@ -61,6 +74,7 @@ export async function startResendFake(options: ResendFakeOptions = {}): Promise<
   const table = new Map<string, ResendEntry>();
   let seq = 0;
   const newId = () => `00000000-0000-4000-8000-${String((seq += 1)).padStart(12, '0')}`;
+  const pushed = pushLog(now);
 
   const add = (email: string, origin: ResendEntry['origin'], at: number): ResendEntry => {
     const existing = table.get(email.toLowerCase());
@@ -100,6 +114,19 @@ export async function startResendFake(options: ResendFakeOptions = {}): Promise<
     };
   }
 
+  function batchAdd(request: FakeRequest): FakeResponse {
+    const body = parseJson(request.body) as { emails?: unknown } | undefined;
+    if (!body || typeof body !== 'object') return rsError(400, 'validation_error', 'Invalid JSON body');
+    if (body.emails === undefined) return rsError(422, 'missing_required_field', 'Missing `emails` field.');
+    const emails = body.emails;
+    if (!Array.isArray(emails) || emails.length === 0 || emails.length > RESEND_MAX_BATCH)
+      return rsError(422, 'validation_error', 'The `emails` field must contain between 1 and 100 email addresses.');
+    if (!emails.every(isEmail)) return rsError(400, 'validation_error', 'Invalid `emails` field.');
+    const data = emails.map((email) => ({ object: 'suppression', id: add(email, 'manual', now()).id }));
+    pushed.record(request.path, emails);
+    return { status: 200, body: { data } };
+  }
+
   function route(request: FakeRequest): FakeResponse {
     const auth = request.headers.authorization;
     if (!auth?.startsWith('Bearer '))
@@ -111,8 +138,10 @@ export async function startResendFake(options: ResendFakeOptions = {}): Promise<
       if (body.email === undefined) return rsError(422, 'missing_required_field', 'Missing `email` field.');
       if (!isEmail(body.email)) return rsError(400, 'validation_error', 'Invalid `email` field.');
       const entry = add(body.email, 'manual', now());
+      pushed.record(request.path, [body.email]);
       return { status: 200, body: { object: 'suppression', id: entry.id } };
     }
+    if (request.path === '/suppressions/batch/add' && request.method === 'POST') return batchAdd(request);
     if (request.path === '/suppressions' && request.method === 'GET') return list(request.query);
     const match = /^\/suppressions\/([^/]+)$/.exec(request.path);
     if (match && (request.method === 'DELETE' || request.method === 'GET')) {
@@ -158,8 +187,14 @@ export async function startResendFake(options: ResendFakeOptions = {}): Promise<
     },
   );
 
+  const clearCalls = fake.clearCalls;
   return Object.assign(fake, {
     apiKey,
+    clearCalls: () => {
+      clearCalls();
+      pushed.clear();
+    },
+    pushes: pushed.pushes,
     entries: () => [...table.values()].map((e) => ({ ...e })),
     seed: (email: string, origin: ResendEntry['origin'], at = now()) => void add(email, origin, at),
   });

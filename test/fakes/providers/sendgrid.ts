@@ -8,6 +8,9 @@
  *   429 {"errors":[{"field":null,"message":"too many requests"}]}.  .../how-to-use-the-sendgrid-v3-api/rate-limits
  * - POST /v3/asm/suppressions/global {recipient_emails: [..]} → 201 {recipient_emails}.
  *   .../suppressions-global-suppressions/add-recipient-addresses-to-the-global-suppression-group
+ *   `recipient_emails` is "one or more" addresses and the page names no largest count, so this fake takes
+ *   any non-empty list (as the group POST below); an address SendGrid cannot read refuses the request as a
+ *   whole (400, nothing written), the only per-request answer the reference shows.
  * - DELETE /v3/asm/suppressions/global/{email} → 204.  .../suppressions-global-suppressions/delete-a-global-suppression
  * - GET /v3/asm/suppressions/global/{email} → 200 {recipient_email} when globally suppressed, 200 {} when not.
  *   .../suppressions-global-suppressions/retrieve-a-global-suppression
@@ -33,6 +36,8 @@ import {
   isEmail,
   type LoopbackFake,
   parseJson,
+  pushLog,
+  type RecordedPush,
   segment,
   startLoopback,
 } from './loopback.js';
@@ -56,6 +61,8 @@ export interface SendGridFake extends LoopbackFake {
   count(name: SendGridReadList): number;
   group(id: number): string[];
   seed(name: SendGridReadList, item: SendGridItem): void;
+  /** Every add the fake took, in order: the global list's and each group's. */
+  pushes(): readonly RecordedPush[];
 }
 
 export interface SendGridFakeOptions {
@@ -81,6 +88,7 @@ export async function startSendGridFake(options: SendGridFakeOptions = {}): Prom
     groups.set(g.id, { name: g.name, members: new Map() });
   }
   const lists = new Map<SendGridReadList, Map<string, SendGridItem>>(SENDGRID_READ_LISTS.map((n) => [n, new Map()]));
+  const pushed = pushLog(now);
 
   const rateHeaders = () => ({
     'x-ratelimit-limit': '600',
@@ -120,6 +128,7 @@ export async function startSendGridFake(options: SendGridFakeOptions = {}): Prom
         const existing = lists.get('unsubscribes')!.get(key);
         lists.get('unsubscribes')!.set(key, existing ?? { email, created: Math.floor(now() / 1000) });
       }
+      pushed.record(path, emails);
       return { status: 201, body: { recipient_emails: emails } };
     }
     let match = /^\/v3\/asm\/suppressions\/global\/([^/]+)$/.exec(path);
@@ -164,6 +173,7 @@ export async function startSendGridFake(options: SendGridFakeOptions = {}): Prom
         if (!Array.isArray(emails)) return emails;
         for (const email of emails)
           group.members.set(email.toLowerCase(), group.members.get(email.toLowerCase()) ?? email);
+        pushed.record(path, emails);
         return { status: 201, body: { recipient_emails: emails } };
       }
       if (match[2] === undefined && method === 'GET') return { status: 200, body: [...group.members.values()] };
@@ -192,8 +202,14 @@ export async function startSendGridFake(options: SendGridFakeOptions = {}): Prom
     },
   );
 
+  const clearCalls = fake.clearCalls;
   return Object.assign(fake, {
     apiKey,
+    clearCalls: () => {
+      clearCalls();
+      pushed.clear();
+    },
+    pushes: pushed.pushes,
     list: (name: SendGridReadList) => [...lists.get(name)!.values()].map((i) => ({ ...i })),
     count: (name: SendGridReadList) => lists.get(name)!.size,
     group: (id: number) => [...(groups.get(id)?.members.values() ?? [])],

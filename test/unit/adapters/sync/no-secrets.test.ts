@@ -126,4 +126,52 @@ describe('sync errors never carry a key or an address', () => {
     expect(everything).not.toContain(ADDRESS);
     expect(everything).toContain('v***@example.com'); // the providers' own texts were kept, redacted
   });
+
+  it('on every failure path of a batched push (applyMany)', async () => {
+    const keys = {
+      sendgrid: fakes.sendgrid.apiKey,
+      postmark: fakes.postmark.serverToken,
+      mailgun: fakes.mailgun.apiKey,
+      resend: fakes.resend.apiKey,
+      sesKeyId: fakes.ses.credentials.accessKeyId,
+      sesSecret: fakes.ses.credentials.secretAccessKey,
+    };
+    const secrets = [
+      ...Object.values(keys),
+      ...Object.values(WRONG),
+      Buffer.from(`api:${keys.mailgun}`).toString('base64'),
+    ];
+    const batch: SyncOperation[] = [
+      { op: 'suppress', email: ADDRESS, reason: 'complaint' },
+      { op: 'suppress', email: `other.${ADDRESS}`, reason: 'complaint' },
+    ];
+    const withBad: SyncOperation[] = [...batch, { op: 'suppress', email: `bad ${ADDRESS}`, reason: 'complaint' }];
+    const batching = (all: SyncTarget[]) => all.filter((t) => t.applyMany !== undefined);
+    const errors: Error[] = [];
+    const outcomes: string[] = [];
+    for (const target of batching(targets({ ...WRONG, sesKeyId: 'AKIDX', sesSecret: 'x' })))
+      errors.push(await rejection(target.applyMany!(batch)));
+    const good = batching(targets(keys));
+    expect(good.map((t) => t.provider)).toEqual(['sendgrid', 'postmark', 'mailgun', 'resend']);
+    for (const target of good)
+      await target.applyMany!(withBad).then(
+        (answers) => outcomes.push(JSON.stringify(answers)),
+        (error: Error) => errors.push(error),
+      );
+    for (const fake of [fakes.sendgrid, fakes.postmark, fakes.mailgun, fakes.resend]) {
+      fake.rateLimit(1, { 'retry-after': '1' });
+      fake.script({ status: 503, body: { message: `down for ${ADDRESS}`, Message: `down for ${ADDRESS}` } });
+    }
+    for (const target of good)
+      errors.push(await rejection(target.applyMany!(batch)), await rejection(target.applyMany!(batch)));
+    await Promise.all([fakes.sendgrid, fakes.postmark, fakes.mailgun, fakes.resend].map((f) => f.down(300, 'refused')));
+    for (const target of good) errors.push(await rejection(target.applyMany!(batch)));
+    await new Promise((r) => setTimeout(r, 400));
+
+    expect(errors.length + outcomes.length).toBe(4 + 4 + 4 * 3);
+    expect(outcomes.join()).toContain('refused');
+    const everything = [...errors.map(everythingIn), ...outcomes].join('\n');
+    for (const secret of secrets) expect(everything).not.toContain(secret);
+    expect(everything).not.toContain(ADDRESS);
+  });
 });
