@@ -23,6 +23,7 @@ import { benchSendgridBatch } from './sendgrid-batch.js';
 import { benchSesFeedDrain } from './ses-feed-drain.js';
 import { benchSuppressionImport } from './suppression-import.js';
 import { benchSyncBacklog } from './sync-backlog.js';
+import { benchSyncBatching } from './sync-batching.js';
 import { benchSyncThroughput } from './sync-throughput.js';
 import { benchUnsubscribeTokens } from './unsubscribe-tokens.js';
 import { benchProviderVerification } from './verify-providers.js';
@@ -49,6 +50,7 @@ const SECTIONS: Array<{ order: number; title: string; run: () => Promise<Section
   { order: 13, title: '13. Sync backlog', run: () => benchSyncBacklog() },
   { order: 14, title: '14. Capacity model against a run', run: () => benchCapacityCheck({ log }) },
   { order: 16, title: '16. Console first page', run: () => benchConsoleFirstPage({ log }) },
+  { order: 17, title: '17. Sync at the default rates: batched requests', run: () => benchSyncBatching() },
   { order: 4, title: '4. Bundles', run: () => benchBundles({ log }) },
 ];
 

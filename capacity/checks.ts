@@ -221,12 +221,11 @@ export function buildChecks(
     add(
       {
         resource: `sync → ${p}`,
-        limit: 'worker service rate (its pace, or its share of the copies)',
+        limit: 'worker service rate (its pace × changes a request, or its share of the copies)',
         kind: 'design',
         capacity: pipe.serviceRate.sync[p]!,
-        unit: 'calls/s',
-        source:
-          "the worker's SYNC_<PROVIDER>_RATE (context syncRates ÷ copies, else SYNC_DEFAULT_LIMITS) × MaximumConcurrency",
+        unit: 'changes/s',
+        source: `the worker's SYNC_<PROVIDER>_RATE (context syncRates ÷ copies, else SYNC_DEFAULT_LIMITS) × MaximumConcurrency, × ${pipe.syncPerRequest[p]} changes a request (sync-batcher.ts: the provider's cap, or its share of a receive batch)`,
       },
       (r) => r.syncIn[p]!,
     );
@@ -235,10 +234,12 @@ export function buildChecks(
       add(
         {
           resource: `sync → ${p}`,
-          limit: 'documented API rate',
+          limit: `documented API rate (${documented} requests/s × ${pipe.syncPerRequest[p]} changes a request)`,
           kind: 'provider',
-          capacity: documented,
-          unit: 'calls/s',
+          // Past the provider's rate its answers (429) make calls wait, and waiting calls carry batches:
+          // the most its rate lets through is that many requests, each with what waits for it.
+          capacity: documented * pipe.syncPerRequest[p]!,
+          unit: 'changes/s',
           source: PROVIDER_RATE_LIMITS[p].source,
         },
         (r) => r.syncIn[p]!,

@@ -58,7 +58,17 @@ export interface CapacityReport {
     streamShards: number;
   };
   partitions: PartitionReport[];
-  providers: Array<{ provider: string; needed: number; pace: number; documented?: number; note: string }>;
+  providers: Array<{
+    provider: string;
+    /** Changes a second at the peak. */
+    needed: number;
+    /** Requests a second the worker allows. */
+    pace: number;
+    /** Changes one request carries once the pace binds. */
+    perRequest: number;
+    documented?: number;
+    note: string;
+  }>;
   checks: Check[];
   firstBinding?: Check;
   firstAwsBinding?: Check;
@@ -185,6 +195,7 @@ export function runCapacityModel(
       provider: p,
       needed: peak.syncChanges,
       pace: pipe.syncPace[p]!,
+      perRequest: pipe.syncPerRequest[p]!,
       ...(PROVIDER_RATE_LIMITS[p].perSecond !== undefined ? { documented: PROVIDER_RATE_LIMITS[p].perSecond } : {}),
       note: PROVIDER_RATE_LIMITS[p].note,
     })),

@@ -4,6 +4,7 @@
  * takes. Every stage passes on at most what it can serve, so a downstream stage never sees more than
  * its upstream's service rate. Pure: the facts, durations and profile come in, numbers go out.
  */
+import { SYNC_MAX_BATCH } from '../lambdas/adapters/sync/index.js';
 import { SYNC_DEFAULT_LIMITS } from '../lambdas/core/sync/settings.js';
 import type { SyncProviderName } from '../lambdas/core/sync/target.js';
 import { eventsPerRecipient, type TrafficProfile } from './profiles.js';
@@ -70,8 +71,10 @@ export interface Pipeline {
   secondsPerMessage: { feed: number; consumer: number; sync: number; edgePerRequest: number };
   /** Messages per second each stage serves at most. */
   serviceRate: { feed: number; consumer: number; syncWorker: number; sync: Record<string, number> };
-  /** The worker's own pace per provider (rate per copy × copies), before its CPU. */
+  /** The worker's own pace per provider (rate per copy × copies), before its CPU: requests a second. */
   syncPace: Record<string, number>;
+  /** Changes one request carries once the pace binds (sync-batcher.ts), at least: 1 where nothing batches. */
+  syncPerRequest: Record<string, number>;
   /** Rates at send rate `s` (recipients per second), steady state. */
   at(s: number): Rates;
 }
@@ -115,13 +118,20 @@ export function buildPipeline(
   const worker = facts.syncWorker;
   const workerRate = rateOf(worker, secondsPerMessage.sync);
   const syncPace: Record<string, number> = {};
+  const syncPerRequest: Record<string, number> = {};
   const sync: Record<string, number> = {};
   for (const p of providers) {
     // The worker's rate per copy as the template sets it (context syncRates over the copies), else the default.
     const perCopy = (facts.syncLimits ?? SYNC_DEFAULT_LIMITS)[p as SyncProviderName].rate;
     syncPace[p] = perCopy * (worker?.maxConcurrency ?? 0);
+    // Once the pace binds, a request carries the pushes that wait for it, up to the provider's cap, drawn
+    // from one copy's receive batch, which every provider shares: counted at its even share, the least.
+    syncPerRequest[p] = Math.max(
+      1,
+      Math.min(SYNC_MAX_BATCH[p as SyncProviderName], Math.floor((worker?.batchSize ?? 1) / providers.length)),
+    );
     // One queue for every provider: the worker's copies are shared, so each gets its share of them.
-    sync[p] = Math.min(syncPace[p], workerRate / providers.length);
+    sync[p] = Math.min(syncPace[p] * syncPerRequest[p], workerRate / providers.length);
   }
   const serviceRate = {
     feed: rateOf(facts.feed, secondsPerMessage.feed),
@@ -195,5 +205,5 @@ export function buildPipeline(
       reads: { suppressionTable: consumerOut * UNITS.consumerRead },
     };
   };
-  return { secondsPerMessage, serviceRate, syncPace, at };
+  return { secondsPerMessage, serviceRate, syncPace, syncPerRequest, at };
 }

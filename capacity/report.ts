@@ -94,11 +94,18 @@ export function renderProfile(r: CapacityReport): string {
   if (r.providers.length > 0)
     out.push(
       table(
-        ['sync to', 'needed at the peak (calls/s)', 'worker pace (calls/s)', 'documented limit'],
+        [
+          'sync to',
+          'needed at the peak (changes/s)',
+          'worker pace (requests/s)',
+          'changes a request at the pace',
+          'documented limit (requests)',
+        ],
         r.providers.map((p) => [
           p.provider,
           num(p.needed),
           num(p.pace),
+          num(p.perRequest),
           p.documented === undefined ? p.note : `${p.documented}/s (${p.note})`,
         ]),
       ),

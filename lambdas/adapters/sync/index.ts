@@ -5,15 +5,27 @@
 import type { SyncProviderName, SyncTarget } from '../../core/sync/target.js';
 import type { SyncConfig } from './config.js';
 import type { HttpDeps } from './http.js';
-import { MailgunSyncTarget } from './mailgun.js';
-import { PostmarkSyncTarget } from './postmark.js';
-import { ResendSyncTarget } from './resend.js';
-import { SendGridSyncTarget } from './sendgrid.js';
+import { MAX_RECORDS as MAILGUN_MAX, MailgunSyncTarget } from './mailgun.js';
+import { MAX_SUPPRESSIONS as POSTMARK_MAX, PostmarkSyncTarget } from './postmark.js';
+import { MAX_EMAILS as RESEND_MAX, ResendSyncTarget } from './resend.js';
+import { MAX_RECIPIENTS as SENDGRID_MAX, SendGridSyncTarget } from './sendgrid.js';
 import { type SesSyncDeps, SesSyncTarget } from './ses.js';
 
 export { readSyncConfig, SYNC_DEFAULT_URLS, SYNC_VARIABLES, type SyncConfig, type SyncConfigResult } from './config.js';
 export { redactEmail } from './http.js';
 export { MailgunSyncTarget, PostmarkSyncTarget, ResendSyncTarget, SendGridSyncTarget, SesSyncTarget };
+
+/**
+ * The most adds one request carries, by provider (each target's `maxBatch`, cited beside it; SES takes one
+ * address a call). For the capacity model, which counts what a request carries at a busy provider.
+ */
+export const SYNC_MAX_BATCH: Readonly<Record<SyncProviderName, number>> = {
+  ses: 1,
+  sendgrid: SENDGRID_MAX,
+  postmark: POSTMARK_MAX,
+  mailgun: MAILGUN_MAX,
+  resend: RESEND_MAX,
+};
 
 export interface SyncTargetDeps extends HttpDeps {
   /** Page size for the paged lists (tests use small pages); each provider's maximum otherwise. */

@@ -33,7 +33,7 @@ const PAGE_LIMIT = 1000;
  * address of 320 characters), typically ~120 KB. Mailgun documents no body limit for this POST; its CSV
  * import takes files of up to 25 MB (.../bounces/post-v3--domainid--bounces-import).
  */
-const MAX_RECORDS = 1000;
+export const MAX_RECORDS = 1000;
 
 /** The bounce code and text Mailgun stores for a hard bounce Ratchet pushes (code defaults to 550 anyway). */
 const BOUNCE_CODE = '550';

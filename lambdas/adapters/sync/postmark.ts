@@ -34,7 +34,7 @@ const STREAM_LIST = /^stream:(.+)$/;
  * OpenAPI-derived clients say the same: "Suppress up to 50 addresses on a message stream"). A body of 50
  * is at most ~17 KB.
  */
-const MAX_SUPPRESSIONS = 50;
+export const MAX_SUPPRESSIONS = 50;
 const GLOBAL_KEY = 'postmark:global';
 
 /** What one address came to across the streams of one change. */

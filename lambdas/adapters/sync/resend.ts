@@ -37,7 +37,7 @@ const PAGE_LIMIT = 100;
  * The most addresses one batch add carries: "Must contain between 1 and 100 email addresses"
  * (https://resend.com/docs/api-reference/suppressions/add-batch-suppressions). At most ~33 KB a body.
  */
-const MAX_EMAILS = 100;
+export const MAX_EMAILS = 100;
 const KEY = 'resend:suppressions';
 
 export class ResendSyncTarget implements SyncTarget {

@@ -33,7 +33,7 @@ const PAGE_LIMIT = 500;
  * typically ~15 KB; one the provider refuses as a whole is retried address by address by the caller, so a
  * smaller batch also bounds what one bad address costs.
  */
-const MAX_RECIPIENTS = 500;
+export const MAX_RECIPIENTS = 500;
 
 export class SendGridSyncTarget implements SyncTarget {
   readonly provider = 'sendgrid' as const;

@@ -179,13 +179,17 @@ describe('sync and its index', () => {
     expect(four.partitions.find((p) => p.table.endsWith('sync-due'))!.writesPerSecond).toBeCloseTo((0.1 * 3) / 4, 9);
   });
 
-  it('holds Resend to its documented 2 calls/s: binds at 200 sends/s with 1 % changes', () => {
+  it('holds Resend to its documented 2 requests/s, each carrying its share of a receive batch', () => {
     // Feed and consumer fast enough (2,000/s) not to cap the changes below Resend's limit.
     const fast = { ...durations, feedBatchMs: 10, consumerBatchMs: 10 };
     const report = runCapacityModel(facts, fast, syncing, defaults);
     const resend = report.checks.find((c) => c.resource === 'sync → resend' && c.kind === 'provider')!;
-    expect(resend.capacity).toBe(2);
-    expect(resend.bindsAtSendRate).toBeCloseTo(200, 3);
+    const perRequest = report.providers.find((p) => p.provider === 'resend')!.perRequest;
+    // Ten messages a receive batch over the profile's providers, at least one each.
+    expect(perRequest).toBe(Math.max(1, Math.floor(10 / syncing.syncProviders.length)));
+    expect(resend.capacity).toBe(2 * perRequest);
+    // With 1 % of sends a change: binds at 100 × that.
+    expect(resend.bindsAtSendRate).toBeCloseTo(100 * 2 * perRequest, 3);
     expect(report.providers.find((p) => p.provider === 'resend')?.documented).toBe(2);
     expect(report.providers.find((p) => p.provider === 'ses')?.documented).toBeUndefined();
   });
@@ -209,13 +213,15 @@ describe("the worker's rates as the template sets them (context syncRates)", () 
     // SYNC_SES_RATE=25 is syncRates ses=50 over the 2 copies; a token beside it is not a setting.
     const set = pace({ SYNC_SES_RATE: '25', SYNC_QUEUE_URL: { Ref: 'SyncQueue' } });
     expect(set.ses).toBe(50);
+    // SES takes one address a request: its pace is its changes a second.
     expect(set.sesCapacity).toBe(50);
-    // SendGrid unset: its default, 10 per copy, 20 in all.
-    expect(set.sendgridCapacity).toBe(20);
+    // SendGrid unset: its default, 10 requests a second per copy, 20 in all; once that binds, each request
+    // carries its share of a receive batch (10 messages over 2 providers: 5), capped by its share of the copies (100).
+    expect(set.sendgridCapacity).toBe(Math.min(20 * 5, 100));
   });
 
   it('without it, the default per copy', () => {
-    expect(pace()).toEqual({ ses: 10, sesCapacity: 10, sendgridCapacity: 20 });
+    expect(pace()).toEqual({ ses: 10, sesCapacity: 10, sendgridCapacity: 100 });
   });
 
   it('a worker rate beyond what its share of the copies serves is capped by that share', () => {

@@ -6,6 +6,7 @@ import { PostmarkSyncTarget } from '../../../lambdas/adapters/sync/postmark.js';
 import { ResendSyncTarget } from '../../../lambdas/adapters/sync/resend.js';
 import { SendGridSyncTarget } from '../../../lambdas/adapters/sync/sendgrid.js';
 import { SesSyncTarget } from '../../../lambdas/adapters/sync/ses.js';
+import { SYNC_MAX_BATCH } from '../../../lambdas/adapters/sync/index.js';
 import type { SyncTarget } from '../../../lambdas/core/sync/target.js';
 
 const doc = readFileSync(new URL('../../../docs/sync.md', import.meta.url), 'utf8');
@@ -25,6 +26,11 @@ describe('docs/sync.md: batched adds', () => {
     expect(row(name)).toContain(`**${target.maxBatch!.toLocaleString('en-US')}**`);
     const key = target.batchKey!({ op: 'suppress', email: 'a@example.com', reason: 'unsubscribe' })!;
     expect(row(name)).toContain(`\`${key}\``);
+  });
+
+  it('the capacity model reads the same caps (SYNC_MAX_BATCH), SES one address a call', () => {
+    const byName = Object.fromEntries(targets.map(([, t]) => [t.provider, t.maxBatch]));
+    expect(SYNC_MAX_BATCH).toEqual({ ses: 1, ...byName });
   });
 
   it('SES takes no batch, and the doc says so', () => {
