@@ -4,8 +4,8 @@
  * silently; both refuse it, naming what was set.
  */
 import { describe, expect, it } from 'vitest';
-import { assertStartable } from '../../../lib/local/startup-checks.js';
 import { listedLimitProvider, unlistedLimitProblems } from '../../../lambdas/core/sync/settings.js';
+import { assertStartable } from '../../../lib/local/startup-checks.js';
 
 describe('unlistedLimitProblems (the variables npm start reads)', () => {
   it.each([
