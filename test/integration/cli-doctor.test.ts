@@ -78,7 +78,7 @@ describe('ratchet doctor', () => {
     const result = await run({ SYNC_QUEUE_URL: 'ratchet-sync' }, 'doctor');
     expect(result.code).toBe(1);
     expect(result.out.split('\n')).toContain(
-      `FAIL  sync settings: ${expected('SYNC_QUEUE_URL', 'ratchet-sync')} (fix: correct the sync variable named: docs/configuration.md, the stack outputs SyncQueueUrl and SyncDeadLetterQueueUrl)`,
+      `FAIL  sync settings: ${expected('SYNC_QUEUE_URL', 'ratchet-sync')} (fix: set SYNC_QUEUE_URL to the stack output SyncQueueUrl, or unset it (the queue is then found by name))`,
     );
     const json = await run({ SYNC_PROVIDERS: 'ses', SYNC_DEAD_LETTER_QUEUE_URL: 'sqs/dlq' }, 'doctor', '--json');
     expect(json.code).toBe(1);
@@ -91,7 +91,17 @@ describe('ratchet doctor', () => {
     const ok = JSON.parse((await run({ SYNC_PROVIDERS: 'ses', SYNC_QUEUE_URL: good }, 'doctor', '--json')).out);
     expect(ok.find((c: { check: string }) => c.check === 'sync settings')).toMatchObject({ status: 'pass' });
     const off = JSON.parse((await run({}, 'doctor', '--json')).out);
-    expect(off.find((c: { check: string }) => c.check === 'sync settings')).toMatchObject({ status: 'skip' });
+    expect(off.find((c: { check: string }) => c.check === 'sync settings')).toMatchObject({
+      status: 'skip',
+      detail: expect.stringMatching(/^sync is off: no provider is configured/),
+    });
+    // Any other sync setting the runtime refuses fails the same check, in the runtime's words.
+    const rate = JSON.parse((await run({ SYNC_PROVIDERS: 'ses', SYNC_SES_RATE: '0' }, 'doctor', '--json')).out);
+    expect(rate.find((c: { check: string }) => c.check === 'sync settings')).toMatchObject({
+      status: 'fail',
+      detail: 'SYNC_SES_RATE must be calls per second, more than 0 and at most 1000, got "0"',
+      fix: 'correct the sync variable named (docs/configuration.md)',
+    });
   });
 
   it('no stack and no credentials: the unreachable target is one FAIL with its fix, and what needs it is skipped', async () => {
