@@ -1,5 +1,5 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { DeploymentProbe } from '../../../lambdas/adapters/deployment-probe.js';
+import { DeploymentProbe } from '../../../lambdas/adapters/deployment-probe.js';
 import { EnvSecretSource, SecretsManagerSecretSource } from '../../../lambdas/adapters/secrets.js';
 import { PROVIDERS } from '../../../lambdas/core/providers/index.js';
 import type { Context } from '../context.js';
