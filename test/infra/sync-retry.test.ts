@@ -35,6 +35,15 @@ describe('syncRetrySeconds', () => {
       expect(environmentOf(s, 'Ratchet sync sweeper')).not.toHaveProperty(VARIABLE);
       expect(environmentOf(s, 'Ratchet consumer')).not.toHaveProperty(VARIABLE);
       expect(outputs(s).SyncRetrySeconds!.Value).toBe('900');
+      // The dead-letter alarm tells the on-call how long a change was retried.
+      const alarm = Object.values(resources(s)).find(
+        (r) =>
+          r.Type === 'AWS::CloudWatch::Alarm' &&
+          String(r.Properties.AlarmDescription).startsWith('A suppression change'),
+      );
+      expect(alarm!.Properties.AlarmDescription).toMatch(
+        /^A suppression change could not be pushed to a provider for 15 min /,
+      );
     } finally {
       s.cleanup();
     }
