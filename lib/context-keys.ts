@@ -15,6 +15,7 @@ import { PROVIDERS } from '../lambdas/core/providers/index.js';
 import { REPUTATION_SETTINGS } from '../lambdas/core/reputation/settings.js';
 import type { SettingDeclaration } from '../lambdas/core/settings.js';
 import { POLICY_SETTINGS, SOFT_BOUNCE_VARIABLES } from '../lambdas/core/suppression/policy.js';
+import { DEFAULT_RETRY_HORIZON_SECONDS, SYNC_RULES } from '../lambdas/core/sync/settings.js';
 import { SYNC_PROVIDER_NAMES } from '../lambdas/core/sync/target.js';
 import { TOPIC_ALIASES_SETTING } from '../lambdas/core/topics.js';
 import { PAGE_SETTINGS, TOPIC_LABELS_VARIABLE } from '../lambdas/core/unsubscribe/settings.js';
@@ -29,6 +30,7 @@ import {
 } from './constructs/ratchet-props.js';
 import { boolean, type Getter, isUnset, list, oneOf, positiveInteger, positiveNumber } from './context-values.js';
 import { API, CONCURRENCY, DEFAULT_INBOX_TTL_DAYS, DEFAULT_RESOURCE_PREFIX } from './definitions.js';
+import { readRetrySeconds } from './sync-config.js';
 import { RATE_STEP, SYNC_WORKER_COPIES, stackDefault } from './sync-limits.js';
 
 /** The props context may set: all but the ones only code can pass (the registry, the bundling root). */
@@ -196,6 +198,11 @@ export const CONTEXT_KEYS: Declarations = {
     read: list,
     describe: `Calls in flight to each provider for the whole stack: \`sendgrid=16\`; shared between the worker copies, rounded down, at least one each (\`SYNC_<PROVIDER>_CONCURRENCY\`)`,
     default: stackDefaults('concurrency'),
+  },
+  syncRetrySeconds: {
+    read: (get, key) => readRetrySeconds(get(key)),
+    describe: `How long the sync worker retries a change after its first counted failure (a 5xx, a timeout) before the dead letters, ${SYNC_RULES.retryHorizonSeconds.expected}; waiting on a 429 never counts (\`SYNC_RETRY_SECONDS\`; [sync.md](sync.md#the-retry-horizon-syncretryseconds))`,
+    default: code(DEFAULT_RETRY_HORIZON_SECONDS),
   },
 };
 

@@ -11,6 +11,7 @@
 
 import { type NumberRule, parseNumber } from '../lambdas/core/settings.js';
 import {
+  listedLimitProvider,
   type ProviderLimits,
   parseProviderValues,
   SYNC_DEFAULT_LIMITS,
@@ -78,8 +79,8 @@ export function resolveSyncLimits(props: SyncLimitProps, providers: readonly Syn
     const key = SYNC_LIMIT_KEYS[limit];
     const given = contextError(() => parseProviderValues(props[key]?.join(','), `context ${key}`));
     for (const [provider, text] of given) {
-      if (!providers.includes(provider))
-        throw new ContextError(`context ${key} names ${provider}, which context syncProviders does not list`);
+      // The rule npm start applies to SYNC_<PROVIDER>_RATE and _CONCURRENCY, worded the same.
+      contextError(() => listedLimitProvider(provider, providers, `context ${key}`, 'context syncProviders'));
       const value = contextError(() =>
         parseNumber(`context ${key}: ${provider}`, text, { default: 0, ...STACK_LIMIT_RULES[limit] }),
       );

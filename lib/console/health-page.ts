@@ -6,6 +6,8 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { DeploymentProbe } from '../../lambdas/adapters/deployment-probe.js';
+import { checkNames } from '../../lambdas/adapters/environment.js';
+import { SYNC_QUEUE_VARIABLES } from '../../lambdas/adapters/wiring/sync-fast-path.js';
 import { PROVIDERS } from '../../lambdas/core/providers/index.js';
 import { UNSUBSCRIBE_PROVIDER } from '../../lambdas/core/unsubscribe/provider.js';
 import { diagnose } from '../cli/commands/doctor.js';
@@ -13,7 +15,7 @@ import { SES_DEAD_LETTER_QUEUE_DEFAULT } from '../cli/commands/ses.js';
 import { syncCommand } from '../cli/commands/sync.js';
 import { Context } from '../cli/context.js';
 import { execute, runner } from '../cli/program.js';
-import { explainFailure } from '../cli/target.js';
+import { explainFailure, SettingError } from '../cli/target.js';
 import { CONSOLE } from '../definitions.js';
 import { readState } from '../local/state.js';
 import { type Html, html, time } from './html.js';
@@ -30,7 +32,8 @@ async function guarded(title: string, services: Services, build: () => Promise<H
   } catch (error) {
     let why: string;
     try {
-      why = explainFailure(title, services.ctx.target, error);
+      // A variable set wrong is the operator's to correct, not the target's to restart: its own line says which.
+      why = error instanceof SettingError ? error.message : explainFailure(title, services.ctx.target, error);
     } catch (targetError) {
       why = (targetError as Error).message;
     }
@@ -40,13 +43,18 @@ async function guarded(title: string, services: Services, build: () => Promise<H
 
 const slug = (title: string) => `h-${title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
 
-function syncQueueUrls(services: Services): { queue?: string; deadLetters?: string } {
+/** A queue to probe, or the line saying why its URL is none (checked as `npm start`, the CLI and the worker check it). */
+type SyncQueue = { url?: string; problem?: string };
+
+function syncQueueUrls(services: Services): { queue: SyncQueue; deadLetters: SyncQueue } {
   const { ctx } = services;
   const state = ctx.target.kind === 'local' ? readState(resolve(ctx.env.RATCHET_DATA_DIR ?? '.data')) : undefined;
-  return {
-    queue: ctx.env.SYNC_QUEUE_URL ?? state?.syncQueueUrl,
-    deadLetters: ctx.env.SYNC_DEAD_LETTER_QUEUE_URL ?? state?.syncDeadLetterUrl,
+  const read = (variable: keyof typeof SYNC_QUEUE_VARIABLES, fromState: string | undefined): SyncQueue => {
+    const name = SYNC_QUEUE_VARIABLES[variable];
+    const [problem] = checkNames(ctx.env, [name]);
+    return problem ? { problem } : { url: ctx.env[name] || fromState };
   };
+  return { queue: read('queueUrl', state?.syncQueueUrl), deadLetters: read('deadLetterUrl', state?.syncDeadLetterUrl) };
 }
 
 function queues(services: Services): Promise<Html> {
@@ -55,15 +63,21 @@ function queues(services: Services): Promise<Html> {
     // Only the probe's queue depth is used here: it needs SQS alone.
     const probe = new DeploymentProbe({ sqs } as ConstructorParameters<typeof DeploymentProbe>[0]);
     const sync = syncQueueUrls(services);
-    const list: Array<[string, string | undefined, string]> = [
-      ['events queue', target.queueUrl, 'none: the consumer drains it'],
-      ['dead-letter queue', target.deadLetterUrl, 'npx ratchet dlq redrive'],
-      ['SES dead-letter queue', target.sesDeadLetterQueue ?? SES_DEAD_LETTER_QUEUE_DEFAULT, 'npx ratchet ses redrive'],
+    const list: Array<[string, SyncQueue, string]> = [
+      ['events queue', { url: target.queueUrl }, 'none: the consumer drains it'],
+      ['dead-letter queue', { url: target.deadLetterUrl }, 'npx ratchet dlq redrive'],
+      [
+        'SES dead-letter queue',
+        { url: target.sesDeadLetterQueue ?? SES_DEAD_LETTER_QUEUE_DEFAULT },
+        'npx ratchet ses redrive',
+      ],
       ['sync queue', sync.queue, 'none: the sync worker drains it'],
       ['sync dead letters', sync.deadLetters, 'npx ratchet sync retry'],
     ];
     const rows = await Promise.all(
-      list.map(async ([name, queue, redrive]) => {
+      list.map(async ([name, { url: queue, problem }, redrive]) => {
+        if (problem)
+          return html`<tr><th scope="row">${name}</th><td colspan="2" class="problem">${problem}</td><td><code>${redrive}</code></td></tr>`;
         if (!queue) return html`<tr><th scope="row">${name}</th><td colspan="2">not configured</td><td>—</td></tr>`;
         try {
           const depth = await probe.queueDepth(queue);
@@ -103,6 +117,8 @@ function sync(services: Services): Promise<Html> {
     const state = { code: 0 };
     const program = new Command('ratchet').addCommand(syncCommand(ctx, runner(ctx, state)));
     const code = await execute(program, ['sync', 'status', '--json'], ctx, state);
+    // Exit 2: a sync variable set wrong (the CLI's own line, without its `error: `).
+    if (code === 2) throw new SettingError(err.join(' ').replace(/^error: /, ''));
     if (code !== 0) throw new Error(err.join(' ') || `sync status exited ${code}`);
     const status = JSON.parse(out.join('\n')) as SyncStatus;
     const rows = Object.entries(status.providers).map(

@@ -66,6 +66,11 @@ export function addOutputs(scope: Construct, ratchet: Ratchet): void {
       formatProviderValues(limits.stack, 'concurrency', providers),
       'Calls in flight to each provider, all sync worker copies together (context syncConcurrency)',
     );
+    out(
+      'SyncRetrySeconds',
+      String(ratchet.sync.retrySeconds),
+      'Seconds the sync worker retries a change after its first counted failure before the dead letters (context syncRetrySeconds)',
+    );
     out('SyncQueueUrl', queue.queueUrl, 'SYNC_QUEUE_URL: the sync queue (the CLI finds it by name when unset)');
     out(
       'SyncDeadLetterQueueUrl',

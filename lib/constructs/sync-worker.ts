@@ -4,7 +4,8 @@
  * the sweeper on a one-minute EventBridge schedule, the sparse `sync-due` index on the suppression
  * table, one Secrets Manager secret per configured provider other than SES (`<prefix>/sync/<provider>`),
  * an alarm on the dead letters and one on each function's crashes, and a dashboard row of `SyncPushed` / `SyncFailed` by provider.
- * Context `syncRates`/`syncConcurrency` reach the worker and the sweeper as each copy's share (lib/sync-limits.ts).
+ * Context `syncRates`/`syncConcurrency` reach the worker and the sweeper as each copy's share (lib/sync-limits.ts),
+ * `syncRetrySeconds` the worker as SYNC_RETRY_SECONDS.
  * IAM is exact: the SES suppression actions are on the worker's role and nowhere else.
  */
 import { Duration, RemovalPolicy, SecretValue, Validations } from 'aws-cdk-lib';
@@ -20,6 +21,7 @@ import { SYNC_ROW_PREFIX } from '../../lambdas/adapters/dynamodb-sync-providers.
 import { SYNC_INDEX } from '../../lambdas/adapters/suppression-sync-fields.js';
 import { SYNC_QUEUE_VARIABLES } from '../../lambdas/adapters/wiring/sync-fast-path.js';
 import { syncSecretArnVariable } from '../../lambdas/adapters/wiring/sync-secrets.js';
+import { DEFAULT_RETRY_HORIZON_SECONDS, SYNC_VARIABLES } from '../../lambdas/core/sync/settings.js';
 import type { SyncProviderName } from '../../lambdas/core/sync/target.js';
 import type { RatchetConfig } from '../config.js';
 import type { SyncContext } from '../sync-config.js';
@@ -74,6 +76,8 @@ export class SyncWorker extends Construct {
   readonly providers: readonly SyncProviderName[];
   /** Each copy's share of `syncRates`/`syncConcurrency`, and the stack's total (outputs SyncRates, SyncConcurrency). */
   readonly limits: SyncLimits;
+  /** The worker's retry horizon, `syncRetrySeconds` or the default (output SyncRetrySeconds). */
+  readonly retrySeconds: number;
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
   readonly worker: HandlerFunction;
@@ -86,6 +90,7 @@ export class SyncWorker extends Construct {
     const { config, sync, tables } = props;
     this.providers = sync.providers;
     this.limits = sync.limits;
+    this.retrySeconds = sync.retrySeconds ?? DEFAULT_RETRY_HORIZON_SECONDS;
     const names = syncResourceNames(config.resourcePrefix);
     this.deadLetterQueue = secureQueue(this, 'DeadLetters', {
       queueName: names.deadLetterQueue,
@@ -142,6 +147,8 @@ export class SyncWorker extends Construct {
       environment: {
         ...common,
         [SYNC_QUEUE_VARIABLES.deadLetterUrl]: this.deadLetterQueue.queueUrl,
+        // Only the worker dead-letters; unset, it keeps its default.
+        ...(sync.retrySeconds !== undefined ? { [SYNC_VARIABLES.retryHorizonSeconds]: String(sync.retrySeconds) } : {}),
         ...(config.topicAliases ? { TOPIC_ALIASES: config.topicAliases } : {}),
         ...(sync.postmarkStreams ? { POSTMARK_STREAMS: sync.postmarkStreams.join(',') } : {}),
         ...(sync.mailgunDomains ? { MAILGUN_DOMAINS: sync.mailgunDomains.join(',') } : {}),
@@ -202,8 +209,7 @@ export class SyncWorker extends Construct {
     allow(props.consumer.role, ['sqs:SendMessage'], [this.queue.queueArn]);
 
     this.deadLetterAlarm = props.alarms.add('SyncDeadLetters', {
-      alarmDescription:
-        'A suppression change could not be pushed to a provider for an hour (or was refused): fix the cause, then `ratchet sync retry`.',
+      alarmDescription: `A suppression change could not be pushed to a provider for ${horizon(this.retrySeconds)} (or was refused): fix the cause, then \`ratchet sync retry\`.`,
       metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
         period: Duration.minutes(5),
         statistic: 'Maximum',
@@ -268,4 +274,11 @@ export class SyncWorker extends Construct {
       }),
     );
   }
+}
+
+/** The retry horizon in words, for the alarm's description: `an hour`, `15 min`, `90 s`. */
+function horizon(seconds: number): string {
+  if (seconds === 3600) return 'an hour';
+  if (seconds % 3600 === 0) return `${seconds / 3600} h`;
+  return seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
 }

@@ -11,6 +11,7 @@ import { logLevel } from '../../lambdas/adapters/observability.js';
 import { checkConfiguration } from '../../lambdas/adapters/wiring/check.js';
 import { checkProviders, formatProblem } from '../../lambdas/adapters/wiring/provider-configuration.js';
 import { assertInboxOutlivesWindows } from '../../lambdas/core/inbox-retention.js';
+import { unlistedLimitProblems } from '../../lambdas/core/sync/settings.js';
 import { UNSUBSCRIBE_PROVIDER } from '../../lambdas/core/unsubscribe/provider.js';
 import { applyDemoDefaults, type DemoCredentialSet, peekDemoCredentials } from './demo-credentials.js';
 import { StartupError } from './startup-error.js';
@@ -61,6 +62,8 @@ export function assertStartable(settings: Env, read: { port: boolean } = { port:
   const configuration = checkConfiguration(settings).map(formatProblem);
   problems.push(...configuration);
   problems.push(...checkProviders([UNSUBSCRIBE_PROVIDER], settings).map(formatProblem));
+  // A rate or concurrency for a provider sync does not push to: refused, as cdk synth refuses it in context.
+  problems.push(...unlistedLimitProblems(settings));
   const certDir = settings[RUNTIME_VARIABLE.snsCertDir];
   if (certDir && !isDirectory(certDir))
     problems.push(

@@ -55,6 +55,10 @@ describe('a bad or unknown context key', () => {
       { syncProviders: 'ses', syncRates: 'ses=5,sendgrid=50' },
       'context syncRates names sendgrid, which context syncProviders does not list',
     ],
+    [
+      { syncProviders: 'ses', syncRetrySeconds: '0' },
+      'context syncRetrySeconds must be a whole number of seconds from 1 to 86400, got "0"',
+    ],
   ])(
     '%j: one line naming it, exit 2, no stack trace',
     (context, line) => {

@@ -183,6 +183,7 @@ describe('docs/deploy.md: What each Lambda gets', () => {
       ...VARIANTS.sync,
       syncRates: 'ses=10',
       syncConcurrency: 'ses=8',
+      syncRetrySeconds: '7200',
     });
     try {
       for (const fn of functionsOf(configured))

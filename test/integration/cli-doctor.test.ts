@@ -72,6 +72,38 @@ describe('ratchet doctor', () => {
     );
   });
 
+  it('a sync queue URL that is no queue URL is a failed check, worded as the CLI, npm start and the worker word it', async () => {
+    const expected = (name: string, value: string) =>
+      `${name} must be an SQS queue URL: http(s)://host/account/queue-name, got ${JSON.stringify(value)}`;
+    const result = await run({ SYNC_QUEUE_URL: 'ratchet-sync' }, 'doctor');
+    expect(result.code).toBe(1);
+    expect(result.out.split('\n')).toContain(
+      `FAIL  sync settings: ${expected('SYNC_QUEUE_URL', 'ratchet-sync')} (fix: set SYNC_QUEUE_URL to the stack output SyncQueueUrl, or unset it (the queue is then found by name))`,
+    );
+    const json = await run({ SYNC_PROVIDERS: 'ses', SYNC_DEAD_LETTER_QUEUE_URL: 'sqs/dlq' }, 'doctor', '--json');
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.out).find((c: { check: string }) => c.check === 'sync settings')).toMatchObject({
+      status: 'fail',
+      detail: expected('SYNC_DEAD_LETTER_QUEUE_URL', 'sqs/dlq'),
+    });
+    // Well formed, sync on: a pass; sync off and nothing set: a skip, never a fail.
+    const good = `${stack.config.sqsEndpoint}/000000000000/ratchet-sync`;
+    const ok = JSON.parse((await run({ SYNC_PROVIDERS: 'ses', SYNC_QUEUE_URL: good }, 'doctor', '--json')).out);
+    expect(ok.find((c: { check: string }) => c.check === 'sync settings')).toMatchObject({ status: 'pass' });
+    const off = JSON.parse((await run({}, 'doctor', '--json')).out);
+    expect(off.find((c: { check: string }) => c.check === 'sync settings')).toMatchObject({
+      status: 'skip',
+      detail: expect.stringMatching(/^sync is off: no provider is configured/),
+    });
+    // Any other sync setting the runtime refuses fails the same check, in the runtime's words.
+    const rate = JSON.parse((await run({ SYNC_PROVIDERS: 'ses', SYNC_SES_RATE: '0' }, 'doctor', '--json')).out);
+    expect(rate.find((c: { check: string }) => c.check === 'sync settings')).toMatchObject({
+      status: 'fail',
+      detail: 'SYNC_SES_RATE must be calls per second, more than 0 and at most 1000, got "0"',
+      fix: 'correct the sync variable named (docs/configuration.md)',
+    });
+  });
+
   it('no stack and no credentials: the unreachable target is one FAIL with its fix, and what needs it is skipped', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ratchet-doctor-none-'));
     // No credentials anywhere (no ~/.aws, no instance metadata); any request would go to a closed loopback port.

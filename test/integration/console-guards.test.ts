@@ -142,6 +142,34 @@ describe('console guards', () => {
     expect(health.body).toMatch(/<th scope="row">dead-letter queue<\/th><td>0<\/td><td>0<\/td>/);
   });
 
+  it('health shows a sync queue URL that is no queue URL as unhealthy, worded as the CLI words it, and still answers', async () => {
+    const bad = new Context(stack.cliEnv({ SYNC_QUEUE_URL: 'ratchet-sync' }), quiet);
+    const other = await startConsole({ ctx: bad, actor: 'guard-tester', now: Date.now });
+    try {
+      const url = new URL(other.url);
+      const login = await send(other.port, { path: url.pathname + url.search });
+      const session = String(login.headers['set-cookie']).split(';')[0]!;
+      const health = await send(other.port, { path: '/health', cookie: session });
+      expect(health.status).toBe(200);
+      const problem =
+        'SYNC_QUEUE_URL must be an SQS queue URL: http(s)://host/account/queue-name, got &quot;ratchet-sync&quot;';
+      // The queue's row says why, and is never probed; doctor's check fails; the sync section says the same.
+      expect(health.body).toContain(`<th scope="row">sync queue</th><td colspan="2" class="problem">${problem}</td>`);
+      expect(health.body).toMatch(
+        new RegExp(
+          `<span class="badge suppressed">fail</span></td><th scope="row">sync settings</th><td>${literal(problem)}</td>`,
+        ),
+      );
+      expect(health.body).toMatch(
+        new RegExp(`<h2 id="h-sync-per-provider">Sync per provider</h2><p class="problem">${literal(problem)}</p>`),
+      );
+      // The rest of the page still shows.
+      expect(health.body).toMatch(/<th scope="row">dead-letter queue<\/th><td>0<\/td><td>0<\/td>/);
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
+
   it('answers 400 to bad input: a malformed address, an unknown filter value, a forged cursor', async () => {
     expect((await send(consoleServer.port, { path: '/address?email=not-an-address', cookie })).status).toBe(400);
     expect((await send(consoleServer.port, { path: '/lists?status=gone', cookie })).status).toBe(400);
@@ -176,3 +204,7 @@ describe('console guards', () => {
     expect(bad.err).toMatch(/must be a port from 0 to 65535/);
   }, 60_000);
 });
+
+function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

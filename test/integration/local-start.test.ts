@@ -120,6 +120,13 @@ describe('a bad variable leaves the data directory as it was', () => {
       lines: ['npm start: SOFT_BOUNCE_LIMIT must be a whole number between 1 and 20, got "0"'],
     });
     expect(existsSync(fresh)).toBe(false);
+    // A rate for a provider sync does not push to limits nothing: refused, as cdk synth refuses it in context syncRates.
+    const unlisted = await failedStart({ SYNC_PROVIDERS: 'ses', SYNC_RESEND_RATE: '2' }, fresh);
+    expect(unlisted).toMatchObject({
+      code: 1,
+      lines: ['npm start: SYNC_RESEND_RATE names resend, which SYNC_PROVIDERS does not list'],
+    });
+    expect(existsSync(fresh)).toBe(false);
     const keyless = await failedStart({ SYNC_PROVIDERS: 'sendgrid' }, fresh);
     expect(keyless).toMatchObject({
       code: 1,

@@ -15,7 +15,6 @@ import type { VariableDoc } from '../environment.js';
 import { SYNC_DEFAULT_URLS, SYNC_URL_VARIABLE } from '../sync/config.js';
 import { SYNC_KEY_VARIABLE, syncSecretArnVariable } from './sync-secrets.js';
 
-const DEPLOY_DEFAULT = 'local (a deployment keeps the default)';
 /** Set on AWS by the stack: each worker copy's share of a stack-wide figure (lib/sync-limits.ts). */
 export const SYNC_LIMIT_WHERE = {
   rate: "both (CDK context `syncRates`, the whole stack's figure: each worker copy gets its share)",
@@ -38,9 +37,9 @@ export function syncVariableDocs(): Array<{ name: string; doc: VariableDoc; wher
     },
     {
       name: SETTING_VARIABLES.retryHorizonSeconds,
-      where: DEPLOY_DEFAULT,
+      where: 'both (CDK context `syncRetrySeconds`, set on the sync worker)',
       doc: {
-        applies: 'local',
+        applies: 'both',
         default: `\`${DEFAULT_RETRY_HORIZON_SECONDS}\``,
         expected: SYNC_RULES.retryHorizonSeconds.expected,
         describe:

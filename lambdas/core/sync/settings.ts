@@ -126,6 +126,50 @@ export function parseProviderValues(text: string | undefined, variable: string):
   return values;
 }
 
+/**
+ * A rate or a concurrency given for a provider sync does not push to limits nothing: the operator meant
+ * to hold a provider back, and nothing would. One rule for `npm start` (the variables:
+ * unlistedLimitProblems) and `cdk synth` (context syncRates and syncConcurrency, lib/sync-limits.ts):
+ * `name` must be a sync provider (parseSyncProviders' words) that `providers` lists. Throws naming `variable`.
+ */
+export function listedLimitProvider(
+  name: string,
+  providers: readonly SyncProviderName[],
+  variable: string,
+  listedBy: string,
+): SyncProviderName {
+  const [provider] = parseSyncProviders(name, variable);
+  if (!providers.includes(provider!)) throw new Error(`${variable} names ${provider}, which ${listedBy} does not list`);
+  return provider!;
+}
+
+/** SYNC_<NAME>_RATE and SYNC_<NAME>_CONCURRENCY, whatever the name: a limit variable, for a provider or not. */
+const LIMIT_VARIABLE = /^SYNC_([A-Z0-9]+)_(?:RATE|CONCURRENCY)$/;
+
+/**
+ * A line per limit variable set (not blank) for a provider SYNC_PROVIDERS does not list, or for no sync
+ * provider at all (`SYNC_SPARKPOST_RATE`). None when SYNC_PROVIDERS itself does not parse: its own line says why.
+ */
+export function unlistedLimitProblems(settings: Settings): string[] {
+  let providers: SyncProviderName[];
+  try {
+    providers = parseSyncProviders(settings[SYNC_VARIABLES.providers]);
+  } catch {
+    return [];
+  }
+  const problems: string[] = [];
+  for (const [variable, value] of Object.entries(settings)) {
+    const name = LIMIT_VARIABLE.exec(variable)?.[1];
+    if (name === undefined || value === undefined || value.trim() === '') continue;
+    try {
+      listedLimitProvider(name.toLowerCase(), providers, variable, SYNC_VARIABLES.providers);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  return problems;
+}
+
 export function syncSettings(settings: Settings): SyncSettings {
   const providers = parseSyncProviders(settings[SYNC_VARIABLES.providers]);
   const limits = {} as Record<SyncProviderName, ProviderLimits>;

@@ -2,10 +2,11 @@
  * `ratchet doctor [--json]`: one pass/warn/fail line per check of the deployment (or the local stack),
  * each with its fix. Exit 1 on any fail. Checks: the tables answer; inbox TTL; point-in-time recovery
  * and deletion protection on the suppression table; every provider's credentials parse (or are
- * deliberately empty); the queue, its DLQ and the SES dead-letter queue are empty, and the oldest
- * message in each is younger than the queue-age alarm's threshold (doctor-queues.ts); on AWS, the SES
- * topic's HTTPS subscription is confirmed and the alarm topic has a confirmed subscriber. Demo
- * credentials warn. The checks are a list with one runner (`runChecks`), so a target that does not
+ * deliberately empty); the sync variables parse as `npm start` and the worker parse them
+ * (doctor-sync.ts: a SYNC_QUEUE_URL that is no queue URL fails, worded as they word it); the queue, its
+ * DLQ and the SES dead-letter queue are empty, and the oldest message in each is younger than the
+ * queue-age alarm's threshold (doctor-queues.ts); on AWS, the SES topic's HTTPS subscription is
+ * confirmed and the alarm topic has a confirmed subscriber. Demo credentials warn. The checks are a list with one runner (`runChecks`), so a target that does not
  * answer is reported once, with its fix, and the checks that need it are skipped.
  */
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
@@ -29,6 +30,7 @@ import {
 } from './doctor-checks.js';
 import { queueChecks } from './doctor-queues.js';
 import { REPUTATION_CHECK, reputationCheck } from './doctor-reputation.js';
+import { SYNC_SETTINGS_CHECK, SYNC_SETTINGS_FIX, syncSettingsCheck } from './doctor-sync.js';
 
 export interface CheckResult {
   check: string;
@@ -154,6 +156,7 @@ export async function diagnose(ctx: Context): Promise<CheckResult[]> {
       run: () => protectionCheck(target, probe),
     },
     { name: 'credentials', fix: 'correct the provider variables', run: () => credentialChecks(ctx, aws) },
+    { name: SYNC_SETTINGS_CHECK, fix: SYNC_SETTINGS_FIX, run: async () => syncSettingsCheck(ctx) },
     {
       name: 'queues',
       fix: 'set QUEUE_URL and DLQ_URL from the stack outputs',

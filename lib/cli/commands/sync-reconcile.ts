@@ -18,7 +18,6 @@ import { join } from 'node:path';
 import { DynamoSuppressionSync } from '../../../lambdas/adapters/dynamodb-suppression-sync.js';
 import type { DynamoSuppressionStore } from '../../../lambdas/adapters/dynamodb-suppressions.js';
 import { DynamoSyncProviders } from '../../../lambdas/adapters/dynamodb-sync-providers.js';
-import type { ProviderGate } from '../../../lambdas/adapters/sync-gate.js';
 import { normalizeRecipient } from '../../../lambdas/core/event.js';
 import type { SuppressionRecord } from '../../../lambdas/core/suppression/record.js';
 import type { PlanContext } from '../../../lambdas/core/sync/plan.js';
@@ -34,9 +33,10 @@ import {
   type SyncTarget,
 } from '../../../lambdas/core/sync/target.js';
 import { parseTopicAliases } from '../../../lambdas/core/topics.js';
+import { SYNC_RECONCILE } from '../../sync-definitions.js';
 import type { Context } from '../context.js';
 import { joinSorted, SortedSpill } from '../sorted-spill.js';
-import { type PaceClock, reconcileGate } from './sync-reconcile-pace.js';
+import { type PaceClock, type ReconcilePace, reconcileGate, SharedPauses } from './sync-reconcile-pace.js';
 
 export type ProviderDrift = Pick<Drift, 'missingAtProvider' | 'missingInRatchet' | 'informational' | 'refused'>;
 
@@ -64,6 +64,8 @@ export async function reconcile(
     limits?: Readonly<Record<SyncProviderName, Pick<ProviderLimits, 'rate'>>>;
     /** @default the real clock */
     clock?: PaceClock;
+    /** The worker's shared 429 pauses, honoured and written by every call. @default the inbox table's `sync#<provider>` rows */
+    pauses?: SharedPauses;
   },
 ): Promise<ReconcileReport> {
   const limits = options.limits ?? syncSettings({ ...ctx.env, SYNC_PROVIDERS: '' }).limits;
@@ -71,7 +73,15 @@ export async function reconcile(
   const store = ctx.suppressions();
   const ledger = new DynamoSuppressionSync(ctx.doc, ctx.target.suppressionTable, ctx.now);
   const report: ReconcileReport = { providers: {}, pushed: 0, imported: 0, failed: 0 };
-  for (const target of targets) {
+  const pauses = options.pauses ?? reconcilePauses(ctx);
+  try {
+    for (const target of targets) await reconcileProvider(target);
+  } finally {
+    await pauses.settled();
+  }
+  return report;
+
+  async function reconcileProvider(target: SyncTarget): Promise<void> {
     const provider = target.provider;
     // A scope the provider's lists do not show (a Postmark stream outside POSTMARK_STREAMS and
     // TOPIC_ALIASES) cannot be compared: expecting it there would report it missing on every run.
@@ -80,19 +90,27 @@ export async function reconcile(
       handlesScope: (scope: string) => target.handlesScope(scope) && (target.listsScope?.(scope) ?? true),
     };
     const drift: ProviderDrift = { missingAtProvider: [], missingInRatchet: [], informational: [], refused: [] };
-    const gate = reconcileGate(provider, limits[provider], options.clock);
+    const gate = reconcileGate(provider, limits[provider], options.clock, pauses);
     const dir = await mkdtemp(join(tmpdir(), `ratchet-reconcile-${provider}-`));
     try {
       const entries = new SortedSpill<ProviderListEntry>(dir, 'provider', (e) => e.email, options.runBytes);
-      await target.list(async (page) => {
-        for (const entry of page) {
-          const email = keyOf(entry.email);
-          // Not an address Ratchet keys on (an IDN domain, `user@localhost` in SendGrid's invalid_emails):
-          // no record can explain or hold it, so it is listed, never drift, and the run goes on.
-          if (email === undefined) drift.informational.push(shownAsIs(entry));
-          else await entries.add({ ...entry, email });
-        }
-      });
+      // Not while the worker's shared 429 pause holds: before the first page, and before each next one.
+      await gate.waitOutPause();
+      await target
+        .list(async (page) => {
+          for (const entry of page) {
+            const email = keyOf(entry.email);
+            // Not an address Ratchet keys on (an IDN domain, `user@localhost` in SendGrid's invalid_emails):
+            // no record can explain or hold it, so it is listed, never drift, and the run goes on.
+            if (email === undefined) drift.informational.push(shownAsIs(entry));
+            else await entries.add({ ...entry, email });
+          }
+          await gate.waitOutPause();
+        })
+        .catch(async (error: unknown) => {
+          await gate.heard(error);
+          throw error;
+        });
       const records = new SortedSpill<KeptRecord>(dir, 'records', (r) => r.email, options.runBytes);
       await store.scan({}, async (page) => {
         for (const record of page) await records.add(kept(record as SuppressionRecord & { sync?: SyncMap }, provider));
@@ -122,7 +140,17 @@ export async function reconcile(
       applied: options.apply,
     });
   }
-  return report;
+}
+
+/** The shared pauses in the inbox table's `sync#<provider>` rows; a wait is said on stderr, as a 429's is. */
+export function reconcilePauses(ctx: Context): SharedPauses {
+  return new SharedPauses(new DynamoSyncProviders(ctx.doc, ctx.target.inboxTable), {
+    maxWaitMs: SYNC_RECONCILE.rateLimitMaxWaitMs,
+    onWait: (provider, until) =>
+      ctx.io.err(
+        `${provider} is paused (a 429 the sync worker shares): waiting until ${new Date(until).toISOString()}`,
+      ),
+  });
 }
 
 /** The key Ratchet stores the address under, or undefined when it stores none for it. */
@@ -165,7 +193,7 @@ async function repair(
   store: DynamoSuppressionStore,
   ledger: DynamoSuppressionSync,
   target: SyncTarget,
-  gate: ProviderGate,
+  gate: ReconcilePace,
   email: string,
   found: Drift,
   report: ReconcileReport,

@@ -25,7 +25,7 @@ import type { Run } from '../program.js';
 import { cliSyncProviders } from '../sync-fast-path.js';
 import { checkSyncSettings } from '../sync-settings.js';
 import { syncDeadLetters, syncQueueUrl } from './sync-queues.js';
-import { reconcile } from './sync-reconcile.js';
+import { reconcile, reconcilePauses } from './sync-reconcile.js';
 import { driftJson } from './sync-reconcile-json.js';
 import { HIDE_SECONDS, syncStatus } from './sync-status.js';
 
@@ -114,14 +114,18 @@ export function syncCommand(ctx: Context, run: Run): Command {
           .filter((c) => c.startsWith('postmark:stream:'))
           .map((c) => c.slice('postmark:stream:'.length));
         const pm = config.postmark;
-        // A 429 is time to wait, page after page or push after push, never a failed run; said on stderr.
+        // A 429 is time to wait, page after page or push after push, never a failed run; said on stderr, and
+        // written to the worker's shared pause so the worker backs off too.
+        const pauses = reconcilePauses(ctx);
         const targets = createSyncTargets(pm ? { ...config, postmark: { ...pm, topicStreams } } : config, {
           rateLimitWaits: SYNC_RECONCILE.rateLimitWaits,
           rateLimitMaxWaitMs: SYNC_RECONCILE.rateLimitMaxWaitMs,
-          onRateLimitWait: (limit) =>
-            ctx.io.err(`${limit.provider} rate limit: waiting until ${new Date(limit.retryAtMs).toISOString()}`),
+          onRateLimitWait: (limit) => {
+            pauses.heard(limit);
+            ctx.io.err(`${limit.provider} rate limit: waiting until ${new Date(limit.retryAtMs).toISOString()}`);
+          },
         });
-        const report = await reconcile(ctx, targets, { apply: options.apply === true, limits });
+        const report = await reconcile(ctx, targets, { apply: options.apply === true, limits, pauses });
         if (options.json) ctx.io.out(JSON.stringify({ providers: driftJson(report.providers) }));
         else {
           for (const [p, drift] of Object.entries(report.providers)) {
