@@ -1,12 +1,12 @@
 /** docs/sync.md's table of batched adds: each cap and key as its adapter defines it. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { SYNC_MAX_BATCH } from '../../../lambdas/adapters/sync/index.js';
 import { MailgunSyncTarget } from '../../../lambdas/adapters/sync/mailgun.js';
 import { PostmarkSyncTarget } from '../../../lambdas/adapters/sync/postmark.js';
 import { ResendSyncTarget } from '../../../lambdas/adapters/sync/resend.js';
 import { SendGridSyncTarget } from '../../../lambdas/adapters/sync/sendgrid.js';
 import { SesSyncTarget } from '../../../lambdas/adapters/sync/ses.js';
-import { SYNC_MAX_BATCH } from '../../../lambdas/adapters/sync/index.js';
 import type { SyncTarget } from '../../../lambdas/core/sync/target.js';
 
 const doc = readFileSync(new URL('../../../docs/sync.md', import.meta.url), 'utf8');
