@@ -84,10 +84,14 @@ export class SendGridSyncTarget implements SyncTarget {
     return GROUP_SCOPE.test(scope);
   }
 
-  /** After `list`: only the groups the account has (a deleted group holds nothing, and refuses a push). */
+  /**
+   * After `list`: only the groups the account has, by the id as SendGrid writes it (a deleted group holds
+   * nothing, and the group check refuses a push there; so does it `sendgrid:group:007`).
+   */
   listsScope(scope: string): boolean {
     const group = GROUP_SCOPE.exec(scope)?.[1];
-    return group !== undefined && (this.listedGroups?.has(Number(group)) ?? true);
+    if (group === undefined || String(Number(group)) !== group) return false;
+    return this.listedGroups?.has(Number(group)) ?? true;
   }
 
   async apply(operation: SyncOperation): Promise<SyncOutcome> {

@@ -186,6 +186,7 @@ describe('SendGrid list (reconcile) and a group that goes missing', () => {
     expect(target.listsScope('sendgrid:group:7')).toBe(true);
     expect(target.listsScope('sendgrid:group:8')).toBe(false);
     expect(target.listsScope('sendgrid:group:999')).toBe(false);
+    expect(target.listsScope('sendgrid:group:007')).toBe(false);
   });
 
   it('lists every group SendGrid has, and none it does not', async () => {
