@@ -10,10 +10,17 @@
  * (https://www.twilio.com/docs/sendgrid/api-reference/how-to-use-the-sendgrid-v3-api/rate-limits).
  */
 import type { SuppressionReason } from '../../core/suppression/record.js';
-import type { ProviderListEntry, SyncOperation, SyncOutcome, SyncTarget } from '../../core/sync/target.js';
+import {
+  type ProviderListEntry,
+  type SyncOperation,
+  type SyncOutcome,
+  SyncRefusedError,
+  type SyncTarget,
+} from '../../core/sync/target.js';
 import { batchEmails, sharedBatchKey } from './batch.js';
 import { type HttpDeps, ProviderHttp, pathSegment } from './http.js';
 import { notOurs, type Refusal, removalOutcome } from './removal.js';
+import { SendGridGroups } from './sendgrid-groups.js';
 import { GLOBAL, listSendGrid } from './sendgrid-list.js';
 
 export interface SendGridSyncConfig {
@@ -41,6 +48,8 @@ export class SendGridSyncTarget implements SyncTarget {
   private readonly http: ProviderHttp;
   private readonly base: string;
   private readonly pageLimit: number;
+  /** Asked before every add into a group: SendGrid puts an add into a missing group on the global list. */
+  private readonly groups: SendGridGroups;
   /** The account's unsubscribe groups, as the last `list` found them. */
   private listedGroups?: Set<number>;
 
@@ -59,16 +68,30 @@ export class SendGridSyncTarget implements SyncTarget {
       },
       deps,
     );
+    this.groups = new SendGridGroups(this.http, this.base);
+  }
+
+  /**
+   * How long one check of the account's groups is trusted (sendgrid-groups.ts). The worker's gate wraps
+   * `apply` and `applyMany` whole, so the one gate slot that finds the check stale carries two SendGrid
+   * calls, the check and the push: one extra read per worker process per window.
+   */
+  get groupCheckMs(): number {
+    return this.groups.windowMs;
   }
 
   handlesScope(scope: string): boolean {
     return GROUP_SCOPE.test(scope);
   }
 
-  /** After `list`: only the groups the account has (a deleted group holds nothing, and refuses a push). */
+  /**
+   * After `list`: only the groups the account has, by the id as SendGrid writes it (a deleted group holds
+   * nothing, and the group check refuses a push there; so does it `sendgrid:group:007`).
+   */
   listsScope(scope: string): boolean {
     const group = GROUP_SCOPE.exec(scope)?.[1];
-    return group !== undefined && (this.listedGroups?.has(Number(group)) ?? true);
+    if (group === undefined || String(Number(group)) !== group) return false;
+    return this.listedGroups?.has(Number(group)) ?? true;
   }
 
   async apply(operation: SyncOperation): Promise<SyncOutcome> {
@@ -79,12 +102,14 @@ export class SendGridSyncTarget implements SyncTarget {
       case 'suppressScope': {
         const group = GROUP_SCOPE.exec(operation.scope)?.[1];
         if (group === undefined) return { lists: [] };
+        await this.groups.assertExists(group);
         await this.add(group, [operation.email]);
         return { lists: [`group:${group}`] };
       }
       case 'unsuppressScope': {
         const group = GROUP_SCOPE.exec(operation.scope)?.[1];
         if (group === undefined) return { lists: [] };
+        // Not checked: a DELETE from a missing group removes nothing and adds nothing anywhere.
         await this.removeFromGroup(group, operation.email);
         return { lists: [`group:${group}`] };
       }
@@ -117,11 +142,23 @@ export class SendGridSyncTarget implements SyncTarget {
     return group === undefined ? undefined : `sendgrid:group:${group}`;
   }
 
-  /** One POST of every address; SendGrid answers for the request as a whole, so each entry answers as `apply`. */
-  async applyMany(operations: readonly SyncOperation[]): Promise<SyncOutcome[]> {
+  /**
+   * One POST of every address; SendGrid answers for the request as a whole, so each entry answers as
+   * `apply`. Into a group the account does not have: every entry refused, nothing posted (each would be
+   * refused alone too, so the batcher need not try them one by one).
+   */
+  async applyMany(operations: readonly SyncOperation[]): Promise<Array<SyncOutcome | SyncRefusedError>> {
     const key = sharedBatchKey(operations, this.maxBatch, (o) => this.batchKey(o));
     // `sendgrid:group:<id>` is the scope's own name; `sendgrid:global` names no group.
     const group = GROUP_SCOPE.exec(key)?.[1];
+    if (group !== undefined) {
+      try {
+        await this.groups.assertExists(group);
+      } catch (error) {
+        if (error instanceof SyncRefusedError) return operations.map(() => error);
+        throw error;
+      }
+    }
     await this.add(group, batchEmails(operations));
     return operations.map((operation) =>
       operation.op === 'suppress' ? globalOutcome(operation.reason) : { lists: [`group:${group}`] },
@@ -144,6 +181,7 @@ export class SendGridSyncTarget implements SyncTarget {
       case 'unsuppressScope': {
         const group = GROUP_SCOPE.exec(operation.scope)?.[1];
         if (group === undefined) return undefined;
+        // A missing group lists nobody: the lookup claims no add into it, and the push (and its check) follows.
         const there = (await this.groupsOf(email)).has(Number(group));
         return there === (operation.op === 'suppressScope') ? { lists: [`group:${group}`] } : undefined;
       }

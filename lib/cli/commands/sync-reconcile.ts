@@ -111,6 +111,8 @@ export async function reconcile(
           await gate.heard(error);
           throw error;
         });
+      for (const scope of unlistedAliases(target, aliases.keys()))
+        ctx.io.err(`note: ${provider} has no list for ${scope} (TOPIC_ALIASES): its topic opt-outs are not compared`);
       const records = new SortedSpill<KeptRecord>(dir, 'records', (r) => r.email, options.runBytes);
       await store.scan({}, async (page) => {
         for (const record of page) await records.add(kept(record as SuppressionRecord & { sync?: SyncMap }, provider));
@@ -151,6 +153,14 @@ export function reconcilePauses(ctx: Context): SharedPauses {
         `${provider} is paused (a 429 the sync worker shares): waiting until ${new Date(until).toISOString()}`,
       ),
   });
+}
+
+/**
+ * The scopes TOPIC_ALIASES names that the target handles but its lists did not show (a SendGrid group the
+ * account does not have, or deleted during the run): said once each, so a typo does not pass unseen.
+ */
+function unlistedAliases(target: SyncTarget, scopes: Iterable<string>): string[] {
+  return [...scopes].filter((scope) => target.handlesScope(scope) && target.listsScope?.(scope) === false);
 }
 
 /** The key Ratchet stores the address under, or undefined when it stores none for it. */

@@ -45,7 +45,11 @@ export type Route = (request: FakeRequest) => FakeResponse | Promise<FakeRespons
  */
 export interface RecordedPush {
   readonly at: number;
-  /** The list's path, as requested (`/v3/asm/groups/7/suppressions`, `/message-streams/outbound/suppressions`). */
+  /**
+   * The list's path, as requested (`/v3/asm/groups/7/suppressions`, `/message-streams/outbound/suppressions`),
+   * or the path of the list the add landed on when the provider put it elsewhere (SendGrid: a group that
+   * does not exist sends it to `/v3/asm/suppressions/global`).
+   */
   readonly path: string;
   /** The addresses the request put on that list, as sent (Postmark: only those it answered `Suppressed`). */
   readonly emails: readonly string[];

@@ -19,10 +19,23 @@
  *   .../suppressions-suppressions/retrieve-all-suppression-groups-for-an-email-address
  * - GET /v3/asm/groups → [{id, name, description, is_default, unsubscribes}].
  *   .../suppressions-unsubscribe-groups/retrieve-all-suppression-groups-associated-with-the-user
+ * - GET /v3/asm/groups/{group_id} → 200 {id, name, description, is_default, unsubscribes}.
+ *   .../suppressions-unsubscribe-groups/get-information-on-a-single-suppression-group. The page documents
+ *   only that 200; for a group that does not exist (or was deleted) this fake answers 404 in SendGrid's
+ *   error shape ({errors: [{field, message}]}, .../how-to-use-the-sendgrid-v3-api/errors), the answer the
+ *   v3 overview gives for "a resource that could not be found or does not exist".
+ * - DELETE /v3/asm/groups/{group_id} → 204, and the group's suppressions go with it ("Deleting a
+ *   suppression group will remove the suppression").  .../suppressions-unsubscribe-groups/delete-a-suppression-group
  * - POST /v3/asm/groups/{group_id}/suppressions {recipient_emails} → 201 {recipient_emails};
  *   GET → ["email", ...]; DELETE .../{email} → 204.  .../suppressions-suppressions/add-suppressions-to-a-suppression-group,
  *   .../suppressions-suppressions/retrieve-all-suppressions-for-a-suppression-group,
  *   .../suppressions-suppressions/delete-a-suppression-from-a-suppression-group
+ *   The POST into a group that does not exist is NOT refused: "If you attempt to add suppressions to a
+ *   group that has been deleted or does not exist, the suppressions will be added to the global
+ *   suppressions list." (same page). So this fake puts them on the global unsubscribes and answers the
+ *   page's documented success, 201 {recipient_emails}: the caller cannot tell from the answer, which is
+ *   why the adapter checks the group first. The push log records it as an add to the global list. Read or
+ *   DELETE of a missing group's suppressions: the pages document no answer; this fake answers 404.
  * - GET /v3/suppression/{bounces|blocks|spam_reports|invalid_emails|unsubscribes}?limit=&offset= → an
  *   array of {created (epoch s), email, reason?, status?}, paged by limit (at most 500) and offset.
  *   .../bounces-api/retrieve-all-bounces, .../blocks-api/retrieve-all-blocks, .../spam-reports-api/retrieve-all-spam-reports,
@@ -42,6 +55,8 @@ import {
   startLoopback,
 } from './loopback.js';
 
+const GLOBAL_PATH = '/v3/asm/suppressions/global';
+
 export const SENDGRID_READ_LISTS = ['bounces', 'blocks', 'spam_reports', 'invalid_emails', 'unsubscribes'] as const;
 export type SendGridReadList = (typeof SENDGRID_READ_LISTS)[number];
 
@@ -60,14 +75,19 @@ export interface SendGridFake extends LoopbackFake {
   /** How many entries a list holds, without copying them (a bench polls it while a drain runs). */
   count(name: SendGridReadList): number;
   group(id: number): string[];
+  /** Deletes a group as DELETE /v3/asm/groups/{group_id} does (its suppressions go with it); false when there was none. */
+  deleteGroup(id: number): boolean;
   seed(name: SendGridReadList, item: SendGridItem): void;
-  /** Every add the fake took, in order: the global list's and each group's. */
+  /**
+   * Every add the fake took, in order: the global list's and each group's. An add posted to a group that
+   * does not exist is recorded under the global list's path, where SendGrid puts it.
+   */
   pushes(): readonly RecordedPush[];
 }
 
 export interface SendGridFakeOptions {
   apiKey?: string;
-  /** The unsubscribe groups the account has (SendGrid refuses a suppression for a group that does not exist). */
+  /** The unsubscribe groups the account has (a suppression posted to any other group lands on the global list). */
   groups?: readonly { id: number; name: string }[];
   now?: () => number;
 }
@@ -117,19 +137,32 @@ export async function startSendGridFake(options: SendGridFakeOptions = {}): Prom
     return { status: 200, body: all.slice(offset, offset + limit) };
   }
 
+  /** What POST /v3/asm/suppressions/global does, and a POST into a group that does not exist too. */
+  function addGlobal(emails: readonly string[]): FakeResponse {
+    for (const email of emails) {
+      const key = email.toLowerCase();
+      const existing = lists.get('unsubscribes')!.get(key);
+      lists.get('unsubscribes')!.set(key, existing ?? { email, created: Math.floor(now() / 1000) });
+    }
+    pushed.record(GLOBAL_PATH, emails);
+    return { status: 201, body: { recipient_emails: emails } };
+  }
+
+  const groupRow = (id: number, g: { name: string; members: Map<string, string> }) => ({
+    id,
+    name: g.name,
+    description: g.name,
+    is_default: false,
+    unsubscribes: g.members.size,
+  });
+
   function route(request: FakeRequest): FakeResponse {
     const { method, path } = request;
     if (request.headers.authorization !== `Bearer ${apiKey}`) return sgError(401, 'authorization required');
-    if (path === '/v3/asm/suppressions/global' && method === 'POST') {
+    if (path === GLOBAL_PATH && method === 'POST') {
       const emails = recipients(request.body);
       if (!Array.isArray(emails)) return emails;
-      for (const email of emails) {
-        const key = email.toLowerCase();
-        const existing = lists.get('unsubscribes')!.get(key);
-        lists.get('unsubscribes')!.set(key, existing ?? { email, created: Math.floor(now() / 1000) });
-      }
-      pushed.record(path, emails);
-      return { status: 201, body: { recipient_emails: emails } };
+      return addGlobal(emails);
     }
     let match = /^\/v3\/asm\/suppressions\/global\/([^/]+)$/.exec(path);
     if (match && method === 'DELETE') {
@@ -153,21 +186,25 @@ export async function startSendGridFake(options: SendGridFakeOptions = {}): Prom
       return { status: 200, body: { suppressions: rows } };
     }
     if (path === '/v3/asm/groups' && method === 'GET') {
-      return {
-        status: 200,
-        body: [...groups].map(([id, g]) => ({
-          id,
-          name: g.name,
-          description: g.name,
-          is_default: false,
-          unsubscribes: g.members.size,
-        })),
-      };
+      return { status: 200, body: [...groups].map(([id, g]) => groupRow(id, g)) };
+    }
+    match = /^\/v3\/asm\/groups\/([^/]+)$/.exec(path);
+    if (match && (method === 'GET' || method === 'DELETE')) {
+      const id = Number(match[1]);
+      const group = groups.get(id);
+      if (!group) return sgError(404, 'resource not found');
+      if (method === 'DELETE') groups.delete(id);
+      return method === 'GET' ? { status: 200, body: groupRow(id, group) } : { status: 204 };
     }
     match = /^\/v3\/asm\/groups\/([^/]+)\/suppressions(?:\/([^/]+))?$/.exec(path);
     if (match) {
       const group = groups.get(Number(match[1]));
-      if (!group) return sgError(404, 'Unsubscribe group not found', 'group_id');
+      if (!group && match[2] === undefined && method === 'POST') {
+        // As the reference says: a deleted or unknown group's suppressions go on the global list.
+        const emails = recipients(request.body);
+        return Array.isArray(emails) ? addGlobal(emails) : emails;
+      }
+      if (!group) return sgError(404, 'resource not found');
       if (match[2] === undefined && method === 'POST') {
         const emails = recipients(request.body);
         if (!Array.isArray(emails)) return emails;
@@ -213,6 +250,7 @@ export async function startSendGridFake(options: SendGridFakeOptions = {}): Prom
     list: (name: SendGridReadList) => [...lists.get(name)!.values()].map((i) => ({ ...i })),
     count: (name: SendGridReadList) => lists.get(name)!.size,
     group: (id: number) => [...(groups.get(id)?.members.values() ?? [])],
+    deleteGroup: (id: number) => groups.delete(id),
     seed: (name: SendGridReadList, item: SendGridItem) =>
       void lists.get(name)!.set(item.email.toLowerCase(), { ...item }),
   });
