@@ -47,16 +47,21 @@ function targets(keys: {
   );
 }
 
+/** The keys the fakes accept: none may appear in an error, an outcome or a log line. */
+function fakeKeys() {
+  return {
+    sendgrid: fakes.sendgrid.apiKey,
+    postmark: fakes.postmark.serverToken,
+    mailgun: fakes.mailgun.apiKey,
+    resend: fakes.resend.apiKey,
+    sesKeyId: fakes.ses.credentials.accessKeyId,
+    sesSecret: fakes.ses.credentials.secretAccessKey,
+  };
+}
+
 describe('sync errors never carry a key or an address', () => {
   it('on every failure path of every provider', async () => {
-    const right = {
-      sendgrid: fakes.sendgrid.apiKey,
-      postmark: fakes.postmark.serverToken,
-      mailgun: fakes.mailgun.apiKey,
-      resend: fakes.resend.apiKey,
-      sesKeyId: fakes.ses.credentials.accessKeyId,
-      sesSecret: fakes.ses.credentials.secretAccessKey,
-    };
+    const right = fakeKeys();
     const secrets = [
       ...Object.values(right),
       ...Object.values(WRONG),
@@ -128,14 +133,7 @@ describe('sync errors never carry a key or an address', () => {
   });
 
   it('on every failure path of a batched push (applyMany)', async () => {
-    const keys = {
-      sendgrid: fakes.sendgrid.apiKey,
-      postmark: fakes.postmark.serverToken,
-      mailgun: fakes.mailgun.apiKey,
-      resend: fakes.resend.apiKey,
-      sesKeyId: fakes.ses.credentials.accessKeyId,
-      sesSecret: fakes.ses.credentials.secretAccessKey,
-    };
+    const keys = fakeKeys();
     const secrets = [
       ...Object.values(keys),
       ...Object.values(WRONG),
