@@ -4,9 +4,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /**
  * Files that may run two (or more) at a time, beside each other: the unit tests (no network), the CDK
  * template tests, and the integration tests that hold no wall-clock bound. Those drive the local stack
- * by hand (`drain()`, no background poller, no sleep, no deadline loop, no spawned server to wait for),
- * so a slower core changes when they finish, never what they see. `cdk-package` builds `dist/` in the
- * checkout with `npm pack`, as `client-package` does: only one of the two may be here.
+ * by hand (`drain()`, no background poller, no sleep, no deadline loop, no spawned server to wait for;
+ * where they read the clock, their margins are minutes or hours), so a slower core changes when they
+ * finish, never what they see. `cdk-package` builds `dist/` in the checkout with `npm pack`, as
+ * `client-package` does: only one of the two may be here.
  *
  * Everything else (every other integration test, the browser tests, and any new file) runs in the
  * `serial` project, one file at a time, after this group: latency bounds ("within 10 s"), kill/restart
@@ -16,18 +17,33 @@ const PARALLEL = [
   'test/unit/**/*.test.ts',
   'test/infra/**/*.test.ts',
   ...[
+    'bad-inputs',
     'cdk-package',
     'cli',
+    'cli-doctor',
+    'cli-exit-codes',
+    'cli-export-roundtrip',
     'cli-import-export',
     'cli-import-refusals',
     'cli-queue-names',
     'duplicates',
     'dynamodb-scan',
+    'end-to-end',
+    'faults',
     'import-store',
+    'listing',
+    'message-strikes',
     'reputation',
+    'reputation-notify',
+    'reputation-store',
+    'reputation-stream',
     'sns-subscription',
+    'stored-shapes',
+    'stores',
     'suppression-create-first',
     'suppression-marker-race',
+    'topics',
+    'unsubscribe',
   ].map((name) => `test/integration/${name}.test.ts`),
 ];
 
