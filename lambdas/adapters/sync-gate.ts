@@ -44,6 +44,42 @@ export interface PauseStore {
 
 const SHARED_READ_MS = 1000;
 
+/**
+ * A provider's shared pause as one process knows it: the row read at most once a second, and only ever
+ * moving later. A row further ahead than any 429 can set (rateLimitedUntil) was written before that bound,
+ * from a bogus header: honoured, it would stop the provider for good, since the row only moves forward.
+ * The gate reads it before each call; so does `ratchet sync reconcile` (lib/cli/commands/sync-reconcile-pace.ts).
+ */
+export class SharedPauseReader {
+  private untilMs = 0;
+  private readAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly provider: SyncProviderName,
+    private readonly store?: PauseStore,
+  ) {}
+
+  /** Epoch ms until which the provider is paused, as last read or learnt (0: never paused). */
+  get current(): number {
+    return this.untilMs;
+  }
+
+  /** The pause as of `now`, reading the row when the last read is a second old. A failed read keeps what is known. */
+  async until(now: number): Promise<number> {
+    if (this.store && now - this.readAt >= SHARED_READ_MS) {
+      this.readAt = now;
+      const row = await this.store.pausedUntil(this.provider).catch(() => undefined);
+      if (row !== undefined && row <= now + MAX_RATE_LIMIT_PAUSE_MS) this.learn(row);
+    }
+    return this.untilMs;
+  }
+
+  /** A pause this process met itself (a 429): later only. */
+  learn(untilMs: number): void {
+    if (untilMs > this.untilMs) this.untilMs = untilMs;
+  }
+}
+
 export class ProviderGate {
   private inFlight = 0;
   private readonly waiting: Array<() => void> = [];
@@ -55,8 +91,7 @@ export class ProviderGate {
   private deferredUntilMs = 0;
   /** When the latest call started (or is held to start): slots are reserved before a place in flight is. */
   private lastStartMs = Number.NEGATIVE_INFINITY;
-  private pausedUntilMs = 0;
-  private sharedReadAt = -Infinity;
+  private readonly shared: SharedPauseReader;
 
   constructor(
     readonly provider: SyncProviderName,
@@ -76,7 +111,9 @@ export class ProviderGate {
        */
       bookingHorizonMs?: number;
     } = {},
-  ) {}
+  ) {
+    this.shared = new SharedPauseReader(provider, options.shared);
+  }
 
   /**
    * Runs `call` when the limits allow. Throws without calling: SyncRateLimitedError while paused,
@@ -147,26 +184,20 @@ export class ProviderGate {
 
   /** Epoch ms until which calls are held (0 when not paused), as this worker knows it. */
   get pausedUntil(): number {
-    return this.pausedUntilMs > this.now() ? this.pausedUntilMs : 0;
+    const until = this.shared.current;
+    return until > this.now() ? until : 0;
   }
 
   async pause(untilMs: number): Promise<void> {
-    if (untilMs <= this.pausedUntilMs) return;
-    this.pausedUntilMs = untilMs;
+    if (untilMs <= this.shared.current) return;
+    this.shared.learn(untilMs);
     await this.options.shared?.pause(this.provider, untilMs).catch(() => undefined);
   }
 
   private async assertNotPaused(): Promise<void> {
     const now = this.now();
-    if (this.options.shared && now - this.sharedReadAt >= SHARED_READ_MS) {
-      this.sharedReadAt = now;
-      const shared = await this.options.shared.pausedUntil(this.provider).catch(() => undefined);
-      // A pause further ahead than any 429 can set (rateLimitedUntil) is a row written before that bound,
-      // from a bogus header: honoured, it would stop the provider for good, since the row only moves forward.
-      if (shared !== undefined && shared > this.pausedUntilMs && shared <= now + MAX_RATE_LIMIT_PAUSE_MS)
-        this.pausedUntilMs = shared;
-    }
-    if (this.pausedUntilMs > now) throw new SyncRateLimitedError(this.provider, this.pausedUntilMs);
+    const until = await this.shared.until(now);
+    if (until > now) throw new SyncRateLimitedError(this.provider, until);
   }
 
   private acquire(): Promise<void> {

@@ -14,8 +14,7 @@
  * request of its own, and the provider sees both at once.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MAX_RATE_LIMIT_PAUSE_MS } from '../../../lambdas/adapters/sync/http.js';
-import { type PauseStore, ProviderGate } from '../../../lambdas/adapters/sync-gate.js';
+import { type PauseStore, ProviderGate, SharedPauseReader } from '../../../lambdas/adapters/sync-gate.js';
 import type { ProviderLimits } from '../../../lambdas/core/sync/settings.js';
 import { type SyncProviderName, SyncRateLimitedError } from '../../../lambdas/core/sync/target.js';
 
@@ -24,9 +23,6 @@ export interface PaceClock {
   now?: () => number;
   wait?: (ms: number) => Promise<unknown>;
 }
-
-/** The shared row is read at most this often per provider, as the worker's gate reads it. */
-export const SHARED_PAUSE_READ_MS = 1000;
 
 /** One run's view of the shared pauses: where they live, how long a run waits for one, who is told. */
 export class SharedPauses {
@@ -63,8 +59,8 @@ export class SharedPauses {
 /** One provider's calls in a reconcile run. */
 export class ReconcilePace {
   private readonly gate: ProviderGate;
-  private readAt = Number.NEGATIVE_INFINITY;
-  private pausedUntilMs = 0;
+  /** The row read as the worker's gate reads it: at most once a second, later only, a bogus far one ignored. */
+  private readonly pause: SharedPauseReader;
   private toldUntilMs = 0;
 
   constructor(
@@ -74,6 +70,7 @@ export class ReconcilePace {
     private readonly shared?: SharedPauses,
   ) {
     this.gate = new ProviderGate(provider, { concurrency: 1, rate: limits.rate }, clock);
+    this.pause = new SharedPauseReader(provider, shared?.store);
   }
 
   /** A push: once any shared pause has ended, at the provider's rate. A 429 it ends with goes into the row. */
@@ -94,7 +91,7 @@ export class ReconcilePace {
   async waitOutPause(): Promise<void> {
     if (!this.shared) return;
     for (;;) {
-      const until = await this.pausedUntil();
+      const until = await this.pause.until(this.now());
       const now = this.now();
       if (until <= now) return;
       if (until - now > this.shared.options.maxWaitMs) throw new SyncRateLimitedError(this.provider, until);
@@ -109,18 +106,6 @@ export class ReconcilePace {
   /** A call of this provider's that ended in a 429 (the adapter's waits spent): into the row. */
   async heard(error: unknown): Promise<void> {
     if (error instanceof SyncRateLimitedError && error.provider === this.provider) await this.shared?.record(error);
-  }
-
-  /** The pause as the row last said it; a row no 429 could have set (past MAX_RATE_LIMIT_PAUSE_MS) is ignored, as the gate ignores it. */
-  private async pausedUntil(): Promise<number> {
-    const now = this.now();
-    if (this.shared && now - this.readAt >= SHARED_PAUSE_READ_MS) {
-      this.readAt = now;
-      const row = await this.shared.store.pausedUntil(this.provider).catch(() => undefined);
-      if (row !== undefined && row > this.pausedUntilMs && row <= now + MAX_RATE_LIMIT_PAUSE_MS)
-        this.pausedUntilMs = row;
-    }
-    return this.pausedUntilMs;
   }
 
   private now(): number {
