@@ -27,6 +27,7 @@ const PARALLEL = [
     'cli-import-refusals',
     'cli-queue-names',
     'duplicates',
+    'document-client',
     'dynamodb-scan',
     'end-to-end',
     'faults',

@@ -9,10 +9,13 @@
  * queue or table. Each timed window is CPU-profiled, so the report says where a change's time goes
  * (Ratchet's code, the AWS SDK, the emulators, the fakes) beside what a direct push costs.
  */
+
 import { createDocumentClient } from '../lambdas/adapters/aws-clients.js';
 import { DynamoSuppressionStore } from '../lambdas/adapters/dynamodb-suppressions.js';
 import { FAST_PATH_WINDOW_MS } from '../lambdas/adapters/wiring/sync-fast-path.js';
 import { policyFromSettings } from '../lambdas/core/suppression/index.js';
+import { CONSUMER } from '../lib/definitions.js';
+import { SYNC_WORKER } from '../lib/sync-definitions.js';
 import { startProviderFakes } from '../test/fakes/providers/index.js';
 import { SILENT_LOG, startLocalStack } from '../test/support/local-stack.js';
 import { onCleanup } from './lib/cleanup.js';
@@ -21,9 +24,15 @@ import { type ProfileShare, profileComparisonTable, profileShares } from './lib/
 import { fmt } from './lib/stats.js';
 import { type CpuSplit, cpuSplit, threadTimes } from './lib/thread-cpu.js';
 import type { SectionResult } from './lib/types.js';
+import { type FloorResult, measureWriteFloor } from './sync-floor.js';
 
-const LOOPS = 4;
-const WRITERS = 8;
+/** The sync worker's receive loops: npm start's (lib/local/sync.ts), the event source's limit on AWS. */
+const LOOPS = SYNC_WORKER.maxConcurrency;
+/**
+ * Suppression writes in flight: as many as npm start's consumer holds, its receive loops times a
+ * receive's batch, whose records the batch processor applies in parallel (consumer-handler.ts).
+ */
+const WRITERS = CONSUMER.maxConcurrency * CONSUMER.batchSize;
 const IN_FLIGHT = 16;
 const GOAL = 0.3;
 const DIRECT_PUSHES = 2_000;
@@ -218,10 +227,15 @@ export async function benchSyncThroughput(): Promise<SectionResult> {
   // Alternated, so a slow spell of the machine does not fall on one mode's runs only.
   const e2eRuns: SyncBenchResult[] = [];
   const drainRuns: SyncBenchResult[] = [];
+  const floorRuns: FloorResult[] = [];
   for (let i = 0; i < RUNS; i++) {
     e2eRuns.push(await measureSync({ profile: true }));
     drainRuns.push(await measureSync({ mode: 'drain', profile: true }));
+    floorRuns.push(await measureWriteFloor(e2eRuns[i]!.changes, WRITERS));
   }
+  const floor = [...floorRuns].sort((a, b) => a.changesPerSecond - b.changesPerSecond)[
+    Math.floor((floorRuns.length - 1) / 2)
+  ]!;
   const e2e = medianRun(e2eRuns);
   const drain = medianRun(drainRuns);
   const after = await measureDirect();
@@ -239,7 +253,7 @@ export async function benchSyncThroughput(): Promise<SectionResult> {
     id: 'sync-throughput',
     title: '11. Sync throughput against the provider fakes',
     method: [
-      `${e2e.changes} manual suppressions written through DynamoSuppressionStore with the fast path (outbox marker in the put, one message per change, ${WRITERS} writers), pushed to the SendGrid fake by the real sync worker handler through the local sync poller (${LOOPS} receive loops long-polling as npm start’s do, each filling batches of 10 within the event source's 1 s batching window as Lambda does; SYNC_SENDGRID_CONCURRENCY ${IN_FLIGHT}, rate 1000/s), all in one process with dynalite + fauxqs.`,
+      `${e2e.changes} manual suppressions written through DynamoSuppressionStore with the fast path (outbox marker in the put, one message per change, ${WRITERS} writes in flight: npm start's consumer, ${CONSUMER.maxConcurrency} receive loops of ${CONSUMER.batchSize} records applied in parallel), pushed to the SendGrid fake by the real sync worker handler through the local sync poller (${LOOPS} receive loops long-polling, as npm start runs them, each filling batches of 10 within the event source's 1 s batching window as Lambda does; SYNC_SENDGRID_CONCURRENCY ${IN_FLIGHT}, rate 1000/s), all in one process with dynalite + fauxqs.`,
       '**End to end**: the writer runs while the worker drains, timed from the first write to the last change at the fake. **Drain only**: every change written first (untimed), then the drain timed: the sync pipeline alone (receive, record read, push, sync write, delete).',
       `Baseline: ${DIRECT_PUSHES.toLocaleString('en-US')} pushes straight through the same SendGrid SyncTarget with ${IN_FLIGHT} in flight, no queue and no table, after ${WARM_UP} untimed ones; measured before and after the two sync runs (${fmt(before.perSecond)} and ${fmt(after.perSecond)} pushes/s), and the faster kept, so the ratio errs against sync.`,
       `Calls per change: every command sent during the run, by client, divided by the changes. The writer (the suppression write itself, on a document client of its own) does one create-only PutItem per new address with no read, the outbox marker riding in it; the worker does one BatchGetItem per received batch, one UpdateItem per change, the provider row's pause read at most once a second and the last-success write every 10 s. SQS: the fast path's SendMessageBatch (changes written within ${FAST_PATH_WINDOW_MS} ms of each other share one), the poller's receives and batch deletes.`,
@@ -277,6 +291,7 @@ export async function benchSyncThroughput(): Promise<SectionResult> {
         { label: 'direct push', shares: direct.shares, count: DIRECT_PUSHES },
       ]),
       ...cpuTable(e2e.cpu, drain.cpu, direct),
+      floorTable(floor, floorRuns, e2e, direct.perSecond),
     ],
     verdicts: [
       {
@@ -302,6 +317,11 @@ export async function benchSyncThroughput(): Promise<SectionResult> {
           ]
         : []),
       {
+        subject: 'sync end to end: the floor (two conditional writes a change, nothing else) ÷ direct',
+        measured: `${fmt(floor.changesPerSecond / direct.perSecond)}×`,
+        note: `${fmt(floor.changesPerSecond)} changes/s${floor.cpu ? `, ${fmt(floor.cpu.total)} µs of CPU a change on all threads` : ''}: more than end to end can reach, whatever the sync pipeline does`,
+      },
+      {
         subject: 'DynamoDB calls per change, end to end (writer + worker)',
         measured: fmt(dynamoCalls(e2e)),
         note: `writer ${fmt(total(e2e.writerCalls))}, worker ${fmt(total(e2e.workerCalls))}; the issue's baseline was 4`,
@@ -318,6 +338,31 @@ export async function benchSyncThroughput(): Promise<SectionResult> {
 function medianRun(runs: readonly SyncBenchResult[]): SyncBenchResult {
   const sorted = [...runs].sort((a, b) => a.changesPerSecond - b.changesPerSecond);
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+/** The floor beside end to end: what the two writes alone cost and reach (bench/sync-floor.ts). */
+function floorTable(
+  floor: FloorResult,
+  runs: readonly FloorResult[],
+  e2e: SyncBenchResult,
+  direct: number,
+): SectionResult['tables'][number] {
+  const cpu = (c: CpuSplit | undefined, f: (c: CpuSplit) => number) => (c ? fmt(f(c)) : 'n/a');
+  const both = (label: string, f: (c: CpuSplit) => number) => [label, cpu(floor.cpu, f), cpu(e2e.cpu, f)];
+  return {
+    caption: `The floor: the record's create-only put and the worker's version-guarded commit, the two writes every synced change needs, and nothing else (no message, no read, no provider), ${WRITERS} in flight on a fresh stack, profiled like the sync runs (bench/sync-floor.ts)`,
+    columns: ['measure', 'floor (two writes)', 'end to end'],
+    rows: [
+      [`changes/s (the median of ${RUNS} runs)`, fmt(floor.changesPerSecond), fmt(e2e.changesPerSecond)],
+      ['  every floor run, changes/s', runs.map((r) => fmt(r.changesPerSecond)).join(', '), ''],
+      ['÷ direct', fmt(floor.changesPerSecond / direct), fmt(e2e.changesPerSecond / direct)],
+      both('CPU per change, all threads (µs)', (c) => c.total),
+      both('  main thread', (c) => c.main),
+      both('  emulator threads (dynalite, fauxqs)', (c) => c.started),
+      both('  V8 and libuv helpers', (c) => c.helpers),
+      both('ceiling ÷ direct', (c) => c.ceilingPerSecond / direct),
+    ],
+  };
 }
 
 /** CPU per change on every thread (Linux): what bounds a run once all the machine's cores are busy. */

@@ -5,7 +5,8 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { CachedDocumentClient } from './document-client.js';
 
 export interface ClientConfig {
   region: string;
@@ -15,14 +16,17 @@ export interface ClientConfig {
 
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
+/** The document client, with its per-event commands on a twin client that caches its middleware (document-client.ts). */
 export function createDocumentClient(config: ClientConfig): DynamoDBDocumentClient {
-  const client = new DynamoDBClient({
+  const options = {
     region: config.region,
     ...(config.dynamoEndpoint ? { endpoint: config.dynamoEndpoint, credentials: LOCAL_CREDENTIALS } : {}),
-  });
-  return DynamoDBDocumentClient.from(client, {
-    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-  });
+  };
+  return new CachedDocumentClient(
+    new DynamoDBClient(options),
+    new DynamoDBClient({ ...options, cacheMiddleware: true }),
+    { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false } },
+  );
 }
 
 export function createSqsClient(config: ClientConfig): SQSClient {

@@ -58,7 +58,7 @@ export interface LocalSyncOptions {
   counters: Counters;
   /** Sweep interval, ms (default 60 s, like the EventBridge schedule on AWS). */
   sweepIntervalMs?: number;
-  /** Receive loops (default 2). */
+  /** Receive loops (default SYNC_WORKER.maxConcurrency, the event source's limit on AWS). */
   concurrency?: number;
 }
 
@@ -162,7 +162,7 @@ export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSy
     start() {
       if (running) return;
       running = true;
-      loops = Array.from({ length: options.concurrency ?? 2 }, loop);
+      loops = Array.from({ length: options.concurrency ?? SYNC_WORKER.maxConcurrency }, loop);
       timer = setInterval(() => {
         sweeping = sweep().catch((error: unknown) =>
           log.error('sync sweep failed', { error: String((error as Error)?.message ?? error) }),

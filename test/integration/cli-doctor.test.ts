@@ -102,6 +102,19 @@ describe('ratchet doctor', () => {
       detail: 'SYNC_SES_RATE must be calls per second, more than 0 and at most 1000, got "0"',
       fix: 'correct the sync variable named (docs/configuration.md)',
     });
+    // A limit for a provider SYNC_PROVIDERS does not list: npm start refuses it, so doctor fails it, sync on or off.
+    const unlistedEnvs: Record<string, string>[] = [
+      { SYNC_PROVIDERS: 'ses', SYNC_RESEND_RATE: '2' },
+      { SYNC_RESEND_RATE: '2' },
+    ];
+    for (const env of unlistedEnvs) {
+      const unlisted = JSON.parse((await run(env, 'doctor', '--json')).out);
+      expect(unlisted.find((c: { check: string }) => c.check === 'sync settings')).toMatchObject({
+        status: 'fail',
+        detail: 'SYNC_RESEND_RATE names resend, which SYNC_PROVIDERS does not list',
+        fix: 'add the provider to SYNC_PROVIDERS, or unset the variable (npm start refuses it)',
+      });
+    }
   });
 
   it('no stack and no credentials: the unreachable target is one FAIL with its fix, and what needs it is skipped', async () => {

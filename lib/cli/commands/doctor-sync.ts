@@ -4,6 +4,7 @@
  * included. A value they refuse is a failed check worded as they word it, never a probe of a queue that
  * is not one: a name where a URL belongs would be read as some other queue, or not answer at all.
  */
+import { unlistedLimitProblems } from '../../../lambdas/core/sync/settings.js';
 import type { Context } from '../context.js';
 import { cliSyncProviders } from '../sync-fast-path.js';
 import { checkSyncSettings } from '../sync-settings.js';
@@ -15,6 +16,9 @@ export const SYNC_SETTINGS_CHECK = 'sync settings';
 
 /** The check's fix when it throws (a stale local.json's reason is the target check's to tell). */
 export const SYNC_SETTINGS_FIX = 'correct the sync variable named (docs/configuration.md)';
+
+/** npm start refuses a provider's limit that SYNC_PROVIDERS does not list: doctor says so before it does. */
+export const UNLISTED_LIMIT_FIX = 'add the provider to SYNC_PROVIDERS, or unset the variable (npm start refuses it)';
 
 /** A queue URL's fix names the output it comes from; unset, the CLI finds the queue by name. */
 const QUEUE_URL_FIX: Record<string, string> = {
@@ -34,6 +38,11 @@ export function syncSettingsCheck(ctx: Context): CheckResult {
     if (!(error instanceof SettingError)) throw error;
     const variable = /^[A-Z_]+/.exec(error.message)?.[0] ?? '';
     return { check, status: 'fail', detail: error.message, fix: QUEUE_URL_FIX[variable] ?? SYNC_SETTINGS_FIX };
+  }
+  // Locally, the variables here are the ones npm start reads; on AWS the stack's list is not the CLI's to read.
+  if (ctx.target.kind !== 'aws') {
+    const unlisted = unlistedLimitProblems(ctx.env);
+    if (unlisted.length > 0) return { check, status: 'fail', detail: unlisted.join('; '), fix: UNLISTED_LIMIT_FIX };
   }
   if (providers.length > 0) return { check, status: 'pass', detail: `syncing to ${providers.join(', ')}` };
   // On AWS the CLI cannot read the stack's providers: "off" may only mean SYNC_PROVIDERS is not set here.
