@@ -5,14 +5,14 @@
  *
  * Why: a document command resolves its middleware stack on every call, twice over (lib-dynamodb's
  * command wraps the client's, then the client's is resolved again for it), and lib-dynamodb refuses
- * `cacheMiddleware` on its own client. The plain client resolves a command class's stack once. On this
- * project's hot path that is about a sixth of the client side's CPU a call (BENCHMARKS.md §11's floor
- * row), on Lambda the same share of a handler's billed time.
+ * `cacheMiddleware` on its own client. The plain client resolves a command class's stack once. On the
+ * two writes every synced change makes, that took about 14 % off the main thread's CPU a change
+ * (docs/decisions.md); on Lambda, CPU is billed time.
  *
  * Same wire requests, same answers: the input is marshalled and the output unmarshalled with the
  * document client's own options, and errors are the SDK's own (a ConditionalCheckFailedException's
  * `Item` stays marshalled, as lib-dynamodb leaves it). Any other command, any call given options or a
- * callback, and every call once someone has added middleware to this client (a test's fault injection, a
+ * callback, a call with the legacy parameters (`Expected`, `AttributeUpdates`), and every call once someone has added middleware to this client (a test's fault injection, a
  * user's logging), goes through lib-dynamodb unchanged, so the stack it was given is honoured.
  */
 import {
@@ -39,16 +39,19 @@ type Marshalled = Record<string, AttributeValue>;
 type MarshallOptions = NonNullable<TranslateConfig['marshallOptions']>;
 type UnmarshallOptions = NonNullable<TranslateConfig['unmarshallOptions']>;
 
+/** Legacy parameters hold values lib-dynamodb marshals and this route does not: they go its way. */
+const LEGACY_PARAMETERS = ['Expected', 'AttributeUpdates'];
+
 export class CachedDocumentClient extends DynamoDBDocumentClient {
-  /**
-   * @param client the document client's own (no `cacheMiddleware`: lib-dynamodb refuses it)
-   * @param cached a client on the same endpoint and credentials, built with `cacheMiddleware: true`
-   */
   /** Middleware was added to this client's stack: every call goes the ordinary way, which runs it. */
   private customized = false;
   private readonly marshallOptions: MarshallOptions;
   private readonly unmarshallOptions: UnmarshallOptions;
 
+  /**
+   * @param client the document client's own (no `cacheMiddleware`: lib-dynamodb refuses it)
+   * @param cached a client on the same endpoint and credentials, built with `cacheMiddleware: true`
+   */
   constructor(
     client: DynamoDBClient,
     readonly cached: DynamoDBClient,
@@ -75,7 +78,7 @@ export class CachedDocumentClient extends DynamoDBDocumentClient {
 
   // biome-ignore lint/suspicious/noExplicitAny: the overloads of Client.send, passed through as they are.
   override send(command: any, ...rest: any[]): any {
-    if (rest.length === 0 && !this.customized) {
+    if (rest.length === 0 && !this.customized && !LEGACY_PARAMETERS.some((p) => p in (command.input ?? {}))) {
       if (command instanceof PutCommand) return this.put(command);
       if (command instanceof UpdateCommand) return this.update(command);
       if (command instanceof BatchGetCommand) return this.batchGet(command);

@@ -134,6 +134,19 @@ describe('the document client with its per-event commands on a cached twin', () 
     }
   });
 
+  it('leaves the legacy parameters to lib-dynamodb, which marshals their values', async () => {
+    const email = 'legacy@example.com';
+    await cached.send(new PutCommand({ TableName: TABLE, Item: item(email) }));
+    await cached.send(
+      new PutCommand({
+        TableName: TABLE,
+        Item: { ...item(email), version: 2 },
+        Expected: { version: { Value: 1, ComparisonOperator: 'EQ' } },
+      }),
+    );
+    expect((await get(email))?.version).toBe(2);
+  });
+
   it('honours middleware added to it: a fault injected on UpdateItem reaches the update', async () => {
     const client = createDocumentClient({ region: 'us-east-1', dynamoEndpoint: dynamo.endpoint });
     try {
