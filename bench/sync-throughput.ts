@@ -2,14 +2,15 @@
  * §11 Sync throughput against the provider fakes: N suppression changes (default 10,000) written the
  * way the consumer writes them (guarded put with the outbox marker, then the fast-path message), then
  * pushed by the real sync worker handler through the local sync poller to the HTTP fakes, until every
- * change is at the fake. Two runs, each on a fresh stack:
+ * change is at the fake. Two modes, each run on a fresh stack:
  *  - end to end: the writer runs while the worker drains (the issue's figure);
  *  - drain only: the changes are written first, and only the drain is timed (the sync pipeline alone).
  * Baseline in the same run: pushes made directly through the same SyncTarget, 16 in flight, with no
  * queue or table. Each timed window is CPU-profiled, so the report says where a change's time goes
- * (Ratchet's code, the AWS SDK, the emulators, the fakes) beside what a direct push costs.
+ * (Ratchet's code, the AWS SDK, the emulators, the fakes) beside what a direct push costs. Beside them,
+ * the floor (bench/sync-floor.ts): the two conditional writes a change needs and nothing else, which
+ * end to end cannot beat.
  */
-
 import { createDocumentClient } from '../lambdas/adapters/aws-clients.js';
 import { DynamoSuppressionStore } from '../lambdas/adapters/dynamodb-suppressions.js';
 import { FAST_PATH_WINDOW_MS } from '../lambdas/adapters/wiring/sync-fast-path.js';

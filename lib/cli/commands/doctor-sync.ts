@@ -3,6 +3,8 @@
  * worker's cold start parse them (lib/cli/sync-settings.ts), SYNC_QUEUE_URL and SYNC_DEAD_LETTER_QUEUE_URL
  * included. A value they refuse is a failed check worded as they word it, never a probe of a queue that
  * is not one: a name where a URL belongs would be read as some other queue, or not answer at all.
+ * Against the local stack, a provider's rate or concurrency that SYNC_PROVIDERS does not list fails too:
+ * npm start refuses it (unlistedLimitProblems).
  */
 import { unlistedLimitProblems } from '../../../lambdas/core/sync/settings.js';
 import type { Context } from '../context.js';
