@@ -234,9 +234,7 @@ export async function benchSyncThroughput(): Promise<SectionResult> {
     drainRuns.push(await measureSync({ mode: 'drain', profile: true }));
     floorRuns.push(await measureWriteFloor(e2eRuns[i]!.changes, WRITERS));
   }
-  const floor = [...floorRuns].sort((a, b) => a.changesPerSecond - b.changesPerSecond)[
-    Math.floor((floorRuns.length - 1) / 2)
-  ]!;
+  const floor = medianRun(floorRuns);
   const e2e = medianRun(e2eRuns);
   const drain = medianRun(drainRuns);
   const after = await measureDirect();
@@ -336,7 +334,7 @@ export async function benchSyncThroughput(): Promise<SectionResult> {
 }
 
 /** The run with the median rate (the lower middle one of an even count), so its details match the quoted rate. */
-function medianRun(runs: readonly SyncBenchResult[]): SyncBenchResult {
+function medianRun<T extends { changesPerSecond: number }>(runs: readonly T[]): T {
   const sorted = [...runs].sort((a, b) => a.changesPerSecond - b.changesPerSecond);
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }

@@ -97,8 +97,7 @@ export class CachedDocumentClient extends DynamoDBDocumentClient {
     const out = await this.cached.send(
       new PutItemCommand({ ...rest, Item: this.marshal(item as Item), ...this.values(values) }),
     );
-    const { Attributes: attributes, ...meta } = out;
-    return { ...meta, ...(attributes ? { Attributes: this.unmarshal(attributes) } : {}) } as PutCommandOutput;
+    return this.withAttributes(out) as PutCommandOutput;
   }
 
   private async update(command: UpdateCommand): Promise<UpdateCommandOutput> {
@@ -106,8 +105,7 @@ export class CachedDocumentClient extends DynamoDBDocumentClient {
     const out = await this.cached.send(
       new UpdateItemCommand({ ...rest, Key: this.marshal(key as Item), ...this.values(values) }),
     );
-    const { Attributes: attributes, ...meta } = out;
-    return { ...meta, ...(attributes ? { Attributes: this.unmarshal(attributes) } : {}) } as UpdateCommandOutput;
+    return this.withAttributes(out) as UpdateCommandOutput;
   }
 
   private async batchGet(command: BatchGetCommand): Promise<BatchGetCommandOutput> {
@@ -140,6 +138,12 @@ export class CachedDocumentClient extends DynamoDBDocumentClient {
           }
         : {}),
     } as BatchGetCommandOutput;
+  }
+
+  /** A write's answer with its `Attributes` (ReturnValues) unmarshalled, when there are any. */
+  private withAttributes<T extends { Attributes?: Marshalled }>(out: T): Omit<T, 'Attributes'> & { Attributes?: Item } {
+    const { Attributes: attributes, ...meta } = out;
+    return { ...meta, ...(attributes ? { Attributes: this.unmarshal(attributes) } : {}) };
   }
 
   private values(values: Item | undefined): { ExpressionAttributeValues?: Marshalled } {
