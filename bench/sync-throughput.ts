@@ -9,11 +9,11 @@
  * queue or table. Beside them, the floor (bench/sync-floor.ts): the two conditional writes a change
  * needs and nothing else, which end to end cannot beat.
  *
- * The rates and the ratio come from runs with no profiler attached. A sampling profiler interrupts the
- * main thread to walk its stack every 200 µs, which costs a run of deep async stacks (SDK middleware)
- * more than a direct push: in interleaved runs it took about 13 % off end to end and so pulled the ratio
- * down with it. Where the main thread's time goes is measured apart, in one profiled run of each mode and
- * of the baseline after the timed ones, whose rates are printed beside the table as the profiler's cost.
+ * The rates and the ratio come from runs with no profiler attached. A sampling profiler slows what it
+ * watches, and not evenly: in one run (2026-12-04) it took about 28 % off direct pushes and 19 % off end
+ * to end, so a ratio of profiled runs reads high. Where the main thread's time goes is measured apart, in
+ * one profiled run of each mode and of the baseline after the timed ones, whose rates are printed in the
+ * method as the profiler's cost.
  */
 import { createDocumentClient } from '../lambdas/adapters/aws-clients.js';
 import { DynamoSuppressionStore } from '../lambdas/adapters/dynamodb-suppressions.js';
