@@ -25,7 +25,7 @@ import { startProviderFakes } from '../test/fakes/providers/index.js';
 import { SILENT_LOG, startLocalStack } from '../test/support/local-stack.js';
 import { onCleanup } from './lib/cleanup.js';
 import { countCommands } from './lib/count-calls.js';
-import { type ProfileShare, profileComparisonTable, profileShares } from './lib/profile.js';
+import { type ProfileShare, profileComparisonTable, profiledIf } from './lib/profile.js';
 import { fmt } from './lib/stats.js';
 import { type CpuSplit, cpuSplit, threadTimes } from './lib/thread-cpu.js';
 import type { SectionResult } from './lib/types.js';
@@ -145,9 +145,7 @@ export async function measureSync(options: MeasureOptions = {}): Promise<SyncBen
       await Promise.all(pollers);
       return elapsed;
     };
-    const { value: elapsed, shares } = options.profile
-      ? await profileShares(run)
-      : { value: await run(), shares: undefined };
+    const { value: elapsed, shares } = await profiledIf(options.profile, run);
     global.gc?.();
     const after = process.memoryUsage();
 
@@ -211,9 +209,7 @@ export async function measureDirect(
       cpu = cpuSplit(cpuBefore, threadTimes(), existing, count);
       return (performance.now() - t0) / 1000;
     };
-    const { value: seconds, shares } = options.profile
-      ? await profileShares(run)
-      : { value: await run(), shares: undefined };
+    const { value: seconds, shares } = await profiledIf(options.profile, run);
     return { perSecond: count / seconds, ...(shares ? { shares } : {}), ...(cpu ? { cpu } : {}) };
   } finally {
     await fakes.close();

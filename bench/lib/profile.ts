@@ -50,6 +50,14 @@ function categoryOf(url: string): string | undefined {
   return 'other';
 }
 
+/** `fn` profiled when `profile` is set, else run bare: a rate quoted from a run must not carry the profiler's cost. */
+export async function profiledIf<T>(
+  profile: boolean | undefined,
+  fn: () => Promise<T>,
+): Promise<{ value: T; shares?: ProfileShare[] }> {
+  return profile ? profileShares(fn) : { value: await fn() };
+}
+
 /** Profiles `fn` (sampling every 200 µs) and returns the shares of main-thread samples per category. */
 export async function profileShares<T>(fn: () => Promise<T>): Promise<{ value: T; shares: ProfileShare[] }> {
   const session = new Session();
