@@ -127,22 +127,17 @@ export async function measureSync(options: MeasureOptions = {}): Promise<SyncBen
 
     global.gc?.();
     const before = process.memoryUsage();
-    let running = true;
-    // Long polls, as the runtime's own loop does: an empty queue holds the receive until a message comes.
-    const poll = async () => {
-      while (running) await sync.pollOnce(1);
-    };
     let cpu: CpuSplit | undefined;
     const run = async () => {
       const started = performance.now();
       const cpuBefore = threadTimes();
-      const pollers = Array.from({ length: LOOPS }, poll);
+      // The runtime's own receive loops (lib/local/sync-poller.ts), as npm start runs them.
+      sync.start();
       if (!drain) await writeAll();
       while (atFake() < changes) await new Promise((r) => setTimeout(r, 50));
       const elapsed = (performance.now() - started) / 1000;
       cpu = cpuSplit(cpuBefore, threadTimes(), existing, changes);
-      running = false;
-      await Promise.all(pollers);
+      await sync.stop();
       return elapsed;
     };
     const { value: elapsed, shares } = await profiledIf(options.profile, run);
@@ -269,7 +264,7 @@ export async function benchSyncThroughput(): Promise<SectionResult> {
     id: 'sync-throughput',
     title: '11. Sync throughput against the provider fakes',
     method: [
-      `${e2e.changes} manual suppressions written through DynamoSuppressionStore with the fast path (outbox marker in the put, one message per change, ${WRITERS} writes in flight: npm start's consumer, ${CONSUMER.maxConcurrency} receive loops of ${CONSUMER.batchSize} records applied in parallel), pushed to the SendGrid fake by the real sync worker handler through the local sync poller (${LOOPS} receive loops long-polling, as npm start runs them, each filling batches of 10 within the event source's 1 s batching window as Lambda does; SYNC_SENDGRID_CONCURRENCY ${IN_FLIGHT}, rate 1000/s), all in one process with dynalite + fauxqs.`,
+      `${e2e.changes} manual suppressions written through DynamoSuppressionStore with the fast path (outbox marker in the put, one message per change, ${WRITERS} writes in flight: npm start's consumer, ${CONSUMER.maxConcurrency} receive loops of ${CONSUMER.batchSize} records applied in parallel), pushed to the SendGrid fake by the real sync worker handler through the local sync poller (the runtime's own ${LOOPS} receive loops, as npm start runs them, each filling batches of 10 within the event source's 1 s batching window as Lambda does, and, like the event source's pollers, receiving its next batch while the handler works on this one and deleting in the background; SYNC_SENDGRID_CONCURRENCY ${IN_FLIGHT}, rate 1000/s), all in one process with dynalite + fauxqs.`,
       '**End to end**: the writer runs while the worker drains, timed from the first write to the last change at the fake. **Drain only**: every change written first (untimed), then the drain timed: the sync pipeline alone (receive, record read, push, sync write, delete).',
       `Baseline: ${DIRECT_PUSHES.toLocaleString('en-US')} pushes straight through the same SendGrid SyncTarget with ${IN_FLIGHT} in flight, no queue and no table, after ${WARM_UP} untimed ones; measured before and after the two sync runs (${fmt(before.perSecond)} and ${fmt(after.perSecond)} pushes/s), and the faster kept, so the ratio errs against sync.`,
       `Calls per change: every command sent during the run, by client, divided by the changes. The writer (the suppression write itself, on a document client of its own) does one create-only PutItem per new address with no read, the outbox marker riding in it; the worker does one BatchGetItem per received batch, one UpdateItem per change, the provider row's pause read at most once a second and the last-success write every 10 s. SQS: the fast path's SendMessageBatch (changes written within ${FAST_PATH_WINDOW_MS} ms of each other share one), the poller's receives and batch deletes.`,

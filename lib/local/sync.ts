@@ -1,19 +1,12 @@
 /**
  * Sync on one machine, the way AWS runs it: the sync queue and its dead letters on the same SQS
- * endpoint, a poller feeding the same worker handler the Lambda runs (ReportBatchItemFailures: it
- * deletes only what the handler finished, and leaves a failure hidden for exactly as long as the
- * handler asked), and the sweeper on an interval. The sweeper also runs once at start over every
+ * endpoint, a poller feeding the same worker handler the Lambda runs (sync-poller.ts), and the sweeper on an interval. The sweeper also runs once at start over every
  * pending item, due or not: the embedded queue forgets its messages when the process stops, while the
  * outbox marker is in DynamoDB (dynalite on disk) and survives.
  */
 
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  CreateQueueCommand,
-  DeleteMessageBatchCommand,
-  ReceiveMessageCommand,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { RUNTIME_VARIABLE } from '../../lambdas/adapters/environment.js';
 import { SYNC_ATTRIBUTE, SYNC_INDEX } from '../../lambdas/adapters/suppression-sync-fields.js';
 import { buildSyncWorker, type SyncWorker, syncFastPath } from '../../lambdas/adapters/wiring/sync.js';
@@ -24,17 +17,10 @@ import { syncSettings } from '../../lambdas/core/sync/settings.js';
 import type { SyncProviderName, SyncTarget } from '../../lambdas/core/sync/target.js';
 import { SUPPRESSION_TABLE } from '../definitions.js';
 import { SYNC_QUEUE, SYNC_WORKER } from '../sync-definitions.js';
-import { sqsEvent } from './sqs-event.js';
+import { syncPoller } from './sync-poller.js';
 
 /** A sweep stops taking pages this long after it started, like the Lambda's deadline inside its 60 s timeout. */
 const SWEEP_DEADLINE_MS = 40_000;
-
-/**
- * How long the poller waits before asking again while it fills a batch: ten receives a second at most,
- * where Lambda's pollers wait on SQS's side. Also after a receive that brought some but not enough, so
- * a queue fed a few messages at a time fills the batch in a few receives, not one receive a message.
- */
-const GATHER_PAUSE_MS = 100;
 
 export interface LocalSync {
   worker: SyncWorker;
@@ -42,7 +28,7 @@ export interface LocalSync {
   deadLetterUrl: string;
   /** The consumer's fast path. */
   fastPath: (email: string) => Promise<void>;
-  /** One receive → push → settle round; how many messages it handled. */
+  /** One receive → push → settle round, its delete awaited; how many messages it handled. */
   pollOnce(waitSeconds?: number): Promise<number>;
   /** One sweep (backfill steps, then the due markers); `all` sends whatever the queue's depth. Returns how many were sent. */
   sweep(dueBefore?: number, options?: { all?: boolean }): Promise<number>;
@@ -80,47 +66,16 @@ export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSy
   const fastPath = syncFastPath(config, clients, queues, { log, counters: options.counters })!;
 
   let running = false;
-  let loops: Promise<void>[] = [];
   let timer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
 
-  const receive = async (max: number, waitSeconds: number) =>
-    (
-      await clients.sqs.send(
-        new ReceiveMessageCommand({
-          QueueUrl: queueUrl,
-          MaxNumberOfMessages: max,
-          WaitTimeSeconds: waitSeconds,
-          VisibilityTimeout: SYNC_QUEUE.visibilityTimeoutSeconds,
-          MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
-        }),
-      )
-    ).Messages ?? [];
-
-  const pollOnce = async (waitSeconds = 0): Promise<number> => {
-    const messages = await receive(SYNC_WORKER.batchSize, waitSeconds);
-    if (messages.length === 0) return 0;
-    // The event source mapping's batching window: a batch goes to the handler when it is full or the
-    // window has passed since its first message, so a backlog is worked in full batches (one record
-    // read and one delete per ten messages) as on AWS, not in whatever trickled in first.
-    const windowEnds = Date.now() + SYNC_WORKER.maxBatchingWindowSeconds * 1000;
-    while (messages.length < SYNC_WORKER.batchSize && Date.now() < windowEnds) {
-      await new Promise((r) => setTimeout(r, Math.min(GATHER_PAUSE_MS, Math.max(0, windowEnds - Date.now()))));
-      messages.push(...(await receive(SYNC_WORKER.batchSize - messages.length, 0)));
-    }
-    const response = await worker.handler(sqsEvent(messages, 'arn:aws:sqs:local:000000000000:sync', config.region));
-    const failed = new Set(response.batchItemFailures.map((f) => f.itemIdentifier));
-    const done = messages.filter((m) => !failed.has(m.MessageId!));
-    if (done.length > 0) {
-      await clients.sqs.send(
-        new DeleteMessageBatchCommand({
-          QueueUrl: queueUrl,
-          Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
-        }),
-      );
-    }
-    return messages.length;
-  };
+  const poller = syncPoller({
+    sqs: clients.sqs,
+    queueUrl,
+    region: config.region,
+    invoke: (event) => worker.handler(event),
+    log,
+  });
 
   let sweepRunning = false;
   const sweep = async (dueBefore: number = Date.now(), options: { all?: boolean } = {}): Promise<number> => {
@@ -137,18 +92,6 @@ export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSy
     }
   };
 
-  const loop = async () => {
-    while (running) {
-      try {
-        await pollOnce(1);
-      } catch (error) {
-        if (!running) return;
-        log.error('sync poller error', { error: String((error as Error)?.message ?? error) });
-        await new Promise((r) => setTimeout(r, 500));
-      }
-    }
-  };
-
   // Everything pending that is not dead, due or not: the embedded queue lost whatever it held.
   await sweep(DEAD_DUE_MS - 1, { all: true });
 
@@ -157,12 +100,12 @@ export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSy
     queueUrl,
     deadLetterUrl,
     fastPath,
-    pollOnce,
+    pollOnce: (waitSeconds) => poller.pollOnce(waitSeconds),
     sweep,
     start() {
       if (running) return;
       running = true;
-      loops = Array.from({ length: options.concurrency ?? SYNC_WORKER.maxConcurrency }, loop);
+      poller.start(options.concurrency ?? SYNC_WORKER.maxConcurrency);
       timer = setInterval(() => {
         sweeping = sweep().catch((error: unknown) =>
           log.error('sync sweep failed', { error: String((error as Error)?.message ?? error) }),
@@ -173,7 +116,7 @@ export async function startLocalSync(options: LocalSyncOptions): Promise<LocalSy
     async stop() {
       running = false;
       if (timer) clearInterval(timer);
-      await Promise.all(loops);
+      await poller.stop();
       await sweeping;
     },
   };

@@ -1,0 +1,203 @@
+/**
+ * The local sync queue's event source (lib/local/sync-poller.ts) on a real queue (fauxqs): each loop
+ * receives its next batch while the handler works on this one and deletes in the background, yet the
+ * handler never runs more batches at once than there are loops, every message is handled once, failures
+ * stay on the queue, a batch received when the poller stops is handled rather than left hidden, and a
+ * delete SQS fails is logged without stopping the loop. The failing delete is staged by a client that
+ * forwards every other call, since fauxqs does not fail a valid DeleteMessageBatch on cue.
+ */
+import {
+  CreateQueueCommand,
+  DeleteMessageBatchCommand,
+  GetQueueAttributesCommand,
+  SendMessageBatchCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSqsClient } from '../../lambdas/adapters/aws-clients.js';
+import type { Log } from '../../lambdas/core/pipeline/ports.js';
+import { type Emulator, startSqs } from '../../lib/local/emulators.js';
+import { syncPoller } from '../../lib/local/sync-poller.js';
+
+interface Logged {
+  message: string;
+  fields?: Record<string, unknown>;
+}
+
+function recordingLog(): { log: Log; errors: Logged[] } {
+  const errors: Logged[] = [];
+  const ignore = () => {};
+  return {
+    errors,
+    log: { info: ignore, warn: ignore, error: (message, fields) => void errors.push({ message, fields }) },
+  };
+}
+
+describe('the local sync poller', () => {
+  let emulator: Emulator;
+  let sqs: SQSClient;
+  let queues = 0;
+  beforeAll(async () => {
+    emulator = await startSqs();
+    sqs = createSqsClient({ region: 'us-east-1', sqsEndpoint: emulator.endpoint });
+  });
+  afterAll(async () => {
+    sqs?.destroy();
+    await emulator?.stop();
+  });
+
+  const queueWith = async (count: number): Promise<string> => {
+    const url = (await sqs.send(new CreateQueueCommand({ QueueName: `sync-poller-${++queues}` }))).QueueUrl!;
+    for (let i = 0; i < count; i += 10) {
+      const entries = Array.from({ length: Math.min(10, count - i) }, (_, j) => ({
+        Id: String(j),
+        MessageBody: `m${i + j}`,
+      }));
+      await sqs.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: entries }));
+    }
+    return url;
+  };
+  const depth = async (url: string) => {
+    const { Attributes = {} } = await sqs.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: url,
+        AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+      }),
+    );
+    return Number(Attributes.ApproximateNumberOfMessages) + Number(Attributes.ApproximateNumberOfMessagesNotVisible);
+  };
+  const until = async (done: () => boolean, ms = 20_000) => {
+    const end = Date.now() + ms;
+    while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    expect(done()).toBe(true);
+  };
+
+  it('drains a backlog with at most one batch in the handler per loop, each message once, and deletes them all', async () => {
+    const url = await queueWith(200);
+    const seen: string[] = [];
+    let inHandler = 0;
+    let mostInHandler = 0;
+    const invoke = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+      inHandler++;
+      mostInHandler = Math.max(mostInHandler, inHandler);
+      // Slow enough that every loop has its next batch received before this one returns.
+      await new Promise((r) => setTimeout(r, 30));
+      seen.push(...event.Records.map((r) => r.body));
+      inHandler--;
+      return { batchItemFailures: [] };
+    };
+    const poller = syncPoller({ sqs, queueUrl: url, region: 'us-east-1', invoke, log: recordingLog().log });
+    poller.start(2);
+    await until(() => seen.length >= 200);
+    await poller.stop();
+    expect(mostInHandler).toBe(2);
+    expect(new Set(seen).size).toBe(200);
+    expect(seen).toHaveLength(200);
+    expect(await depth(url)).toBe(0);
+  });
+
+  it('leaves the items the handler reports failed on the queue, and deletes the rest', async () => {
+    const url = await queueWith(20);
+    const handled = new Set<string>();
+    const invoke = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+      for (const r of event.Records) handled.add(r.body);
+      return {
+        batchItemFailures: event.Records.filter((r) => r.body === 'm7').map((r) => ({ itemIdentifier: r.messageId })),
+      };
+    };
+    const poller = syncPoller({ sqs, queueUrl: url, region: 'us-east-1', invoke, log: recordingLog().log });
+    poller.start(1);
+    await until(() => handled.size >= 20);
+    await poller.stop();
+    // Only m7 is left, hidden for the queue's visibility timeout.
+    expect(await depth(url)).toBe(1);
+  });
+
+  it('handles a batch it had received ahead when stopped, instead of leaving it hidden', async () => {
+    const url = await queueWith(20);
+    const batches: string[][] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const invoke = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+      batches.push(event.Records.map((r) => r.body));
+      if (batches.length === 1) await held;
+      return { batchItemFailures: [] };
+    };
+    const poller = syncPoller({ sqs, queueUrl: url, region: 'us-east-1', invoke, log: recordingLog().log });
+    poller.start(1);
+    await until(() => batches.length === 1);
+    // The loop's next batch is received (hidden) while the first is still in the handler.
+    let hiddenAhead = 0;
+    const end = Date.now() + 5_000;
+    while (Date.now() < end) {
+      const { Attributes = {} } = await sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessagesNotVisible'] }),
+      );
+      hiddenAhead = Number(Attributes.ApproximateNumberOfMessagesNotVisible);
+      if (hiddenAhead === 20) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(hiddenAhead).toBe(20);
+    const stopping = poller.stop();
+    release();
+    await stopping;
+    expect(batches).toHaveLength(2);
+    expect(batches.flat().sort()).toEqual(Array.from({ length: 20 }, (_, i) => `m${i}`).sort());
+    expect(await depth(url)).toBe(0);
+  });
+
+  it('logs a delete SQS fails and goes on; the messages stay on the queue', async () => {
+    const url = await queueWith(20);
+    let refuseDeletes = 1;
+    const failing = new Proxy(sqs, {
+      get(target, key, receiver) {
+        if (key !== 'send') return Reflect.get(target, key, receiver);
+        return async (command: unknown) => {
+          if (command instanceof DeleteMessageBatchCommand && refuseDeletes > 0) {
+            refuseDeletes--;
+            throw Object.assign(new Error('We encountered an internal error. Please try again.'), {
+              name: 'InternalError',
+            });
+          }
+          return target.send(command as never);
+        };
+      },
+    }) as SQSClient;
+    const handled: string[] = [];
+    const invoke = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+      handled.push(...event.Records.map((r) => r.body));
+      return { batchItemFailures: [] };
+    };
+    const { log, errors } = recordingLog();
+    const poller = syncPoller({ sqs: failing, queueUrl: url, region: 'us-east-1', invoke, log });
+    poller.start(1);
+    await until(() => handled.length >= 20);
+    await poller.stop();
+    expect(errors).toEqual([
+      {
+        message: 'sync poller delete failed; the messages come back after their visibility timeout',
+        fields: { error: 'We encountered an internal error. Please try again.' },
+      },
+    ]);
+    // The first batch's ten were not deleted (they come back after the visibility timeout); the second's were.
+    expect(await depth(url)).toBe(10);
+  });
+
+  it('pollOnce is one round with its delete done when it returns', async () => {
+    const url = await queueWith(3);
+    const poller = syncPoller({
+      sqs,
+      queueUrl: url,
+      region: 'us-east-1',
+      invoke: async () => ({ batchItemFailures: [] }),
+      log: recordingLog().log,
+    });
+    // The batching window: three messages wait up to a second for more, then go as one batch.
+    expect(await poller.pollOnce(0)).toBe(3);
+    expect(await depth(url)).toBe(0);
+    expect(await poller.pollOnce(0)).toBe(0);
+  });
+});
