@@ -120,22 +120,25 @@ export function syncPoller(options: SyncPollerOptions): SyncPoller {
       (error: unknown) => ({ messages: [], error }),
     );
 
+  const nothing: Promise<Received> = Promise.resolve({ messages: [] });
+
   const loop = async () => {
     // At most one batch received ahead: the handler still sees one batch at a time from this loop.
     let ahead = gatherAhead();
     for (;;) {
-      const { messages, error } = await ahead;
+      const received = await ahead;
       // Stopped: nothing more is received, but a batch already received is handled, not left hidden.
-      if (!running && messages.length === 0) return;
-      ahead = running ? gatherAhead() : Promise.resolve<Received>({ messages: [] });
-      if (error !== undefined) {
-        log.error('sync poller error', { error: String((error as Error)?.message ?? error) });
+      if (!running && received.messages.length === 0) return;
+      if ('error' in received) {
+        log.error('sync poller error', { error: String((received.error as Error)?.message ?? received.error) });
         await pause(ERROR_PAUSE_MS);
+        ahead = running ? gatherAhead() : nothing;
         continue;
       }
-      if (messages.length === 0) continue;
+      ahead = running ? gatherAhead() : nothing;
+      if (received.messages.length === 0) continue;
       try {
-        deleteInBackground(await invoke(messages));
+        deleteInBackground(await invoke(received.messages));
       } catch (thrown) {
         // A thrown handler fails the whole batch, as in Lambda: nothing is deleted.
         log.error('sync poller error', { error: String((thrown as Error)?.message ?? thrown) });

@@ -10,6 +10,7 @@ import {
   CreateQueueCommand,
   DeleteMessageBatchCommand,
   GetQueueAttributesCommand,
+  ReceiveMessageCommand,
   SendMessageBatchCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
@@ -184,6 +185,59 @@ describe('the local sync poller', () => {
     ]);
     // The first batch's ten were not deleted (they come back after the visibility timeout); the second's were.
     expect(await depth(url)).toBe(10);
+  });
+
+  it('a handler that throws fails its whole batch (nothing deleted), is logged, and the loop goes on', async () => {
+    const url = await queueWith(20);
+    let calls = 0;
+    const handled: string[] = [];
+    const invoke = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+      if (++calls === 1) throw new Error('handler crashed');
+      handled.push(...event.Records.map((r) => r.body));
+      return { batchItemFailures: [] };
+    };
+    const { log, errors } = recordingLog();
+    const poller = syncPoller({ sqs, queueUrl: url, region: 'us-east-1', invoke, log });
+    poller.start(1);
+    await until(() => handled.length >= 10);
+    await poller.stop();
+    expect(errors).toEqual([{ message: 'sync poller error', fields: { error: 'handler crashed' } }]);
+    // The thrown batch's ten stay hidden until their visibility timeout; the other ten were deleted.
+    expect(await depth(url)).toBe(10);
+  });
+
+  it('a receive SQS fails is logged, and the loop receives again', async () => {
+    const url = await queueWith(10);
+    let refuseReceives = 1;
+    const failing = new Proxy(sqs, {
+      get(target, key, receiver) {
+        if (key !== 'send') return Reflect.get(target, key, receiver);
+        return async (command: unknown) => {
+          if (command instanceof ReceiveMessageCommand && refuseReceives > 0) {
+            refuseReceives--;
+            throw Object.assign(new Error('Service Unavailable'), { name: 'ServiceUnavailable' });
+          }
+          return target.send(command as never);
+        };
+      },
+    }) as SQSClient;
+    const handled: string[] = [];
+    const { log, errors } = recordingLog();
+    const poller = syncPoller({
+      sqs: failing,
+      queueUrl: url,
+      region: 'us-east-1',
+      invoke: async (event) => {
+        handled.push(...event.Records.map((r) => r.body));
+        return { batchItemFailures: [] };
+      },
+      log,
+    });
+    poller.start(1);
+    await until(() => handled.length >= 10);
+    await poller.stop();
+    expect(errors).toEqual([{ message: 'sync poller error', fields: { error: 'Service Unavailable' } }]);
+    expect(await depth(url)).toBe(0);
   });
 
   it('pollOnce is one round with its delete done when it returns', async () => {
