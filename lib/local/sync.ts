@@ -1,8 +1,9 @@
 /**
  * Sync on one machine, the way AWS runs it: the sync queue and its dead letters on the same SQS
- * endpoint, a poller feeding the same worker handler the Lambda runs (sync-poller.ts), and the sweeper on an interval. The sweeper also runs once at start over every
- * pending item, due or not: the embedded queue forgets its messages when the process stops, while the
- * outbox marker is in DynamoDB (dynalite on disk) and survives.
+ * endpoint, a poller feeding the same worker handler the Lambda runs (sync-poller.ts), and the sweeper
+ * on an interval. The sweeper also runs once at start over every pending item, due or not: the embedded
+ * queue forgets its messages when the process stops, while the outbox marker is in DynamoDB (dynalite
+ * on disk) and survives.
  */
 
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
