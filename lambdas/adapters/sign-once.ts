@@ -22,7 +22,9 @@ type Signer = Awaited<ReturnType<SignerProvider>>;
 export function signOnce<C extends { config: { signer: SignerProvider } }>(client: C): C {
   const build = client.config.signer;
   const signers = new Map<string, Promise<Signer>>();
-  // Read by the SDK's signing step on every request (the client's resolved config is the object it signs with).
+  // The SDK's signing step reads this off the client's resolved config on every request (@aws-sdk/core
+  // AwsSdkSigV4Signer). That is the SDK's inside, not its contract: sign-once.test.ts fails if a release
+  // stops reading it there (the signer would be built per request again).
   client.config.signer = (authScheme?: AuthScheme) => {
     const key = JSON.stringify(authScheme ?? null);
     let signer = signers.get(key);
