@@ -167,9 +167,9 @@ export class MailgunSyncTarget implements SyncTarget {
           const answer = await this.http.send({ method: 'GET', url, label: `GET /v3/{domain}/${list}` });
           const body = (answer.body ?? {}) as { items?: unknown; paging?: { next?: unknown } };
           const items = Array.isArray(body.items) ? (body.items as MailgunItem[]) : [];
-          if (items.length === 0) break;
           const entries = items.filter((i) => typeof i.address === 'string').flatMap((i) => entries_(i, list, domain));
-          if (entries.length > 0) await onPage(entries);
+          await onPage(entries);
+          if (items.length === 0) break;
           const next = typeof body.paging?.next === 'string' ? body.paging.next : undefined;
           // The key goes only where it was configured to go, whatever a paging link says.
           url = next !== undefined && new URL(next).origin === origin ? next : undefined;

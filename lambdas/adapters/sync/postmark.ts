@@ -208,7 +208,7 @@ export class PostmarkSyncTarget implements SyncTarget {
             ...(Number.isNaN(date) ? {} : { date }),
           };
         });
-      if (entries.length > 0) await onPage(entries);
+      await onPage(entries);
     }
   }
 

@@ -153,7 +153,7 @@ export class ResendSyncTarget implements SyncTarget {
             ...(Number.isNaN(date) ? {} : { date }),
           };
         });
-      if (entries.length > 0) await onPage(entries);
+      await onPage(entries);
       const last = rows.at(-1)?.id;
       if (body.has_more !== true || typeof last !== 'string' || last === after) return;
       after = last;

@@ -48,7 +48,7 @@ export async function listSendGrid(
       const entries = items
         .filter((i) => typeof i.email === 'string')
         .map((i) => entry(i, source.list, 'informational' in source));
-      if (entries.length > 0) await onPage(entries);
+      await onPage(entries);
       if (items.length < pageLimit) break;
     }
   }
@@ -56,6 +56,7 @@ export async function listSendGrid(
   const groups = await http.send({ method: 'GET', url: `${base}/v3/asm/groups`, label: 'GET /v3/asm/groups' });
   const listed = new Set<number>();
   onGroups(listed);
+  await onPage([]);
   for (const group of Array.isArray(groups.body) ? (groups.body as { id?: unknown }[]) : []) {
     if (typeof group.id !== 'number') continue;
     // .../suppressions-suppressions/retrieve-all-suppressions-for-a-suppression-group: every address, unpaged.
@@ -66,11 +67,13 @@ export async function listSendGrid(
       label: 'GET /v3/asm/groups/{group_id}/suppressions',
       accept: [404],
     });
-    if (members.status === 404) continue;
+    if (members.status === 404) {
+      await onPage([]);
+      continue;
+    }
     listed.add(group.id);
     const emails = Array.isArray(members.body) ? members.body.filter((e): e is string => typeof e === 'string') : [];
-    if (emails.length > 0)
-      await onPage(emails.map((email) => ({ email, list: `group:${group.id}`, scope: `sendgrid:group:${group.id}` })));
+    await onPage(emails.map((email) => ({ email, list: `group:${group.id}`, scope: `sendgrid:group:${group.id}` })));
   }
 }
 

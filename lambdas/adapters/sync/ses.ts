@@ -162,7 +162,7 @@ export class SesSyncTarget implements SyncTarget {
           ...(s.Reason ? { reason: s.Reason } : {}),
           ...(s.LastUpdateTime ? { date: s.LastUpdateTime.getTime() } : {}),
         }));
-      if (entries.length > 0) await onPage(entries);
+      await onPage(entries);
       token = page?.NextToken;
     } while (token);
   }

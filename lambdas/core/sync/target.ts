@@ -102,7 +102,12 @@ export interface SyncTarget {
    * expects a topic opt-out only in a scope it can see, so an unread one is never reported missing forever.
    */
   listsScope?(scope: string): boolean;
-  /** Every entry of every list Ratchet compares with, page by page; `onPage` is awaited before the next page is read. */
+  /**
+   * Every entry of every list Ratchet compares with, page by page. `onPage` follows every request the listing
+   * makes, with what that request read (none, for an empty page, an empty list or a lookup), and is awaited
+   * before the next request: so a caller that must not call during a shared pause (reconcile) can wait
+   * between any two requests, also where a run of empty lists or pages reads nothing.
+   */
   list(onPage: (entries: readonly ProviderListEntry[]) => Promise<void> | void): Promise<void>;
 }
 

@@ -94,7 +94,8 @@ export async function reconcile(
     const dir = await mkdtemp(join(tmpdir(), `ratchet-reconcile-${provider}-`));
     try {
       const entries = new SortedSpill<ProviderListEntry>(dir, 'provider', (e) => e.email, options.runBytes);
-      // Not while the worker's shared 429 pause holds: before the first page, and before each next one.
+      // Not while the worker's shared 429 pause holds: before the first request, and after each one (`list`
+      // hands over every request's page, an empty one too, so a run of empty lists is no gap).
       await gate.waitOutPause();
       await target
         .list(async (page) => {
