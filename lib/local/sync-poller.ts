@@ -29,6 +29,9 @@ const LOOP_WAIT_SECONDS = 1;
 /** After a failed round (SQS unreachable, a handler that threw), a loop waits this long before the next. */
 const ERROR_PAUSE_MS = 500;
 
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const errorText = (error: unknown) => String((error as Error)?.message ?? error);
+
 export interface SyncPollerOptions {
   sqs: SQSClient;
   queueUrl: string;
@@ -77,7 +80,7 @@ export function syncPoller(options: SyncPollerOptions): SyncPoller {
     if (messages.length === 0) return messages;
     const windowEnds = Date.now() + SYNC_WORKER.maxBatchingWindowSeconds * 1000;
     while (messages.length < SYNC_WORKER.batchSize && Date.now() < windowEnds) {
-      await new Promise((r) => setTimeout(r, Math.min(GATHER_PAUSE_MS, Math.max(0, windowEnds - Date.now()))));
+      await pause(Math.min(GATHER_PAUSE_MS, Math.max(0, windowEnds - Date.now())));
       messages.push(...(await receive(SYNC_WORKER.batchSize - messages.length, 0)));
     }
     return messages;
@@ -104,14 +107,12 @@ export function syncPoller(options: SyncPollerOptions): SyncPoller {
     const pending: Promise<void> = remove()
       .catch((error: unknown) =>
         log.error('sync poller delete failed; the messages come back after their visibility timeout', {
-          error: String((error as Error)?.message ?? error),
+          error: errorText(error),
         }),
       )
       .finally(() => deleting.delete(pending));
     deleting.add(pending);
   };
-
-  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   /** Settles as a { messages } or an { error }, so a receive under way never rejects unobserved. */
   type Received = { messages: Message[]; error?: unknown };
@@ -131,7 +132,7 @@ export function syncPoller(options: SyncPollerOptions): SyncPoller {
       // Stopped: nothing more is received, but a batch already received is handled, not left hidden.
       if (!running && received.messages.length === 0) return;
       if ('error' in received) {
-        log.error('sync poller error', { error: String((received.error as Error)?.message ?? received.error) });
+        log.error('sync poller error', { error: errorText(received.error) });
         await pause(ERROR_PAUSE_MS);
         ahead = running ? gatherAhead() : nothing;
         continue;
@@ -142,7 +143,7 @@ export function syncPoller(options: SyncPollerOptions): SyncPoller {
         deleteInBackground(await invoke(received.messages));
       } catch (thrown) {
         // A thrown handler fails the whole batch, as in Lambda: nothing is deleted.
-        log.error('sync poller error', { error: String((thrown as Error)?.message ?? thrown) });
+        log.error('sync poller error', { error: errorText(thrown) });
         await pause(ERROR_PAUSE_MS);
       }
     }
