@@ -9,7 +9,7 @@ import { type DynamoDBDocumentClient, QueryCommand, ScanCommand, UpdateCommand }
 import { TransientError } from '../core/errors.js';
 import type { SuppressionRecord } from '../core/suppression/record.js';
 import { upgradeSuppressionRecord } from '../core/suppression/schema.js';
-import type { BackfillCandidate } from '../core/sync/backfill.js';
+import type { BackfillCandidate, BackfillMark } from '../core/sync/backfill.js';
 import { DEAD_DUE_MS, type MarkerUpdate, type SyncLedger, type SyncView } from '../core/sync/ledger.js';
 import { allPendingKeys, LEGACY_PENDING_KEY, pendingKey } from '../core/sync/shard.js';
 import type { SyncMap } from '../core/sync/state.js';
@@ -198,21 +198,25 @@ export class DynamoSuppressionSync implements SyncLedger {
    * no sweep would send it); false when it has a live one (or is gone). The worker parks it again once
    * every provider has caught up, if the dead change or the refusal is still there. It bumps the
    * version: a record writer that read the item before the mark puts the whole item, sync fields as it
-   * read them, and would otherwise erase the mark after the backfill counted it and moved on.
+   * read them, and would otherwise erase the mark after the backfill counted it and moved on. A `scopes`
+   * mark also bumps the sync change: the providers are caught up with the last one, so without a new
+   * change the sweeper would see nobody lagging and send nothing the plan still has to push.
    */
-  async markPending(email: string, dueMs: number): Promise<boolean> {
+  async markPending(email: string, dueMs: number, why: BackfillMark = 'change'): Promise<boolean> {
+    const change = why === 'scopes' ? ', #change = if_not_exists(#change, :zero) + :one' : '';
     try {
       await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { [SUPPRESSION_TABLE.partitionKey]: email },
-          UpdateExpression: 'SET #pending = :key, #due = :due, #version = if_not_exists(#version, :zero) + :one',
+          UpdateExpression: `SET #pending = :key, #due = :due, #version = if_not_exists(#version, :zero) + :one${change}`,
           ConditionExpression: 'attribute_exists(#email) AND (attribute_not_exists(#pending) OR #due = :parked)',
           ExpressionAttributeNames: {
             '#pending': A.pending,
             '#due': A.due,
             '#email': SUPPRESSION_TABLE.partitionKey,
             '#version': 'version',
+            ...(why === 'scopes' ? { '#change': A.change } : {}),
           },
           ExpressionAttributeValues: {
             ':key': pendingKey(email),

@@ -21,7 +21,7 @@ export const TOPIC_ALIASES_SETTING: SettingDeclaration = {
   variable: TOPIC_ALIASES_VARIABLE,
   contextKey: 'topicAliases',
   describe:
-    'Canonical topic names stored under your own: `sendgrid:group:4242=newsletter,ses:main:weekly=newsletter`; read by the consumer, the CLI and `@ratchet-email/ratchet/client` (default: none, names stay canonical)',
+    'Canonical topic names stored under your own: `sendgrid:group:4242=newsletter,ses:main:weekly=newsletter`; read by the consumer, the sync worker and sweeper (a change walks the table again for the providers whose scopes it names), the CLI and `@ratchet-email/ratchet/client` (default: none, names stay canonical)',
 };
 
 export function isTopicName(value: unknown): value is string {

@@ -137,6 +137,8 @@ export class SyncWorker extends Construct {
       LOG_LEVEL: config.logLevel,
       // Each copy's share (lib/sync-limits.ts); the sweeper sizes its leases and the backfill by the same rates.
       ...sync.limits.variables,
+      // The worker plans with them; the sweeper's backfill walks again when they change (core/sync/backfill.ts).
+      ...(config.topicAliases ? { TOPIC_ALIASES: config.topicAliases } : {}),
     };
     this.worker = new HandlerFunction(this, 'Worker', {
       projectRoot: props.projectRoot,
@@ -149,7 +151,6 @@ export class SyncWorker extends Construct {
         [SYNC_QUEUE_VARIABLES.deadLetterUrl]: this.deadLetterQueue.queueUrl,
         // Only the worker dead-letters; unset, it keeps its default.
         ...(sync.retrySeconds !== undefined ? { [SYNC_VARIABLES.retryHorizonSeconds]: String(sync.retrySeconds) } : {}),
-        ...(config.topicAliases ? { TOPIC_ALIASES: config.topicAliases } : {}),
         ...(sync.postmarkStreams ? { POSTMARK_STREAMS: sync.postmarkStreams.join(',') } : {}),
         ...(sync.mailgunDomains ? { MAILGUN_DOMAINS: sync.mailgunDomains.join(',') } : {}),
         ...Object.fromEntries(

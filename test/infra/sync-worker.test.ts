@@ -25,6 +25,7 @@ const ALL = {
   syncProviders: 'ses,sendgrid,postmark,mailgun,resend',
   mailgunDomains: 'mg.example.com,news.example.com',
   postmarkStreams: 'outbound,broadcast',
+  topicAliases: 'sendgrid:group:7=newsletter,postmark:stream:broadcast=newsletter',
 };
 
 describe('sync resources, with every provider', () => {
@@ -201,6 +202,14 @@ describe('sync resources, with every provider', () => {
         }),
       },
     });
+  });
+
+  it('the worker and the sweeper both get TOPIC_ALIASES: the sweeper walks the table again when they change', () => {
+    for (const description of ['sync worker', 'sync sweeper'])
+      s.template.hasResourceProperties('AWS::Lambda::Function', {
+        Description: Match.stringLikeRegexp(description),
+        Environment: { Variables: Match.objectLike({ TOPIC_ALIASES: ALL.topicAliases }) },
+      });
   });
 
   it('an alarm on the sync dead letters', () => {

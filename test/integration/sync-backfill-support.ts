@@ -69,3 +69,16 @@ export function sendgridPushes(fakes: ProviderFakes, email: string): number {
   return fakes.sendgrid.calls.filter((c) => c.method === 'POST' && c.status < 300 && c.body.includes(`"${email}"`))
     .length;
 }
+
+/** Polls `done` every 250 ms until it holds; past `timeoutMs`, fails with `what()` (read only then). */
+export async function until(
+  done: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: () => string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`not in time: ${what()}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

@@ -14,9 +14,15 @@ import { DynamoSuppressionStore } from '../../lambdas/adapters/dynamodb-suppress
 import { policyFromSettings } from '../../lambdas/core/suppression/index.js';
 import { type ProviderFakes, startProviderFakes } from '../fakes/providers/index.js';
 import { ratchet, startTestStack, type TestStack } from './harness.js';
-import { ALIASES, heldBy, isTopicOnly, sendgridPushes, writeRecordsBeforeSync } from './sync-backfill-support.js';
+import {
+  ALIASES,
+  heldBy,
+  isTopicOnly,
+  sendgridPushes,
+  until,
+  writeRecordsBeforeSync,
+} from './sync-backfill-support.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const FAST = {
   TOPIC_ALIASES: ALIASES,
   POSTMARK_STREAMS: 'outbound',
@@ -35,14 +41,6 @@ const fastFor = (providers: string) =>
       return provider === undefined || providers.split(',').includes(provider);
     }),
   );
-
-async function until(done: () => boolean | Promise<boolean>, timeoutMs: number, what: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`not in time: ${what()}`);
-    await sleep(250);
-  }
-}
 
 describe('backfill: sync turned on for a table with records, and a provider added later', () => {
   let fakes: ProviderFakes;

@@ -16,6 +16,7 @@ import type { ProviderListEntry, SyncOperation, SyncOutcome, SyncTarget } from '
 import { batchEmails, sharedBatchKey } from './batch.js';
 import { type HttpDeps, ProviderHttp, pathSegment, scrub } from './http.js';
 import { foreignLists, type Refusal, removalOutcome } from './removal.js';
+import { providerHandlesScope, STREAM_SCOPE } from './scopes.js';
 
 export interface PostmarkSyncConfig {
   readonly serverToken: string;
@@ -26,7 +27,6 @@ export interface PostmarkSyncConfig {
   readonly topicStreams?: readonly string[];
 }
 
-const STREAM_SCOPE = /^postmark:stream:(.+)$/;
 const STREAM_LIST = /^stream:(.+)$/;
 /**
  * The most addresses one `Suppressions` array carries, create or delete: 50
@@ -71,7 +71,7 @@ export class PostmarkSyncTarget implements SyncTarget {
   }
 
   handlesScope(scope: string): boolean {
-    return STREAM_SCOPE.test(scope);
+    return providerHandlesScope('postmark', scope);
   }
 
   /** Only the streams `list` reads: POSTMARK_STREAMS and the streams TOPIC_ALIASES names. */

@@ -20,6 +20,7 @@ import {
 import { batchEmails, sharedBatchKey } from './batch.js';
 import { type HttpDeps, ProviderHttp, pathSegment } from './http.js';
 import { notOurs, type Refusal, removalOutcome } from './removal.js';
+import { GROUP_SCOPE, providerHandlesScope } from './scopes.js';
 import { SendGridGroups } from './sendgrid-groups.js';
 import { GLOBAL, listSendGrid } from './sendgrid-list.js';
 
@@ -28,7 +29,6 @@ export interface SendGridSyncConfig {
   readonly apiUrl: string;
 }
 
-const GROUP_SCOPE = /^sendgrid:group:(\d+)$/;
 const GROUP_LIST = /^group:(\d+)$/;
 /** SendGrid's largest page for the /v3/suppression lists. */
 const PAGE_LIMIT = 500;
@@ -81,7 +81,7 @@ export class SendGridSyncTarget implements SyncTarget {
   }
 
   handlesScope(scope: string): boolean {
-    return GROUP_SCOPE.test(scope);
+    return providerHandlesScope('sendgrid', scope);
   }
 
   /**

@@ -5,15 +5,17 @@
  * starts from the configured ceiling.
  */
 import type { Log } from '../../core/pipeline/ports.js';
-import { type BackfillProgress, backfillBudget, backfillStep } from '../../core/sync/backfill.js';
+import { type BackfillMark, type BackfillProgress, backfillBudget, backfillStep } from '../../core/sync/backfill.js';
 import { DrainMeter } from '../../core/sync/lease.js';
 import { drainCeiling, syncSettings } from '../../core/sync/settings.js';
 import { runSweep, type SweepResult } from '../../core/sync/sweep.js';
 import type { SyncProviderName } from '../../core/sync/target.js';
+import { parseTopicAliases } from '../../core/topics.js';
 import { DynamoSuppressionSync } from '../dynamodb-suppression-sync.js';
 import { IndexNotReadyError } from '../dynamodb-sync-index-errors.js';
 import { DynamoSyncProviders } from '../dynamodb-sync-providers.js';
 import { SqsSyncQueue } from '../sqs-sync-queue.js';
+import { providerPlan } from '../sync/scopes.js';
 import type { Clients, RuntimeConfig } from './config.js';
 import type { SyncQueues } from './sync-fast-path.js';
 
@@ -73,12 +75,15 @@ export function buildSyncSweeper(
     drainCeiling(settings.limits, providers, options.workerCopies ?? 1),
     Math.max(1, providers.length),
   );
+  // The aliases this process runs with: a change of them is a new deployment (or a restart locally), so a
+  // walk found done under them stays done for the life of the process.
+  const aliases = parseTopicAliases(config.settings.TOPIC_ALIASES);
   const finished = new Set<SyncProviderName>();
   const backfillPorts = {
     progress: (p: SyncProviderName) => facts.backfill(p),
     save: (p: SyncProviderName, progress: BackfillProgress) => facts.saveBackfill(p, progress),
     scan: (cursor: string | undefined, limit: number) => ledger.scanRecords(cursor, limit),
-    mark: (email: string, dueMs: number) => ledger.markPending(email, dueMs),
+    mark: (email: string, dueMs: number, why: BackfillMark) => ledger.markPending(email, dueMs, why),
     now,
   };
   return {
@@ -96,6 +101,7 @@ export function buildSyncSweeper(
           budget: backfillBudget(settings.limits[provider].rate, intervalMs),
           deadline: backfillDeadline,
           writeConcurrency: SWEEP_WRITE_CONCURRENCY,
+          plan: providerPlan(provider, aliases),
         });
         backfill[provider] = progress;
         if (progress.done) finished.add(provider);

@@ -1,0 +1,117 @@
+/**
+ * TOPIC_ALIASES set after the opt-outs it covers, on the local runtime against the provider fakes, with
+ * no command: the sweeper's backfill walks the table again under the new aliases (core/sync/backfill.ts
+ * `scopes` marks) and the worker pushes each earlier `newsletter` opt-out to SendGrid group 7 and Postmark
+ * `broadcast`. What the providers already held is not pushed again, and a restart under the same aliases
+ * walks nothing.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ProviderFakes, startProviderFakes } from '../fakes/providers/index.js';
+import { ratchet, startTestStack, type TestStack } from './harness.js';
+import {
+  ALIASES,
+  heldBy,
+  isTopicOnly,
+  sendgridPushes,
+  until,
+  writeRecordsBeforeSync,
+} from './sync-backfill-support.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const COUNT = 100;
+const BASE = {
+  SYNC_PROVIDERS: 'sendgrid,postmark',
+  POSTMARK_STREAMS: 'outbound',
+  SYNC_SENDGRID_RATE: '100',
+  SYNC_POSTMARK_RATE: '100',
+};
+
+describe('an alias set after the opt-outs it covers: the backfill pushes them, no command', () => {
+  let fakes: ProviderFakes;
+  let dataDir: string;
+  const stacks: TestStack[] = [];
+
+  beforeAll(async () => {
+    fakes = await startProviderFakes();
+    dataDir = mkdtempSync(join(tmpdir(), 'ratchet-alias-backfill-'));
+  });
+  afterAll(async () => {
+    for (const stack of stacks) await stack.stop().catch(() => undefined);
+    await fakes?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const start = async (env: Record<string, string>) => {
+    const stack = await startTestStack({ dataDir, persist: true, env: { ...fakes.env, ...BASE, ...env } });
+    stacks.push(stack);
+    stack.sync!.start();
+    return stack;
+  };
+  const stop = async (stack: TestStack) => {
+    await stack.stop();
+    stacks.splice(stacks.indexOf(stack), 1);
+  };
+  const status = async (stack: TestStack) =>
+    JSON.parse((await ratchet(stack.cliEnv({ SYNC_PROVIDERS: BASE.SYNC_PROVIDERS }), 'sync', 'status', '--json')).out)
+      .providers as Record<string, { backfill: { state: string; scanned?: number; marked?: number; doneAt?: number } }>;
+  const settled = async (stack: TestStack, emails: string[]) =>
+    (await Promise.all(emails.map((e) => stack.record(e)))).every((r) => r?.syncPending === undefined);
+
+  it('walks again under the new aliases, pushes only what is missing, and not again on a restart', async () => {
+    const seed = await startTestStack({ dataDir, persist: true, env: {} });
+    const emails = await writeRecordsBeforeSync(seed, 'alias', COUNT);
+    await seed.stop();
+    const topicOnly = emails.filter((_, i) => isTopicOnly(i));
+    const suppressed = emails.filter((_, i) => !isTopicOnly(i));
+
+    // No aliases: `newsletter` is no provider's scope, so its opt-outs go nowhere; the suppressed go global.
+    const before = await start({});
+    await until(
+      async () =>
+        suppressed.every((e) => {
+          const held = heldBy(fakes, e, false);
+          return held.sendgrid && held.postmark;
+        }) && (await settled(before, emails)),
+      120_000,
+      () => 'the first backfill did not finish',
+    );
+    await stop(before);
+    for (const email of topicOnly) expect(heldBy(fakes, email, true)).toEqual({ sendgrid: false, postmark: false });
+    const postmarkCalls = fakes.postmark.calls.length;
+
+    const aliased = await start({ TOPIC_ALIASES: ALIASES });
+    await until(
+      () => topicOnly.every((e) => Object.values(heldBy(fakes, e, true)).every(Boolean)),
+      120_000,
+      () => `${topicOnly.filter((e) => !Object.values(heldBy(fakes, e, true)).every(Boolean)).length} opt-outs missing`,
+    );
+    await until(
+      () => settled(aliased, emails),
+      60_000,
+      () => 'markers not cleared',
+    );
+    const walked = await status(aliased);
+    for (const p of ['sendgrid', 'postmark'])
+      expect(walked[p]!.backfill).toMatchObject({ state: 'done', scanned: COUNT });
+    // Each opt-out marked once: a `scopes` mark is a new change, so the other provider's walk found it pending.
+    expect(walked.sendgrid!.backfill.marked! + walked.postmark!.backfill.marked!).toBe(topicOnly.length);
+    // Each address went to SendGrid once: the suppressed ones in the first walk, the opt-outs in this one.
+    for (const email of emails) expect(sendgridPushes(fakes, email)).toBe(1);
+    // Postmark took the opt-outs and nothing else: no suppressed address was pushed there again.
+    const again = fakes.postmark.calls.slice(postmarkCalls).filter((c) => c.method === 'POST');
+    for (const email of suppressed) expect(again.some((c) => c.body.includes(`"${email}"`))).toBe(false);
+    await stop(aliased);
+
+    // The same aliases again: the walk made under them stays done, and nothing is sent.
+    const sendgridCalls = fakes.sendgrid.calls.length;
+    const restarted = await start({ TOPIC_ALIASES: ALIASES });
+    const after = await status(restarted);
+    for (const p of ['sendgrid', 'postmark']) expect(after[p]!.backfill).toEqual(walked[p]!.backfill);
+    await sleep(1_000);
+    expect(fakes.sendgrid.calls.length).toBe(sendgridCalls);
+    await stop(restarted);
+  }, 300_000);
+});
