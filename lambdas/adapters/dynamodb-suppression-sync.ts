@@ -17,6 +17,7 @@ import { isConditionalCheckFailure } from './aws-clients.js';
 import { BatchedSuppressionReader } from './dynamodb-suppression-batch-read.js';
 import { readSuppressionItem } from './dynamodb-suppression-item.js';
 import { IndexNotReadyError, isIndexNotReady, isMissingIndex } from './dynamodb-sync-index-errors.js';
+import { markForBackfill } from './dynamodb-sync-marks.js';
 import { SYNC_ATTRIBUTE as A, SYNC_INDEX, takeSyncFields } from './suppression-sync-fields.js';
 import { SUPPRESSION_TABLE } from './tables.js';
 
@@ -193,45 +194,9 @@ export class DynamoSuppressionSync implements SyncLedger {
     return { items, ...(page.LastEvaluatedKey ? { cursor: JSON.stringify(page.LastEvaluatedKey) } : {}) };
   }
 
-  /**
-   * Sets the outbox marker due at `dueMs` on an item that has none, or only a parked one (never due, so
-   * no sweep would send it); false when it has a live one (or is gone). The worker parks it again once
-   * every provider has caught up, if the dead change or the refusal is still there. It bumps the
-   * version: a record writer that read the item before the mark puts the whole item, sync fields as it
-   * read them, and would otherwise erase the mark after the backfill counted it and moved on. A `scopes`
-   * mark also bumps the sync change: the providers are caught up with the last one, so without a new
-   * change the sweeper would see nobody lagging and send nothing the plan still has to push.
-   */
-  async markPending(email: string, dueMs: number, why: BackfillMark = 'change'): Promise<boolean> {
-    const change = why === 'scopes' ? ', #change = if_not_exists(#change, :zero) + :one' : '';
-    try {
-      await this.client.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { [SUPPRESSION_TABLE.partitionKey]: email },
-          UpdateExpression: `SET #pending = :key, #due = :due, #version = if_not_exists(#version, :zero) + :one${change}`,
-          ConditionExpression: 'attribute_exists(#email) AND (attribute_not_exists(#pending) OR #due = :parked)',
-          ExpressionAttributeNames: {
-            '#pending': A.pending,
-            '#due': A.due,
-            '#email': SUPPRESSION_TABLE.partitionKey,
-            '#version': 'version',
-            ...(why === 'scopes' ? { '#change': A.change } : {}),
-          },
-          ExpressionAttributeValues: {
-            ':key': pendingKey(email),
-            ':due': dueMs,
-            ':parked': DEAD_DUE_MS,
-            ':zero': 0,
-            ':one': 1,
-          },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionalCheckFailure(error)) return false;
-      throw new TransientError('sync backfill mark failed', { cause: error });
-    }
+  /** The backfill's mark (dynamodb-sync-marks.ts): false when the item has a marker already, or is gone. */
+  markPending(email: string, dueMs: number, why: BackfillMark = 'change'): Promise<boolean> {
+    return markForBackfill(this.client, this.tableName, email, dueMs, why);
   }
 
   private async readPage(

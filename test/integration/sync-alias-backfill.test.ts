@@ -2,8 +2,10 @@
  * TOPIC_ALIASES set after the opt-outs it covers, on the local runtime against the provider fakes, with
  * no command: the sweeper's backfill walks the table again under the new aliases (core/sync/backfill.ts
  * `scopes` marks) and the worker pushes each earlier `newsletter` opt-out to SendGrid group 7 and Postmark
- * `broadcast`. What the providers already held is not pushed again, and a restart under the same aliases
- * walks nothing.
+ * `broadcast`. SES joins in the same restart, and its first walk comes before SendGrid's: it marks the
+ * opt-outs first, and SendGrid's walk still counts them a new change rather than leaving them to SES's
+ * marker (which would send SES alone). What the providers already held is not pushed again, and a
+ * restart under the same aliases walks nothing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +30,9 @@ const BASE = {
   SYNC_SENDGRID_RATE: '100',
   SYNC_POSTMARK_RATE: '100',
 };
+
+/** The aliases set, and SES added: its walk goes first (SYNC_PROVIDER_NAMES order). */
+const AFTER = { TOPIC_ALIASES: ALIASES, SYNC_PROVIDERS: 'ses,sendgrid,postmark', SYNC_SES_RATE: '100' };
 
 describe('an alias set after the opt-outs it covers: the backfill pushes them, no command', () => {
   let fakes: ProviderFakes;
@@ -55,7 +60,7 @@ describe('an alias set after the opt-outs it covers: the backfill pushes them, n
     stacks.splice(stacks.indexOf(stack), 1);
   };
   const status = async (stack: TestStack) =>
-    JSON.parse((await ratchet(stack.cliEnv({ SYNC_PROVIDERS: BASE.SYNC_PROVIDERS }), 'sync', 'status', '--json')).out)
+    JSON.parse((await ratchet(stack.cliEnv({ SYNC_PROVIDERS: AFTER.SYNC_PROVIDERS }), 'sync', 'status', '--json')).out)
       .providers as Record<string, { backfill: { state: string; scanned?: number; marked?: number; doneAt?: number } }>;
   const settled = async (stack: TestStack, emails: string[]) =>
     (await Promise.all(emails.map((e) => stack.record(e)))).every((r) => r?.syncPending === undefined);
@@ -82,7 +87,7 @@ describe('an alias set after the opt-outs it covers: the backfill pushes them, n
     for (const email of topicOnly) expect(heldBy(fakes, email, true)).toEqual({ sendgrid: false, postmark: false });
     const postmarkCalls = fakes.postmark.calls.length;
 
-    const aliased = await start({ TOPIC_ALIASES: ALIASES });
+    const aliased = await start(AFTER);
     await until(
       () => topicOnly.every((e) => Object.values(heldBy(fakes, e, true)).every(Boolean)),
       120_000,
@@ -93,11 +98,15 @@ describe('an alias set after the opt-outs it covers: the backfill pushes them, n
       60_000,
       () => 'markers not cleared',
     );
+    for (const email of suppressed) expect(fakes.ses.get(email)).toBeDefined();
     const walked = await status(aliased);
-    for (const p of ['sendgrid', 'postmark'])
+    for (const p of ['ses', 'sendgrid', 'postmark'])
       expect(walked[p]!.backfill).toMatchObject({ state: 'done', scanned: COUNT });
-    // Each opt-out marked once: a `scopes` mark is a new change, so the other provider's walk found it pending.
-    expect(walked.sendgrid!.backfill.marked! + walked.postmark!.backfill.marked!).toBe(topicOnly.length);
+    // SES's first walk marked every record; SendGrid's then counted each opt-out a new change, marker or
+    // not, which made Postmark lag too, so Postmark's walk found nothing of its own to mark.
+    expect(walked.ses!.backfill.marked).toBe(COUNT);
+    expect(walked.sendgrid!.backfill.marked).toBe(topicOnly.length);
+    expect(walked.postmark!.backfill.marked).toBe(0);
     // Each address went to SendGrid once: the suppressed ones in the first walk, the opt-outs in this one.
     for (const email of emails) expect(sendgridPushes(fakes, email)).toBe(1);
     // Postmark took the opt-outs and nothing else: no suppressed address was pushed there again.
@@ -107,9 +116,9 @@ describe('an alias set after the opt-outs it covers: the backfill pushes them, n
 
     // The same aliases again: the walk made under them stays done, and nothing is sent.
     const sendgridCalls = fakes.sendgrid.calls.length;
-    const restarted = await start({ TOPIC_ALIASES: ALIASES });
+    const restarted = await start(AFTER);
     const after = await status(restarted);
-    for (const p of ['sendgrid', 'postmark']) expect(after[p]!.backfill).toEqual(walked[p]!.backfill);
+    for (const p of ['ses', 'sendgrid', 'postmark']) expect(after[p]!.backfill).toEqual(walked[p]!.backfill);
     await sleep(1_000);
     expect(fakes.sendgrid.calls.length).toBe(sendgridCalls);
     await stop(restarted);

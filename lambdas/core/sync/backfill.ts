@@ -51,8 +51,8 @@ export interface BackfillPorts {
   save(provider: SyncProviderName, progress: BackfillProgress): Promise<void>;
   scan(cursor: string | undefined, limit: number): Promise<{ items: BackfillCandidate[]; cursor?: string }>;
   /**
-   * A marker due at `dueMs` on a record that has none; false when it has one. A `scopes` mark also
-   * counts a new sync change, so every provider lags and the sweeper sends it (the others plan nothing).
+   * `change`: a marker due at `dueMs` on a record that has none; false when it has one. `scopes`: a new
+   * sync change, so every provider lags (the others plan nothing), and the marker if it has none.
    */
   mark(email: string, dueMs: number, why: BackfillMark): Promise<boolean>;
   now(): number;
@@ -60,8 +60,9 @@ export interface BackfillPorts {
 
 /**
  * Why the provider lacks something of the record, if it does: `change`, it has not caught up with the
- * record's latest change; `scopes`, it has, but the plan under today's aliases (`plan`) still pushes
- * there. A change dead-lettered there, or a refusal on record, is left to `sync retry` and the report.
+ * record's latest change (and no marker is set); `scopes`, it has, but the plan under today's aliases
+ * (`plan`) still pushes there, marker or not (the mark is a new change: every provider lags). A change
+ * dead-lettered there, or a refusal on record, is left to `sync retry` and the report.
  */
 export type BackfillMark = 'change' | 'scopes';
 
@@ -70,13 +71,14 @@ export function backfillMark(
   provider: SyncProviderName,
   plan?: PlanContext,
 ): BackfillMark | undefined {
-  if (candidate.pending) return undefined;
   const { record } = candidate;
   const holds =
     record.status === 'suppressed' ||
     Object.values(record.topics ?? {}).some((topic) => topic.status === 'unsubscribed');
   if (!holds) return undefined;
-  if (laggingProviders(candidate, [provider]).length > 0) return 'change';
+  // Pending and lagging: the marker's message comes to this provider anyway.
+  if (laggingProviders(candidate, [provider]).length > 0) return candidate.pending ? undefined : 'change';
+  // Caught up: a marker set for others (another walk's, in this sweep) sends nothing here, so pending or not.
   const state = candidate.sync[provider];
   if (plan === undefined || state?.failed?.change === candidate.change || (state?.refused?.length ?? 0) > 0)
     return undefined;

@@ -52,7 +52,9 @@ function table(rows: BackfillCandidate[], options: { failMarkAt?: number } = {})
       markCalls++;
       if (options.failMarkAt !== undefined && markCalls === options.failMarkAt) throw new Error('killed');
       const row = rows.find((r) => r.record.email === email)!;
-      if (row.pending) return false;
+      // As the adapter does: `scopes` counts a new change, marker or not; `change` needs no live marker.
+      if (reason === 'scopes') row.change++;
+      else if (row.pending) return false;
       row.pending = true;
       marked.push(email);
       why.push(reason);
@@ -166,7 +168,10 @@ describe('a walk under new aliases', () => {
       sendgrid: { at: 1, lists: [], change: 0, failed: { change: 1, at: 1, error: 'x' } } as never,
     };
     expect(backfillMark(optedOut('e@x', dead), 'sendgrid', plan(NEWS))).toBeUndefined();
-    expect(backfillMark({ ...optedOut('f@x', caughtUp()), pending: true }, 'sendgrid', plan(NEWS))).toBeUndefined();
+    // Pending for another provider (another walk's mark): its message would not come here, so still `scopes`.
+    expect(backfillMark({ ...optedOut('f@x', caughtUp()), pending: true }, 'sendgrid', plan(NEWS))).toBe('scopes');
+    // Pending and lagging here: the marker's message comes here anyway.
+    expect(backfillMark({ ...optedOut('g@x', {}), pending: true }, 'sendgrid', plan(NEWS))).toBeUndefined();
   });
 
   it('the fingerprint holds the entries naming one of the provider’s scopes, in any order', () => {
@@ -215,6 +220,16 @@ describe('a walk under new aliases', () => {
     const again = await backfillStep(t.ports, 'sendgrid', options(NEWS));
     expect(again).toMatchObject({ done: true, scanned: 3, marked: 1, startedAt: 1_000, doneAt: 1_000 });
     expect(t.marked).toEqual(['o1@x']);
+    expect(t.why).toEqual(['scopes']);
+  });
+
+  it('a record another walk marked in the same sweep still gets this provider’s scopes, once', async () => {
+    const t = table([{ ...optedOut('p@x', caughtUp()), pending: true }]);
+    expect(await backfillStep(t.ports, 'sendgrid', options(NEWS))).toMatchObject({ done: true, marked: 1 });
+    expect(t.why).toEqual(['scopes']);
+    // The new change makes sendgrid lag: a walk over it again (a repeated page) marks nothing more.
+    t.store({ done: false, scanned: 0, marked: 1, startedAt: 1, scopes: scopeFingerprint(plan(NEWS)) });
+    await backfillStep(t.ports, 'sendgrid', options(NEWS));
     expect(t.why).toEqual(['scopes']);
   });
 
