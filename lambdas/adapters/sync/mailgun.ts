@@ -16,6 +16,7 @@ import type { ProviderListEntry, SyncOperation, SyncOutcome, SyncTarget } from '
 import { batchEmails, sharedBatchKey } from './batch.js';
 import { type HttpDeps, ProviderHttp, pathSegment } from './http.js';
 import { notOurs, type Refusal, removalOutcome } from './removal.js';
+import { providerHandlesScope } from './scopes.js';
 
 export interface MailgunSyncConfig {
   readonly apiKey: string;
@@ -67,8 +68,8 @@ export class MailgunSyncTarget implements SyncTarget {
     );
   }
 
-  handlesScope(_scope: string): boolean {
-    return false;
+  handlesScope(scope: string): boolean {
+    return providerHandlesScope('mailgun', scope);
   }
 
   async apply(operation: SyncOperation): Promise<SyncOutcome> {

@@ -25,6 +25,7 @@ import type { ProviderListEntry, SyncOperation, SyncOutcome, SyncTarget } from '
 import { batchEmails, sharedBatchKey } from './batch.js';
 import { type HttpDeps, ProviderHttp, pathSegment } from './http.js';
 import { foreignLists, removalOutcome } from './removal.js';
+import { providerHandlesScope } from './scopes.js';
 
 export interface ResendSyncConfig {
   readonly apiKey: string;
@@ -66,8 +67,8 @@ export class ResendSyncTarget implements SyncTarget {
     );
   }
 
-  handlesScope(_scope: string): boolean {
-    return false;
+  handlesScope(scope: string): boolean {
+    return providerHandlesScope('resend', scope);
   }
 
   async apply(operation: SyncOperation): Promise<SyncOutcome> {

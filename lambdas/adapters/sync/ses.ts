@@ -43,6 +43,7 @@ import {
   waitingOutRateLimits,
 } from './http.js';
 import { foreignLists, removalOutcome } from './removal.js';
+import { providerHandlesScope } from './scopes.js';
 
 export interface SesSyncConfig {
   readonly region: string;
@@ -96,8 +97,8 @@ export class SesSyncTarget implements SyncTarget {
     this.pageSize = deps.pageSize ?? 1000;
   }
 
-  handlesScope(_scope: string): boolean {
-    return false;
+  handlesScope(scope: string): boolean {
+    return providerHandlesScope('ses', scope);
   }
 
   async apply(operation: SyncOperation): Promise<SyncOutcome> {
