@@ -4,11 +4,13 @@
  * of the latest 429 pause, and `lastSuccessAt`, for `ratchet sync status`. Both only move forward
  * (conditional updates), so concurrent workers cannot move them back. The sweeper keeps the provider's
  * backfill checkpoint there too (`backfill`: cursor, counts, done), so a crash resumes the walk, and
- * `ratchet sync reconcile` its latest run (`lastReconcile`), for `sync status` and the console.
+ * `ratchet sync reconcile` its latest run (`lastReconcile`), for `sync status` and the console. One more
+ * row, `sync#configured`, holds the providers the sweeper last ran with, so a provider that comes back
+ * to SYNC_PROVIDERS is walked again (wiring/sync-sweeper.ts).
  */
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { BackfillProgress } from '../core/sync/backfill.js';
-import type { SyncProviderName } from '../core/sync/target.js';
+import { SYNC_PROVIDER_NAMES, type SyncProviderName } from '../core/sync/target.js';
 import { isConditionalCheckFailure } from './aws-clients.js';
 import type { PauseStore } from './sync-gate.js';
 import { INBOX_TABLE } from './tables.js';
@@ -90,6 +92,32 @@ export class DynamoSyncProviders implements PauseStore {
     );
   }
 
+  /** The providers the sweeper last ran with; undefined before any sweeper recorded them. */
+  async configuredProviders(): Promise<SyncProviderName[] | undefined> {
+    const result = await this.client.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: { [INBOX_TABLE.partitionKey]: CONFIGURED },
+        ConsistentRead: true,
+      }),
+    );
+    const listed: unknown = result.Item?.providers;
+    if (!Array.isArray(listed)) return undefined;
+    return SYNC_PROVIDER_NAMES.filter((p) => listed.includes(p));
+  }
+
+  async saveConfiguredProviders(providers: readonly SyncProviderName[]): Promise<void> {
+    await this.client.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { [INBOX_TABLE.partitionKey]: CONFIGURED },
+        UpdateExpression: 'SET #p = :p',
+        ExpressionAttributeNames: { '#p': 'providers' },
+        ExpressionAttributeValues: { ':p': [...providers] },
+      }),
+    );
+  }
+
   async pausedUntil(provider: SyncProviderName): Promise<number | undefined> {
     return (await this.facts(provider)).pausedUntil;
   }
@@ -130,6 +158,9 @@ export class DynamoSyncProviders implements PauseStore {
 
 /** The rows' partition keys all start `sync#`: the IAM grants hold the worker and the sweeper to them (dynamodb:LeadingKeys). */
 export const SYNC_ROW_PREFIX = 'sync#';
+
+/** Not a provider's name (those are SYNC_PROVIDER_NAMES), so never a provider's row. */
+const CONFIGURED = `${SYNC_ROW_PREFIX}configured`;
 
 function key(provider: SyncProviderName): string {
   return `${SYNC_ROW_PREFIX}${provider}`;

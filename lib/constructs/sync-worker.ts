@@ -195,7 +195,8 @@ export class SyncWorker extends Construct {
     // UpdateItem: the lease and the backfill's marker. Scan: the backfill walks the table itself, page by
     // page (no index lists every record), never the sync-due index it may be waiting for.
     allow(this.sweeper.role, ['dynamodb:UpdateItem', 'dynamodb:Scan'], [tables.suppressions.tableArn]);
-    // The backfill checkpoint lives in the provider's `sync#<provider>` row.
+    // The backfill checkpoint lives in the provider's `sync#<provider>` row, and the providers the sweeper
+    // last ran with in `sync#configured`.
     allowSyncRows(this.sweeper.role, tables.inbox.tableArn);
     // GetQueueAttributes: the depth that sizes the lease and the send budget.
     allow(this.sweeper.role, ['sqs:SendMessage', 'sqs:GetQueueAttributes'], [this.queue.queueArn]);

@@ -7,17 +7,15 @@
  * marker (which would send SES alone). What the providers already held is not pushed again, and a
  * restart under the same aliases walks nothing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ProviderFakes, startProviderFakes } from '../fakes/providers/index.js';
-import { ratchet, startTestStack, type TestStack } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { ratchet, type TestStack } from './harness.js';
 import {
   ALIASES,
   heldBy,
   isTopicOnly,
+  restartingStacks,
   sendgridPushes,
+  settled,
   until,
   writeRecordsBeforeSync,
 } from './sync-backfill-support.js';
@@ -35,38 +33,16 @@ const BASE = {
 const AFTER = { TOPIC_ALIASES: ALIASES, SYNC_PROVIDERS: 'ses,sendgrid,postmark', SYNC_SES_RATE: '100' };
 
 describe('an alias set after the opt-outs it covers: the backfill pushes them, no command', () => {
-  let fakes: ProviderFakes;
-  let dataDir: string;
-  const stacks: TestStack[] = [];
-
-  beforeAll(async () => {
-    fakes = await startProviderFakes();
-    dataDir = mkdtempSync(join(tmpdir(), 'ratchet-alias-backfill-'));
-  });
-  afterAll(async () => {
-    for (const stack of stacks) await stack.stop().catch(() => undefined);
-    await fakes?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  const start = async (env: Record<string, string>) => {
-    const stack = await startTestStack({ dataDir, persist: true, env: { ...fakes.env, ...BASE, ...env } });
-    stacks.push(stack);
-    stack.sync!.start();
-    return stack;
-  };
-  const stop = async (stack: TestStack) => {
-    await stack.stop();
-    stacks.splice(stacks.indexOf(stack), 1);
-  };
+  const stacks = restartingStacks('ratchet-alias-backfill-');
+  const start = (env: Record<string, string>) => stacks.start({ ...BASE, ...env });
+  const stop = stacks.stop;
   const status = async (stack: TestStack) =>
     JSON.parse((await ratchet(stack.cliEnv({ SYNC_PROVIDERS: AFTER.SYNC_PROVIDERS }), 'sync', 'status', '--json')).out)
       .providers as Record<string, { backfill: { state: string; scanned?: number; marked?: number; doneAt?: number } }>;
-  const settled = async (stack: TestStack, emails: string[]) =>
-    (await Promise.all(emails.map((e) => stack.record(e)))).every((r) => r?.syncPending === undefined);
 
   it('walks again under the new aliases, pushes only what is missing, and not again on a restart', async () => {
-    const seed = await startTestStack({ dataDir, persist: true, env: {} });
+    const fakes = stacks.fakes();
+    const seed = await stacks.seed();
     const emails = await writeRecordsBeforeSync(seed, 'alias', COUNT);
     await seed.stop();
     const topicOnly = emails.filter((_, i) => isTopicOnly(i));

@@ -3,11 +3,15 @@
  * table written before sync existed, or whose changes were all pushed to the providers then
  * configured), and what each provider fake holds of an address.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll } from 'vitest';
 import { DynamoSuppressionStore } from '../../lambdas/adapters/dynamodb-suppressions.js';
 import { policyFromSettings } from '../../lambdas/core/suppression/index.js';
-import type { ProviderFakes } from '../fakes/providers/index.js';
-import type { TestStack } from './harness.js';
+import { type ProviderFakes, startProviderFakes } from '../fakes/providers/index.js';
+import { startTestStack, type TestStack } from './harness.js';
 
 export const ALIASES = 'sendgrid:group:7=newsletter,postmark:stream:broadcast=newsletter';
 
@@ -81,4 +85,47 @@ export async function until(
     if (Date.now() > deadline) throw new Error(`not in time: ${what()}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/**
+ * For a describe block: one set of provider fakes and one data dir kept across stacks, as a restart with
+ * other settings would see them. `start` runs a stack on it with its sync loops (env over the fakes'),
+ * `stop` stops one; whatever is left running is stopped after the block.
+ */
+export function restartingStacks(dirPrefix: string) {
+  const stacks: TestStack[] = [];
+  const shared = { fakes: undefined as unknown as ProviderFakes, dataDir: '' };
+  beforeAll(async () => {
+    shared.fakes = await startProviderFakes();
+    shared.dataDir = mkdtempSync(join(tmpdir(), dirPrefix));
+  });
+  afterAll(async () => {
+    for (const stack of stacks) await stack.stop().catch(() => undefined);
+    await shared.fakes?.close();
+    if (shared.dataDir) rmSync(shared.dataDir, { recursive: true, force: true });
+  });
+  return {
+    fakes: () => shared.fakes,
+    /** A stack with no sync and no fakes, for writing records before sync. */
+    seed: () => startTestStack({ dataDir: shared.dataDir, persist: true, env: {} }),
+    async start(env: Record<string, string>): Promise<TestStack> {
+      const stack = await startTestStack({
+        dataDir: shared.dataDir,
+        persist: true,
+        env: { ...shared.fakes.env, ...env },
+      });
+      stacks.push(stack);
+      stack.sync!.start();
+      return stack;
+    },
+    async stop(stack: TestStack): Promise<void> {
+      await stack.stop();
+      stacks.splice(stacks.indexOf(stack), 1);
+    },
+  };
+}
+
+/** Whether every one of `emails` has no outbox marker left. */
+export async function settled(stack: TestStack, emails: readonly string[]): Promise<boolean> {
+  return (await Promise.all(emails.map((e) => stack.record(e)))).every((r) => r?.syncPending === undefined);
 }

@@ -79,9 +79,26 @@ export function buildSyncSweeper(
   // walk found done under them stays done for the life of the process.
   const aliases = parseTopicAliases(config.settings.TOPIC_ALIASES);
   const finished = new Set<SyncProviderName>();
+  // Providers back in SYNC_PROVIDERS since the sweeper last ran (the `sync#configured` row): walked again
+  // from the first page whatever their row says, since the changes made while they were out reached
+  // only the others. The list is saved once each of them has saved a walk of its own, so a crash before
+  // that finds them again. None before any sweeper saved a list (an upgrade walks nobody again).
+  let rejoined: Set<SyncProviderName> | undefined;
+  const returning = async () => {
+    if (rejoined === undefined) {
+      const last = await facts.configuredProviders();
+      rejoined = new Set(last === undefined ? [] : providers.filter((p) => !last.includes(p)));
+      if (rejoined.size === 0 && last?.join() !== providers.join()) await facts.saveConfiguredProviders(providers);
+    }
+    return rejoined;
+  };
   const backfillPorts = {
-    progress: (p: SyncProviderName) => facts.backfill(p),
-    save: (p: SyncProviderName, progress: BackfillProgress) => facts.saveBackfill(p, progress),
+    progress: async (p: SyncProviderName) => ((await returning()).has(p) ? undefined : facts.backfill(p)),
+    save: async (p: SyncProviderName, progress: BackfillProgress) => {
+      await facts.saveBackfill(p, progress);
+      const back = await returning();
+      if (back.delete(p) && back.size === 0) await facts.saveConfiguredProviders(providers);
+    },
     scan: (cursor: string | undefined, limit: number) => ledger.scanRecords(cursor, limit),
     mark: (email: string, dueMs: number, why: BackfillMark) => ledger.markPending(email, dueMs, why),
     now,
