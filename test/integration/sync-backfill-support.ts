@@ -1,7 +1,8 @@
 /**
  * Shared by the backfill and backlog tests: a table with records that no outbox marker points at (as a
  * table written before sync existed, or whose changes were all pushed to the providers then
- * configured), and what each provider fake holds of an address.
+ * configured), what each provider fake holds of an address, and, for the tests that restart the
+ * runtime with other settings, stacks over one kept data dir, a poll with a deadline and a settled check.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
