@@ -88,7 +88,8 @@ export function buildSyncSweeper(
     if (rejoined === undefined) {
       const last = await facts.configuredProviders();
       rejoined = new Set(last === undefined ? [] : providers.filter((p) => !last.includes(p)));
-      if (rejoined.size === 0 && last?.join() !== providers.join()) await facts.saveConfiguredProviders(providers);
+      // Every provider is on the list, so it differs only by one taken out since (or there is none yet).
+      if (rejoined.size === 0 && last?.length !== providers.length) await facts.saveConfiguredProviders(providers);
     }
     return rejoined;
   };

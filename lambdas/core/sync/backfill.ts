@@ -85,11 +85,6 @@ export function backfillMark(
   return planSync(record, state, plan).length > 0 ? 'scopes' : undefined;
 }
 
-/** Whether the record holds anything a provider should have, and the provider lacks it (backfillMark). */
-export function needsBackfill(candidate: BackfillCandidate, provider: SyncProviderName, plan?: PlanContext): boolean {
-  return backfillMark(candidate, provider, plan) !== undefined;
-}
-
 /**
  * The provider's TOPIC_ALIASES entries, as text: the ones that name one of its scopes, either side (the
  * only ones that change what its plan pushes). A walk made before this was kept counts as made under none.

@@ -13,7 +13,6 @@ import {
   backfillBudget,
   backfillMark,
   backfillStep,
-  needsBackfill,
   scopeFingerprint,
 } from '../../../lambdas/core/sync/backfill.js';
 import type { PlanContext } from '../../../lambdas/core/sync/plan.js';
@@ -64,20 +63,22 @@ function table(rows: BackfillCandidate[], options: { failMarkAt?: number } = {})
   return { ports, marked, why, saved, scans: () => scans, store: (p: BackfillProgress) => void (stored = p) };
 }
 
-describe('needsBackfill', () => {
+describe('backfillMark', () => {
   it('a suppressed address or a topic opt-out the provider has not caught up with; nothing else', () => {
-    expect(needsBackfill(candidate('a@x'), 'sendgrid')).toBe(true);
-    expect(needsBackfill(candidate('a@x', {}, {}, 0), 'sendgrid')).toBe(true);
+    expect(backfillMark(candidate('a@x'), 'sendgrid')).toBe('change');
+    expect(backfillMark(candidate('a@x', {}, {}, 0), 'sendgrid')).toBe('change');
     expect(
-      needsBackfill(
+      backfillMark(
         candidate('t@x', { status: 'active', topics: { news: { status: 'unsubscribed' } } as never }),
         'sendgrid',
       ),
-    ).toBe(true);
-    expect(needsBackfill(candidate('b@x', { status: 'active' }), 'sendgrid')).toBe(false);
-    expect(needsBackfill(candidate('c@x', {}, { sendgrid: { at: 1, lists: [], change: 1 } }), 'sendgrid')).toBe(false);
-    expect(needsBackfill(candidate('c@x', {}, { ses: { at: 1, lists: [], change: 1 } }), 'sendgrid')).toBe(true);
-    expect(needsBackfill({ ...candidate('d@x'), pending: true }, 'sendgrid')).toBe(false);
+    ).toBe('change');
+    expect(backfillMark(candidate('b@x', { status: 'active' }), 'sendgrid')).toBeUndefined();
+    expect(
+      backfillMark(candidate('c@x', {}, { sendgrid: { at: 1, lists: [], change: 1 } }), 'sendgrid'),
+    ).toBeUndefined();
+    expect(backfillMark(candidate('c@x', {}, { ses: { at: 1, lists: [], change: 1 } }), 'sendgrid')).toBe('change');
+    expect(backfillMark({ ...candidate('d@x'), pending: true }, 'sendgrid')).toBeUndefined();
   });
 
   it('the budget is the provider rate over one interval', () => {
@@ -104,7 +105,7 @@ describe('backfillStep', () => {
       progress.push(p);
       if (p.done) break;
     }
-    const expected = rows().filter((c) => needsBackfill(c, 'sendgrid')).length;
+    const expected = rows().filter((c) => backfillMark(c, 'sendgrid') !== undefined).length;
     expect(t.marked).toHaveLength(expected);
     expect(new Set(t.marked).size).toBe(expected);
     expect(progress.at(-1)).toMatchObject({ done: true, scanned: 500, marked: expected, doneAt: 1_000 });
@@ -129,7 +130,7 @@ describe('backfillStep', () => {
     let p: BackfillProgress;
     do p = await backfillStep(t.ports, 'sendgrid', { budget: 1_000, deadline: 2_000, writeConcurrency: 4 });
     while (!p.done);
-    const expected = rows().filter((c) => needsBackfill(c, 'sendgrid')).length;
+    const expected = rows().filter((c) => backfillMark(c, 'sendgrid') !== undefined).length;
     expect(new Set(t.marked).size).toBe(expected);
     expect(t.marked).toHaveLength(expected);
     expect(before === undefined || (before.scanned < 500 && !before.done)).toBe(true);
