@@ -181,7 +181,7 @@ export async function benchSyncBatching(): Promise<SectionResult> {
     verdicts: [],
     informational,
     notes: [
-      "No target is named for this in an issue: the rows show what batching buys at the rates a user starts with. A push rides only in a request that waits for its slot, so a provider batches once changes come faster than its requests a second: here the burst outpaces every provider's default, and each batches but SES, which takes one address a call and sets the five-provider drain. The local runtime's four receive loops share one gate, so one request can carry what several of them received; on AWS a request carries at most one worker copy's receive batch (10 messages, every provider's together).",
+      `No target is named for this in an issue: the rows show what batching buys at the rates a user starts with. A push rides only in a request that waits for its slot, so a provider batches once changes come faster than its requests a second: here the burst outpaces every provider's default, and each batches but SES, which takes one address a call and sets the five-provider drain. The local runtime's four receive loops share one gate, so one request can carry what several of them received; on AWS a request carries at most one worker copy's receive batch (${SYNC_WORKER.batchSize} messages, every provider's together).`,
     ],
     wallMs: performance.now() - started,
   };

@@ -7,7 +7,10 @@
  * Why: the issue's goal compares the whole pipeline with bare provider calls. Both writes are conditional
  * (the version guard is what keeps a newer change's marker from being cleared), so neither can share a
  * BatchWriteItem, and dynalite has no transactions or PartiQL to batch them with: no sync design that
- * keeps the guarantees writes less. Whatever this floor reaches is more than end to end can.
+ * keeps the guarantees writes less. Each change's put comes before its commit, as many changes in flight
+ * as the sync runs' writers. A reference, not a bound: end to end commits a batch's changes side by side
+ * while the writer's puts are in flight, so it holds more writes at once and can pass this rate
+ * (BENCHMARKS.md §11 shows both).
  */
 import { createDocumentClient } from '../lambdas/adapters/aws-clients.js';
 import { DynamoSuppressionSync } from '../lambdas/adapters/dynamodb-suppression-sync.js';

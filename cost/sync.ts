@@ -18,6 +18,8 @@ import { PRICE_DATE, PRICE_REGION, PRICES } from './prices.js';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const EVENTS = 1_000_000;
+/** SQS's most messages in one ReceiveMessage or DeleteMessageBatch. */
+const SQS_MAX_BATCH = 10;
 const CHANGES = EVENTS * (MIX.hard_bounce + MIX.complaint + MIX.unsubscribe);
 /** Secrets Manager list prices (https://aws.amazon.com/secrets-manager/pricing/), same date as cost/prices.ts. */
 const SECRET_MONTH_USD = 0.4;
@@ -37,6 +39,8 @@ function perMillion(providers: number, handlerMsPerMessage: number): Line[] {
   const batch = SYNC_WORKER.batchSize;
   const gbSeconds = (messages * Math.ceil(handlerMsPerMessage) * (SYNC_WORKER.memoryMb / 1024)) / 1000;
   const invocations = messages / batch;
+  // A receive and a delete each take at most 10 messages, whatever the batch: a batch of 50 is 5 of each.
+  const sqsCalls = 2 * Math.ceil(batch / SQS_MAX_BATCH) * invocations;
   return [
     {
       item: 'SQS: fast-path SendMessageBatch (one per change)',
@@ -44,9 +48,9 @@ function perMillion(providers: number, handlerMsPerMessage: number): Line[] {
       usd: CHANGES * PRICES.sqsRequest.usd,
     },
     {
-      item: 'SQS: event source receive + delete (batches of 10)',
-      quantity: 2 * invocations,
-      usd: 2 * invocations * PRICES.sqsRequest.usd,
+      item: `SQS: event source receives + deletes (${SQS_MAX_BATCH} messages a request, batches of ${batch})`,
+      quantity: sqsCalls,
+      usd: sqsCalls * PRICES.sqsRequest.usd,
     },
     { item: 'Lambda: worker requests', quantity: invocations, usd: invocations * PRICES.lambdaRequest.usd },
     {

@@ -1,6 +1,6 @@
 /**
  * The sync worker's reads of the suppression table, batched: every read asked for in the same turn of
- * the event loop goes out as one BatchGetItem, so a batch of ten messages costs one read call, not ten.
+ * the event loop goes out as one BatchGetItem, so a batch of 50 messages costs one read call, not 50.
  * Consistent reads, each address once (BatchGetItem refuses a repeated key), through the table's
  * versioned reader like every read of it.
  */
@@ -24,8 +24,8 @@ export class BatchedSuppressionReader {
   private pending?: Map<string, Waiter[]>;
 
   /**
-   * One read, batched with the others of this turn: a worker's batch of ten messages reads its ten
-   * records with one BatchGetItem (consistent, at most 100 keys, each address once) instead of ten GetItems.
+   * One read, batched with the others of this turn: a worker's batch of 50 messages reads its 50
+   * records with one BatchGetItem (consistent, at most 100 keys, each address once) instead of 50 GetItems.
    */
   read(email: string): Promise<Record<string, unknown> | undefined> {
     if (this.pending === undefined) {

@@ -18,10 +18,14 @@ import { sqsEvent } from './sqs-event.js';
 
 /**
  * How long the poller waits before asking again while it fills a batch: ten receives a second at most,
- * where Lambda's pollers wait on SQS's side. Also after a receive that brought some but not enough, so
- * a queue fed a few messages at a time fills the batch in a few receives, not one receive a message.
+ * where Lambda's pollers wait on SQS's side. Only after a receive that came back short (the queue had
+ * no more at hand), so a queue fed a few messages at a time fills the batch in a few receives, not one
+ * receive a message, while a backlog fills it in back-to-back receives of 10.
  */
 const GATHER_PAUSE_MS = 100;
+
+/** SQS's most messages in one ReceiveMessage and in one DeleteMessageBatch. */
+const SQS_MAX_BATCH = 10;
 
 /** Long poll of the loops: an empty queue holds the receive this long, and a stop waits at most about this. */
 const LOOP_WAIT_SECONDS = 1;
@@ -73,15 +77,19 @@ export function syncPoller(options: SyncPollerOptions): SyncPoller {
   /**
    * A batch as the event source's batching window makes one: it goes to the handler when it is full or
    * the window has passed since its first message, so a backlog is worked in full batches (one record
-   * read and one delete per ten messages) as on AWS, not in whatever trickled in first.
+   * read per batch, one delete per ten messages) as on AWS, not in whatever trickled in first.
    */
   const gather = async (waitSeconds: number): Promise<Message[]> => {
-    const messages = await receive(SYNC_WORKER.batchSize, waitSeconds);
+    const wanted = (have: number) => Math.min(SQS_MAX_BATCH, SYNC_WORKER.batchSize - have);
+    let last = await receive(wanted(0), waitSeconds);
+    const messages = [...last];
     if (messages.length === 0) return messages;
     const windowEnds = Date.now() + SYNC_WORKER.maxBatchingWindowSeconds * 1000;
     while (messages.length < SYNC_WORKER.batchSize && Date.now() < windowEnds) {
-      await pause(Math.min(GATHER_PAUSE_MS, Math.max(0, windowEnds - Date.now())));
-      messages.push(...(await receive(SYNC_WORKER.batchSize - messages.length, 0)));
+      // A full receive says more may be waiting: ask again at once. A short one waits for more to arrive.
+      if (last.length < SQS_MAX_BATCH) await pause(Math.min(GATHER_PAUSE_MS, Math.max(0, windowEnds - Date.now())));
+      last = await receive(wanted(messages.length), 0);
+      messages.push(...last);
     }
     return messages;
   };
@@ -92,13 +100,16 @@ export function syncPoller(options: SyncPollerOptions): SyncPoller {
     const failed = new Set(response.batchItemFailures.map((f) => f.itemIdentifier));
     const done = messages.filter((m) => !failed.has(m.MessageId!));
     return async () => {
-      if (done.length === 0) return;
-      await sqs.send(
-        new DeleteMessageBatchCommand({
-          QueueUrl: queueUrl,
-          Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
-        }),
-      );
+      const deletes: Promise<unknown>[] = [];
+      for (let i = 0; i < done.length; i += SQS_MAX_BATCH) {
+        const entries = done
+          .slice(i, i + SQS_MAX_BATCH)
+          .map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle! }));
+        deletes.push(sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries })));
+      }
+      const settled = await Promise.allSettled(deletes);
+      const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+      if (failed) throw failed.reason;
     };
   };
 

@@ -49,11 +49,13 @@ describe('sync resources, with every provider', () => {
       FunctionName: { Ref: s.stack.getLogicalId(worker.function.node.defaultChild as never) },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: SYNC_WORKER.maxConcurrency },
-      BatchSize: 10,
+      BatchSize: 50,
+      // Lambda refuses a batch over 10 from a standard queue without a batching window.
+      MaximumBatchingWindowInSeconds: 1,
     });
   });
 
-  it("the queue hides a received message for at least 6 times the worker's timeout (AWS's advice for a Lambda event source)", () => {
+  it("the queue hides a received message for at least 6 times the worker's timeout plus the batching window (AWS's advice for a Lambda event source)", () => {
     const worker = s.stack.ratchet.sync!.worker;
     const fn = resources(s)[s.stack.getLogicalId(worker.function.node.defaultChild as never)]!.Properties;
     expect(fn.Timeout).toBe(SYNC_WORKER.timeoutSeconds);
@@ -61,7 +63,15 @@ describe('sync resources, with every provider', () => {
       QueueName: 'ratchet-sync',
       VisibilityTimeout: SYNC_QUEUE.visibilityTimeoutSeconds,
     });
-    expect(SYNC_QUEUE.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(6 * (fn.Timeout as number));
+    const workerId = s.stack.getLogicalId(worker.function.node.defaultChild as never);
+    const mapping = Object.values(resources(s)).find(
+      (r) =>
+        r.Type === 'AWS::Lambda::EventSourceMapping' &&
+        (r.Properties.FunctionName as { Ref?: string } | undefined)?.Ref === workerId,
+    )!;
+    expect(SYNC_QUEUE.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(
+      6 * (fn.Timeout as number) + (mapping.Properties.MaximumBatchingWindowInSeconds as number),
+    );
   });
 
   it('the outputs give the CLI the sync queues and the providers (SyncProviders, for SYNC_PROVIDERS)', () => {

@@ -20,6 +20,7 @@ import { createSqsClient } from '../../lambdas/adapters/aws-clients.js';
 import type { Log } from '../../lambdas/core/pipeline/ports.js';
 import { type Emulator, startSqs } from '../../lib/local/emulators.js';
 import { syncPoller } from '../../lib/local/sync-poller.js';
+import { SYNC_WORKER } from '../../lib/sync-definitions.js';
 
 interface Logged {
   message: string;
@@ -116,7 +117,8 @@ describe('the local sync poller', () => {
   });
 
   it('handles a batch it had received ahead when stopped, instead of leaving it hidden', async () => {
-    const url = await queueWith(20);
+    const total = SYNC_WORKER.batchSize + 10;
+    const url = await queueWith(total);
     const batches: string[][] = [];
     let release!: () => void;
     const held = new Promise<void>((r) => {
@@ -138,15 +140,15 @@ describe('the local sync poller', () => {
         new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessagesNotVisible'] }),
       );
       hiddenAhead = Number(Attributes.ApproximateNumberOfMessagesNotVisible);
-      if (hiddenAhead === 20) break;
+      if (hiddenAhead === total) break;
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect(hiddenAhead).toBe(20);
+    expect(hiddenAhead).toBe(total);
     const stopping = poller.stop();
     release();
     await stopping;
     expect(batches).toHaveLength(2);
-    expect(batches.flat().sort()).toEqual(Array.from({ length: 20 }, (_, i) => `m${i}`).sort());
+    expect(batches.flat().sort()).toEqual(Array.from({ length: total }, (_, i) => `m${i}`).sort());
     expect(await depth(url)).toBe(0);
   });
 
@@ -183,12 +185,13 @@ describe('the local sync poller', () => {
         fields: { error: 'We encountered an internal error. Please try again.' },
       },
     ]);
-    // The first batch's ten were not deleted (they come back after the visibility timeout); the second's were.
+    // One batch of 20, deleted in two requests of 10 (SQS's most): the first request's ten were not deleted
+    // (they come back after the visibility timeout); the second's were.
     expect(await depth(url)).toBe(10);
   });
 
   it('a handler that throws fails its whole batch (nothing deleted), is logged, and the loop goes on', async () => {
-    const url = await queueWith(20);
+    const url = await queueWith(SYNC_WORKER.batchSize + 10);
     let calls = 0;
     const handled: string[] = [];
     const invoke = async (event: SQSEvent): Promise<SQSBatchResponse> => {
@@ -202,8 +205,8 @@ describe('the local sync poller', () => {
     await until(() => handled.length >= 10);
     await poller.stop();
     expect(errors).toEqual([{ message: 'sync poller error', fields: { error: 'handler crashed' } }]);
-    // The thrown batch's ten stay hidden until their visibility timeout; the other ten were deleted.
-    expect(await depth(url)).toBe(10);
+    // The thrown batch stays hidden until its visibility timeout; the next ten were deleted.
+    expect(await depth(url)).toBe(SYNC_WORKER.batchSize);
   });
 
   it('a receive SQS fails is logged, and the loop receives again', async () => {
@@ -237,6 +240,48 @@ describe('the local sync poller', () => {
     await until(() => handled.length >= 10);
     await poller.stop();
     expect(errors).toEqual([{ message: 'sync poller error', fields: { error: 'Service Unavailable' } }]);
+    expect(await depth(url)).toBe(0);
+  });
+
+  it(`fills a batch of ${SYNC_WORKER.batchSize} from a backlog in back-to-back receives of 10, and deletes it in requests of 10`, async () => {
+    const url = await queueWith(SYNC_WORKER.batchSize + 12);
+    const sent: { command: string; entries?: number }[] = [];
+    const counting = new Proxy(sqs, {
+      get(target, key, receiver) {
+        if (key !== 'send') return Reflect.get(target, key, receiver);
+        return async (command: unknown) => {
+          if (command instanceof ReceiveMessageCommand) sent.push({ command: 'receive' });
+          if (command instanceof DeleteMessageBatchCommand)
+            sent.push({ command: 'delete', entries: command.input.Entries?.length });
+          return target.send(command as never);
+        };
+      },
+    }) as SQSClient;
+    const batches: number[] = [];
+    const poller = syncPoller({
+      sqs: counting,
+      queueUrl: url,
+      region: 'us-east-1',
+      invoke: async (event) => {
+        batches.push(event.Records.length);
+        return { batchItemFailures: [] };
+      },
+      log: recordingLog().log,
+    });
+    const started = performance.now();
+    expect(await poller.pollOnce(0)).toBe(SYNC_WORKER.batchSize);
+    const elapsed = performance.now() - started;
+    const rounds = SYNC_WORKER.batchSize / 10;
+    expect(sent.filter((s) => s.command === 'receive')).toHaveLength(rounds);
+    // A full receive is followed at once by the next: a 100 ms pause after each would take 400 ms or more.
+    expect(elapsed).toBeLessThan(100 * (rounds - 1));
+    expect(sent.filter((s) => s.command === 'delete')).toEqual(
+      Array.from({ length: rounds }, () => ({ command: 'delete', entries: 10 })),
+    );
+    expect(await depth(url)).toBe(12);
+    // The rest (12, fewer than a batch) go once the window has passed: one batch, in two receives and two deletes.
+    expect(await poller.pollOnce(0)).toBe(12);
+    expect(batches).toEqual([SYNC_WORKER.batchSize, 12]);
     expect(await depth(url)).toBe(0);
   });
 

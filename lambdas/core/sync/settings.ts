@@ -32,9 +32,10 @@ export const SYNC_DEFAULT_LIMITS: Readonly<Record<SyncProviderName, { concurrenc
 /**
  * The longest the worker holds a call for its provider's rate slot. A later slot hands the message back,
  * sent again delayed until then, so a slow provider never holds the batch, and with it every other
- * provider's calls. One second fits a whole batch (SYNC_WORKER.batchSize, 10: SQS's largest receive) of one
- * provider at 10 calls/s, the default of all but SES and Resend, so a backlog of a single provider is held, not
- * sent round again.
+ * provider's calls. One second fits 10 calls at 10 calls/s, the default of all but SES and Resend. A
+ * batch's adds to one list share a call (sync-batcher.ts), so a backlog of one batching provider is
+ * held, not sent round again; calls that go one an address (SES, reactivations) past the tenth are
+ * handed back with their turns.
  */
 export const SYNC_MAX_HOLD_MS = 1_000;
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FAST_PATH_GRACE_MS } from '../../../lambdas/adapters/suppression-sync-fields.js';
 import { MAX_RATE_LIMIT_PAUSE_MS } from '../../../lambdas/adapters/sync/http.js';
+import { SYNC_MAX_BATCH } from '../../../lambdas/adapters/sync/index.js';
 import { FAST_PATH_TIMEOUT_MS, FAST_PATH_WINDOW_MS } from '../../../lambdas/adapters/wiring/sync-fast-path.js';
 import { SWEEP_INTERVAL_MS, SWEEP_WRITE_CONCURRENCY } from '../../../lambdas/adapters/wiring/sync-sweeper.js';
 import { LEASE } from '../../../lambdas/core/sync/lease.js';
@@ -51,11 +52,19 @@ describe('docs/sync.md', () => {
     expect(doc).toContain(
       `with SendGrid and Resend at their defaults (${SYNC_DEFAULT_LIMITS.sendgrid.rate} and ${SYNC_DEFAULT_LIMITS.resend.rate} calls a second)`,
     );
-    // A full batch of one provider at the default rate of most fits in the hold (SES's does not).
-    expect(SYNC_MAX_HOLD_MS).toBeGreaterThanOrEqual(
-      (SYNC_WORKER.batchSize - 1) * (1000 / SYNC_DEFAULT_LIMITS.sendgrid.rate),
+    // A full batch of adds is one request at every provider that takes a list (the least cap bounds
+    // the batch), and its records one BatchGetItem (100 keys); SQS's largest receive of one-address
+    // calls fits in the hold at the default rate of most (SES's does not).
+    const listCaps = Object.values(SYNC_MAX_BATCH).filter((cap) => cap > 1);
+    expect(SYNC_WORKER.batchSize).toBe(Math.min(...listCaps));
+    expect(SYNC_WORKER.batchSize).toBeLessThanOrEqual(100);
+    expect(doc).toContain('a full batch (50 messages) fits in one request at every provider that takes a list');
+    expect(SYNC_MAX_HOLD_MS).toBeGreaterThanOrEqual((10 - 1) * (1000 / SYNC_DEFAULT_LIMITS.sendgrid.rate));
+    expect(doc).toContain('fit 10 in the hold at 10 calls a second');
+    const sesFits = Math.floor(SYNC_MAX_HOLD_MS / (1000 / SYNC_DEFAULT_LIMITS.ses.rate)) + 1;
+    expect(doc).toContain(
+      `SES at its default ${SYNC_DEFAULT_LIMITS.ses.rate} a second hands back all but about ${sesFits} of a full batch`,
     );
-    expect(doc).toContain(`SES at its default ${SYNC_DEFAULT_LIMITS.ses.rate} a second hands back about half`);
     expect(doc).toContain(
       'divided by the copies of the worker (one under `npm start`; on AWS the stack divides for you',
     );
