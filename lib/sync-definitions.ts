@@ -13,8 +13,8 @@ export const SYNC_WORKER = {
    * each of them; and within BatchGetItem's 100 keys, so its records are still one read. Over SQS's
    * 10 a receive, the event source needs the batching window below (Lambda requires one for a batch
    * over 10). Against 10, it cuts invocations and record reads a change fivefold, and provider calls up
-   * to fivefold once a provider's rate binds; it took bench §11's local end to end from 0.27× to 0.30× of
-   * direct pushes (docs/decisions.md).
+   * to fivefold once a provider's rate binds; in bench §11's local runs, end to end rose by about a
+   * sixth and the drain by a third (docs/decisions.md).
    */
   batchSize: 50,
   maxBatchingWindowSeconds: 1,
