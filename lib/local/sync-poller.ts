@@ -88,7 +88,14 @@ export function syncPoller(options: SyncPollerOptions): SyncPoller {
     while (messages.length < SYNC_WORKER.batchSize && Date.now() < windowEnds) {
       // A full receive says more may be waiting: ask again at once. A short one waits for more to arrive.
       if (last.length < SQS_MAX_BATCH) await pause(Math.min(GATHER_PAUSE_MS, Math.max(0, windowEnds - Date.now())));
-      last = await receive(wanted(messages.length), 0);
+      try {
+        last = await receive(wanted(messages.length), 0);
+      } catch (error) {
+        // What this batch holds already goes to the handler now, not back to the queue once its
+        // visibility timeout (six minutes) has passed.
+        log.error('sync poller error', { error: errorText(error) });
+        break;
+      }
       messages.push(...last);
     }
     return messages;

@@ -285,6 +285,42 @@ describe('the local sync poller', () => {
     expect(await depth(url)).toBe(0);
   });
 
+  it('a receive that fails while a batch fills hands the handler what it has, logged, and nothing is left hidden', async () => {
+    const url = await queueWith(30);
+    let receives = 0;
+    const failing = new Proxy(sqs, {
+      get(target, key, receiver) {
+        if (key !== 'send') return Reflect.get(target, key, receiver);
+        return async (command: unknown) => {
+          // The second receive of the batch fails: the first brought 10.
+          if (command instanceof ReceiveMessageCommand && ++receives === 2) {
+            throw Object.assign(new Error('Service Unavailable'), { name: 'ServiceUnavailable' });
+          }
+          return target.send(command as never);
+        };
+      },
+    }) as SQSClient;
+    const batches: number[] = [];
+    const { log, errors } = recordingLog();
+    const poller = syncPoller({
+      sqs: failing,
+      queueUrl: url,
+      region: 'us-east-1',
+      invoke: async (event) => {
+        batches.push(event.Records.length);
+        return { batchItemFailures: [] };
+      },
+      log,
+    });
+    expect(await poller.pollOnce(0)).toBe(10);
+    expect(errors).toEqual([{ message: 'sync poller error', fields: { error: 'Service Unavailable' } }]);
+    // The ten were handled and deleted; the other twenty are still there to receive, none hidden.
+    expect(await depth(url)).toBe(20);
+    expect(await poller.pollOnce(0)).toBe(20);
+    expect(batches).toEqual([10, 20]);
+    expect(await depth(url)).toBe(0);
+  });
+
   it('pollOnce is one round with its delete done when it returns', async () => {
     const url = await queueWith(3);
     const poller = syncPoller({
