@@ -69,6 +69,29 @@ describe('the local sync poller', () => {
     );
     return Number(Attributes.ApproximateNumberOfMessages) + Number(Attributes.ApproximateNumberOfMessagesNotVisible);
   };
+
+  /** The test's SQS client, with `before` seeing each command first: it may count it, or throw to fail it. */
+  const watched = (before: (command: unknown) => void) =>
+    new Proxy(sqs, {
+      get(target, key, receiver) {
+        if (key !== 'send') return Reflect.get(target, key, receiver);
+        return async (command: unknown) => {
+          before(command);
+          return target.send(command as never);
+        };
+      },
+    }) as SQSClient;
+
+  /** A client whose receives fail, SQS's way, on those `refuse` picks by their number (1, 2, …). */
+  const failingReceives = (refuse: (n: number) => boolean) => {
+    let receives = 0;
+    return watched((command) => {
+      if (command instanceof ReceiveMessageCommand && refuse(++receives)) {
+        throw Object.assign(new Error('Service Unavailable'), { name: 'ServiceUnavailable' });
+      }
+    });
+  };
+
   const until = async (done: () => boolean, ms = 20_000) => {
     const end = Date.now() + ms;
     while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
@@ -155,20 +178,14 @@ describe('the local sync poller', () => {
   it('logs a delete SQS fails and goes on; the messages stay on the queue', async () => {
     const url = await queueWith(20);
     let refuseDeletes = 1;
-    const failing = new Proxy(sqs, {
-      get(target, key, receiver) {
-        if (key !== 'send') return Reflect.get(target, key, receiver);
-        return async (command: unknown) => {
-          if (command instanceof DeleteMessageBatchCommand && refuseDeletes > 0) {
-            refuseDeletes--;
-            throw Object.assign(new Error('We encountered an internal error. Please try again.'), {
-              name: 'InternalError',
-            });
-          }
-          return target.send(command as never);
-        };
-      },
-    }) as SQSClient;
+    const failing = watched((command) => {
+      if (command instanceof DeleteMessageBatchCommand && refuseDeletes > 0) {
+        refuseDeletes--;
+        throw Object.assign(new Error('We encountered an internal error. Please try again.'), {
+          name: 'InternalError',
+        });
+      }
+    });
     const handled: string[] = [];
     const invoke = async (event: SQSEvent): Promise<SQSBatchResponse> => {
       handled.push(...event.Records.map((r) => r.body));
@@ -211,31 +228,14 @@ describe('the local sync poller', () => {
 
   it('a receive SQS fails is logged, and the loop receives again', async () => {
     const url = await queueWith(10);
-    let refuseReceives = 1;
-    const failing = new Proxy(sqs, {
-      get(target, key, receiver) {
-        if (key !== 'send') return Reflect.get(target, key, receiver);
-        return async (command: unknown) => {
-          if (command instanceof ReceiveMessageCommand && refuseReceives > 0) {
-            refuseReceives--;
-            throw Object.assign(new Error('Service Unavailable'), { name: 'ServiceUnavailable' });
-          }
-          return target.send(command as never);
-        };
-      },
-    }) as SQSClient;
+    const failing = failingReceives((n) => n === 1);
     const handled: string[] = [];
     const { log, errors } = recordingLog();
-    const poller = syncPoller({
-      sqs: failing,
-      queueUrl: url,
-      region: 'us-east-1',
-      invoke: async (event) => {
-        handled.push(...event.Records.map((r) => r.body));
-        return { batchItemFailures: [] };
-      },
-      log,
-    });
+    const invoke = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+      handled.push(...event.Records.map((r) => r.body));
+      return { batchItemFailures: [] };
+    };
+    const poller = syncPoller({ sqs: failing, queueUrl: url, region: 'us-east-1', invoke, log });
     poller.start(1);
     await until(() => handled.length >= 10);
     await poller.stop();
@@ -246,28 +246,17 @@ describe('the local sync poller', () => {
   it(`fills a batch of ${SYNC_WORKER.batchSize} from a backlog in back-to-back receives of 10, and deletes it in requests of 10`, async () => {
     const url = await queueWith(SYNC_WORKER.batchSize + 12);
     const sent: { command: string; entries?: number }[] = [];
-    const counting = new Proxy(sqs, {
-      get(target, key, receiver) {
-        if (key !== 'send') return Reflect.get(target, key, receiver);
-        return async (command: unknown) => {
-          if (command instanceof ReceiveMessageCommand) sent.push({ command: 'receive' });
-          if (command instanceof DeleteMessageBatchCommand)
-            sent.push({ command: 'delete', entries: command.input.Entries?.length });
-          return target.send(command as never);
-        };
-      },
-    }) as SQSClient;
-    const batches: number[] = [];
-    const poller = syncPoller({
-      sqs: counting,
-      queueUrl: url,
-      region: 'us-east-1',
-      invoke: async (event) => {
-        batches.push(event.Records.length);
-        return { batchItemFailures: [] };
-      },
-      log: recordingLog().log,
+    const counting = watched((command) => {
+      if (command instanceof ReceiveMessageCommand) sent.push({ command: 'receive' });
+      if (command instanceof DeleteMessageBatchCommand)
+        sent.push({ command: 'delete', entries: command.input.Entries?.length });
     });
+    const batches: number[] = [];
+    const invoke = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+      batches.push(event.Records.length);
+      return { batchItemFailures: [] };
+    };
+    const poller = syncPoller({ sqs: counting, queueUrl: url, region: 'us-east-1', invoke, log: recordingLog().log });
     const started = performance.now();
     expect(await poller.pollOnce(0)).toBe(SYNC_WORKER.batchSize);
     const elapsed = performance.now() - started;
@@ -287,31 +276,15 @@ describe('the local sync poller', () => {
 
   it('a receive that fails while a batch fills hands the handler what it has, logged, and nothing is left hidden', async () => {
     const url = await queueWith(30);
-    let receives = 0;
-    const failing = new Proxy(sqs, {
-      get(target, key, receiver) {
-        if (key !== 'send') return Reflect.get(target, key, receiver);
-        return async (command: unknown) => {
-          // The second receive of the batch fails: the first brought 10.
-          if (command instanceof ReceiveMessageCommand && ++receives === 2) {
-            throw Object.assign(new Error('Service Unavailable'), { name: 'ServiceUnavailable' });
-          }
-          return target.send(command as never);
-        };
-      },
-    }) as SQSClient;
+    // The second receive of the batch fails: the first brought 10.
+    const failing = failingReceives((n) => n === 2);
     const batches: number[] = [];
     const { log, errors } = recordingLog();
-    const poller = syncPoller({
-      sqs: failing,
-      queueUrl: url,
-      region: 'us-east-1',
-      invoke: async (event) => {
-        batches.push(event.Records.length);
-        return { batchItemFailures: [] };
-      },
-      log,
-    });
+    const invoke = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+      batches.push(event.Records.length);
+      return { batchItemFailures: [] };
+    };
+    const poller = syncPoller({ sqs: failing, queueUrl: url, region: 'us-east-1', invoke, log });
     expect(await poller.pollOnce(0)).toBe(10);
     expect(errors).toEqual([{ message: 'sync poller error', fields: { error: 'Service Unavailable' } }]);
     // The ten were handled and deleted; the other twenty are still there to receive, none hidden.
