@@ -10,6 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { measureSync } from '../bench/sync-throughput.js';
+import { SQS_BATCH_MAX } from '../lambdas/adapters/sqs-limits.js';
 import { SYNC_SWEEPER, SYNC_WORKER } from '../lib/sync-definitions.js';
 import { recordDurations } from './durations.js';
 import { MIX } from './measure.js';
@@ -18,8 +19,6 @@ import { PRICE_DATE, PRICE_REGION, PRICES } from './prices.js';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const EVENTS = 1_000_000;
-/** SQS's most messages in one ReceiveMessage or DeleteMessageBatch. */
-const SQS_MAX_BATCH = 10;
 const CHANGES = EVENTS * (MIX.hard_bounce + MIX.complaint + MIX.unsubscribe);
 /** Secrets Manager list prices (https://aws.amazon.com/secrets-manager/pricing/), same date as cost/prices.ts. */
 const SECRET_MONTH_USD = 0.4;
@@ -40,7 +39,7 @@ function perMillion(providers: number, handlerMsPerMessage: number): Line[] {
   const gbSeconds = (messages * Math.ceil(handlerMsPerMessage) * (SYNC_WORKER.memoryMb / 1024)) / 1000;
   const invocations = messages / batch;
   // A receive and a delete each take at most 10 messages, whatever the batch: a batch of 50 is 5 of each.
-  const sqsCalls = 2 * Math.ceil(batch / SQS_MAX_BATCH) * invocations;
+  const sqsCalls = 2 * Math.ceil(batch / SQS_BATCH_MAX) * invocations;
   return [
     {
       item: 'SQS: fast-path SendMessageBatch (one per change)',
@@ -48,7 +47,7 @@ function perMillion(providers: number, handlerMsPerMessage: number): Line[] {
       usd: CHANGES * PRICES.sqsRequest.usd,
     },
     {
-      item: `SQS: event source receives + deletes (${SQS_MAX_BATCH} messages a request, batches of ${batch})`,
+      item: `SQS: event source receives + deletes (${SQS_BATCH_MAX} messages a request, batches of ${batch})`,
       quantity: sqsCalls,
       usd: sqsCalls * PRICES.sqsRequest.usd,
     },

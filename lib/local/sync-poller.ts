@@ -12,6 +12,7 @@
  */
 import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { SQS_BATCH_MAX } from '../../lambdas/adapters/sqs-limits.js';
 import type { Log } from '../../lambdas/core/pipeline/ports.js';
 import { SYNC_QUEUE, SYNC_WORKER } from '../sync-definitions.js';
 import { sqsEvent } from './sqs-event.js';
@@ -23,9 +24,6 @@ import { sqsEvent } from './sqs-event.js';
  * receive a message, while a backlog fills it in back-to-back receives of 10.
  */
 const GATHER_PAUSE_MS = 100;
-
-/** SQS's most messages in one ReceiveMessage and in one DeleteMessageBatch. */
-const SQS_MAX_BATCH = 10;
 
 /** Long poll of the loops: an empty queue holds the receive this long, and a stop waits at most about this. */
 const LOOP_WAIT_SECONDS = 1;
@@ -80,14 +78,14 @@ export function syncPoller(options: SyncPollerOptions): SyncPoller {
    * read per batch, one delete per ten messages) as on AWS, not in whatever trickled in first.
    */
   const gather = async (waitSeconds: number): Promise<Message[]> => {
-    const wanted = (have: number) => Math.min(SQS_MAX_BATCH, SYNC_WORKER.batchSize - have);
+    const wanted = (have: number) => Math.min(SQS_BATCH_MAX, SYNC_WORKER.batchSize - have);
     let last = await receive(wanted(0), waitSeconds);
     const messages = [...last];
     if (messages.length === 0) return messages;
     const windowEnds = Date.now() + SYNC_WORKER.maxBatchingWindowSeconds * 1000;
     while (messages.length < SYNC_WORKER.batchSize && Date.now() < windowEnds) {
       // A full receive says more may be waiting: ask again at once. A short one waits for more to arrive.
-      if (last.length < SQS_MAX_BATCH) await pause(Math.min(GATHER_PAUSE_MS, Math.max(0, windowEnds - Date.now())));
+      if (last.length < SQS_BATCH_MAX) await pause(Math.min(GATHER_PAUSE_MS, Math.max(0, windowEnds - Date.now())));
       try {
         last = await receive(wanted(messages.length), 0);
       } catch (error) {
@@ -108,15 +106,15 @@ export function syncPoller(options: SyncPollerOptions): SyncPoller {
     const done = messages.filter((m) => !failed.has(m.MessageId!));
     return async () => {
       const deletes: Promise<unknown>[] = [];
-      for (let i = 0; i < done.length; i += SQS_MAX_BATCH) {
+      for (let i = 0; i < done.length; i += SQS_BATCH_MAX) {
         const entries = done
-          .slice(i, i + SQS_MAX_BATCH)
+          .slice(i, i + SQS_BATCH_MAX)
           .map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle! }));
         deletes.push(sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries })));
       }
       const settled = await Promise.allSettled(deletes);
-      const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-      if (failed) throw failed.reason;
+      const rejected = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+      if (rejected) throw rejected.reason;
     };
   };
 
