@@ -17,6 +17,7 @@ import {
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqsClient } from '../../lambdas/adapters/aws-clients.js';
+import { SQS_BATCH_MAX } from '../../lambdas/adapters/sqs-limits.js';
 import type { Log } from '../../lambdas/core/pipeline/ports.js';
 import { type Emulator, startSqs } from '../../lib/local/emulators.js';
 import { syncPoller } from '../../lib/local/sync-poller.js';
@@ -243,7 +244,7 @@ describe('the local sync poller', () => {
     expect(await depth(url)).toBe(0);
   });
 
-  it(`fills a batch of ${SYNC_WORKER.batchSize} from a backlog in back-to-back receives of 10, and deletes it in requests of 10`, async () => {
+  it(`fills a batch of ${SYNC_WORKER.batchSize} from a backlog in back-to-back receives of ${SQS_BATCH_MAX}, and deletes it in requests of ${SQS_BATCH_MAX}`, async () => {
     const url = await queueWith(SYNC_WORKER.batchSize + 12);
     const sent: { command: string; entries?: number }[] = [];
     const counting = watched((command) => {
@@ -260,12 +261,12 @@ describe('the local sync poller', () => {
     const started = performance.now();
     expect(await poller.pollOnce(0)).toBe(SYNC_WORKER.batchSize);
     const elapsed = performance.now() - started;
-    const rounds = SYNC_WORKER.batchSize / 10;
+    const rounds = SYNC_WORKER.batchSize / SQS_BATCH_MAX;
     expect(sent.filter((s) => s.command === 'receive')).toHaveLength(rounds);
     // A full receive is followed at once by the next: a 100 ms pause after each would take 400 ms or more.
     expect(elapsed).toBeLessThan(100 * (rounds - 1));
     expect(sent.filter((s) => s.command === 'delete')).toEqual(
-      Array.from({ length: rounds }, () => ({ command: 'delete', entries: 10 })),
+      Array.from({ length: rounds }, () => ({ command: 'delete', entries: SQS_BATCH_MAX })),
     );
     expect(await depth(url)).toBe(12);
     // The rest (12, fewer than a batch) go once the window has passed: one batch, in two receives and two deletes.

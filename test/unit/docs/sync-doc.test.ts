@@ -1,6 +1,7 @@
 /** docs/sync.md quotes the shard count, the lease bounds, the backfill budget and the fast path's window: each from where it is defined. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { SQS_BATCH_MAX } from '../../../lambdas/adapters/sqs-limits.js';
 import { FAST_PATH_GRACE_MS } from '../../../lambdas/adapters/suppression-sync-fields.js';
 import { MAX_RATE_LIMIT_PAUSE_MS } from '../../../lambdas/adapters/sync/http.js';
 import { SYNC_MAX_BATCH } from '../../../lambdas/adapters/sync/index.js';
@@ -58,9 +59,11 @@ describe('docs/sync.md', () => {
     const listCaps = Object.values(SYNC_MAX_BATCH).filter((cap) => cap > 1);
     expect(SYNC_WORKER.batchSize).toBe(Math.min(...listCaps));
     expect(SYNC_WORKER.batchSize).toBeLessThanOrEqual(100);
-    expect(doc).toContain('a full batch (50 messages) fits in one request at every provider that takes a list');
-    expect(SYNC_MAX_HOLD_MS).toBeGreaterThanOrEqual((10 - 1) * (1000 / SYNC_DEFAULT_LIMITS.sendgrid.rate));
-    expect(doc).toContain('fit 10 in the hold at 10 calls a second');
+    expect(doc).toContain(
+      `a full batch (${SYNC_WORKER.batchSize} messages) fits in one request at every provider that takes a list`,
+    );
+    expect(SYNC_MAX_HOLD_MS).toBeGreaterThanOrEqual((SQS_BATCH_MAX - 1) * (1000 / SYNC_DEFAULT_LIMITS.sendgrid.rate));
+    expect(doc).toContain(`fit ${SQS_BATCH_MAX} in the hold at ${SYNC_DEFAULT_LIMITS.sendgrid.rate} calls a second`);
     const sesFits = Math.floor(SYNC_MAX_HOLD_MS / (1000 / SYNC_DEFAULT_LIMITS.ses.rate)) + 1;
     expect(doc).toContain(
       `SES at its default ${SYNC_DEFAULT_LIMITS.ses.rate} a second hands back all but about ${sesFits} of a full batch`,
