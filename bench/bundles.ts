@@ -16,7 +16,7 @@ import { fmt, fmtBytes, fmtRatio, median, pairedRatio } from './lib/stats.js';
 import type { SectionResult, Verdict } from './lib/types.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const RUNS = 15;
+const RUNS = 45;
 const TARGET_RATIO = 1.2;
 const MARKER = 'RATCHET_BENCH_LOAD ';
 
@@ -37,11 +37,13 @@ const clients = {
 };
 export const handler = async () => Object.keys(clients).length;
 `,
+  // The consumer sends the sync fast path itself (lambdas/consumer.ts builds its SQSClient at module scope).
   consumer: `
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
 const region = process.env.AWS_REGION;
-const clients = { doc: DynamoDBDocumentClient.from(new DynamoDBClient({ region })) };
+const clients = { doc: DynamoDBDocumentClient.from(new DynamoDBClient({ region })), sqs: new SQSClient({ region }) };
 export const handler = async () => Object.keys(clients).length;
 `,
 } as const;
@@ -249,7 +251,7 @@ export async function benchBundles(options: BundlesOptions = {}): Promise<Sectio
       title: '4. Bundles: size and module load time',
       method: [
         "**Bundling** uses esbuild (the project's own, via its JS API) with the options the CDK construct passes: NodejsFunction in `lib/constructs/handler-function.ts` becomes `--bundle --target=node22 --platform=node --format=esm --minify --sourcemap --sources-content=false --main-fields=module,main --banner:js=<createRequire banner>` with no externals (aws-cdk-lib `aws-lambda-nodejs/lib/bundling.js`). The banner is imported from the construct; the other options are mirrored by hand, since they are literals inside its constructor. Output goes to a temp dir; sizes are of the `.mjs` (the source map is separate and not loaded).",
-        '**Baselines** hold only the SDK clients each handler uses, imported and instantiated at module scope: edge = DynamoDBClient + DynamoDBDocumentClient, SQSClient, SNSClient, SecretsManagerClient; consumer = DynamoDBClient + DynamoDBDocumentClient (the consumer never calls SQS itself: the event source does).',
+        '**Baselines** hold only the SDK clients each handler uses, imported and instantiated at module scope: edge = DynamoDBClient + DynamoDBDocumentClient, SQSClient, SNSClient, SecretsManagerClient; consumer = DynamoDBClient + DynamoDBDocumentClient, SQSClient (the event source receives for it, but the consumer sends the sync fast path itself).',
         `**Load time** = \`await import(bundle)\` timed inside a fresh \`node loader.mjs <file-url>\` process (Node ${process.version}; the Lambda runtime is Node 22), with AWS_REGION, QUEUE_URL, INBOX_TABLE, SUPPRESSION_TABLE and dummy AWS credentials set, so the module scope builds its clients as in Lambda. ${RUNS} runs per bundle after one untimed load each, interleaved round-robin with a rotating start; medians; ratio = median of per-round ratios. "process ms" is the whole spawn-to-exit wall time, for context.`,
         'gzip is level 9 of the `.mjs`, roughly what the deployment zip stores.',
       ],
