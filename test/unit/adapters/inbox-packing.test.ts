@@ -3,11 +3,14 @@
  * is (an SNS envelope or not, a signature that is not canonical base64, whitespace the split cannot
  * restore, text beyond ASCII), and keeps an event id it cannot derive.
  */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { StoredEvent } from '../../../lambdas/adapters/inbox-codec.js';
+import { deflateWithDictionary, type StoredEvent } from '../../../lambdas/adapters/inbox-codec.js';
 import { packBody, packEvents, unpackBody } from '../../../lambdas/adapters/inbox-packing.js';
 import { joinWhitespace, splitWhitespace } from '../../../lambdas/adapters/json-whitespace.js';
 import { contentEventId } from '../../../lambdas/core/pipeline/content-key.js';
+import { GENUINE_SES_EXAMPLES } from '../ses/fixtures.js';
 
 const base = {
   provider: 'ses',
@@ -63,9 +66,45 @@ describe('packBody / unpackBody', () => {
 
   it('is smaller than version 1 for a signed envelope (the signature as bytes)', async () => {
     const { encodePayload } = await import('../../../lambdas/adapters/inbox-codec.js');
-    const signature = Buffer.alloc(256, 7).toString('base64');
+    // Random bytes, as an RSA signature's are: a constant one would deflate to almost nothing.
+    const signature = randomBytes(256).toString('base64');
     const raw = envelope('{"notificationType":"Bounce"}', signature);
-    expect(packBody(events, raw, pk).length).toBeLessThan(encodePayload(events, raw, 1).length);
+    const packed = packBody(events, raw, pk);
+    expect(packed.readUInt8(0) & 1).toBe(1);
+    expect(packed.length).toBeLessThan(encodePayload(events, raw, 1).length);
+  });
+
+  // packBody deflates no plain body beside one that carries an SNS-sized signature as bytes: it must
+  // still be the smallest of the three, for every genuine SES example, laid out either way.
+  it.each(GENUINE_SES_EXAMPLES)('%s with a 256-byte signature: no larger than the plain body', (example) => {
+    const document = readFileSync(new URL(`../../fixtures/genuine/ses/${example}.json`, import.meta.url), 'utf8');
+    for (const message of [document, JSON.stringify(JSON.parse(document))]) {
+      const raw = envelope(message, randomBytes(256).toString('base64'));
+      const plain = 1 + deflateWithDictionary(`${JSON.stringify(packEvents(events, pk))}\n${raw}`, 2).length;
+      const packed = packBody(events, raw, pk);
+      expect(packed.readUInt8(0) & 1).toBe(1);
+      expect(packed.length).toBeLessThanOrEqual(plain);
+      expect(unpackBody(packed, pk).raw).toBe(raw);
+    }
+  });
+
+  it('splits the whitespace off where it wins: the AWS example as indented, not the layouts the dictionary holds', () => {
+    const document = readFileSync(
+      new URL('../../fixtures/genuine/ses/notification-bounce-with-dsn.json', import.meta.url),
+      'utf8',
+    );
+    const parsed = JSON.parse(document) as unknown;
+    const flags = (message: string) => packBody(events, envelope(message, randomBytes(256).toString('base64')), pk)[0];
+    expect(flags(document)).toBe(3);
+    expect(flags(JSON.stringify(parsed))).toBe(1);
+    expect(flags(JSON.stringify(parsed, null, 2))).toBe(1);
+  });
+
+  it('with a short signature, still keeps the plain body when it is smaller', () => {
+    // 3 bytes of signature save less than the 4 bytes that say where it was: the plain body wins.
+    const raw = envelope('{"a":1}', 'YWJj');
+    expect(packBody(events, raw, pk).readUInt8(0)).toBe(0);
+    expect(unpackBody(packBody(events, raw, pk), pk).raw).toBe(raw);
   });
 });
 

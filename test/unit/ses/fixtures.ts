@@ -22,6 +22,22 @@ export const CERT_URL =
 export const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 export const NOW_ISO = new Date(NOW).toISOString();
 
+/**
+ * AWS's published SES examples in test/fixtures/genuine/ses (sources in its README) that make actionable
+ * events, so the edge keeps an inbox row for each: file names without `.json`.
+ */
+export const GENUINE_SES_EXAMPLES = [
+  'event-delivery',
+  'event-bounce',
+  'event-complaint',
+  'event-subscription',
+  'notification-delivery',
+  'notification-bounce-without-dsn',
+  'notification-bounce-with-dsn',
+  'notification-complaint-with-feedback',
+  'notification-complaint-without-feedback',
+];
+
 let signer: SelfSignedCertificate | undefined;
 let stranger: SelfSignedCertificate | undefined;
 
