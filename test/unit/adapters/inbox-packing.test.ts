@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { deflateWithDictionary, type StoredEvent } from '../../../lambdas/adapters/inbox-codec.js';
-import { packBody, packEvents, unpackBody } from '../../../lambdas/adapters/inbox-packing.js';
+import { PACKING_DICTIONARY, packBody, packEvents, unpackBody } from '../../../lambdas/adapters/inbox-packing.js';
 import { joinWhitespace, splitWhitespace } from '../../../lambdas/adapters/json-whitespace.js';
 import { contentEventId } from '../../../lambdas/core/pipeline/content-key.js';
 import { GENUINE_SES_EXAMPLES } from '../ses/fixtures.js';
@@ -80,7 +80,8 @@ describe('packBody / unpackBody', () => {
     const document = readFileSync(new URL(`../../fixtures/genuine/ses/${example}.json`, import.meta.url), 'utf8');
     for (const message of [document, JSON.stringify(JSON.parse(document))]) {
       const raw = envelope(message, randomBytes(256).toString('base64'));
-      const plain = 1 + deflateWithDictionary(`${JSON.stringify(packEvents(events, pk))}\n${raw}`, 2).length;
+      const plain =
+        1 + deflateWithDictionary(`${JSON.stringify(packEvents(events, pk))}\n${raw}`, PACKING_DICTIONARY).length;
       const packed = packBody(events, raw, pk);
       expect(packed.readUInt8(0) & 1).toBe(1);
       expect(packed.length).toBeLessThanOrEqual(plain);
