@@ -6,9 +6,12 @@
  * What it does: every row the inbox stores is recorded as the stream would (an INSERT with its
  * NEW_IMAGE, binary values in base64 as Lambda sends them), with a sequence number that only grows,
  * across restarts too (derived from the clock: `max(last + 1, now in ms × 10^6)`), on one shard
- * (`shardId-local`). Every `localFlushMs`, or once a batch is full, the buffer goes to the handler in
- * batches of the mapping's size; a failed batch stays at the head and is retried, and after the
- * mapping's retries it is dropped with an ERROR line (where AWS would send it to the on-failure queue).
+ * (`shardId-local`). Once started, every `localFlushMs` or once a batch is full, the buffer goes to the
+ * handler in batches of the mapping's size; a failed batch stays at the head and is retried, and after
+ * the mapping's retries it is dropped with an ERROR line (where AWS would send it to the on-failure queue).
+ * Until `start()` (a runtime without its background work: tests and the bench drive it by hand) it only
+ * buffers, and `flush()` hands over what it holds: on AWS the counter is a function of its own, so a
+ * hand-driven stack counts when asked, never in the middle of what it times.
  *
  * What it does not guarantee: the buffer lives in memory. A kill -9 between the inbox put and the next
  * flush loses those counts locally (AWS keeps stream records 24 hours, so nothing is lost there).
@@ -41,6 +44,7 @@ export class LocalInboxStream {
   private failures = 0;
   private flushing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
+  private started = false;
 
   constructor(private readonly options: LocalInboxStreamOptions) {
     this.batchSize = options.batchSize ?? REPUTATION.counting.batchSize;
@@ -65,7 +69,7 @@ export class LocalInboxStream {
     const fromClock = BigInt(nowMs) * 1_000_000n;
     this.last = fromClock > this.last ? fromClock : this.last + 1n;
     this.buffer.push(insertRecord(image, String(this.last), nowMs));
-    if (this.buffer.length >= this.batchSize) void this.flush();
+    if (this.started && this.buffer.length >= this.batchSize) void this.flush();
   }
 
   /** Hands everything buffered to the handler, a batch at a time; resolves when it is done (or failed). */
@@ -75,6 +79,7 @@ export class LocalInboxStream {
   }
 
   start(): void {
+    this.started = true;
     this.timer = setInterval(() => void this.flush(), this.options.flushMs ?? REPUTATION.counting.localFlushMs);
     this.timer.unref();
   }

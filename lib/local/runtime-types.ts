@@ -21,7 +21,10 @@ export interface LocalRuntimeOptions {
   dataDir?: string;
   /** Keep dynalite's store on disk under the data dir (default true). */
   persist?: boolean;
-  /** Start the background poller (default true); tests may drive it by hand. */
+  /**
+   * Start the background work (default true): the pollers, the sync sweeper, reputation's schedule and
+   * the inbox stream's batches. Without it nothing runs by itself; tests and the bench drive each by hand.
+   */
   background?: boolean;
   pollerConcurrency?: number;
   /** Receive loops on the SES feed (default SES_FEED.maxConcurrency, like the event source's limit). */

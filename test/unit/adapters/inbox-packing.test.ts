@@ -5,12 +5,24 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { deflateWithDictionary, type StoredEvent } from '../../../lambdas/adapters/inbox-codec.js';
-import { PACKING_DICTIONARY, packBody, packEvents, unpackBody } from '../../../lambdas/adapters/inbox-packing.js';
+import {
+  PACKING_DICTIONARY,
+  packBody,
+  packEvents,
+  packParts,
+  unpackBody,
+} from '../../../lambdas/adapters/inbox-packing.js';
 import { joinWhitespace, splitWhitespace } from '../../../lambdas/adapters/json-whitespace.js';
 import { contentEventId } from '../../../lambdas/core/pipeline/content-key.js';
 import { GENUINE_SES_EXAMPLES } from '../ses/fixtures.js';
+
+// The real deflate, counted: a candidate that cannot win is never deflated.
+vi.mock(import('../../../lambdas/adapters/inbox-codec.js'), async (importOriginal) => {
+  const codec = await importOriginal();
+  return { ...codec, deflateWithDictionary: vi.fn(codec.deflateWithDictionary) };
+});
 
 const base = {
   provider: 'ses',
@@ -99,6 +111,37 @@ describe('packBody / unpackBody', () => {
     expect(flags(document)).toBe(3);
     expect(flags(JSON.stringify(parsed))).toBe(1);
     expect(flags(JSON.stringify(parsed, null, 2))).toBe(1);
+  });
+
+  // SES publishes its notifications compact: the split of a compact message only moves it and adds its
+  // gaps, so packBody deflates it once, and must still give the smallest body.
+  it.each(GENUINE_SES_EXAMPLES)('%s, compact: one deflate, and no larger than the whitespace split', (example) => {
+    const document = readFileSync(new URL(`../../fixtures/genuine/ses/${example}.json`, import.meta.url), 'utf8');
+    const message = JSON.stringify(JSON.parse(document));
+    const signature = randomBytes(256).toString('base64');
+    const raw = envelope(message, signature);
+    vi.mocked(deflateWithDictionary).mockClear();
+    const packed = packBody(events, raw, pk);
+    expect(vi.mocked(deflateWithDictionary)).toHaveBeenCalledTimes(1);
+    const split = packParts(
+      JSON.stringify(packEvents(events, pk)),
+      raw,
+      { signature, message },
+      splitWhitespace(message),
+    );
+    expect(packed.readUInt8(0)).toBe(1);
+    expect(packed.length).toBeLessThanOrEqual(split!.length);
+    expect(unpackBody(packed, pk).raw).toBe(raw);
+  });
+
+  it('deflates both the split and the whole body of an indented message, and keeps the smaller', () => {
+    const document = readFileSync(
+      new URL('../../fixtures/genuine/ses/notification-bounce-with-dsn.json', import.meta.url),
+      'utf8',
+    );
+    vi.mocked(deflateWithDictionary).mockClear();
+    packBody(events, envelope(document, randomBytes(256).toString('base64')), pk);
+    expect(vi.mocked(deflateWithDictionary)).toHaveBeenCalledTimes(2);
   });
 
   it('with a short signature, still keeps the plain body when it is smaller', () => {
