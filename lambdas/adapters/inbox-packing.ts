@@ -103,7 +103,7 @@ export function packBody(events: readonly StoredEvent[], raw: string, pk: string
   // common case checks one). A level-9 deflate with the dictionary costs more than checking the SNS
   // signature does, so none is made that cannot win: no split of a compact message (SES publishes its
   // notifications compact), which would only move it and add its gaps (over 720 envelopes of the genuine
-  // SES examples made compact, with random signatures and ids, the split body was 3 to 17 bytes larger
+  // SES examples made compact, each signed anew with random ids, the split body was 3 to 17 bytes larger
   // every time).
   const candidates = [
     split?.gaps.some((gap) => gap !== '') ? packParts(eventsLine, raw, fields, split) : undefined,
