@@ -4,7 +4,6 @@
  * restore, text beyond ASCII), and keeps an event id it cannot derive.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { deflateWithDictionary, type StoredEvent } from '../../../lambdas/adapters/inbox-codec.js';
 import {
@@ -16,7 +15,7 @@ import {
 } from '../../../lambdas/adapters/inbox-packing.js';
 import { joinWhitespace, splitWhitespace } from '../../../lambdas/adapters/json-whitespace.js';
 import { contentEventId } from '../../../lambdas/core/pipeline/content-key.js';
-import { GENUINE_SES_EXAMPLES } from '../ses/fixtures.js';
+import { GENUINE_SES_EXAMPLES, genuineSesExample } from '../ses/fixtures.js';
 
 // The real deflate, counted: a candidate that cannot win is never deflated.
 vi.mock(import('../../../lambdas/adapters/inbox-codec.js'), async (importOriginal) => {
@@ -89,7 +88,7 @@ describe('packBody / unpackBody', () => {
   // packBody deflates no plain body beside one that carries an SNS-sized signature as bytes: it must
   // still be the smallest of the three, for every genuine SES example, laid out either way.
   it.each(GENUINE_SES_EXAMPLES)('%s with a 256-byte signature: no larger than the plain body', (example) => {
-    const document = readFileSync(new URL(`../../fixtures/genuine/ses/${example}.json`, import.meta.url), 'utf8');
+    const document = genuineSesExample(example);
     for (const message of [document, JSON.stringify(JSON.parse(document))]) {
       const raw = envelope(message, randomBytes(256).toString('base64'));
       const plain =
@@ -102,10 +101,7 @@ describe('packBody / unpackBody', () => {
   });
 
   it('splits the whitespace off where it wins: the AWS example as indented, not the layouts the dictionary holds', () => {
-    const document = readFileSync(
-      new URL('../../fixtures/genuine/ses/notification-bounce-with-dsn.json', import.meta.url),
-      'utf8',
-    );
+    const document = genuineSesExample('notification-bounce-with-dsn');
     const parsed = JSON.parse(document) as unknown;
     const flags = (message: string) => packBody(events, envelope(message, randomBytes(256).toString('base64')), pk)[0];
     expect(flags(document)).toBe(3);
@@ -116,7 +112,7 @@ describe('packBody / unpackBody', () => {
   // SES publishes its notifications compact: the split of a compact message only moves it and adds its
   // gaps, so packBody deflates it once, and must still give the smallest body.
   it.each(GENUINE_SES_EXAMPLES)('%s, compact: one deflate, and no larger than the whitespace split', (example) => {
-    const document = readFileSync(new URL(`../../fixtures/genuine/ses/${example}.json`, import.meta.url), 'utf8');
+    const document = genuineSesExample(example);
     const message = JSON.stringify(JSON.parse(document));
     const signature = randomBytes(256).toString('base64');
     const raw = envelope(message, signature);
@@ -134,11 +130,8 @@ describe('packBody / unpackBody', () => {
     expect(unpackBody(packed, pk).raw).toBe(raw);
   });
 
-  it('deflates both the split and the whole body of an indented message, and keeps the smaller', () => {
-    const document = readFileSync(
-      new URL('../../fixtures/genuine/ses/notification-bounce-with-dsn.json', import.meta.url),
-      'utf8',
-    );
+  it('deflates both the split and the whole body of an indented message', () => {
+    const document = genuineSesExample('notification-bounce-with-dsn');
     vi.mocked(deflateWithDictionary).mockClear();
     packBody(events, envelope(document, randomBytes(256).toString('base64')), pk);
     expect(vi.mocked(deflateWithDictionary)).toHaveBeenCalledTimes(2);

@@ -8,7 +8,6 @@
  * events the real SES provider and the edge's content keys make of it.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoInbox, type StoredRow, storedRowAttributes } from '../../../lambdas/adapters/dynamodb-inbox.js';
@@ -18,7 +17,15 @@ import { isActionable } from '../../../lambdas/core/event.js';
 import { keyedByContent } from '../../../lambdas/core/pipeline/content-key.js';
 import { lowerCaseHeaders } from '../../../lambdas/core/request.js';
 import { signSnsMessage } from '../../../lib/demo/ses.js';
-import { CERT_URL, GENUINE_SES_EXAMPLES, makeProvider, NOW, signingCertificate, TOPIC_ARN } from '../ses/fixtures.js';
+import {
+  CERT_URL,
+  GENUINE_SES_EXAMPLES,
+  genuineSesExample,
+  makeProvider,
+  NOW,
+  signingCertificate,
+  TOPIC_ARN,
+} from '../ses/fixtures.js';
 
 /** SNS's own layout ("Key" : value, two-space indent), as in the SNS developer guide's examples. */
 function snsLayout(message: Record<string, string>): string {
@@ -28,7 +35,7 @@ function snsLayout(message: Record<string, string>): string {
 }
 
 async function rowFor(example: string, version: '1' | '2') {
-  const document = readFileSync(new URL(`../../fixtures/genuine/ses/${example}.json`, import.meta.url), 'utf8');
+  const document = genuineSesExample(example);
   const message = signSnsMessage(
     {
       Type: 'Notification',

@@ -3,6 +3,7 @@
  * (vitest isolates modules per file) because RSA key generation is the slow part.
  */
 import { type KeyObject, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { CertificateSource, NonceStore, ProviderDeps, WebhookProvider } from '../../../lambdas/core/provider.js';
 import { sesProvider } from '../../../lambdas/core/providers/ses/index.js';
 import { lowerCaseHeaders, type WebhookRequest } from '../../../lambdas/core/request.js';
@@ -37,6 +38,11 @@ export const GENUINE_SES_EXAMPLES = [
   'notification-complaint-with-feedback',
   'notification-complaint-without-feedback',
 ];
+
+/** One of AWS's published SES examples (test/fixtures/genuine/ses), as published: `name` without `.json`. */
+export function genuineSesExample(name: string): string {
+  return readFileSync(new URL(`../../fixtures/genuine/ses/${name}.json`, import.meta.url), 'utf8');
+}
 
 let signer: SelfSignedCertificate | undefined;
 let stranger: SelfSignedCertificate | undefined;
