@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  addCounts,
   crossedThreshold,
+  formatRate,
   levelOf,
   nextState,
   type OutcomeCounts,
@@ -43,6 +45,10 @@ describe('levelOf', () => {
     expect(r).toEqual({ attempts: 1000, bounceRate: 0.04, complaintRate: 0.01 });
     expect(rates(counts(0))).toEqual({ attempts: 0, bounceRate: 0, complaintRate: 0 });
   });
+
+  it('adds counts field by field (the adapter sums the hours of a window with it)', () => {
+    expect(addCounts(counts(1, 2, 3, 4), counts(10, 20, 30, 40))).toEqual(counts(11, 22, 33, 44));
+  });
 });
 
 describe('nextState: breach holds until both 24-hour rates fall under warn', () => {
@@ -71,6 +77,25 @@ describe('nextState: breach holds until both 24-hour rates fall under warn', () 
     expect(crossedThreshold('breach', rates(counts(9700, 300)), T)).toMatch(/held until both rates fall under warn/);
     expect(crossedThreshold('ok', rates(counts(9900, 100)), T)).toMatch(/^under warn/);
   });
+
+  it('names ok under the minimum volume by the volume, from exactly the minimum by the warn line', () => {
+    expect(crossedThreshold('ok', rates(counts(899, 100)), T)).toBe('fewer than 1000 attempts in 24 h');
+    expect(crossedThreshold('ok', rates(counts(900, 100)), T)).toBe('under warn (bounces 2 %, complaints 0.05 %)');
+  });
+
+  it('names a rate exactly at its line as reaching it, and both when both do', () => {
+    expect(crossedThreshold('warn', rates(counts(9800, 200)), T)).toBe('warn: hard bounces ≥ 2 %');
+    expect(crossedThreshold('warn', rates(counts(9995, 0, 5)), T)).toBe('warn: complaints ≥ 0.05 %');
+    expect(crossedThreshold('breach', rates(counts(9592, 400, 8)), T)).toBe(
+      'breach: hard bounces ≥ 4 %, complaints ≥ 0.08 %',
+    );
+  });
+});
+
+describe('formatRate', () => {
+  it('prints a fraction as a percentage with two decimals', () => {
+    expect([0, 0.0005, 0.0476, 0.02, 1].map(formatRate)).toEqual(['0.00 %', '0.05 %', '4.76 %', '2.00 %', '100.00 %']);
+  });
 });
 
 describe('thresholdsFromSettings', () => {
@@ -95,5 +120,16 @@ describe('thresholdsFromSettings', () => {
     expect(() => thresholdsFromSettings({ REPUTATION_WARN_BOUNCE_PERCENT: '4' })).toThrow(/must be below/);
     expect(() => thresholdsFromSettings({ REPUTATION_BREACH_COMPLAINT_PERCENT: '0.01' })).toThrow(/must be below/);
     expect(() => thresholdsFromSettings({ REPUTATION_MIN_VOLUME: '1.5' })).toThrow(/REPUTATION_MIN_VOLUME/);
+  });
+
+  it('says what the minimum volume must be, and refuses a warn equal to its breach', () => {
+    expect(() => thresholdsFromSettings({ REPUTATION_MIN_VOLUME: '1.5' })).toThrow(
+      new Error('REPUTATION_MIN_VOLUME must be a whole number of attempts, got "1.5"'),
+    );
+    expect(() => thresholdsFromSettings({ REPUTATION_WARN_COMPLAINT_PERCENT: '0.08' })).toThrow(
+      new Error(
+        'REPUTATION_WARN_COMPLAINT_PERCENT must be below REPUTATION_BREACH_COMPLAINT_PERCENT (warn comes before breach)',
+      ),
+    );
   });
 });

@@ -68,5 +68,6 @@ describe('countAbove and padSequence', () => {
     expect(padSequence('9') < padSequence('10')).toBe(true);
     expect(padSequence('1'.repeat(40))).toHaveLength(SEQUENCE_DIGITS);
     for (const bad of ['', '12a', '-1', '1'.repeat(41)]) expect(() => padSequence(bad)).toThrow(TypeError);
+    expect(() => padSequence('12a')).toThrow(new TypeError('not a stream sequence number: 12a'));
   });
 });

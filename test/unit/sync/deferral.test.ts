@@ -7,9 +7,15 @@
 import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { MemoryCounters } from '../../../lambdas/adapters/observability.js';
+import { TransientError } from '../../../lambdas/core/errors.js';
 import { leased, wasLeased } from '../../../lambdas/core/sync/lease.js';
 import { DEAD_DUE_MS } from '../../../lambdas/core/sync/ledger.js';
-import { encodeSyncMessage, parseSyncMessage, type SyncMessage } from '../../../lambdas/core/sync/message.js';
+import {
+  encodeSyncMessage,
+  parseSyncMessage,
+  type SyncMessage,
+  SyncSendError,
+} from '../../../lambdas/core/sync/message.js';
 import {
   SyncProviderBacklogError,
   SyncProviderBusyError,
@@ -169,6 +175,24 @@ describe('the turn on the wire', () => {
         email: EMAIL,
         provider: 'ses',
       });
+  });
+
+  it('only a finite positive number is a turn: a string, a boolean, or a number too large for a double (read as Infinity) is dropped', () => {
+    for (const turn of ['"1700000000000"', 'true', '1e400'])
+      expect(parseSyncMessage(`{"email":"${EMAIL}","provider":"ses","turn":${turn}}`)).toStrictEqual({
+        email: EMAIL,
+        provider: 'ses',
+      });
+  });
+});
+
+describe('a send the queue did not wholly take', () => {
+  it('is a TransientError naming the messages not queued, with the cause kept', () => {
+    const unsent: SyncMessage[] = [{ email: EMAIL, provider: 'ses' }];
+    const cause = new Error('1 entries failed: InternalError');
+    const error = new SyncSendError(unsent, { cause });
+    expect(error).toBeInstanceOf(TransientError);
+    expect([error.message, error.unsent, error.cause]).toStrictEqual(['sync SendMessageBatch failed', unsent, cause]);
   });
 });
 

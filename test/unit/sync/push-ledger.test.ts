@@ -5,52 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TransientError } from '../../../lambdas/core/errors.js';
-import {
-  applyEvent,
-  DEFAULT_RATCHET_POLICY,
-  emptyRecord,
-  type SuppressionRecord,
-} from '../../../lambdas/core/suppression/index.js';
-import { DEAD_DUE_MS, type MarkerUpdate, type SyncLedger, type SyncView } from '../../../lambdas/core/sync/ledger.js';
+import { emptyRecord, type SuppressionRecord } from '../../../lambdas/core/suppression/index.js';
+import { DEAD_DUE_MS, type SyncView } from '../../../lambdas/core/sync/ledger.js';
 import { markDead, type PushDeps, pushChange, recordWait } from '../../../lambdas/core/sync/push.js';
-import type { SyncMap } from '../../../lambdas/core/sync/state.js';
 import { type SyncOperation, SyncTransientError } from '../../../lambdas/core/sync/target.js';
 import { NO_TOPIC_ALIASES } from '../../../lambdas/core/topics.js';
-import { EMAIL, ev, T0 } from '../suppression/support.js';
+import { EMAIL, T0 } from '../suppression/support.js';
+import { CountingLedger, complained, withGroup } from './support/counting-ledger.js';
 
 const NOW = T0 + 100;
-
-class CountingLedger implements SyncLedger {
-  reads = 0;
-  commits: Array<{ version: number; sync: SyncMap; marker: MarkerUpdate }> = [];
-  /** Every commit loses the race. */
-  conflict = false;
-  /** Reads after this many return undefined (the record was deleted). */
-  forgetAfter = Number.POSITIVE_INFINITY;
-  onCommit?: () => void;
-  constructor(public view: SyncView) {}
-  async read(): Promise<SyncView | undefined> {
-    return ++this.reads > this.forgetAfter ? undefined : structuredClone(this.view);
-  }
-  async commit(_email: string, version: number, sync: SyncMap, marker: MarkerUpdate): Promise<boolean> {
-    this.commits.push(structuredClone({ version, sync, marker }));
-    const hook = this.onCommit;
-    this.onCommit = undefined;
-    hook?.();
-    if (this.conflict || version !== this.view.version) return false;
-    const due = marker === 'keep' ? this.view.due : marker === 'clear' ? undefined : marker.due;
-    this.view = { ...this.view, sync: structuredClone(sync), version: version + 1, due };
-    return true;
-  }
-}
-
-const complained = () => applyEvent(undefined, ev('complaint', T0), DEFAULT_RATCHET_POLICY).record;
-const withGroup = () =>
-  applyEvent(
-    complained(),
-    { ...ev('unsubscribe', T0 + 1, { provider: 'sendgrid' }), topic: 'sendgrid:group:7' },
-    DEFAULT_RATCHET_POLICY,
-  ).record;
 
 function ledger(record: SuppressionRecord, over: Partial<SyncView> = {}): CountingLedger {
   return new CountingLedger({ record, sync: {}, change: 1, version: 1, due: 5, ...over });

@@ -5,45 +5,10 @@
  * imported as the topic's opt-out, never as a global suppression. Exact results, as in reconcile.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyRecord, type SuppressionRecord } from '../../../lambdas/core/suppression/record.js';
 import type { PlanContext } from '../../../lambdas/core/sync/plan.js';
-import { compareAddress, type Drift } from '../../../lambdas/core/sync/reconcile.js';
-import type { ProviderSyncState } from '../../../lambdas/core/sync/state.js';
+import { compareAddress } from '../../../lambdas/core/sync/reconcile.js';
 import type { ProviderListEntry } from '../../../lambdas/core/sync/target.js';
-
-const EMAIL = 'someone@example.com';
-const T = Date.UTC(2024, 0, 1);
-
-const record = (over: Partial<SuppressionRecord> = {}): SuppressionRecord => ({ ...emptyRecord(EMAIL), ...over });
-const suppressed = (over: Partial<SuppressionRecord> = {}) =>
-  record({
-    status: 'suppressed',
-    transactionalStatus: 'suppressed',
-    reason: 'complaint',
-    reasons: ['complaint'],
-    ...over,
-  });
-const topic = (status: 'unsubscribed' | 'subscribed', changedAt = T) => ({ status, changedAt, evidence: {} });
-const pushedTo = (lists: string[], over: Partial<ProviderSyncState> = {}): ProviderSyncState => ({
-  at: T,
-  reason: 'complaint',
-  lists,
-  ...over,
-});
-const entry = (list: string, over: Partial<ProviderListEntry> = {}): ProviderListEntry => ({
-  email: EMAIL,
-  list,
-  ...over,
-});
-const empty: Drift = {
-  missingAtProvider: [],
-  missingInRatchet: [],
-  informational: [],
-  refused: [],
-  push: [],
-  imports: [],
-};
-const drift = (over: Partial<Drift>): Drift => ({ ...empty, ...over });
+import { drift, EMAIL, empty, entry, pushedTo, record, suppressed, T, topic } from './support/reconcile-fixtures.js';
 
 describe('compareAddress: a topic list that also receives global suppressions', () => {
   // POSTMARK_STREAMS=outbound,broadcast and TOPIC_ALIASES=...,postmark:stream:broadcast=newsletter.

@@ -4,57 +4,23 @@
  * names every group of the Drift, so a drift that appears in the wrong group fails.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyRecord, type SuppressionRecord } from '../../../lambdas/core/suppression/record.js';
+import type { SuppressionRecord } from '../../../lambdas/core/suppression/record.js';
 import type { PlanContext } from '../../../lambdas/core/sync/plan.js';
-import { compareAddress, type Drift, evidenceKind } from '../../../lambdas/core/sync/reconcile.js';
+import { compareAddress, evidenceKind } from '../../../lambdas/core/sync/reconcile.js';
 import type { ProviderSyncState } from '../../../lambdas/core/sync/state.js';
-import type { ProviderListEntry } from '../../../lambdas/core/sync/target.js';
-import { NO_TOPIC_ALIASES } from '../../../lambdas/core/topics.js';
-
-const EMAIL = 'someone@example.com';
-const T = Date.UTC(2024, 0, 1);
-
-function record(over: Partial<SuppressionRecord> = {}): SuppressionRecord {
-  return { ...emptyRecord(EMAIL), ...over };
-}
-
-const suppressed = (over: Partial<SuppressionRecord> = {}) =>
-  record({
-    status: 'suppressed',
-    transactionalStatus: 'suppressed',
-    reason: 'complaint',
-    reasons: ['complaint'],
-    ...over,
-  });
-
-const topic = (status: 'unsubscribed' | 'subscribed', changedAt = T) => ({ status, changedAt, evidence: {} });
-
-const pushedTo = (lists: string[], over: Partial<ProviderSyncState> = {}): ProviderSyncState => ({
-  at: T,
-  reason: 'complaint',
-  lists,
-  ...over,
-});
-
-/** SendGrid-like: holds its groups, nothing else. */
-const groups: PlanContext = { aliases: NO_TOPIC_ALIASES, handlesScope: (s) => s.startsWith('sendgrid:group:') };
-const noScopes: PlanContext = { aliases: NO_TOPIC_ALIASES, handlesScope: () => false };
-
-const entry = (list: string, over: Partial<ProviderListEntry> = {}): ProviderListEntry => ({
-  email: EMAIL,
-  list,
-  ...over,
-});
-
-const empty: Drift = {
-  missingAtProvider: [],
-  missingInRatchet: [],
-  informational: [],
-  refused: [],
-  push: [],
-  imports: [],
-};
-const drift = (over: Partial<Drift>): Drift => ({ ...empty, ...over });
+import {
+  drift,
+  EMAIL,
+  empty,
+  entry,
+  groups,
+  noScopes,
+  pushedTo,
+  record,
+  suppressed,
+  T,
+  topic,
+} from './support/reconcile-fixtures.js';
 
 describe('compareAddress: missingAtProvider (global)', () => {
   it('suppressed, never pushed, the provider lists nothing: missing from `global`, pushed with the record reason', () => {

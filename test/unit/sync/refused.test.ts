@@ -65,4 +65,16 @@ describe('a stale refusal does not park the marker', () => {
     );
     expect(state.refused).toEqual([{ list: 'account', why: 'kept' }]);
   });
+
+  it('a refusal named by the scope itself is dropped too, whatever lists the new answer names', () => {
+    // The state names a scope's list by the scope when the provider's answer named none (suppressScope).
+    const state = recordOutcome(
+      { at: 1, lists: [], refused: [{ list: scope, why: 'kept' }, kept, { list: 'account', why: 'kept' }] },
+      optOut,
+      { lists: ['stream:broadcast'] },
+      2,
+    );
+    expect(state.refused).toStrictEqual([{ list: 'account', why: 'kept' }]);
+    expect(state.scopes).toStrictEqual({ [scope]: ['stream:broadcast'] });
+  });
 });

@@ -47,3 +47,26 @@ describe('pending shards', () => {
     expect(isPendingKey('done')).toBe(false);
   });
 });
+
+describe('the shard hash and the marker keys', () => {
+  it('is 32-bit FNV-1a over exactly the address’s UTF-16 code units (the published test vectors)', () => {
+    // The FNV-1a 32-bit vectors of the reference code's test suite (Landon Curt Noll, test_fnv.c,
+    // isthe.com/chongo/tech/comp/fnv), also in draft-eastlake-fnv. With 2^32 "shards" the remainder is the hash.
+    expect(shardOf('', 2 ** 32)).toBe(0x811c9dc5);
+    expect(shardOf('a', 2 ** 32)).toBe(0xe40c292c);
+    expect(shardOf('foobar', 2 ** 32)).toBe(0xbf9cf968);
+  });
+
+  it('pins where known addresses land: the spread tests above pass for any permutation of the shards', () => {
+    expect(pendingKey('a@example.com')).toBe('pending#1');
+    expect(pendingKey('zoë@example.org')).toBe('pending#1');
+    expect(pendingKey('user@campaign.example.com')).toBe('pending#11');
+    expect(shardOf('')).toBe(5);
+  });
+
+  it('a marker value is ours only as the legacy key or a shard key; anything else, strings or not, is not', () => {
+    for (const key of [LEGACY_PENDING_KEY, 'pending#0', 'pending#15']) expect(isPendingKey(key)).toBe(true);
+    for (const value of ['Pending', 'pending0', 'pending-1', 'xpending#1', '', undefined, null, 16, {}, ['pending']])
+      expect(isPendingKey(value)).toBe(false);
+  });
+});
