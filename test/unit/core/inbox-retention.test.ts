@@ -4,6 +4,7 @@ import {
   assertInboxOutlivesWindows,
   assertSnsMaxAgeBelowInboxTtl,
   INBOX_RETENTION_MARGIN_MS,
+  minimumInboxTtlDays,
 } from '../../../lambdas/core/inbox-retention.js';
 import { PROVIDERS } from '../../../lambdas/core/providers/index.js';
 
@@ -160,6 +161,30 @@ describe('assertInboxOutlivesWindows', () => {
   it('propagates a malformed window setting with its name', () => {
     expect(() => assertInboxOutlivesWindows({ MAILGUN_TOLERANCE_SECONDS: '9h' }, 30)).toThrow(
       /MAILGUN_TOLERANCE_SECONDS/,
+    );
+  });
+});
+
+describe('minimumInboxTtlDays', () => {
+  const windowed = (maxAgeMs: number) => ({
+    name: 'wide',
+    credentialsVariable: 'X',
+    settings: [],
+    signatureWindow: () => ({ window: { maxAgeMs, maxFutureMs: 0 }, variables: ['WIDE_WINDOW'] }),
+    create: () => {
+      throw new Error('unused');
+    },
+  });
+
+  it('is the first whole day that outlives the window plus the margin', () => {
+    expect(minimumInboxTtlDays({}, [windowed(2 * 86_400_000 - INBOX_RETENTION_MARGIN_MS)])).toBe(2);
+    expect(minimumInboxTtlDays({}, [windowed(2 * 86_400_000 - INBOX_RETENTION_MARGIN_MS + 1)])).toBe(3);
+  });
+
+  it('searches up to ten years, then gives up saying so', () => {
+    expect(minimumInboxTtlDays({}, [windowed(3650 * 86_400_000 - INBOX_RETENTION_MARGIN_MS)])).toBe(3650);
+    expect(() => minimumInboxTtlDays({}, [windowed(3650 * 86_400_000)])).toThrow(
+      new Error('no inbox TTL up to 3650 days outlives these signature windows'),
     );
   });
 });

@@ -128,6 +128,19 @@ describe('body', () => {
   });
 });
 
+describe('sender (contract §5: optional, on the outcomes only)', () => {
+  it('a null sender on an outcome counts under the provider as a whole, like an absent one', async () => {
+    expect((await receiveOne(event({ sender: null }))).sender).toBe('generic');
+  });
+
+  it.each([[42], [true], [{ domain: 'example.com' }]])(
+    'rejects a sender that is not text, %j (400)',
+    async (sender) => {
+      await rejects400(event({ sender }));
+    },
+  );
+});
+
 describe('genericDemo', () => {
   const credentials = genericDemo.createCredentials();
   const provider = genericProvider.create(providerDeps([credentials.credential], { nowMs: NOW_MS }));

@@ -1,4 +1,5 @@
 /** One test per row of the Postmark mapping table (postmark.md §4–§6), plus the parsing rules. */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { INVALID_RECIPIENT_REASON } from '../../../lambdas/core/classification.js';
 import { MalformedRequestError } from '../../../lambdas/core/errors.js';
@@ -211,6 +212,23 @@ describe('Postmark recipients', () => {
   it('reads Email, not Recipient, on a Bounce', async () => {
     const event = await receiveOne(bounce('HardBounce', true, { Recipient: 'other@example.com' }));
     expect(event.recipient).toBe('john@example.com');
+  });
+});
+
+describe('Postmark sender: the message stream within its server', () => {
+  // Postmark's own Delivery test payload (test/fixtures/genuine/postmark/README.md): ServerID 23, stream "outbound".
+  const genuine = JSON.parse(
+    readFileSync(new URL('../../fixtures/genuine/postmark/symfony-delivery.json', import.meta.url), 'utf8'),
+  ) as Record<string, unknown>;
+
+  it.each([
+    ['a numeric ServerID (as Postmark sends it)', 'postmark:stream/23/outbound', 23],
+    ['a ServerID written as text', 'postmark:stream/23/outbound', '23'],
+    ['no ServerID: the stream alone', 'postmark:stream/outbound', undefined],
+    ['a ServerID that is neither: the stream alone', 'postmark:stream/outbound', true],
+  ])('%s → %s', async (_, sender, ServerID) => {
+    const event = await receiveOne({ ...genuine, ServerID });
+    expect(event).toMatchObject({ kind: 'delivered', recipient: 'john@example.com', sender });
   });
 });
 

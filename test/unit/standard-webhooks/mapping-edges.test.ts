@@ -3,6 +3,7 @@
  * (null, blank), which strings count as a display-form address, diagnosticCode lists that are not
  * all text, bounce detail only on email.bounced, and the detail kept on the invalid-recipient event.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { INVALID_RECIPIENT_REASON } from '../../../lambdas/core/classification.js';
 import { standardWebhookEvents } from '../../../lambdas/core/providers/standard-webhooks/map.js';
@@ -134,6 +135,32 @@ describe('the invalid-recipient event of an actionable request', () => {
         occurredAt: Date.parse('2026-02-12T10:00:00.000Z'),
         detail,
         raw: RAW,
+      },
+    ]);
+  });
+});
+
+describe('the sender of a complaint', () => {
+  // Resend's documented email.bounced body (test/fixtures/genuine/resend/README.md), as the complaint
+  // Resend sends for the same email: the same data, `from` included, without the bounce.
+  const bounced = JSON.parse(
+    readFileSync(new URL('../../fixtures/genuine/resend/docs-email-bounced.json', import.meta.url), 'utf8'),
+  ) as { data: Record<string, unknown> };
+  const { bounce: _, ...data } = bounced.data;
+
+  it('email.complained names the domain of data.from, as delivered and bounced do', () => {
+    const body = { ...bounced, type: 'email.complained', data };
+    expect(standardWebhookEvents(body, RAW, 'msg_1', SIGNED_AT_MS)).toStrictEqual([
+      {
+        provider: 'standard',
+        eventId: 'msg_1:delivered@resend.dev',
+        recipient: 'delivered@resend.dev',
+        kind: 'complaint',
+        occurredAt: Date.parse('2024-11-22T23:41:12.126Z'),
+        detail: { providerEventType: 'email.complained' },
+        raw: RAW,
+        messageId: '56761188-7520-42d8-8898-ff6fc54ce618',
+        sender: 'resend.dev',
       },
     ]);
   });

@@ -221,3 +221,24 @@ describe('refusalReason on items written before topics, through upgradeSuppressi
     expect(refusalReason(upgradeSuppressionRecord(item), TRANSACTIONAL)).toBe(expected);
   });
 });
+
+/** A topic asked for under its alias also reads the canonical name stored before the alias was set. */
+describe('refusalReason: topic states under an alias that are not well formed', () => {
+  const aliases = new Map([['sendgrid:group:7', 'news']]);
+  const stored = (aliasState: Record<string, unknown>) => ({
+    status: 'active',
+    topics: { news: aliasState, 'sendgrid:group:7': { status: 'unsubscribed', changedAt: 5 } },
+  });
+
+  it('a state without a string status is no state: a later one does not hide the dated opt-out', () => {
+    expect(refusalReason(stored({ changedAt: 9 }), NEWS, aliases)).toBe('topic_unsubscribed');
+    expect(refusalReason(stored({ status: 7, changedAt: 9 }), NEWS, aliases)).toBe('topic_unsubscribed');
+  });
+
+  it('a state without a numeric time loses to any dated one', () => {
+    expect(refusalReason(stored({ status: 'subscribed' }), NEWS, aliases)).toBe('topic_unsubscribed');
+    expect(refusalReason(stored({ status: 'subscribed', changedAt: '9' }), NEWS, aliases)).toBe('topic_unsubscribed');
+    // The same state dated after the opt-out wins: the time is what decides.
+    expect(refusalReason(stored({ status: 'subscribed', changedAt: 9 }), NEWS, aliases)).toBeUndefined();
+  });
+});
