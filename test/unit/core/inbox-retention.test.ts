@@ -12,6 +12,17 @@ const HOUR = 3_600_000;
 const windowOf = (name: string, settings: Record<string, string> = {}) =>
   PROVIDERS.find((p) => p.name === name)!.signatureWindow?.(settings);
 
+/** A provider whose only signature window is `maxAgeMs` of age and no future skew. */
+const windowedProvider = (maxAgeMs: number) => ({
+  name: 'edge',
+  credentialsVariable: 'X',
+  settings: [],
+  signatureWindow: () => ({ window: { maxAgeMs, maxFutureMs: 0 }, variables: ['EDGE_WINDOW'] }),
+  create: () => {
+    throw new Error('unused');
+  },
+});
+
 describe('default signature windows', () => {
   it.each([
     ['sendgrid', 25 * HOUR, ['SENDGRID_TOLERANCE_SECONDS']],
@@ -127,18 +138,9 @@ describe('assertInboxOutlivesWindows', () => {
   });
 
   it('is strict at the boundary: window + margin exactly fits, one millisecond less does not', () => {
-    const provider = (maxAgeMs: number) => ({
-      name: 'edge',
-      credentialsVariable: 'X',
-      settings: [],
-      signatureWindow: () => ({ window: { maxAgeMs, maxFutureMs: 0 }, variables: ['EDGE_WINDOW'] }),
-      create: () => {
-        throw new Error('unused');
-      },
-    });
     const day = 86_400_000;
-    expect(() => assertInboxOutlivesWindows({}, 1, [provider(day - INBOX_RETENTION_MARGIN_MS)])).not.toThrow();
-    expect(() => assertInboxOutlivesWindows({}, 1, [provider(day - INBOX_RETENTION_MARGIN_MS + 1)])).toThrow(
+    expect(() => assertInboxOutlivesWindows({}, 1, [windowedProvider(day - INBOX_RETENTION_MARGIN_MS)])).not.toThrow();
+    expect(() => assertInboxOutlivesWindows({}, 1, [windowedProvider(day - INBOX_RETENTION_MARGIN_MS + 1)])).toThrow(
       /EDGE_WINDOW/,
     );
   });
@@ -166,24 +168,14 @@ describe('assertInboxOutlivesWindows', () => {
 });
 
 describe('minimumInboxTtlDays', () => {
-  const windowed = (maxAgeMs: number) => ({
-    name: 'wide',
-    credentialsVariable: 'X',
-    settings: [],
-    signatureWindow: () => ({ window: { maxAgeMs, maxFutureMs: 0 }, variables: ['WIDE_WINDOW'] }),
-    create: () => {
-      throw new Error('unused');
-    },
-  });
-
   it('is the first whole day that outlives the window plus the margin', () => {
-    expect(minimumInboxTtlDays({}, [windowed(2 * 86_400_000 - INBOX_RETENTION_MARGIN_MS)])).toBe(2);
-    expect(minimumInboxTtlDays({}, [windowed(2 * 86_400_000 - INBOX_RETENTION_MARGIN_MS + 1)])).toBe(3);
+    expect(minimumInboxTtlDays({}, [windowedProvider(2 * 86_400_000 - INBOX_RETENTION_MARGIN_MS)])).toBe(2);
+    expect(minimumInboxTtlDays({}, [windowedProvider(2 * 86_400_000 - INBOX_RETENTION_MARGIN_MS + 1)])).toBe(3);
   });
 
   it('searches up to ten years, then gives up saying so', () => {
-    expect(minimumInboxTtlDays({}, [windowed(3650 * 86_400_000 - INBOX_RETENTION_MARGIN_MS)])).toBe(3650);
-    expect(() => minimumInboxTtlDays({}, [windowed(3650 * 86_400_000)])).toThrow(
+    expect(minimumInboxTtlDays({}, [windowedProvider(3650 * 86_400_000 - INBOX_RETENTION_MARGIN_MS)])).toBe(3650);
+    expect(() => minimumInboxTtlDays({}, [windowedProvider(3650 * 86_400_000)])).toThrow(
       new Error('no inbox TTL up to 3650 days outlives these signature windows'),
     );
   });
